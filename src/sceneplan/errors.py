@@ -1,0 +1,56 @@
+"""The one family of errors sceneplan raises for problems a user can cause.
+
+Library code raises these with a message that names the bad value and, where
+there is one, the fix. Only the CLI turns them into exit codes and one-line
+messages.
+"""
+
+
+class SceneplanError(Exception):
+    """Base of every error sceneplan raises on purpose."""
+
+
+class BadInputError(SceneplanError):
+    """A file, argument or reply that does not have the expected form."""
+
+
+class GraphValidationError(BadInputError):
+    """A scene-graph file with one or more problems; `problems` lists them all."""
+
+    def __init__(self, source: str, problems: list[str]):
+        self.source = source
+        self.problems = list(problems)
+        head = f"{source}: {len(problems)} problem(s) in the scene graph"
+        super().__init__(head + "\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+class UnknownNodeError(BadInputError):
+    """A node id that the scene graph does not have."""
+
+    def __init__(self, node_id: str, hint: str = ""):
+        self.node_id = node_id
+        super().__init__(f"unknown node '{node_id}'" + (f" ({hint})" if hint else ""))
+
+
+class ViewError(BadInputError):
+    """An expand or contract that cannot be applied to the current view."""
+
+
+class PlanParseError(BadInputError):
+    """An action string that is not of the form name(arg, ...)."""
+
+
+class GoalParseError(BadInputError):
+    """A goal formula that does not parse or names something unknown."""
+
+
+class UnreachableError(SceneplanError):
+    """No path connects two places in the scene graph's topology."""
+
+
+class UnsupportedError(SceneplanError):
+    """A request the chosen component does not support."""
+
+
+class BackendUnavailableError(SceneplanError):
+    """An optional backend or service that is not installed or not reachable."""
