@@ -1,0 +1,279 @@
+"""Reading and writing scene graphs: the native JSON format and the SayPlan import.
+
+Loading validates the whole file and raises one GraphValidationError listing
+every problem, each naming the file, the node and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from sceneplan.errors import BadInputError, GraphValidationError
+from sceneplan.graph.model import (
+    ALLOWED_PARENTS,
+    PLACE_KINDS,
+    Node,
+    NodeKind,
+    Relation,
+    SceneGraph,
+)
+from sceneplan.graph.sayplan_format import from_sayplan_dict
+
+FORMAT_NAME = "sceneplan-graph"
+FORMAT_VERSION = 1
+
+
+class _NodeRecord(BaseModel):
+    """The typed fields of one node as written in a file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: NodeKind
+    parent: str | list[str] | None = None
+    relation: Relation | None = None
+    category: str | None = None
+    affordances: list[str] = []
+    state: list[str] = []
+    attributes: list[str] = []
+    position: list[float] | None = None
+    description: str | None = None
+
+
+def load(path: str | Path) -> SceneGraph:
+    """Load a scene graph file (native format, or the SayPlan appendix format)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInputError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return from_dict(data, source=str(path))
+
+
+def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
+    """Validate a parsed file and build the graph; detects the SayPlan format by its shape."""
+    if not isinstance(data, dict):
+        raise GraphValidationError(source, ["the top level must be a JSON object"])
+    if isinstance(data.get("nodes"), dict):
+        data = from_sayplan_dict(data, source)
+    problems: list[str] = []
+    if data.get("format") != FORMAT_NAME:
+        problems.append(f"field 'format' must be '{FORMAT_NAME}', found {data.get('format')!r}")
+    elif data.get("version") != FORMAT_VERSION:
+        problems.append(
+            f"field 'version' must be {FORMAT_VERSION}, found {data.get('version')!r} "
+            "(this sceneplan reads version 1)"
+        )
+    raw_nodes, raw_links = data.get("nodes"), data.get("links", [])
+    if not isinstance(raw_nodes, list):
+        problems.append("field 'nodes' must be a list of node objects")
+        raise GraphValidationError(source, problems)
+    if not isinstance(raw_links, list):
+        problems.append("field 'links' must be a list of [a, b] pairs")
+        raw_links = []
+    nodes = _parse_nodes(raw_nodes, problems)
+    links = _parse_links(raw_links, nodes, problems)
+    _check_structure(nodes, problems)
+    if problems:
+        raise GraphValidationError(source, problems)
+    return SceneGraph.from_nodes(
+        nodes.values(), links, name=str(data.get("name", "")),
+        description=str(data.get("description", "")),
+    )
+
+
+def _parse_nodes(raw_nodes: list, problems: list[str]) -> dict[str, Node]:
+    nodes: dict[str, Node] = {}
+    for index, raw in enumerate(raw_nodes):
+        label = _label(raw, index)
+        if not isinstance(raw, dict):
+            problems.append(f"{label}: must be a JSON object")
+            continue
+        try:
+            record = _NodeRecord.model_validate(raw)
+        except ValidationError as exc:
+            for err in exc.errors():
+                field = ".".join(str(part) for part in err["loc"][:1]) or "?"
+                problems.append(f"{label}: field '{field}': {_pydantic_message(err)}")
+            continue
+        if record.id in nodes:
+            problems.append(f"node '{record.id}': field 'id': duplicate id")
+            continue
+        if isinstance(record.parent, list):
+            if len(record.parent) > 1:
+                problems.append(
+                    f"node '{record.id}': field 'parent': {record.kind.value} has two parents "
+                    f"({', '.join(record.parent)}); a node has exactly one"
+                )
+                continue
+            record.parent = record.parent[0] if record.parent else None
+        nodes[record.id] = Node(
+            id=record.id,
+            kind=record.kind,
+            parent=record.parent,
+            relation=record.relation,
+            affordances=tuple(record.affordances),
+            state=tuple(record.state),
+            attributes=tuple(record.attributes),
+            position=tuple(record.position) if record.position is not None else None,
+            description=record.description,
+            explicit_category=record.category,
+        )
+    return nodes
+
+
+def _label(raw: Any, index: int) -> str:
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+        return f"node '{raw['id']}'"
+    return f"node #{index} (no id)"
+
+
+def _pydantic_message(err: dict) -> str:
+    if err["type"] == "missing":
+        return "missing required field"
+    if err["type"] == "extra_forbidden":
+        return "unknown field"
+    if err["type"] == "enum":
+        return f"unknown value {err.get('input')!r}; expected one of {err['ctx']['expected']}"
+    return err["msg"]
+
+
+def _parse_links(raw_links: list, nodes: dict[str, Node], problems: list[str]):
+    links: list[tuple[str, str]] = []
+    for index, raw in enumerate(raw_links):
+        if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(x, str) for x in raw)):
+            problems.append(f"link #{index}: must be a pair of node ids, found {raw!r}")
+            continue
+        bad = False
+        for end in raw:
+            if end not in nodes:
+                problems.append(f"link #{index} {raw[0]}<->{raw[1]}: unknown node '{end}'")
+                bad = True
+            elif nodes[end].kind not in PLACE_KINDS:
+                problems.append(
+                    f"link #{index} {raw[0]}<->{raw[1]}: '{end}' is {_a(nodes[end].kind)}; "
+                    "links join rooms and poses only"
+                )
+                bad = True
+        if not bad:
+            links.append((raw[0], raw[1]))
+    return links
+
+
+def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
+    """Parents exist and have the right kind; relations fit; containment has no cycle."""
+    agents = [n.id for n in nodes.values() if n.kind is NodeKind.AGENT]
+    if len(agents) > 1:
+        problems.append(f"the graph has {len(agents)} agent nodes ({', '.join(agents)}); at most one")
+    broken: set[str] = set()
+    for node in nodes.values():
+        where = f"node '{node.id}'"
+        allowed = ALLOWED_PARENTS[node.kind]
+        if node.parent is None:
+            if None not in allowed:
+                problems.append(f"{where}: field 'parent': missing required field for {_a(node.kind)}")
+                broken.add(node.id)
+        elif node.parent not in nodes:
+            problems.append(f"{where}: field 'parent': unknown parent '{node.parent}'")
+            broken.add(node.id)
+        elif nodes[node.parent].kind not in allowed:
+            want = " or ".join(sorted(k.value for k in allowed if k is not None))
+            problems.append(
+                f"{where}: field 'parent': '{node.parent}' is {_a(nodes[node.parent].kind)}; "
+                f"the parent of {_a(node.kind)} must be a {want}"
+            )
+            broken.add(node.id)
+        if node.kind is NodeKind.OBJECT:
+            _check_relation(node, nodes, problems)
+        elif node.relation is not None:
+            problems.append(f"{where}: field 'relation': only objects have a relation")
+    _check_cycles(nodes, broken, problems)
+
+
+def _a(kind: NodeKind) -> str:
+    return ("an " if kind.value[0] in "aeiou" else "a ") + kind.value
+
+
+def _check_relation(node: Node, nodes: dict[str, Node], problems: list[str]) -> None:
+    where = f"node '{node.id}'"
+    if node.relation is None:
+        problems.append(f"{where}: field 'relation': missing required field for an object")
+        return
+    parent = nodes.get(node.parent or "")
+    if parent is None:
+        return
+    held = node.relation is Relation.HELD
+    if held != (parent.kind is NodeKind.AGENT):
+        problems.append(
+            f"{where}: field 'relation': '{node.relation.value}' does not fit parent "
+            f"'{parent.id}' ({parent.kind.value}); 'held' is for objects whose parent is the agent"
+        )
+
+
+def _check_cycles(nodes: dict[str, Node], broken: set[str], problems: list[str]) -> None:
+    done: set[str] = set()
+    for start in nodes:
+        path: list[str] = []
+        on_path: set[str] = set()
+        current: str | None = start
+        while current is not None and current not in done and current not in broken:
+            if current in on_path:
+                cycle = path[path.index(current):] + [current]
+                problems.append(
+                    f"node '{current}': field 'parent': containment cycle "
+                    + " -> ".join(cycle)
+                )
+                break
+            path.append(current)
+            on_path.add(current)
+            parent = nodes[current].parent
+            current = parent if parent in nodes else None
+        done.update(path)
+
+
+def to_dict(graph: SceneGraph) -> dict[str, Any]:
+    """The native-format dict of a graph; `from_dict(to_dict(g))` rebuilds it exactly."""
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "name": graph.name,
+        "description": graph.description,
+        "nodes": [node_to_dict(node) for node in graph],
+        "links": [list(edge) for edge in graph.links()],
+    }
+
+
+def node_to_dict(node: Node) -> dict[str, Any]:
+    """One node as written in a native file: fields at their defaults are left out."""
+    out: dict[str, Any] = {"id": node.id, "kind": node.kind.value}
+    if node.parent is not None:
+        out["parent"] = node.parent
+    if node.relation is not None:
+        out["relation"] = node.relation.value
+    if node.explicit_category is not None:
+        out["category"] = node.explicit_category
+    for name in ("affordances", "state", "attributes"):
+        value = getattr(node, name)
+        if value:
+            out[name] = list(value)
+    if node.position is not None:
+        out["position"] = list(node.position)
+    if node.description is not None:
+        out["description"] = node.description
+    return out
+
+
+def save(graph: SceneGraph, path: str | Path) -> None:
+    """Write a graph in the native format (indented, UTF-8, trailing newline)."""
+    text = json.dumps(to_dict(graph), indent=1, ensure_ascii=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")

@@ -1,0 +1,216 @@
+"""Typed nodes of a 3D scene graph and the graph that holds them.
+
+A `SceneGraph` keeps its nodes in a dict (file order) and two networkx graphs:
+`tree`, the hierarchy (building -> floor -> room -> asset -> object, with the
+agent under its location), and `topology`, the undirected room/pose graph that
+navigation searches.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+import networkx as nx
+
+from sceneplan.errors import UnknownNodeError
+
+
+class NodeKind(StrEnum):
+    """The levels of the hierarchy, plus poses (topology) and the agent."""
+
+    BUILDING = "building"
+    FLOOR = "floor"
+    ROOM = "room"
+    POSE = "pose"
+    ASSET = "asset"
+    OBJECT = "object"
+    AGENT = "agent"
+
+
+class Relation(StrEnum):
+    """How an object rests on its parent."""
+
+    ONTOP_OF = "ontop_of"
+    INSIDE_OF = "inside_of"
+    HELD = "held"
+
+
+# Which kinds may be the parent of each kind; None in the set means "may have none".
+ALLOWED_PARENTS: dict[NodeKind, frozenset[NodeKind | None]] = {
+    NodeKind.BUILDING: frozenset({None}),
+    NodeKind.FLOOR: frozenset({NodeKind.BUILDING, None}),
+    NodeKind.ROOM: frozenset({NodeKind.FLOOR, None}),
+    NodeKind.POSE: frozenset({NodeKind.FLOOR, None}),
+    NodeKind.ASSET: frozenset({NodeKind.ROOM}),
+    NodeKind.OBJECT: frozenset({NodeKind.ASSET, NodeKind.OBJECT, NodeKind.AGENT}),
+    NodeKind.AGENT: frozenset({NodeKind.ROOM, NodeKind.POSE}),
+}
+
+PLACE_KINDS = frozenset({NodeKind.ROOM, NodeKind.POSE})
+
+_TRAILING_INDEX = re.compile(r"[_\d]+$")
+
+
+def default_category(node_id: str) -> str:
+    """The class of a node named like `plate3` or `cabinet_2`: its id without the index.
+
+    >>> default_category("plate3"), default_category("cabinet_12"), default_category("k31x")
+    ('plate', 'cabinet', 'k31x')
+    """
+    stripped = _TRAILING_INDEX.sub("", node_id)
+    return stripped or node_id
+
+
+@dataclass(slots=True)
+class Node:
+    """One node of the scene graph; `id` is also its name in prompts and plans."""
+
+    id: str
+    kind: NodeKind
+    parent: str | None = None
+    relation: Relation | None = None
+    affordances: tuple[str, ...] = ()
+    state: tuple[str, ...] = ()
+    attributes: tuple[str, ...] = ()
+    position: tuple[float, ...] | None = None
+    description: str | None = None
+    explicit_category: str | None = field(default=None, repr=False)
+
+    @property
+    def category(self) -> str:
+        """The class used by goal quantifiers ("every plate")."""
+        return self.explicit_category or default_category(self.id)
+
+    def with_(self, **changes) -> Node:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+class SceneGraph:
+    """A validated 3D scene graph. Build it with `sceneplan.graph.load` or `from_nodes`."""
+
+    def __init__(self, name: str = "", description: str = ""):
+        self.name = name
+        self.description = description
+        self.nodes: dict[str, Node] = {}
+        self.tree = nx.DiGraph()
+        self.topology = nx.Graph()
+        self._links: list[tuple[str, str]] = []
+        self._agent_id: str | None = None
+
+    # -- construction ---------------------------------------------------------
+
+    @classmethod
+    def from_nodes(
+        cls,
+        nodes: Iterable[Node],
+        links: Iterable[tuple[str, str]] = (),
+        name: str = "",
+        description: str = "",
+    ) -> SceneGraph:
+        """Build a graph from nodes whose parents come first or later (any order)."""
+        graph = cls(name, description)
+        for node in nodes:
+            graph.nodes[node.id] = node
+            graph.tree.add_node(node.id)
+            if node.kind in PLACE_KINDS:
+                graph.topology.add_node(node.id)
+            if node.kind is NodeKind.AGENT:
+                graph._agent_id = node.id
+        for node in graph.nodes.values():
+            if node.parent is not None:
+                graph.tree.add_edge(node.parent, node.id)
+        for a, b in links:
+            if not graph.topology.has_edge(a, b):
+                graph._links.append((a, b))
+                graph.topology.add_edge(a, b, weight=graph._distance(a, b))
+        return graph
+
+    def _distance(self, a: str, b: str) -> float:
+        pa, pb = self.nodes[a].position, self.nodes[b].position
+        if pa is None or pb is None:
+            return 1.0
+        return math.dist(pa[:3], pb[:3]) if len(pa) == len(pb) else math.dist(pa[:2], pb[:2])
+
+    # -- queries ----------------------------------------------------------------
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self.nodes
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes.values())
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def node(self, node_id: str) -> Node:
+        """The node with this id, or an UnknownNodeError that suggests close names."""
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise UnknownNodeError(node_id, self._suggest(node_id)) from None
+
+    def _suggest(self, node_id: str) -> str:
+        close = difflib.get_close_matches(str(node_id), self.nodes, n=3, cutoff=0.75)
+        return "did you mean " + ", ".join(close) + "?" if close else ""
+
+    def children(self, node_id: str) -> list[str]:
+        """Direct children in the hierarchy, in file order."""
+        return list(self.tree.successors(node_id))
+
+    def descendants(self, node_id: str) -> Iterator[str]:
+        """Every node below `node_id` in the hierarchy, depth first, in file order."""
+        stack = list(reversed(self.children(node_id)))
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(reversed(self.children(current)))
+
+    def ancestors(self, node_id: str) -> Iterator[str]:
+        """Parents of `node_id`, nearest first."""
+        parent = self.nodes[node_id].parent
+        while parent is not None:
+            yield parent
+            parent = self.nodes[parent].parent
+
+    def room_of(self, node_id: str) -> str | None:
+        """The room a node is in (a room is in itself); None for floors, poses, buildings."""
+        node = self.node(node_id)
+        if node.kind is NodeKind.ROOM:
+            return node.id
+        for ancestor in self.ancestors(node_id):
+            if self.nodes[ancestor].kind is NodeKind.ROOM:
+                return ancestor
+        return None
+
+    def of_kind(self, kind: NodeKind) -> list[Node]:
+        """All nodes of one kind, in file order."""
+        return [n for n in self.nodes.values() if n.kind is kind]
+
+    @property
+    def agent(self) -> Node:
+        """The agent node (the graph has exactly one, or none: then UnknownNodeError)."""
+        if self._agent_id is None:
+            raise UnknownNodeError("agent", "this scene graph has no agent node")
+        return self.nodes[self._agent_id]
+
+    @property
+    def has_agent(self) -> bool:
+        return self._agent_id is not None
+
+    def links(self) -> list[tuple[str, str]]:
+        """The topology edges, as given and in the order they were added."""
+        return list(self._links)
+
+    def counts(self) -> dict[str, int]:
+        """Number of nodes of each kind, plus `links` for the topology edges."""
+        out = {kind.value: 0 for kind in NodeKind}
+        for node in self.nodes.values():
+            out[node.kind.value] += 1
+        out["links"] = self.topology.number_of_edges()
+        return out
