@@ -87,7 +87,9 @@ def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     if problems:
         raise GraphValidationError(source, problems)
     return SceneGraph.from_nodes(
-        nodes.values(), links, name=str(data.get("name", "")),
+        nodes.values(),
+        links,
+        name=str(data.get("name", "")),
         description=str(data.get("description", "")),
     )
 
@@ -174,14 +176,18 @@ def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
     """Parents exist and have the right kind; relations fit; containment has no cycle."""
     agents = [n.id for n in nodes.values() if n.kind is NodeKind.AGENT]
     if len(agents) > 1:
-        problems.append(f"the graph has {len(agents)} agent nodes ({', '.join(agents)}); at most one")
+        problems.append(
+            f"the graph has {len(agents)} agent nodes ({', '.join(agents)}); at most one"
+        )
     broken: set[str] = set()
     for node in nodes.values():
         where = f"node '{node.id}'"
         allowed = ALLOWED_PARENTS[node.kind]
         if node.parent is None:
             if None not in allowed:
-                problems.append(f"{where}: field 'parent': missing required field for {_a(node.kind)}")
+                problems.append(
+                    f"{where}: field 'parent': missing required field for {_a(node.kind)}"
+                )
                 broken.add(node.id)
         elif node.parent not in nodes:
             problems.append(f"{where}: field 'parent': unknown parent '{node.parent}'")
@@ -228,10 +234,9 @@ def _check_cycles(nodes: dict[str, Node], broken: set[str], problems: list[str])
         current: str | None = start
         while current is not None and current not in done and current not in broken:
             if current in on_path:
-                cycle = path[path.index(current):] + [current]
+                cycle = [*path[path.index(current):], current]
                 problems.append(
-                    f"node '{current}': field 'parent': containment cycle "
-                    + " -> ".join(cycle)
+                    f"node '{current}': field 'parent': containment cycle " + " -> ".join(cycle)
                 )
                 break
             path.append(current)

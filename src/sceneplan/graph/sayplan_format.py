@@ -62,8 +62,13 @@ def from_sayplan_dict(data: dict[str, Any], source: str) -> dict[str, Any]:
             record["parent"] = [given, *[p for p in unique if p != given]]
     if problems:
         raise GraphValidationError(source, problems)
-    return {"format": "sceneplan-graph", "version": 1, "name": data.get("name", ""),
-            "nodes": records, "links": links}
+    return {
+        "format": "sceneplan-graph",
+        "version": 1,
+        "name": data.get("name", ""),
+        "nodes": records,
+        "links": links,
+    }
 
 
 def _convert(kind: str, raw: Any, problems: list[str]) -> dict[str, Any] | None:
