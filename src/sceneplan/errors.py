@@ -54,3 +54,54 @@ class UnsupportedError(SceneplanError):
 
 class BackendUnavailableError(SceneplanError):
     """An optional backend or service that is not installed or not reachable."""
+
+
+class LLMError(SceneplanError):
+    """A chat model that could not be asked, or whose answer could not be used.
+
+    `retryable` marks transport failures worth another attempt (429, 5xx,
+    connection errors, timeouts); `url` names the server when there is one.
+    """
+
+    retryable: bool = False
+
+    def __init__(self, message: str, *, url: str | None = None, retry_after: float | None = None):
+        super().__init__(message)
+        self.url = url
+        self.retry_after = retry_after
+
+
+class ModelNotConfiguredError(LLMError):
+    """No chat model was named and none is configured; the message says how to configure one."""
+
+
+class LLMRequestError(LLMError):
+    """The server refused the request (bad key, unknown model, invalid parameters)."""
+
+
+class LLMUnavailableError(LLMError, BackendUnavailableError):
+    """The server could not be reached or kept failing (connection refused, 429, 5xx)."""
+
+    retryable = True
+
+
+class LLMTimeoutError(LLMUnavailableError):
+    """The server did not answer within the configured timeout."""
+
+
+class LLMReplyError(LLMError, BadInputError):
+    """A reply that still did not parse or match its schema after one re-ask.
+
+    `raw_reply` is the model's last text and `problems` the validation errors;
+    `usage` (set by the client) holds the tokens and time the failed call cost.
+    """
+
+    def __init__(self, message: str, *, raw_reply: str, problems: list[str]):
+        super().__init__(message)
+        self.raw_reply = raw_reply
+        self.problems = list(problems)
+        self.usage: object | None = None
+
+
+class ReplayMismatchError(LLMError):
+    """A `replay:` transcript has no recorded reply for the request; names the first difference."""
