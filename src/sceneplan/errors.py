@@ -5,6 +5,13 @@ there is one, the fix. Only the CLI turns them into exit codes and one-line
 messages.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sceneplan.llm.usage import Usage
+
 
 class SceneplanError(Exception):
     """Base of every error sceneplan raises on purpose."""
@@ -100,7 +107,7 @@ class LLMReplyError(LLMError, BadInputError):
         super().__init__(message)
         self.raw_reply = raw_reply
         self.problems = list(problems)
-        self.usage: object | None = None
+        self.usage: Usage | None = None
 
 
 class ReplayMismatchError(LLMError):
