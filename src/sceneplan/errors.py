@@ -47,6 +47,10 @@ class PlanParseError(BadInputError):
     """An action string that is not of the form name(arg, ...)."""
 
 
+class PlanExecutionError(SceneplanError):
+    """A plan that fails in the simulator where an executable one was required."""
+
+
 class GoalParseError(BadInputError):
     """A goal formula that does not parse or names something unknown."""
 

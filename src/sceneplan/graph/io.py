@@ -163,8 +163,8 @@ def _parse_links(raw_links: list, nodes: dict[str, Node], problems: list[str]):
                 bad = True
             elif nodes[end].kind not in PLACE_KINDS:
                 problems.append(
-                    f"link #{index} {raw[0]}<->{raw[1]}: '{end}' is {_a(nodes[end].kind)}; "
-                    "links join rooms and poses only"
+                    f"link #{index} {raw[0]}<->{raw[1]}: '{end}' is "
+                    f"{nodes[end].kind.with_article}; links join rooms and poses only"
                 )
                 bad = True
         if not bad:
@@ -186,7 +186,7 @@ def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
         if node.parent is None:
             if None not in allowed:
                 problems.append(
-                    f"{where}: field 'parent': missing required field for {_a(node.kind)}"
+                    f"{where}: field 'parent': missing required field for {node.kind.with_article}"
                 )
                 broken.add(node.id)
         elif node.parent not in nodes:
@@ -195,8 +195,9 @@ def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
         elif nodes[node.parent].kind not in allowed:
             want = " or ".join(sorted(k.value for k in allowed if k is not None))
             problems.append(
-                f"{where}: field 'parent': '{node.parent}' is {_a(nodes[node.parent].kind)}; "
-                f"the parent of {_a(node.kind)} must be a {want}"
+                f"{where}: field 'parent': '{node.parent}' is "
+                f"{nodes[node.parent].kind.with_article}; "
+                f"the parent of {node.kind.with_article} must be a {want}"
             )
             broken.add(node.id)
         if node.kind is NodeKind.OBJECT:
@@ -204,10 +205,6 @@ def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
         elif node.relation is not None:
             problems.append(f"{where}: field 'relation': only objects have a relation")
     _check_cycles(nodes, broken, problems)
-
-
-def _a(kind: NodeKind) -> str:
-    return ("an " if kind.value[0] in "aeiou" else "a ") + kind.value
 
 
 def _check_relation(node: Node, nodes: dict[str, Node], problems: list[str]) -> None:
@@ -234,7 +231,7 @@ def _check_cycles(nodes: dict[str, Node], broken: set[str], problems: list[str])
         current: str | None = start
         while current is not None and current not in done and current not in broken:
             if current in on_path:
-                cycle = [*path[path.index(current):], current]
+                cycle = [*path[path.index(current) :], current]
                 problems.append(
                     f"node '{current}': field 'parent': containment cycle " + " -> ".join(cycle)
                 )

@@ -31,6 +31,11 @@ class NodeKind(StrEnum):
     OBJECT = "object"
     AGENT = "agent"
 
+    @property
+    def with_article(self) -> str:
+        """'an asset', 'a room'."""
+        return ("an " if self.value[0] in "aeiou" else "a ") + self.value
+
 
 class Relation(StrEnum):
     """How an object rests on its parent."""
@@ -153,9 +158,10 @@ class SceneGraph:
         try:
             return self.nodes[node_id]
         except KeyError:
-            raise UnknownNodeError(node_id, self._suggest(node_id)) from None
+            raise UnknownNodeError(node_id, self.suggest(node_id)) from None
 
-    def _suggest(self, node_id: str) -> str:
+    def suggest(self, node_id: str) -> str:
+        """'did you mean ...?' with close node ids, or an empty string."""
         close = difflib.get_close_matches(str(node_id), self.nodes, n=3, cutoff=0.75)
         return "did you mean " + ", ".join(close) + "?" if close else ""
 

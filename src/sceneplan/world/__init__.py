@@ -1,0 +1,24 @@
+"""The one world domain: state, action schemas, the simulator and goals."""
+
+from sceneplan.world.actions import Action, parse_action, parse_plan
+from sceneplan.world.domain import LOOKPLANGRAPH, SAYPLAN, VOCABULARIES, ActionSchema, Cause
+from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.simulator import Failure, Simulator, Verification
+from sceneplan.world.state import WorldState
+
+__all__ = [
+    "LOOKPLANGRAPH",
+    "SAYPLAN",
+    "VOCABULARIES",
+    "Action",
+    "ActionSchema",
+    "Cause",
+    "Failure",
+    "Formula",
+    "Simulator",
+    "Verification",
+    "WorldState",
+    "parse_action",
+    "parse_goal",
+    "parse_plan",
+]

@@ -1,0 +1,404 @@
+"""The goal language: predicate formulas over node ids, checked on a world state.
+
+See docs/goals.md for the grammar and the predicates.
+
+>>> from sceneplan.datasets import load_environment
+>>> from sceneplan.world.simulator import Simulator
+>>> sim = Simulator(load_environment("coffee"))
+>>> goal = parse_goal("full(coffee_mug) and in_room(coffee_mug, toms_room)")
+>>> goal.holds(sim.initial_state())
+False
+>>> goal.explain(sim.initial_state())
+['full(coffee_mug) is false', 'in_room(coffee_mug, toms_room) is false']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from sceneplan.errors import GoalParseError
+from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.world.state import WorldState
+
+_TOKEN = re.compile(r"\s*(?:(?P<word>[A-Za-z_][\w\-]*(?::[a-z]+)?)|(?P<punct>[(),:]))")
+_KEYWORDS = {"and", "or", "not", "implies", "forall", "exists", "in", "true", "false"}
+
+
+class Formula:
+    """A goal formula. `holds` decides it; `failing` lists the literals that make it false."""
+
+    def holds(self, state: WorldState, env: dict[str, str] | None = None) -> bool:
+        raise NotImplementedError
+
+    def failing(self, state: WorldState, env: dict[str, str]) -> Iterator[str]:
+        if not self.holds(state, env):
+            yield f"{self.render(env)} is false"
+
+    def render(self, env: dict[str, str] | None = None) -> str:
+        raise NotImplementedError
+
+    def explain(self, state: WorldState) -> list[str]:
+        """The parts of the goal that do not hold, in words (empty when it holds)."""
+        return [] if self.holds(state, {}) else list(self.failing(state, {}))
+
+    def nodes(self) -> set[str]:
+        """Node ids the formula names (bound variables excluded)."""
+        return set()
+
+    def __str__(self) -> str:
+        return self.render({})
+
+
+@dataclass(frozen=True)
+class Const(Formula):
+    value: bool
+
+    def holds(self, state, env=None):
+        return self.value
+
+    def render(self, env=None):
+        return "true" if self.value else "false"
+
+
+@dataclass(frozen=True)
+class Atom(Formula):
+    """A predicate applied to node ids or variables."""
+
+    name: str
+    args: tuple[str, ...]
+
+    def holds(self, state, env=None):
+        env = env or {}
+        values = [env.get(a, a) for a in self.args]
+        return _PREDICATES.get(self.name, _state_word(self.name))(state, *values)
+
+    def render(self, env=None):
+        env = env or {}
+        return f"{self.name}({', '.join(env.get(a, a) for a in self.args)})"
+
+    def nodes(self):
+        return set(self.args[:1] if self.name == "attr" else self.args)
+
+
+@dataclass(frozen=True)
+class Not(Formula):
+    body: Formula
+
+    def holds(self, state, env=None):
+        return not self.body.holds(state, env)
+
+    def render(self, env=None):
+        return f"not {_wrap(self.body, env)}"
+
+    def nodes(self):
+        return self.body.nodes()
+
+
+@dataclass(frozen=True)
+class And(Formula):
+    parts: tuple[Formula, ...]
+
+    def holds(self, state, env=None):
+        return all(p.holds(state, env) for p in self.parts)
+
+    def failing(self, state, env):
+        for part in self.parts:
+            if not part.holds(state, env):
+                yield from part.failing(state, env)
+
+    def render(self, env=None):
+        return " and ".join(_wrap(p, env) for p in self.parts)
+
+    def nodes(self):
+        return set().union(*(p.nodes() for p in self.parts))
+
+
+@dataclass(frozen=True)
+class Or(Formula):
+    parts: tuple[Formula, ...]
+
+    def holds(self, state, env=None):
+        return any(p.holds(state, env) for p in self.parts)
+
+    def failing(self, state, env):
+        yield f"none of these holds: {self.render(env)}"
+
+    def render(self, env=None):
+        return " or ".join(_wrap(p, env) for p in self.parts)
+
+    def nodes(self):
+        return set().union(*(p.nodes() for p in self.parts))
+
+
+@dataclass(frozen=True)
+class Implies(Formula):
+    left: Formula
+    right: Formula
+
+    def holds(self, state, env=None):
+        return not self.left.holds(state, env) or self.right.holds(state, env)
+
+    def failing(self, state, env):
+        yield from self.right.failing(state, env)
+
+    def render(self, env=None):
+        return f"{_wrap(self.left, env)} implies {_wrap(self.right, env)}"
+
+    def nodes(self):
+        return self.left.nodes() | self.right.nodes()
+
+
+@dataclass(frozen=True)
+class Quantified(Formula):
+    """`forall`/`exists` VAR `in` a category or `kind:KIND`."""
+
+    universal: bool
+    var: str
+    selector: str
+    body: Formula
+
+    def domain(self, graph: SceneGraph) -> list[str]:
+        if self.selector.startswith("kind:"):
+            kind = NodeKind(self.selector.split(":", 1)[1])
+            return [n.id for n in graph if n.kind is kind]
+        return [n.id for n in graph if n.category == self.selector]
+
+    def holds(self, state, env=None):
+        env = env or {}
+        results = (self.body.holds(state, {**env, self.var: x}) for x in self.domain(state.graph))
+        return all(results) if self.universal else any(results)
+
+    def failing(self, state, env):
+        if not self.universal:
+            yield f"no {self.selector} satisfies {self.body.render(env)}"
+            return
+        for x in self.domain(state.graph):
+            inner = {**env, self.var: x}
+            if not self.body.holds(state, inner):
+                yield from self.body.failing(state, inner)
+
+    def render(self, env=None):
+        word = "forall" if self.universal else "exists"
+        return f"{word} {self.var} in {self.selector}: {_wrap(self.body, env)}"
+
+    def nodes(self):
+        return self.body.nodes() - {self.var}
+
+
+def _wrap(formula: Formula, env) -> str:
+    text = formula.render(env)
+    return f"({text})" if isinstance(formula, And | Or | Implies | Quantified) else text
+
+
+# -- predicates ---------------------------------------------------------------------
+
+
+def _ontop_of(s: WorldState, x: str, y: str) -> bool:
+    return s.parent(x) == y and s.relation(x) is Relation.ONTOP_OF
+
+
+def _inside_of(s: WorldState, x: str, y: str) -> bool:
+    return s.parent(x) == y and s.relation(x) is Relation.INSIDE_OF
+
+
+def _at(s: WorldState, x: str, y: str) -> bool:
+    return s.parent(x) == y and s.relation(x) in (Relation.ONTOP_OF, Relation.INSIDE_OF)
+
+
+def _within(s: WorldState, x: str, y: str) -> bool:
+    current = s.parent(x)
+    while current is not None:
+        if current == y:
+            return True
+        current = s.parent(current)
+    return False
+
+
+_PREDICATES = {
+    "ontop_of": _ontop_of,
+    "inside_of": _inside_of,
+    "at": _at,
+    "within": _within,
+    "in_room": lambda s, x, r: s.room_of(x) == r,
+    "held": lambda s, x: s.holding == x,
+    "handempty": lambda s: s.holding is None,
+    "agent_at": lambda s, x: s.agent_at == x,
+    "attr": lambda s, x, word: word in s.node(x).attributes,
+    "is": lambda s, x, y: x == y,
+}
+_ARITY = {
+    "ontop_of": 2,
+    "inside_of": 2,
+    "at": 2,
+    "within": 2,
+    "in_room": 2,
+    "held": 1,
+    "handempty": 0,
+    "agent_at": 1,
+    "attr": 2,
+    "is": 2,
+}
+
+
+def _state_word(word: str):
+    return lambda s, x: word in s.states(x)
+
+
+# -- parsing ------------------------------------------------------------------------
+
+
+def parse_goal(text: str, graph: SceneGraph | None = None) -> Formula:
+    """Parse a goal; with a graph, also check that every node id and category exists."""
+    if not isinstance(text, str) or not text.strip():
+        raise GoalParseError("a goal must be a non-empty formula, e.g. 'closed(fridge)'")
+    formula = _Parser(text).parse()
+    if graph is not None:
+        check_goal(formula, graph, text)
+    return formula
+
+
+def check_goal(formula: Formula, graph: SceneGraph, text: str = "") -> None:
+    """Raise GoalParseError naming the first unknown node or category in a formula."""
+    label = f"goal {text!r}: " if text else "goal: "
+    for node_id in sorted(formula.nodes()):
+        if node_id not in graph:
+            hint = graph.suggest(node_id)
+            raise GoalParseError(
+                f"{label}unknown node '{node_id}'" + (f" ({hint})" if hint else "")
+            )
+    for sub in _walk(formula):
+        if (
+            isinstance(sub, Quantified)
+            and not sub.selector.startswith("kind:")
+            and not sub.domain(graph)
+        ):
+            raise GoalParseError(f"{label}no node has category '{sub.selector}'")
+
+
+def _walk(formula: Formula) -> Iterator[Formula]:
+    yield formula
+    children = getattr(formula, "parts", ()) + tuple(
+        getattr(formula, name) for name in ("body", "left", "right") if hasattr(formula, name)
+    )
+    for child in children:
+        yield from _walk(child)
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens = self._tokenize(text)
+        self.pos = 0
+        self.bound: list[str] = []
+
+    def _tokenize(self, text: str) -> list[str]:
+        tokens, pos = [], 0
+        while pos < len(text):
+            if text[pos:].strip() == "":
+                break
+            match = _TOKEN.match(text, pos)
+            if match is None:
+                raise GoalParseError(
+                    f"goal {text!r}: unexpected character {text[pos:].lstrip()[0]!r} "
+                    f"at position {pos + len(text[pos:]) - len(text[pos:].lstrip())}"
+                )
+            tokens.append(match.group("word") or match.group("punct"))
+            pos = match.end()
+        return tokens
+
+    def error(self, expected: str) -> GoalParseError:
+        found = self.tokens[self.pos] if self.pos < len(self.tokens) else "the end"
+        return GoalParseError(f"goal {self.text!r}: expected {expected}, found {found!r}")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            raise self.error(repr(expected) if expected else "more input")
+        self.pos += 1
+        return token
+
+    def parse(self) -> Formula:
+        formula = self.implication()
+        if self.peek() is not None:
+            raise self.error("'and', 'or', 'implies' or the end")
+        return formula
+
+    def implication(self) -> Formula:
+        left = self.disjunction()
+        if self.peek() == "implies":
+            self.take()
+            return Implies(left, self.disjunction())
+        return left
+
+    def disjunction(self) -> Formula:
+        parts = [self.conjunction()]
+        while self.peek() == "or":
+            self.take()
+            parts.append(self.conjunction())
+        return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
+    def conjunction(self) -> Formula:
+        parts = [self.unary()]
+        while self.peek() == "and":
+            self.take()
+            parts.append(self.unary())
+        return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+    def unary(self) -> Formula:
+        token = self.peek()
+        if token == "not":
+            self.take()
+            return Not(self.unary())
+        if token in ("forall", "exists"):
+            return self.quantifier()
+        if token == "(":
+            self.take()
+            inner = self.implication()
+            self.take(")")
+            return inner
+        if token in ("true", "false"):
+            self.take()
+            return Const(token == "true")
+        return self.atom()
+
+    def quantifier(self) -> Formula:
+        universal = self.take() == "forall"
+        var = self.name("a variable name")
+        self.take("in")
+        selector = self.name("a category or kind:KIND")
+        if selector.startswith("kind:") and selector[5:] not in {k.value for k in NodeKind}:
+            raise GoalParseError(f"goal {self.text!r}: unknown kind in selector '{selector}'")
+        self.take(":")
+        self.bound.append(var)
+        body = self.unary()
+        self.bound.pop()
+        return Quantified(universal, var, selector, body)
+
+    def name(self, what: str) -> str:
+        token = self.peek()
+        if token is None or token in _KEYWORDS or not re.match(r"[A-Za-z_]", token):
+            raise self.error(what)
+        return self.take()
+
+    def atom(self) -> Formula:
+        name = self.name("a predicate such as inside_of(x, y)")
+        self.take("(")
+        args: list[str] = []
+        if self.peek() != ")":
+            args.append(self.name("an argument"))
+            while self.peek() == ",":
+                self.take()
+                args.append(self.name("an argument"))
+        self.take(")")
+        expected = _ARITY.get(name, 1)
+        if len(args) != expected:
+            raise GoalParseError(
+                f"goal {self.text!r}: {name} takes {expected} argument(s), got {len(args)}"
+                + ("" if name in _ARITY else " (a one-argument predicate is a state word)")
+            )
+        return Atom(name, tuple(args))

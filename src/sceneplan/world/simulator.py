@@ -1,0 +1,213 @@
+"""The scene-graph simulator: executes actions, verifies plans, explains failures.
+
+>>> from sceneplan.datasets import load_environment
+>>> sim = Simulator(load_environment("coffee"))
+>>> print(sim.verify_plan("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug)").feedback)
+step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sceneplan.errors import PlanExecutionError, UnsupportedError
+from sceneplan.graph.model import SceneGraph
+from sceneplan.world.actions import Action, parse_action, parse_plan
+from sceneplan.world.domain import FEEDBACK, VOCABULARIES, ActionSchema, Cause
+from sceneplan.world.rules import EFFECTS, TESTS
+from sceneplan.world.state import WorldState
+
+PlanLike = str | Iterable[str | Action | dict]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why one action could not run: a structured cause and the nodes involved."""
+
+    cause: Cause
+    action: Action
+    facts: dict[str, str] = field(default_factory=dict)
+    index: int | None = None  # position in the plan, 0-based
+
+    @property
+    def reason(self) -> str:
+        """The cause in plain words, without the step prefix."""
+        return FEEDBACK[self.cause].format_map(_Blank(self.facts))
+
+    @property
+    def message(self) -> str:
+        """Feedback for a person or an LLM: `step 5 pickup(mug): mug is inside ...`."""
+        prefix = f"step {self.index + 1} " if self.index is not None else ""
+        return f"{prefix}{self.action}: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cause": self.cause.value,
+            "action": str(self.action),
+            "index": self.index,
+            "facts": dict(self.facts),
+            "message": self.message,
+        }
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+@dataclass
+class Verification:
+    """The outcome of forward-simulating a plan."""
+
+    plan: list[Action]
+    executed: int
+    failure: Failure | None
+    final_state: WorldState
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def feedback(self) -> str:
+        return "plan verified" if self.failure is None else self.failure.message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "executed": self.executed,
+            "plan": [str(a) for a in self.plan],
+            "failure": self.failure.to_dict() if self.failure else None,
+        }
+
+
+class Simulator:
+    """Executes actions of one vocabulary ('sayplan' or 'lookplangraph') on a scene graph."""
+
+    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+        if vocabulary not in VOCABULARIES:
+            raise UnsupportedError(
+                f"unknown action vocabulary '{vocabulary}'; choose one of "
+                + ", ".join(VOCABULARIES)
+            )
+        self.graph = graph
+        self.vocabulary = vocabulary
+        self.schemas: dict[str, ActionSchema] = VOCABULARIES[vocabulary]
+
+    def initial_state(self) -> WorldState:
+        """The world as the graph describes it."""
+        return WorldState(self.graph)
+
+    def check(self, state: WorldState, action: Action | str) -> Failure | None:
+        """Why `action` cannot run in `state`, or None if it can. Never changes `state`."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        schema = self.schemas.get(action.name)
+        if schema is None:
+            return Failure(
+                Cause.UNKNOWN_ACTION,
+                action,
+                {"action": action.name, "known": ", ".join(self.schemas)},
+            )
+        if len(action.args) != len(schema.params):
+            return Failure(
+                Cause.WRONG_ARITY,
+                action,
+                {
+                    "action": schema.signature,
+                    "expected": str(len(schema.params)),
+                    "got": str(len(action.args)),
+                },
+            )
+        for param, arg in zip(schema.params, action.args, strict=True):
+            failure = self._check_param(schema, param, arg, action)
+            if failure is not None:
+                return failure
+        binding = dict(zip((p.name for p in schema.params), action.args, strict=True))
+        for pre in schema.pre:
+            facts = TESTS[pre.test](state, *(binding.get(a, a) for a in pre.args))
+            if facts is not None:
+                filled = {
+                    **binding,
+                    "node": action.args[0] if action.args else "",
+                    "action": action.name,
+                    **facts,
+                }
+                return Failure(pre.cause, action, filled)
+        return None
+
+    def _check_param(self, schema, param, arg: str, action: Action) -> Failure | None:
+        node = self.graph.nodes.get(arg)
+        if node is None:
+            hint = self.graph.suggest(arg)
+            return Failure(
+                Cause.UNKNOWN_NODE, action, {"node": arg, "hint": f" ({hint})" if hint else ""}
+            )
+        if node.kind not in param.kinds:
+            expected = " or ".join(sorted(k.with_article for k in param.kinds))
+            return Failure(
+                Cause.WRONG_KIND,
+                action,
+                {
+                    "node": arg,
+                    "found": node.kind.with_article,
+                    "action": schema.name,
+                    "expected": expected,
+                },
+            )
+        if param.affordance is not None and param.affordance not in node.affordances:
+            return Failure(
+                Cause.NO_AFFORDANCE,
+                action,
+                {
+                    "node": arg,
+                    "action": schema.name,
+                    "affordances": ", ".join(node.affordances) or "none",
+                },
+            )
+        return None
+
+    def apply(self, state: WorldState, action: Action) -> None:
+        """Apply an action's effects in place, without checking it (see `step`)."""
+        schema = self.schemas[action.name]
+        binding = dict(zip((p.name for p in schema.params), action.args, strict=True))
+        for effect in schema.effects:
+            EFFECTS[effect.op](state, *(binding.get(a, a) for a in effect.args))
+
+    def step(self, state: WorldState, action: Action | str) -> tuple[WorldState, Failure | None]:
+        """Execute one action: the new state, or the unchanged state and the failure."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        failure = self.check(state, action)
+        if failure is not None:
+            return state, failure
+        new = state.copy()
+        self.apply(new, action)
+        return new, None
+
+    def verify_plan(self, plan: PlanLike, state: WorldState | None = None) -> Verification:
+        """Forward-simulate a plan; stop at the first failing step or at done()."""
+        actions = parse_plan(plan)
+        current = (state or self.initial_state()).copy()
+        for index, action in enumerate(actions):
+            failure = self.check(current, action)
+            if failure is not None:
+                failure = Failure(failure.cause, action, failure.facts, index)
+                return Verification(actions, index, failure, current)
+            self.apply(current, action)
+            if current.done:
+                return Verification(actions, index + 1, None, current)
+        return Verification(actions, len(actions), None, current)
+
+    def run(self, plan: PlanLike, state: WorldState | None = None) -> WorldState:
+        """The final world state of an executable plan; a failing plan raises PlanExecutionError."""
+        result = self.verify_plan(plan, state)
+        if result.failure is not None:
+            raise PlanExecutionError(f"the plan is not executable: {result.feedback}")
+        return result.final_state
+
+    def describe_actions(self) -> list[str]:
+        """One line per action of the vocabulary, for prompts."""
+        return [f"{s.signature}: {s.doc}" for s in self.schemas.values()]
