@@ -41,7 +41,7 @@ app = typer.Typer(
 )
 
 # Topic modules, registered in this order (their commands appear in --help in it).
-_TOPICS = ("graph", "verify")
+_TOPICS = ("graph", "verify", "llm")
 
 for _name in _TOPICS:
     importlib.import_module(f"sceneplan.cli.{_name}").register(app)
