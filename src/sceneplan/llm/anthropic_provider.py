@@ -1,0 +1,97 @@
+"""Anthropic's messages API through the official `anthropic` SDK.
+
+Structured replies use tool use: one tool whose input schema is the reply
+schema, and `tool_choice` forcing the model to call it. Every Claude model
+with tools supports this, and the tool's input is the JSON reply.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Self
+
+import anthropic
+
+from sceneplan.errors import ModelNotConfiguredError
+from sceneplan.llm.base import SDKProvider
+from sceneplan.llm.config import config_path
+from sceneplan.llm.messages import ProviderReply, Request
+
+if TYPE_CHECKING:
+    from sceneplan.llm.config import LLMSettings
+
+REPLY_TOOL = "reply"
+DEFAULT_MAX_TOKENS = 4096  # the API requires max_tokens
+
+
+class AnthropicProvider(SDKProvider):
+    """Claude models (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)."""
+
+    name = "anthropic"
+    label = "the Anthropic API"
+    unreachable_hint = "check the network, or ANTHROPIC_BASE_URL if you set it"
+    status_error = anthropic.APIStatusError
+    connection_error = anthropic.APIConnectionError
+    timeout_error = anthropic.APITimeoutError
+
+    @classmethod
+    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
+        """A provider for `model`; needs an API key."""
+        conf = settings.provider(cls.name)
+        if not conf.api_key:
+            raise ModelNotConfiguredError(
+                f"anthropic:{model} needs an API key: export ANTHROPIC_API_KEY=... (or set "
+                f"api_key under [llm.providers.anthropic] in {config_path()})"
+            )
+        return cls(
+            model,
+            base_url=(conf.base_url or "https://api.anthropic.com").rstrip("/"),
+            api_key=conf.api_key,
+            timeout=settings.timeout,
+            concurrency=conf.concurrency or settings.concurrency,
+        )
+
+    def _make_client(self) -> anthropic.AsyncAnthropic:
+        return anthropic.AsyncAnthropic(
+            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
+        )
+
+    async def _complete(self, request: Request) -> ProviderReply:
+        system = "\n\n".join(m.content for m in request.messages if m.role == "system")
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens or DEFAULT_MAX_TOKENS,
+            "messages": [m.to_dict() for m in request.messages if m.role != "system"],
+            "temperature": request.temperature,
+        }
+        if system:
+            params["system"] = system
+        if request.schema is not None:
+            params["tools"] = [
+                {
+                    "name": REPLY_TOOL,
+                    "description": "Give your reply: the tool input is the reply itself.",
+                    "input_schema": request.schema,
+                }
+            ]
+            params["tool_choice"] = {"type": "tool", "name": REPLY_TOOL}
+        try:
+            message = await self.client().messages.create(**params)
+        except anthropic.AnthropicError as exc:
+            raise self.translate_error(exc) from exc
+        served = message.model or self.model
+        return ProviderReply(
+            text=_reply_text(message.content),
+            input_tokens=message.usage.input_tokens,
+            output_tokens=message.usage.output_tokens,
+            served_model=served,
+            price_key=f"{self.name}:{served}",
+        )
+
+
+def _reply_text(blocks: list[Any]) -> str:
+    """The reply tool's input as JSON if the model called it, else the text blocks."""
+    for block in blocks:
+        if block.type == "tool_use" and block.name == REPLY_TOOL:
+            return json.dumps(block.input, ensure_ascii=False)
+    return "".join(block.text for block in blocks if block.type == "text")

@@ -1,0 +1,167 @@
+"""The provider base classes: one abstract method, capabilities as class attributes."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from sceneplan.errors import LLMError, LLMRequestError, LLMTimeoutError, LLMUnavailableError
+
+if TYPE_CHECKING:
+    from sceneplan.llm.config import LLMSettings
+    from sceneplan.llm.messages import ProviderReply, Request
+
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+
+class Provider(ABC):
+    """A chat-model backend.
+
+    The public `complete` bounds the call by the timeout; subclasses implement
+    `_complete`, which sends one request and translates the backend's errors
+    into sceneplan's LLMError family (setting `retryable` where another attempt
+    may succeed).
+    """
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    """How messages name the backend: 'the Ollama server'."""
+    cacheable: ClassVar[bool] = True
+    """Whether replies may be served from the response cache."""
+
+    def __init__(
+        self, model: str, *, base_url: str | None, timeout: float, concurrency: int
+    ) -> None:
+        self.model = model
+        self.base_url = base_url
+        self.timeout = timeout
+        self.concurrency = concurrency
+
+    @classmethod
+    @abstractmethod
+    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
+        """A provider for `model` (the part after `provider:`), configured from `settings`."""
+
+    @property
+    def where(self) -> str:
+        """The backend and its URL, for messages."""
+        return f"{self.label} at {self.base_url}" if self.base_url else self.label
+
+    @property
+    def limit_key(self) -> str:
+        """Requests with the same key share one concurrency limit."""
+        return f"{self.name}@{self.base_url}"
+
+    async def complete(self, request: Request) -> ProviderReply:
+        """Send `request` once; raise an LLMError on failure, or LLMTimeoutError after `timeout`."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await self._complete(request)
+        except TimeoutError:
+            raise LLMTimeoutError(
+                f"{self.where} did not answer within {self.timeout:g} s", url=self.base_url
+            ) from None
+
+    @abstractmethod
+    async def _complete(self, request: Request) -> ProviderReply:
+        """Send `request` once and return the raw reply."""
+
+    async def aclose(self) -> None:  # noqa: B027 (an optional hook)
+        """Release connections (nothing to release by default)."""
+
+
+class SDKProvider(Provider):
+    """A provider that talks through an official SDK client.
+
+    The SDK's async client belongs to the event loop it was made in, so one is
+    made per loop. Subclasses name the SDK's error classes and build the client.
+    """
+
+    unreachable_hint: ClassVar[str] = "is the server running?"
+    status_error: ClassVar[type[Exception]]
+    connection_error: ClassVar[type[Exception]]
+    timeout_error: ClassVar[type[Exception]]
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None,
+        api_key: str,
+        timeout: float,
+        concurrency: int,
+    ) -> None:
+        super().__init__(model, base_url=base_url, timeout=timeout, concurrency=concurrency)
+        self.api_key = api_key
+        self._client: Any = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    @abstractmethod
+    def _make_client(self) -> Any:
+        """A new SDK async client for this provider (no SDK retries: the LLM client retries)."""
+
+    def client(self) -> Any:
+        """The SDK client of the running event loop."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            self._client, self._client_loop = self._make_client(), loop
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the SDK client if it belongs to the running loop."""
+        if self._client is not None and self._client_loop is asyncio.get_running_loop():
+            await self._client.close()
+        self._client = self._client_loop = None
+
+    def translate_error(self, exc: Exception) -> LLMError:
+        """The LLMError for an SDK exception."""
+        if isinstance(exc, self.timeout_error):
+            return LLMTimeoutError(
+                f"{self.where} did not answer within {self.timeout:g} s", url=self.base_url
+            )
+        if isinstance(exc, self.connection_error):
+            cause = exc.__cause__ or exc
+            return LLMUnavailableError(
+                f"cannot reach {self.where} ({cause}); {self.unreachable_hint}",
+                url=self.base_url,
+            )
+        if isinstance(exc, self.status_error):
+            status: int = exc.status_code  # type: ignore[attr-defined]
+            detail = _error_detail(exc)
+            if status in RETRYABLE_STATUS or status >= 500:
+                return LLMUnavailableError(
+                    f"{self.where} answered {status}: {detail}",
+                    url=self.base_url,
+                    retry_after=_retry_after(exc),
+                )
+            return LLMRequestError(
+                f"{self.where} refused the request for model '{self.model}' ({status}): {detail}",
+                url=self.base_url,
+            )
+        return LLMRequestError(f"{self.where}: {exc}", url=self.base_url)
+
+
+def _error_detail(exc: Exception) -> str:
+    """The server's own error message, if its body has one."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        message = error.get("message") if isinstance(error, dict) else error
+        if message:
+            return str(message)
+    return getattr(exc, "message", None) or str(exc)
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """Seconds the server asked us to wait (Retry-After / retry-after-ms), if it said."""
+    response = getattr(exc, "response", None)
+    if response is None:
+        return None
+    headers = response.headers
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return float(headers[name]) * scale
+        except (KeyError, ValueError):
+            continue
+    return None

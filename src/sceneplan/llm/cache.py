@@ -1,0 +1,80 @@
+"""The local response cache: SQLite, keyed by a hash of the full request."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sceneplan.errors import BackendUnavailableError
+from sceneplan.llm.messages import ProviderReply, Request
+
+
+def request_key(request: Request) -> str:
+    """SHA-256 of the request's canonical JSON: model, messages, schema, temperature, max tokens."""
+    canonical = json.dumps(request.key_data(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _m001_responses(db: sqlite3.Connection) -> None:
+    db.execute(
+        """CREATE TABLE responses (
+            key TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            reply TEXT NOT NULL,
+            created REAL NOT NULL
+        )"""
+    )
+
+
+# Schema migrations, applied in order; PRAGMA user_version counts those applied.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_responses]
+
+
+class ResponseCache:
+    """Replies by request. Safe to share between threads and processes (WAL, one lock)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._migrate()
+        except sqlite3.Error as exc:
+            raise BackendUnavailableError(
+                f"cannot open the LLM response cache {path}: {exc} "
+                "(set SCENEPLAN_CACHE_DIR elsewhere, or disable the cache)"
+            ) from None
+        self._lock = threading.Lock()
+
+    def _migrate(self) -> None:
+        (applied,) = self._db.execute("PRAGMA user_version").fetchone()
+        for number, migration in enumerate(MIGRATIONS[applied:], start=applied + 1):
+            with self._db:
+                migration(self._db)
+                self._db.execute(f"PRAGMA user_version = {number}")
+
+    def get(self, request: Request) -> ProviderReply | None:
+        """The cached reply to `request`, if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT reply FROM responses WHERE key = ?", (request_key(request),)
+            ).fetchone()
+        return ProviderReply.from_dict(json.loads(row[0])) if row else None
+
+    def put(self, request: Request, reply: ProviderReply) -> None:
+        """Store the reply to `request`."""
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses (key, model, reply, created) VALUES (?, ?, ?, ?)",
+                (request_key(request), request.model, json.dumps(reply.to_dict()), time.time()),
+            )
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()

@@ -1,0 +1,173 @@
+"""LLM settings from arguments, environment variables and the config file.
+
+Precedence, highest first: keyword arguments to `load_settings`, environment
+variables, the `[llm]` table of the config file, defaults. The config file is
+`$SCENEPLAN_CONFIG`, else `$XDG_CONFIG_HOME/sceneplan/config.toml` (by default
+`~/.config/sceneplan/config.toml`); it is optional.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from sceneplan.errors import BadInputError, ModelNotConfiguredError
+from sceneplan.llm.registry import PROVIDER_NAMES
+
+CONFIG_ENV = "SCENEPLAN_CONFIG"
+MODEL_ENV = "SCENEPLAN_LLM"
+CACHE_DIR_ENV = "SCENEPLAN_CACHE_DIR"
+
+# Provider settings read from the providers' usual environment variables.
+PROVIDER_ENV: dict[tuple[str, str], str] = {
+    ("openai", "api_key"): "OPENAI_API_KEY",
+    ("openai", "base_url"): "OPENAI_BASE_URL",
+    ("anthropic", "api_key"): "ANTHROPIC_API_KEY",
+    ("anthropic", "base_url"): "ANTHROPIC_BASE_URL",
+    ("ollama", "base_url"): "OLLAMA_HOST",
+    ("vllm", "api_key"): "VLLM_API_KEY",
+    ("vllm", "base_url"): "VLLM_BASE_URL",
+}
+
+# The model used when only an API key is configured.
+DEFAULT_MODELS: dict[str, str] = {
+    "openai": "openai:gpt-4o",
+    "anthropic": "anthropic:claude-sonnet-4-5",
+}
+
+NOT_CONFIGURED_HELP = """no LLM configured. Configure one of:
+  - an API key: export OPENAI_API_KEY=... (uses openai:gpt-4o) or export ANTHROPIC_API_KEY=... \
+(uses anthropic:claude-sonnet-4-5)
+  - a local Ollama server: `ollama serve`, `ollama pull qwen2.5:7b`, then \
+export SCENEPLAN_LLM=ollama:qwen2.5:7b (OLLAMA_HOST if it is not on localhost:11434)
+  - a model on the command line: --llm PROVIDER:MODEL (`sceneplan llm check` takes it as MODEL)
+  - or `model = "PROVIDER:MODEL"` under [llm] in {config}
+Providers: {providers}. See docs/llm.md."""
+
+
+class ProviderSettings(BaseModel):
+    """Connection settings of one provider."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    api_key: str | None = None
+    concurrency: int | None = Field(default=None, ge=1)
+
+
+class Price(BaseModel):
+    """USD per million tokens."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+class LLMSettings(BaseModel):
+    """Everything the LLM layer can be configured with (the `[llm]` table of the config file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = None
+    timeout: float = Field(default=120.0, gt=0, description="seconds per attempt")
+    max_retries: int = Field(default=3, ge=0, description="extra attempts on 429/5xx/network")
+    backoff_base: float = Field(default=1.0, ge=0, description="first retry delay, seconds")
+    backoff_max: float = Field(default=30.0, ge=0, description="longest retry delay, seconds")
+    concurrency: int = Field(default=4, ge=1, description="requests in flight per provider")
+    cache: bool = Field(default=True, description="cache replies to temperature-0 requests")
+    cache_dir: Path | None = None
+    transcript: Path | None = Field(default=None, description="JSONL file every call is added to")
+    providers: dict[str, ProviderSettings] = Field(default_factory=dict)
+    prices: dict[str, Price] = Field(default_factory=dict)
+
+    @field_validator("providers")
+    @classmethod
+    def _known_providers(cls, value: dict[str, ProviderSettings]) -> dict[str, ProviderSettings]:
+        unknown = sorted(set(value) - set(PROVIDER_NAMES))
+        if unknown:
+            raise ValueError(f"unknown provider(s) {unknown}; known: {list(PROVIDER_NAMES)}")
+        return value
+
+    def provider(self, name: str) -> ProviderSettings:
+        """The settings of provider `name` (empty if none were given)."""
+        return self.providers.get(name, ProviderSettings())
+
+    @property
+    def cache_path(self) -> Path:
+        """The SQLite file of the response cache."""
+        return (self.cache_dir or _user_dir("XDG_CACHE_HOME", ".cache")) / "llm-cache.sqlite3"
+
+    def default_model(self) -> str:
+        """The configured model, else the default of a provider whose API key is set."""
+        if self.model:
+            return self.model
+        for provider, model in DEFAULT_MODELS.items():
+            if self.provider(provider).api_key:
+                return model
+        raise ModelNotConfiguredError(
+            NOT_CONFIGURED_HELP.format(config=config_path(), providers=", ".join(PROVIDER_NAMES))
+        )
+
+
+def config_path() -> Path:
+    """Where the config file is looked for."""
+    explicit = os.environ.get(CONFIG_ENV)
+    if explicit:
+        return Path(explicit).expanduser()
+    return _user_dir("XDG_CONFIG_HOME", ".config") / "config.toml"
+
+
+def load_settings(config_file: str | Path | None = None, **overrides: Any) -> LLMSettings:
+    """Settings from the config file, then the environment, then `overrides` (None ignored).
+
+    `config_file` replaces the default location; a file named explicitly
+    (argument or SCENEPLAN_CONFIG) must exist.
+    """
+    explicit = config_file is not None or bool(os.environ.get(CONFIG_ENV))
+    path = Path(config_file).expanduser() if config_file is not None else config_path()
+    data = _read_llm_table(path, required=explicit)
+    source = str(path) if path.is_file() else "settings"
+
+    providers = data.setdefault("providers", {})
+    for (provider, field), env in PROVIDER_ENV.items():
+        if os.environ.get(env):
+            providers.setdefault(provider, {})[field] = os.environ[env]
+    if os.environ.get(MODEL_ENV):
+        data["model"] = os.environ[MODEL_ENV]
+    if os.environ.get(CACHE_DIR_ENV):
+        data["cache_dir"] = os.environ[CACHE_DIR_ENV]
+    data.update({k: v for k, v in overrides.items() if v is not None})
+
+    try:
+        return LLMSettings.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in ('llm', *err['loc']))}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise BadInputError(f"{source}: invalid LLM settings: {problems}") from None
+
+
+def _read_llm_table(path: Path, *, required: bool) -> dict[str, Any]:
+    if not path.is_file():
+        if required:
+            raise BadInputError(f"config file {path} does not exist")
+        return {}
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise BadInputError(f"{path}: cannot read the config file: {exc}") from None
+    table = document.get("llm", {})
+    if not isinstance(table, dict):
+        raise BadInputError(f"{path}: [llm] must be a table")
+    return table
+
+
+def _user_dir(xdg_env: str, fallback: str) -> Path:
+    base = os.environ.get(xdg_env) or Path.home() / fallback
+    return Path(base).expanduser() / "sceneplan"

@@ -1,0 +1,113 @@
+"""Chat messages, the canonical request sent to a provider, and its raw reply."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from sceneplan.errors import BadInputError
+
+Role = Literal["system", "user", "assistant"]
+ROLES: tuple[str, ...] = get_args(Role)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat turn."""
+
+    role: Role
+    content: str
+
+    def to_dict(self) -> dict[str, str]:
+        """The `{"role", "content"}` dict every chat API accepts."""
+        return {"role": self.role, "content": self.content}
+
+
+MessagesLike = str | Sequence[Message | Mapping[str, str]]
+
+
+def as_messages(messages: MessagesLike) -> tuple[Message, ...]:
+    """Normalize a prompt: a bare string is one user message; dicts become Messages.
+
+    >>> as_messages("hi")
+    (Message(role='user', content='hi'),)
+    """
+    if isinstance(messages, str):
+        return (Message("user", messages),)
+    result = []
+    for i, message in enumerate(messages):
+        if not isinstance(message, Message):
+            role, content = message.get("role"), message.get("content")
+            if role not in ROLES or not isinstance(content, str):
+                raise BadInputError(
+                    f"message {i} must have a role in {ROLES} and a string content, got {message!r}"
+                )
+            message = Message(role, content)
+        result.append(message)
+    if not result:
+        raise BadInputError("a chat request needs at least one message")
+    return tuple(result)
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that determines a reply; its `key_data` keys the cache and the transcript."""
+
+    model: str
+    messages: tuple[Message, ...]
+    schema: dict[str, Any] | None = None
+    temperature: float = 0.0
+    max_tokens: int | None = None
+
+    def key_data(self) -> dict[str, Any]:
+        """The request as plain JSON data."""
+        return {
+            "model": self.model,
+            "messages": [m.to_dict() for m in self.messages],
+            "schema": self.schema,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+
+    def followed_by(self, *messages: Message) -> Request:
+        """The same request with more turns appended (used to re-ask)."""
+        return Request(
+            self.model, self.messages + messages, self.schema, self.temperature, self.max_tokens
+        )
+
+
+@dataclass(frozen=True)
+class ProviderReply:
+    """What a provider returns for one request, before parsing.
+
+    `served_model` is the model name the server reported; `price_key` is the
+    `provider:model` name looked up in the price table.
+    """
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    served_model: str
+    price_key: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the cache and the transcript."""
+        return {
+            "text": self.text,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "served_model": self.served_model,
+            "price_key": self.price_key,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ProviderReply:
+        """Inverse of `to_dict`."""
+        return cls(
+            text=str(data["text"]),
+            input_tokens=int(data["input_tokens"]),
+            output_tokens=int(data["output_tokens"]),
+            served_model=str(data["served_model"]),
+            price_key=str(data["price_key"]),
+        )

@@ -1,0 +1,201 @@
+"""Providers that speak the OpenAI chat-completions protocol: OpenAI, Ollama, vLLM, any server.
+
+All go through the official `openai` SDK with a base URL. Structured replies
+use `response_format` with a JSON schema, which OpenAI, Ollama, vLLM and the
+llama.cpp server all accept.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+from urllib.parse import urlsplit
+
+import openai
+
+from sceneplan.errors import BadInputError, LLMRequestError, ModelNotConfiguredError
+from sceneplan.llm.base import SDKProvider
+from sceneplan.llm.config import config_path
+from sceneplan.llm.messages import ProviderReply, Request
+from sceneplan.llm.structured import is_strict_compatible, schema_name
+
+if TYPE_CHECKING:
+    from sceneplan.llm.config import LLMSettings
+
+_VERSION_SEGMENT = re.compile(r"^v\d+$")
+
+
+class OpenAIProvider(SDKProvider):
+    """OpenAI's API (or wherever OPENAI_BASE_URL points)."""
+
+    name = "openai"
+    label = "the OpenAI API"
+    default_base_url: ClassVar[str | None] = "https://api.openai.com/v1"
+    api_key_env: ClassVar[str | None] = "OPENAI_API_KEY"
+    """Set means the provider needs a key, and names where it comes from."""
+    placeholder_key: ClassVar[str] = "not-needed"
+    """Sent to servers that ignore the key (the SDK insists on one)."""
+    max_tokens_param: ClassVar[str] = "max_completion_tokens"
+    unreachable_hint = "check the network, or OPENAI_BASE_URL if you set it"
+    status_error = openai.APIStatusError
+    connection_error = openai.APIConnectionError
+    timeout_error = openai.APITimeoutError
+
+    @classmethod
+    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
+        """A provider for `model`, with base URL and key from the settings of `cls.name`."""
+        conf = settings.provider(cls.name)
+        base_url = cls.normalize_base_url(conf.base_url) if conf.base_url else cls.default_base_url
+        if base_url is None:
+            raise BadInputError(
+                f"{cls.name}:{model} names no server: write {cls.name}:http://HOST:PORT/v1/{model} "
+                f"or set base_url under [llm.providers.{cls.name}] in {config_path()}"
+            )
+        api_key = conf.api_key
+        if not api_key and cls.api_key_env:
+            raise ModelNotConfiguredError(
+                f"{cls.name}:{model} needs an API key: export {cls.api_key_env}=... (or set "
+                f"api_key under [llm.providers.{cls.name}] in {config_path()})"
+            )
+        return cls(
+            model,
+            base_url=base_url,
+            api_key=api_key or cls.placeholder_key,
+            timeout=settings.timeout,
+            concurrency=conf.concurrency or settings.concurrency,
+        )
+
+    @staticmethod
+    def normalize_base_url(url: str) -> str:
+        """The base URL without a trailing slash."""
+        return url.rstrip("/")
+
+    def _make_client(self) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(
+            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
+        )
+
+    async def _complete(self, request: Request) -> ProviderReply:
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.to_dict() for m in request.messages],
+            "temperature": request.temperature,
+        }
+        if request.max_tokens is not None:
+            params[self.max_tokens_param] = request.max_tokens
+        if request.schema is not None:
+            params["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": schema_name(request.schema),
+                    "schema": request.schema,
+                    "strict": is_strict_compatible(request.schema),
+                },
+            }
+        try:
+            completion = await self.client().chat.completions.create(**params)
+        except openai.OpenAIError as exc:
+            raise self.translate_error(exc) from exc
+        if not getattr(completion, "choices", None):
+            raise LLMRequestError(f"{self.where} sent a reply without choices", url=self.base_url)
+        message = completion.choices[0].message
+        usage = completion.usage
+        served = completion.model or self.model
+        return ProviderReply(
+            text=message.content or message.refusal or "",
+            input_tokens=usage.prompt_tokens if usage else 0,
+            output_tokens=usage.completion_tokens if usage else 0,
+            served_model=served,
+            price_key=f"{self.name}:{served}",
+        )
+
+
+class OllamaProvider(OpenAIProvider):
+    """A local Ollama server, through its OpenAI-compatible endpoint (OLLAMA_HOST)."""
+
+    name = "ollama"
+    label = "the Ollama server"
+    default_base_url = "http://localhost:11434/v1"
+    api_key_env = None
+    placeholder_key = "ollama"
+    max_tokens_param = "max_tokens"
+    unreachable_hint = "start it with `ollama serve`, or set OLLAMA_HOST to where it runs"
+
+    @staticmethod
+    def normalize_base_url(url: str) -> str:
+        """OLLAMA_HOST as Ollama reads it (`host[:port]` or a URL), as an OpenAI base URL.
+
+        >>> OllamaProvider.normalize_base_url("0.0.0.0:11434")
+        'http://0.0.0.0:11434/v1'
+        >>> OllamaProvider.normalize_base_url("https://gpu-box")
+        'https://gpu-box:11434/v1'
+        """
+        if "://" not in url:
+            url = "http://" + url
+        parts = urlsplit(url.rstrip("/"))
+        netloc = parts.netloc if parts.port else f"{parts.netloc}:11434"
+        path = parts.path if parts.path.endswith("/v1") else parts.path + "/v1"
+        return f"{parts.scheme}://{netloc}{path}"
+
+
+class VLLMProvider(OpenAIProvider):
+    """A vLLM server (`vllm serve MODEL`), by default on localhost:8000."""
+
+    name = "vllm"
+    label = "the vLLM server"
+    default_base_url = "http://localhost:8000/v1"
+    api_key_env = None
+    placeholder_key = "EMPTY"
+    max_tokens_param = "max_tokens"
+    unreachable_hint = "start it with `vllm serve MODEL`, or set VLLM_BASE_URL to where it runs"
+
+
+class OpenAICompatibleProvider(OpenAIProvider):
+    """Any server with an OpenAI-compatible chat-completions endpoint.
+
+    The model may carry the server: `openai-compatible:http://HOST:PORT/v1/MODEL`
+    splits after the first path segment that looks like an API version (`v1`),
+    or, without one, after the host. Otherwise the base URL comes from
+    `[llm.providers.openai-compatible]` in the config file.
+    """
+
+    name = "openai-compatible"
+    label = "the OpenAI-compatible server"
+    default_base_url = None
+    api_key_env = None
+    max_tokens_param = "max_tokens"
+    unreachable_hint = "is the server running?"
+
+    @classmethod
+    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
+        """A provider for `model` or `URL/model`."""
+        if not model.startswith(("http://", "https://")):
+            return super().from_settings(model, settings)
+        base_url, name = split_url_model(model)
+        conf = settings.provider(cls.name)
+        return cls(
+            name,
+            base_url=base_url,
+            api_key=conf.api_key or cls.placeholder_key,
+            timeout=settings.timeout,
+            concurrency=conf.concurrency or settings.concurrency,
+        )
+
+
+def split_url_model(value: str) -> tuple[str, str]:
+    """Split `URL/model` into the base URL and the model name.
+
+    >>> split_url_model("http://127.0.0.1:8000/v1/Qwen/Qwen2.5-7B-Instruct")
+    ('http://127.0.0.1:8000/v1', 'Qwen/Qwen2.5-7B-Instruct')
+    >>> split_url_model("http://gpu-box:8080/my-model")
+    ('http://gpu-box:8080', 'my-model')
+    """
+    parts = urlsplit(value)
+    segments = parts.path.strip("/").split("/")
+    cut = next((i + 1 for i, s in enumerate(segments) if _VERSION_SEGMENT.match(s)), 0)
+    base_path, model = "/".join(segments[:cut]), "/".join(segments[cut:])
+    if not parts.netloc or not model:
+        raise BadInputError(
+            f"'{value}' must be URL/MODEL, e.g. openai-compatible:http://localhost:8000/v1/my-model"
+        )
+    return f"{parts.scheme}://{parts.netloc}" + (f"/{base_path}" if base_path else ""), model
