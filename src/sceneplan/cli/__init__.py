@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 
-import click
 import typer
 from rich.console import Console
 from rich.text import Text
@@ -23,12 +22,12 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 class _Group(TyperGroup):
     """The root group: turns a SceneplanError from any command into one line."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SceneplanError as exc:
             err_console.print(Text("error: ", style="bold red") + Text(str(exc)))
-            raise click.exceptions.Exit(2) from None
+            raise typer.Exit(2) from None
 
 
 app = typer.Typer(

@@ -165,8 +165,8 @@ def set_state(state: WorldState, x: str, word: str) -> None:
 
 
 def apply_appliance(state: WorldState, x: str) -> None:
-    for obj in list(state.contents(x)):
-        _apply(state, x, obj)
+    for obj in list(state.children(x)):
+        _apply_if_running(state, x, obj)
 
 
 def finish(state: WorldState) -> None:
@@ -178,9 +178,16 @@ def observe(state: WorldState, a: str, relation: str) -> None:
 
 
 def _apply_if_running(state: WorldState, appliance: str, obj: str) -> None:
-    if "on" in state.states(appliance):
-        for item in (obj, *state.contents(obj)):
-            _apply(state, appliance, item)
+    """Act on an object just put on/in an appliance, and on what it carries.
+
+    A container appliance (fridge, microwave) acts on what is inside it only.
+    """
+    if "on" not in state.states(appliance):
+        return
+    if state.is_container(appliance) and state.relation(obj) is not Relation.INSIDE_OF:
+        return
+    for item in (obj, *state.contents(obj)):
+        _apply(state, appliance, item)
 
 
 def _apply(state: WorldState, appliance: str, obj: str) -> None:

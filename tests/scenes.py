@@ -1,0 +1,53 @@
+"""A catalogue of tiny scenes shared by many tests."""
+
+from __future__ import annotations
+
+from sceneplan.graph import SceneGraph, from_dict
+
+
+def node(id_: str, kind: str, parent: str | None = None, **fields) -> dict:
+    out = {"id": id_, "kind": kind, **fields}
+    if parent is not None:
+        out["parent"] = parent
+    return out
+
+
+def kitchen_dict() -> dict:
+    """Two rooms joined by two poses; a kitchen with appliances and nested containers."""
+    cont = ["open", "close", "release"]
+    return {
+        "format": "sceneplan-graph",
+        "version": 1,
+        "name": "tiny_kitchen",
+        "nodes": [
+            node("office", "room", position=[0.0, 0.0]),
+            node("kitchen", "room", position=[6.0, 0.0]),
+            node("pose1", "pose", position=[2.0, 0.0]),
+            node("pose2", "pose", position=[4.0, 0.0]),
+            node("desk", "asset", "office", affordances=["release"]),
+            node("fridge", "asset", "kitchen", affordances=cont, state=["closed", "on"]),
+            node("microwave", "asset", "kitchen",
+                 affordances=[*cont, "turn_on", "turn_off"], state=["closed", "off"]),
+            node("dishwasher", "asset", "kitchen",
+                 affordances=[*cont, "turn_on", "turn_off"], state=["open", "off"]),
+            node("coffee_machine", "asset", "kitchen",
+                 affordances=["release", "turn_on", "turn_off"], state=["off"]),
+            node("bench", "asset", "kitchen", affordances=["release"]),
+            node("cabinet", "asset", "kitchen", affordances=cont, state=["open"]),
+            node("box", "object", "cabinet", relation="inside_of",
+                 affordances=["pickup", "open", "close", "release"], state=["closed"]),
+            node("pen", "object", "box", relation="inside_of", affordances=["pickup"]),
+            node("plate", "object", "bench", relation="ontop_of", affordances=["pickup"],
+                 state=["dirty"]),
+            node("mug", "object", "desk", relation="ontop_of", affordances=["pickup"],
+                 state=["empty"]),
+            node("soup", "object", "fridge", relation="inside_of", affordances=["pickup"]),
+            node("apple", "object", "bench", relation="ontop_of", affordances=["pickup"]),
+            node("agent", "agent", "office"),
+        ],
+        "links": [["office", "pose1"], ["pose1", "pose2"], ["pose2", "kitchen"]],
+    }
+
+
+def kitchen() -> SceneGraph:
+    return from_dict(kitchen_dict(), "tiny_kitchen")

@@ -1,0 +1,77 @@
+import pytest
+
+from sceneplan.datasets import load_environment
+from sceneplan.errors import UnknownNodeError, UnreachableError
+from sceneplan.graph import from_dict
+from sceneplan.nav import Navigator
+from sceneplan.world import Simulator
+from scenes import kitchen, kitchen_dict, node
+
+
+def test_dijkstra_uses_euclidean_weights():
+    data = kitchen_dict()
+    # a direct link that is longer than the two-pose corridor must not be preferred
+    data["nodes"].append(node("detour", "pose", position=[3.0, 10.0]))
+    data["links"] += [["office", "detour"], ["detour", "kitchen"]]
+    nav = Navigator(from_dict(data))
+    assert nav.shortest_path("office", "kitchen") == ["office", "pose1", "pose2", "kitchen"]
+    assert nav.path_length("office", "kitchen") == pytest.approx(6.0)
+
+
+def test_hop_count_without_positions():
+    data = kitchen_dict()
+    for item in data["nodes"]:
+        item.pop("position", None)
+    data["nodes"].append(node("shortcut", "pose"))
+    data["links"] += [["office", "shortcut"], ["shortcut", "kitchen"]]
+    assert Navigator(from_dict(data)).shortest_path("office", "kitchen") == [
+        "office", "shortcut", "kitchen"]
+
+
+def test_expand_plan_inserts_poses_and_tracks_position():
+    nav = Navigator(kitchen())
+    plan = nav.expand_plan("goto(kitchen) > access(fridge) > goto(office) > goto(office)")
+    assert [str(a) for a in plan] == [
+        "goto(pose1)", "goto(pose2)", "goto(kitchen)", "access(fridge)",
+        "goto(pose2)", "goto(pose1)", "goto(office)", "goto(office)"]
+
+
+def test_unknown_targets_are_left_for_the_simulator():
+    graph = kitchen()
+    plan = Navigator(graph).expand_plan("goto(pantry) > goto(desk)")
+    assert [str(a) for a in plan] == ["goto(pantry)", "goto(desk)"]
+    assert Simulator(graph).verify_plan(plan).failure.cause.value == "unknown_node"
+
+
+def test_unreachable_room_is_a_clear_error():
+    data = kitchen_dict()
+    data["nodes"].append(node("attic", "room"))
+    nav = Navigator(from_dict(data))
+    with pytest.raises(UnreachableError, match="no path from office to attic"):
+        nav.expand_plan("goto(attic)")
+    with pytest.raises(UnreachableError, match="'desk' is an asset, not a room or pose"):
+        nav.shortest_path("office", "desk")
+    with pytest.raises(UnknownNodeError, match="unknown node 'atic'"):
+        nav.shortest_path("office", "atic")
+
+
+def test_coffee_story_app_l():
+    """The App. L replanning story: the first plan fails on the closed wardrobe."""
+    graph = load_environment("coffee")
+    nav, sim = Navigator(graph), Simulator(graph)
+    first = ("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug) > goto(kitchen) > "
+             "access(coffee_machine) > release(coffee_mug) > turn_on(coffee_machine) > "
+             "turn_off(coffee_machine) > pickup(coffee_mug) > goto(toms_room) > "
+             "access(wardrobe2) > release(coffee_mug) > done")
+    result = sim.verify_plan(nav.expand_plan(first))
+    assert result.failure.message == (
+        "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed")
+    second = first.replace("access(wardrobe1) >", "access(wardrobe1) > open(wardrobe1) >")
+    expanded = nav.expand_plan(second)
+    assert [str(a) for a in expanded[4:9]] == [
+        "goto(pose1)", "goto(toms_room)", "goto(pose5)", "goto(kitchen)",
+        "access(coffee_machine)"]
+    result = sim.verify_plan(expanded)
+    assert result.ok
+    assert result.final_state.states("coffee_mug") == {"full"}
+    assert result.final_state.room_of("coffee_mug") == "toms_room"

@@ -1,0 +1,224 @@
+import pytest
+
+from sceneplan.errors import PlanExecutionError, UnsupportedError
+from sceneplan.graph.model import Relation
+from sceneplan.world import Cause, Simulator
+from scenes import kitchen
+
+TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
+
+
+@pytest.fixture
+def sim():
+    return Simulator(kitchen())
+
+
+def fail(sim, plan):
+    result = sim.verify_plan(plan)
+    assert not result.ok
+    return result.failure
+
+
+@pytest.mark.parametrize(
+    ("plan", "cause", "message"),
+    [
+        (
+            "goto(kitchen)",
+            Cause.NOT_ADJACENT,
+            "step 1 goto(kitchen): kitchen is not reachable directly from office; go through the "
+            "poses connecting them (neighbours of office: pose1)",
+        ),
+        (
+            "fly(kitchen)",
+            Cause.UNKNOWN_ACTION,
+            "step 1 fly(kitchen): 'fly' is not an action; the actions are: goto, access, pickup, "
+            "release, open, close, turn_on, turn_off, done",
+        ),
+        (
+            "goto(kitchn)",
+            Cause.UNKNOWN_NODE,
+            "step 1 goto(kitchn): there is no node called 'kitchn' in the scene graph "
+            "(did you mean kitchen?)",
+        ),
+        (
+            "goto(desk)",
+            Cause.WRONG_KIND,
+            "step 1 goto(desk): desk is an asset, but goto needs a pose or a room",
+        ),
+        (
+            "access(desk, mug)",
+            Cause.WRONG_ARITY,
+            "step 1 access(desk, mug): access(<a>) takes 1 argument(s), got 2",
+        ),
+        (
+            "turn_on(desk)",
+            Cause.NO_AFFORDANCE,
+            "step 1 turn_on(desk): desk cannot be used with turn_on (its affordances: release)",
+        ),
+        (
+            "access(fridge)",
+            Cause.NOT_IN_ROOM,
+            "step 1 access(fridge): the agent is at office, not in kitchen where fridge is",
+        ),
+        (
+            "pickup(mug)",
+            Cause.NOT_ACCESSED,
+            "step 1 pickup(mug): mug is at desk, which has not been accessed (accessed: nothing)",
+        ),
+        (
+            "access(desk) > release(mug)",
+            Cause.NOT_HOLDING,
+            "step 2 release(mug): the agent is not holding mug (holding: nothing)",
+        ),
+        (
+            f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(fridge) > pickup(soup)",
+            Cause.HAND_FULL,
+            "step 7 pickup(soup): the agent is already holding mug; release it first",
+        ),
+        (
+            f"{TO_KITCHEN} > access(fridge) > pickup(soup)",
+            Cause.CONTAINER_CLOSED,
+            "step 5 pickup(soup): soup is inside fridge, which is closed",
+        ),
+        (
+            f"{TO_KITCHEN} > access(cabinet) > pickup(pen)",
+            Cause.CONTAINER_CLOSED,
+            "step 5 pickup(pen): pen is inside box, which is closed",
+        ),
+        (
+            f"{TO_KITCHEN} > access(cabinet) > open(cabinet)",
+            Cause.ALREADY_OPEN,
+            "step 5 open(cabinet): cabinet is already open",
+        ),
+        (
+            f"{TO_KITCHEN} > access(fridge) > close(fridge)",
+            Cause.ALREADY_CLOSED,
+            "step 5 close(fridge): fridge is already closed",
+        ),
+        (
+            f"{TO_KITCHEN} > access(fridge) > turn_off(fridge)",
+            Cause.NO_AFFORDANCE,
+            "step 5 turn_off(fridge): fridge cannot be used with turn_off "
+            "(its affordances: open, close, release)",
+        ),
+        (
+            f"{TO_KITCHEN} > access(microwave) > turn_off(microwave)",
+            Cause.ALREADY_OFF,
+            "step 5 turn_off(microwave): microwave is already off",
+        ),
+        (
+            f"{TO_KITCHEN} > access(dishwasher) > turn_on(dishwasher)",
+            Cause.MUST_CLOSE_FIRST,
+            "step 5 turn_on(dishwasher): dishwasher is open; close it before turning it on",
+        ),
+        (
+            f"access(desk) > pickup(mug) > {TO_KITCHEN} > release(mug)",
+            Cause.NOTHING_ACCESSED,
+            "step 6 release(mug): no asset is accessed; access the asset to put mug on first",
+        ),
+    ],
+)
+def test_each_failure_cause_has_its_feedback(sim, plan, cause, message):
+    failure = fail(sim, plan)
+    assert failure.cause is cause
+    assert failure.message == message
+
+
+def test_failure_index_and_state_before_failing_step(sim):
+    result = sim.verify_plan(f"{TO_KITCHEN} > access(fridge) > pickup(soup)")
+    assert result.failure.index == 4
+    assert result.executed == 4
+    assert result.final_state.agent_at == "kitchen"
+    assert result.final_state.accessed == "fridge"
+
+
+def test_open_then_pickup_and_release_into_open_container(sim):
+    plan = (
+        f"{TO_KITCHEN} > access(fridge) > open(fridge) > pickup(soup) > access(bench) > "
+        "release(soup) > access(cabinet) > pickup(box) > access(fridge) > release(box)"
+    )
+    state = sim.run(plan)
+    assert (state.parent("soup"), state.relation("soup")) == ("bench", Relation.ONTOP_OF)
+    assert (state.parent("box"), state.relation("box")) == ("fridge", Relation.INSIDE_OF)
+    # the pen moved with its box, and the fridge, which is on, cooled both
+    assert state.room_of("pen") == "kitchen"
+    assert {"cold"} <= state.states("box") and {"cold"} <= state.states("pen")
+
+
+def test_release_at_closed_container_puts_it_on_top(sim):
+    state = sim.run(f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(fridge) > release(mug)")
+    assert (state.parent("mug"), state.relation("mug")) == ("fridge", Relation.ONTOP_OF)
+    assert "cold" not in state.states("mug")
+
+
+def test_appliances_act_on_their_contents(sim):
+    heat = (
+        f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(microwave) > "
+        "open(microwave) > release(apple) > close(microwave) > turn_on(microwave)"
+    )
+    assert "hot" in sim.run(heat).states("apple")
+    wash = (
+        f"{TO_KITCHEN} > access(bench) > pickup(plate) > access(dishwasher) > "
+        "release(plate) > close(dishwasher) > turn_on(dishwasher)"
+    )
+    assert sim.run(wash).states("plate") >= {"clean"}
+    assert "dirty" not in sim.run(wash).states("plate")
+    brew = (
+        f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(coffee_machine) > "
+        "release(mug) > turn_on(coffee_machine)"
+    )
+    assert sim.run(brew).states("mug") == {"full"}
+    # the coffee machine fills mugs only
+    brew_apple = (
+        f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(coffee_machine) > "
+        "release(apple) > turn_on(coffee_machine)"
+    )
+    assert "full" not in sim.run(brew_apple).states("apple")
+
+
+def test_step_never_changes_its_input(sim):
+    start = sim.initial_state()
+    after, failure = sim.step(start, "access(desk)")
+    assert failure is None and after.accessed == "desk" and start.accessed is None
+    same, failure = sim.step(after, "pickup(soup)")
+    assert same is after and failure.cause is Cause.NOT_ACCESSED
+
+
+def test_done_ends_the_plan(sim):
+    result = sim.verify_plan("done > goto(kitchen)")
+    assert result.ok and result.executed == 1 and result.final_state.done
+
+
+def test_run_raises_with_feedback(sim):
+    with pytest.raises(PlanExecutionError, match="step 1 goto\\(kitchen\\)"):
+        sim.run("goto(kitchen)")
+
+
+def test_unknown_vocabulary():
+    with pytest.raises(UnsupportedError, match="unknown action vocabulary 'pddl'"):
+        Simulator(kitchen(), "pddl")
+
+
+def test_lookplangraph_vocabulary():
+    sim = Simulator(kitchen(), "lookplangraph")
+    ok = sim.verify_plan(
+        "go_to(kitchen) > open(fridge) > pick_up(soup) > put_on(bench) > "
+        "pick_up(apple) > put_inside(fridge) > look_inside(fridge) > done()"
+    )
+    assert ok.ok, ok.feedback
+    assert ok.final_state.relation("apple") is Relation.INSIDE_OF
+    assert fail(sim, "pick_up(mug) > go_to(kitchen) > put_inside(microwave)").cause is (
+        Cause.IS_CLOSED
+    )
+    assert fail(sim, "go_to(kitchen) > pick_up(apple) > put_inside(bench)").cause is (
+        Cause.NOT_A_CONTAINER
+    )
+    assert fail(sim, "go_to(pose1)").cause is Cause.WRONG_KIND
+    assert fail(sim, "pick_up(soup)").message == (
+        "step 1 pick_up(soup): the agent is at office, not in kitchen where soup is"
+    )
+
+
+def test_describe_actions_lists_the_vocabulary(sim):
+    lines = sim.describe_actions()
+    assert lines[0].startswith("goto(<x>): ") and lines[-1].startswith("done(): ")
