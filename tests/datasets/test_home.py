@@ -141,7 +141,7 @@ def test_poses_have_positions_and_stairs_join_floors(home: SceneGraph):
         assert any(floor_of[n] != floor_of[stair] for n in near), f"{stair} leads nowhere"
 
 
-def test_objects_rest_on_things_in_their_room(home: SceneGraph):
+def test_objects_rest_on_surfaces_or_in_containers(home: SceneGraph):
     for node in home.of_kind(NodeKind.OBJECT):
         assert node.relation is not None and node.relation.value in ("ontop_of", "inside_of")
         assert "pickup" in node.affordances
@@ -187,6 +187,13 @@ def test_task_file_shape(tasks: list[dict]):
         assert task["answer"] == "none" or isinstance(task["answer"], list)
         if task["answer"] == "none":
             assert task.get("note"), f"{task['id']}: a task without answer needs a note"
+
+
+def test_task_loader_accepts_the_file():
+    tasks_module = pytest.importorskip("sceneplan.datasets.tasks")
+    loaded = tasks_module.load_task_file(TASKS_YAML)
+    assert [t.id for t in loaded][:2] == ["home-simple-01", "home-simple-02"]
+    assert len(loaded) == 30
 
 
 def test_answers_name_existing_nodes(home: SceneGraph, tasks: list[dict]):
