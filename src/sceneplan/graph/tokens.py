@@ -56,7 +56,8 @@ class TokenReport:
     """Tokens of a graph fully expanded and collapsed, with the full graph's share per kind.
 
     A kind's tokens are those of its fragment of the full text (`"room":[...]`),
-    so the rows add up to the full count minus a few structural characters.
+    so the rows add up to about the full count (tokenized apart, fragments lose
+    a few merges across their boundaries).
     Counts include the topology links as entities, as SayPlan's tables do.
     """
 

@@ -174,9 +174,10 @@ class GraphView:
             return "the agent is always shown"
         if node.kind is NodeKind.POSE:
             return "poses connect rooms and hold nothing"
-        room = self.graph.room_of(node.id)
-        if room is None:
+        kinds = [self.graph.nodes[a].kind for a in self.graph.ancestors(node.id)]
+        if NodeKind.AGENT in kinds:
             return "the agent is holding it"
+        room = self.graph.room_of(node.id)
         if node.kind is NodeKind.ASSET:
             shown, appear, already = "its objects", "appear", "are already shown"
         else:
