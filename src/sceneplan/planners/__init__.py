@@ -1,0 +1,18 @@
+"""Planners: one interface (`plan(task_or_instruction, env, llm) -> Episode`), many methods.
+
+Planners are registered by name and imported only when asked for.
+"""
+
+from sceneplan.planners.base import PLANNERS, Planner, Run, get_planner, register_planner
+from sceneplan.planners.episode import Episode, ErrorType, Status
+
+__all__ = [
+    "PLANNERS",
+    "Episode",
+    "ErrorType",
+    "Planner",
+    "Run",
+    "Status",
+    "get_planner",
+    "register_planner",
+]

@@ -1,0 +1,164 @@
+"""The Episode: a complete, JSON-serializable trace of one planner run.
+
+Metrics are computed from stored Episodes, never by re-running, so an
+Episode records everything: each LLM call, each simulator call, the search,
+the plans, the verification, the goal check and the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    """How a run ended."""
+
+    SUCCESS = "success"  # executable plan (and goal reached / answer correct when known)
+    FAILED = "failed"  # the planner finished without a usable result
+    ERROR = "error"  # the run stopped on an error (server down, bad reply, ...)
+
+
+class ErrorType(StrEnum):
+    """Plan error types of SayPlan Table 3 (right), from the simulator's causes."""
+
+    MISSING_ACTION = "missing_action"
+    MISSING_POSE = "missing_pose"
+    WRONG_ACTION = "wrong_action"
+    INCOMPLETE_SEARCH = "incomplete_search"
+    HALLUCINATED_NODE = "hallucinated_node"
+
+
+@dataclass
+class LLMCall:
+    """One exchange with the model."""
+
+    stage: str  # "search", "plan", "goal", "react", ...
+    messages: list[dict[str, str]]
+    reply: str
+    parsed: Any = None
+    command: str | None = None  # the command or action read from the reply
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    cost_usd: float = 0.0
+    cached: bool = False
+    error: str | None = None
+
+
+@dataclass
+class SimCall:
+    """One call to the scene-graph simulator or its graph views."""
+
+    op: str  # "expand", "contract", "verify", "step", "look"
+    target: str  # the node, action or plan
+    ok: bool
+    feedback: str = ""
+    cause: str | None = None  # the simulator's structured cause when it failed
+
+
+@dataclass
+class SearchTurn:
+    """One turn of semantic search: the command applied and the graph shown before it."""
+
+    turn: int
+    command: str  # "expand", "contract", "plan", "answer", "invalid"
+    node: str | None
+    ok: bool
+    feedback: str
+    graph_tokens: int  # tokens of the serialized graph shown to the model this turn
+    prompt_tokens: int = 0  # tokens of the whole prompt this turn
+    memory: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Episode:
+    """Everything one planner did on one task or instruction."""
+
+    planner: str
+    model: str
+    environment: str
+    instruction: str
+    task_id: str | None = None
+    family: str | None = None
+    status: Status = Status.FAILED
+    error: str | None = None  # what stopped the run, for Status.ERROR
+    llm_calls: list[LLMCall] = field(default_factory=list)
+    sim_calls: list[SimCall] = field(default_factory=list)
+    search: list[SearchTurn] = field(default_factory=list)
+    explored: list[str] = field(default_factory=list)  # nodes expanded, in order
+    plan: list[str] = field(default_factory=list)  # the final high-level plan
+    full_plan: list[str] = field(default_factory=list)  # after pose expansion
+    action_sources: list[str] = field(default_factory=list)  # per action of full_plan
+    replans: int = 0  # plan rounds after the first
+    executable: bool | None = None
+    failure: dict[str, Any] | None = None  # Failure.to_dict() of the last verification
+    error_type: ErrorType | None = None
+    goal: str | None = None
+    goal_reached: bool | None = None
+    goal_unmet: list[str] = field(default_factory=list)
+    answer: list[str] = field(default_factory=list)
+    answer_correct: bool | None = None
+    answer_room_explored: bool | None = None
+    final_changes: dict[str, Any] = field(default_factory=dict)  # WorldState.changes()
+    wall_time_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- accounting -----------------------------------------------------------------
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(c.input_tokens for c in self.llm_calls)
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(c.output_tokens for c in self.llm_calls)
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(c.cost_usd for c in self.llm_calls)
+
+    @property
+    def llm_latency_s(self) -> float:
+        return sum(c.latency_s for c in self.llm_calls)
+
+    def summary(self) -> dict[str, Any]:
+        """The headline fields, without the per-call traces."""
+        skip = {"llm_calls", "sim_calls", "search", "extra"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
+        out.update(
+            llm_calls=len(self.llm_calls),
+            search_turns=len(self.search),
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cost_usd=round(self.cost_usd, 6),
+        )
+        return _plain(out)
+
+    # -- serialization -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict (JSON-ready) that `from_dict` turns back into an equal Episode."""
+        return _plain(asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Episode:
+        data = dict(data)
+        data["llm_calls"] = [LLMCall(**c) for c in data.get("llm_calls", [])]
+        data["sim_calls"] = [SimCall(**c) for c in data.get("sim_calls", [])]
+        data["search"] = [SearchTurn(**t) for t in data.get("search", [])]
+        data["status"] = Status(data.get("status", Status.FAILED))
+        if data.get("error_type") is not None:
+            data["error_type"] = ErrorType(data["error_type"])
+        return cls(**data)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
