@@ -13,9 +13,9 @@ the graph, so this script rebuilds one in sceneplan's native format:
    several parts are joined at the closest pair of rooms; each staircase
    leads through a pose pair to the room above it that it overlaps most.
 3. The 84 human-verified objects become assets (immovable furniture and
-   appliances) or objects (movable things). Each object is placed on the
-   nearest suitable surface of its room within reach; objects with none get
-   a derived shelf per room.
+   appliances) or objects (movable things); the automatically labelled file
+   is not used. Each object is placed on the nearest suitable surface of its
+   room within reach; objects with none get a derived shelf per room.
 4. Hand-made content (the `HAND_*` tables below) adds the assets, objects,
    states and attributes that the 30 SayPlan Home search instructions need.
 
@@ -299,6 +299,7 @@ def r2(value: float) -> float:
 
 
 def point(*coords: float) -> list[float]:
+    """A position as written in the file."""
     return [r2(c) for c in coords]
 
 
@@ -321,6 +322,7 @@ class Builder:
     pose_count: int = 0
 
     def add(self, node: dict[str, Any]) -> dict[str, Any]:
+        """Append a node; ids must be unique."""
         if node["id"] in self.by_id:
             raise ValueError(f"duplicate node id {node['id']}")
         self.nodes.append(node)
@@ -334,6 +336,7 @@ class Builder:
         return f"{stem}{index}"
 
     def add_pose(self, floor: str, x: float, y: float, z: float) -> str:
+        """A new pose node `poseN` on a floor; returns its id."""
         pose_id = f"pose{self.pose_count}"
         self.pose_count += 1
         self.add({"id": pose_id, "kind": "pose", "parent": floor, "position": point(x, y, z)})
@@ -640,6 +643,7 @@ def _add_shelf(b: Builder, room: str, items: list[dict]) -> str:
 
 
 def _stem(node_id: str) -> str:
+    """The class part of an id built here (`shelf3` -> `shelf`)."""
     return node_id.rstrip("0123456789")
 
 
