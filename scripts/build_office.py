@@ -151,10 +151,12 @@ def _asset_fields(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def tshirt(n: int) -> Obj:
+    """One of the six complimentary T-shirts of the PhD students."""
     return obj(f"complimentary_tshirt{n}", desc="A free T-shirt handed out at a conference.")
 
 
 def water(n: int) -> Obj:
+    """One of the bottles of water in the supplies room."""
     return obj(f"bottled_water{n}", "full", desc="A sealed 600 ml bottle of still water.")
 
 
