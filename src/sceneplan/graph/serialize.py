@@ -67,7 +67,7 @@ def view_to_dict(view: GraphView, *, positions: bool = False) -> dict[str, Any]:
 
 def visible_links(view: GraphView) -> list[tuple[str, str]]:
     """The topology edges whose two ends are visible, in the graph's order."""
-    return [(a, b) for a, b in view.graph.links() if view.visible(a) and view.visible(b)]
+    return [(a, b) for a, b in view.graph.links() if a in view and b in view]
 
 
 def view_to_text(view: GraphView, *, positions: bool = False) -> str:

@@ -104,6 +104,10 @@ class GraphView:
         """The ids of the shown nodes, in the graph's file order."""
         return sorted(self._visible, key=self._order.__getitem__)
 
+    def __contains__(self, node_id: object) -> bool:
+        """`node_id in view`: whether it is shown; False for unknown ids."""
+        return node_id in self._visible
+
     def __len__(self) -> int:
         return len(self._visible)
 
