@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from sceneplan.datasets import load_environment
@@ -29,6 +30,8 @@ graph_app = typer.Typer(
 
 
 class LevelChoice(StrEnum):
+    """The values of --level: see `sceneplan.graph.GraphView`."""
+
     BUILDING = "building"
     FLOOR = "floor"
     ROOM = "room"
@@ -63,7 +66,7 @@ def stats(env: EnvArg, level: LevelOpt = LevelChoice.ROOM, as_json: JsonOpt = Fa
         typer.echo(json.dumps({**data, "tokens": report.to_dict()}, indent=2))
         return
     console.print(
-        f"[bold]{graph.name or env}[/]: {len(graph)} nodes, "
+        f"[bold]{escape(graph.name or env)}[/]: {len(graph)} nodes, "
         f"{edges['hierarchy']} hierarchy edges, {edges['topology']} topology links"
     )
     table = Table("entity", "number", "tokens", "average", title=f"tokens ({report.encoding})")
