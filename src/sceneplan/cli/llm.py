@@ -37,7 +37,8 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Send one tiny request (never cached) and report success, latency and the reply."""
-    settings = load_settings(timeout=timeout).model_copy(update={"cache": False, "transcript": None})
+    settings = load_settings(timeout=timeout)
+    settings = settings.model_copy(update={"cache": False, "transcript": None})
     name = model or settings.model
     try:
         with LLMClient(model, settings=settings) as llm:

@@ -3,6 +3,10 @@
 Structured replies use tool use: one tool whose input schema is the reply
 schema, and `tool_choice` forcing the model to call it. Every Claude model
 with tools supports this, and the tool's input is the JSON reply.
+
+The messages API of this SDK generation takes no sampling temperature, so the
+request's temperature is not sent (it still decides whether the reply is
+cached).
 """
 
 from __future__ import annotations
@@ -62,7 +66,6 @@ class AnthropicProvider(SDKProvider):
             "model": self.model,
             "max_tokens": request.max_tokens or DEFAULT_MAX_TOKENS,
             "messages": [m.to_dict() for m in request.messages if m.role != "system"],
-            "temperature": request.temperature,
         }
         if system:
             params["system"] = system

@@ -82,8 +82,8 @@ class LLMClient:
         self.retry = RetryPolicy(
             self.settings.max_retries, self.settings.backoff_base, self.settings.backoff_max
         )
-        use_cache = self.settings.cache and self.provider.cacheable
-        self._cache = ResponseCache(self.settings.cache_path) if use_cache else None
+        self.caching = self.settings.cache and self.provider.cacheable
+        self._cache: ResponseCache | None = None  # opened at the first cacheable request
         self._transcript = (
             TranscriptWriter(self.settings.transcript) if self.settings.transcript else None
         )
@@ -194,20 +194,25 @@ class LLMClient:
 
     async def _ask(self, request: Request) -> tuple[ProviderReply, bool]:
         """One reply: from the cache for temperature 0, else from the provider with retries."""
-        cacheable = self._cache is not None and request.temperature == 0
-        if cacheable and (hit := self._cache.get(request)) is not None:
+        cache = self._open_cache() if self.caching and request.temperature == 0 else None
+        if cache is not None and (hit := cache.get(request)) is not None:
             if self._transcript:
                 self._transcript.write(request, hit, latency_s=0.0, cached=True)
             return hit, True
         started = time.perf_counter()
         reply = await self.retry.run(lambda: self._send(request))
-        if cacheable:
-            self._cache.put(request, reply)
+        if cache is not None:
+            cache.put(request, reply)
         if self._transcript:
             self._transcript.write(
                 request, reply, latency_s=time.perf_counter() - started, cached=False
             )
         return reply, False
+
+    def _open_cache(self) -> ResponseCache:
+        if self._cache is None:
+            self._cache = ResponseCache(self.settings.cache_path)
+        return self._cache
 
     async def _send(self, request: Request) -> ProviderReply:
         async with _limit(self.provider):
