@@ -71,15 +71,25 @@ class LLMError(SceneplanError):
     """A chat model that could not be asked, or whose answer could not be used.
 
     `retryable` marks transport failures worth another attempt (429, 5xx,
-    connection errors, timeouts); `url` names the server when there is one.
+    connection errors, timeouts); `url` names the server when there is one;
+    `hint`, the fix, ends the message.
     """
 
     retryable: bool = False
 
-    def __init__(self, message: str, *, url: str | None = None, retry_after: float | None = None):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        retry_after: float | None = None,
+        hint: str | None = None,
+    ):
+        super().__init__(f"{message}; {hint}" if hint else message)
+        self.detail = message
         self.url = url
         self.retry_after = retry_after
+        self.hint = hint
 
 
 class ModelNotConfiguredError(LLMError):

@@ -80,7 +80,7 @@ def test_server_down_names_the_url(tmp_path):
     with llm, pytest.raises(LLMUnavailableError) as caught:
         llm.complete("hi")
     message = str(caught.value)
-    assert f"cannot reach the OpenAI-compatible server at {url}" in message
+    assert f"cannot reach the OpenAI-compatible server at {url}: " in message
     assert "is the server running?" in message
     assert isinstance(caught.value, BackendUnavailableError)
     assert caught.value.url == url

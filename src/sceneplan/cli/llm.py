@@ -38,7 +38,10 @@ def check(
 ) -> None:
     """Send one tiny request (never cached) and report success, latency and the reply."""
     settings = load_settings(timeout=timeout)
-    settings = settings.model_copy(update={"cache": False, "transcript": None})
+    # A check should be quick to say no: at most one retry, and nothing cached or recorded.
+    settings = settings.model_copy(
+        update={"cache": False, "transcript": None, "max_retries": min(settings.max_retries, 1)}
+    )
     name = model or settings.model
     try:
         with LLMClient(model, settings=settings) as llm:

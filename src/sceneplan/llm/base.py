@@ -74,8 +74,10 @@ class Provider(ABC):
 class SDKProvider(Provider):
     """A provider that talks through an official SDK client.
 
-    The SDK's async client belongs to the event loop it was made in, so one is
-    made per loop. Subclasses name the SDK's error classes and build the client.
+    The SDK client is made up front (it takes a noticeable fraction of a
+    second, which should not count as the first call's latency) and belongs to
+    the first event loop that uses it; another loop gets a client of its own.
+    Subclasses name the SDK's error classes and build the client.
     """
 
     unreachable_hint: ClassVar[str] = "is the server running?"
@@ -94,7 +96,7 @@ class SDKProvider(Provider):
     ) -> None:
         super().__init__(model, base_url=base_url, timeout=timeout, concurrency=concurrency)
         self.api_key = api_key
-        self._client: Any = None
+        self._client: Any = self._make_client()
         self._client_loop: asyncio.AbstractEventLoop | None = None
 
     @abstractmethod
@@ -104,13 +106,14 @@ class SDKProvider(Provider):
     def client(self) -> Any:
         """The SDK client of the running event loop."""
         loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            self._client, self._client_loop = self._make_client(), loop
+        if self._client is None or self._client_loop not in (None, loop):
+            self._client = self._make_client()
+        self._client_loop = loop
         return self._client
 
     async def aclose(self) -> None:
-        """Close the SDK client if it belongs to the running loop."""
-        if self._client is not None and self._client_loop is asyncio.get_running_loop():
+        """Close the SDK client unless it belongs to another event loop."""
+        if self._client is not None and self._client_loop in (None, asyncio.get_running_loop()):
             await self._client.close()
         self._client = self._client_loop = None
 
@@ -123,8 +126,9 @@ class SDKProvider(Provider):
         if isinstance(exc, self.connection_error):
             cause = exc.__cause__ or exc
             return LLMUnavailableError(
-                f"cannot reach {self.where} ({cause}); {self.unreachable_hint}",
+                f"cannot reach {self.where}: {cause}",
                 url=self.base_url,
+                hint=self.unreachable_hint,
             )
         if isinstance(exc, self.status_error):
             status: int = exc.status_code  # type: ignore[attr-defined]

@@ -58,9 +58,9 @@ class Response(Generic[T]):
 class LLMClient:
     """One chat model and everything around a call to it.
 
-    >>> from sceneplan.llm import LLMClient                       # doctest: +SKIP
-    >>> with LLMClient("ollama:qwen2.5:7b") as llm:               # doctest: +SKIP
-    ...     llm.complete("Name a room in an office.").text
+        with LLMClient("ollama:qwen2.5:7b") as llm:
+            reply = llm.complete("Where is the mug?", schema=Answer)
+            reply.parsed, reply.usage
 
     Async code awaits `acomplete` (and `aclose`, or uses `async with`); many
     calls may run at once, limited per provider by `concurrency`. Each call is

@@ -53,7 +53,9 @@ class RetryPolicy:
                     if retry == 0:
                         raise
                     raise type(exc)(
-                        f"{exc} (gave up after {retry + 1} attempts)", url=exc.url
+                        f"{exc.detail} (gave up after {retry + 1} attempts)",
+                        url=exc.url,
+                        hint=exc.hint,
                     ) from exc
                 await asyncio.sleep(self.delay(retry, exc.retry_after))
                 retry += 1
