@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from sceneplan.errors import LLMReplyError
+from sceneplan.errors import BadInputError, LLMReplyError
 
 
 class Step(BaseModel):
@@ -38,11 +38,14 @@ def test_good_structured_reply(scripted_llm, protocol):
     assert (response.usage.input_tokens, response.usage.output_tokens) == (30, 9)
     assert response.usage.latency_s > 0
     sent = scripted_llm.requests[0]
+    assert scripted_llm.pending == 0
     if protocol == "openai":
+        assert scripted_llm.paths == ["/v1/chat/completions"]
         assert sent["messages"][0] == {"role": "system", "content": "You plan."}
         assert sent["response_format"]["type"] == "json_schema"
         assert sent["response_format"]["json_schema"]["schema"] == Step.model_json_schema()
     else:
+        assert scripted_llm.paths == ["/v1/messages"]
         assert sent["system"] == "You plan."
         assert sent["messages"] == [{"role": "user", "content": "Go."}]
         assert sent["tools"][0]["input_schema"] == Step.model_json_schema()
@@ -108,3 +111,9 @@ def test_plain_text_reply_without_schema(scripted_llm):
     sent = scripted_llm.requests[0]
     assert sent["temperature"] == 0.5 and sent["max_tokens"] == 5
     assert "response_format" not in sent
+
+
+def test_malformed_messages_are_refused_before_sending(scripted_llm):
+    with scripted_llm.client() as llm, pytest.raises(BadInputError, match="message 0 must have"):
+        llm.complete([{"role": "robot", "content": "beep"}])
+    assert scripted_llm.requests == []
