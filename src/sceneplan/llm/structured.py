@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from sceneplan.llm.messages import Message
+
+M = TypeVar("M", bound=BaseModel)
 
 _FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n?```$", re.DOTALL)
 
@@ -49,7 +51,7 @@ def is_strict_compatible(schema: Any) -> bool:
     return all(is_strict_compatible(value) for value in schema.values())
 
 
-def parse_reply(text: str, model: type[BaseModel]) -> tuple[BaseModel | None, list[str]]:
+def parse_reply(text: str, model: type[M]) -> tuple[M | None, list[str]]:
     """Validate `text` as JSON for `model`: the object, or None and the problems found.
 
     A reply wrapped in a Markdown code fence is unwrapped first.
