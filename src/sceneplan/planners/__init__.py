@@ -6,6 +6,11 @@ Planners are registered by name and imported only when asked for.
 from sceneplan.planners.base import PLANNERS, Planner, Run, get_planner, register_planner
 from sceneplan.planners.episode import Episode, ErrorType, Status
 
+register_planner("sayplan", "sceneplan.planners.sayplan", "SayPlan")
+register_planner("sayplan_lite", "sceneplan.planners.sayplan_lite", "SayPlanLite")
+register_planner("llm_as_planner", "sceneplan.planners.baselines", "LLMAsPlanner")
+register_planner("llm_plus_p", "sceneplan.planners.baselines", "LLMPlusP")
+
 __all__ = [
     "PLANNERS",
     "Episode",

@@ -1,0 +1,130 @@
+"""Iterative replanning (SayPlan Sec. 3.3, Algorithm 1 stage 2), shared by the SayPlan family.
+
+The model writes a high-level plan over the explored subgraph; the path
+planner inserts the poses between rooms; the simulator verifies the result;
+its feedback goes back to the model; until the plan verifies or the rounds
+run out. With one round and no path planner this is LLM-As-Planner; with
+one round and the path planner, LLM+P.
+"""
+
+from __future__ import annotations
+
+from sceneplan.errors import PlanParseError, UnreachableError
+from sceneplan.graph.views import GraphView
+from sceneplan.planners.base import Run
+from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
+from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.replies import PlanReply
+from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.world.actions import Action, parse_plan
+from sceneplan.world.simulator import Failure
+
+PLAN_TURN = "sayplan_plan_turn.md"
+
+
+async def iterative_replanning(
+    run: Run,
+    dialogue: Dialogue,
+    view: GraphView,
+    *,
+    max_rounds: int,
+    path_planner: bool,
+    topology: bool = True,
+    on_event: OnEvent | None = None,
+) -> None:
+    """Plan, verify and feed back in `dialogue`; fill the Episode's plans and `run.final_state`.
+
+    The Episode keeps the last plan the simulator judged; `replans` counts
+    the rounds after the first.
+    """
+    episode = run.episode
+    feedback = ""
+    for round_ in range(1, max_rounds + 1):
+        episode.replans = round_ - 1
+        dialogue.user_turn(
+            PLAN_TURN,
+            graph=graph_text(view, topology=topology),
+            instruction=run.instruction,
+            memory=memory_text(view),
+            feedback=feedback or "none",
+        )
+        emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
+        reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
+        call = run.episode.llm_calls[-1]
+        if call.reply:
+            dialogue.assistant(call.reply)
+        if reply is None or reply.parsed is None:
+            feedback = unusable_reply_feedback(call.reply, PlanReply)
+            emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
+            continue
+        call.command = "plan"
+        steps = list(reply.parsed.plan)
+        emit(on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps}))
+        feedback = _verify(run, steps, path_planner)
+        emit(
+            on_event,
+            PlanEvent(
+                "verify",
+                "plan",
+                round_,
+                feedback or "plan verified",
+                ok=not feedback,
+                data={"full_plan": episode.full_plan},
+            ),
+        )
+        if not feedback:
+            return
+
+
+def _verify(run: Run, steps: list[str], path_planner: bool) -> str:
+    """Expand and verify one plan, record it in the Episode; the feedback, empty if it verified."""
+    episode = run.episode
+    episode.plan = steps
+    try:
+        actions = parse_plan(steps)
+        full = run.navigator.expand_plan(actions) if path_planner else actions
+    except (PlanParseError, UnreachableError) as exc:
+        # Nothing ran: the world stays as it was, and no simulator cause applies.
+        run.record_sim("verify", " > ".join(steps), False, str(exc))
+        episode.full_plan, episode.action_sources = [], []
+        episode.executable, episode.failure = False, None
+        run.final_state = run.simulator.initial_state()
+        return str(exc)
+    result = run.verify(full)
+    episode.plan = [str(a) for a in actions]
+    episode.full_plan = [str(a) for a in full]
+    episode.action_sources = _sources(actions, full)
+    episode.executable = result.ok
+    episode.failure = result.failure.to_dict() if result.failure else None
+    run.final_state = result.final_state
+    return "" if result.failure is None else _feedback(result.failure, episode.action_sources)
+
+
+def _feedback(failure: Failure, sources: list[str]) -> str:
+    """The simulator's feedback, counting steps as the model wrote them.
+
+    The model never saw the poses the path planner inserted, so a failure is
+    numbered by the model's own steps; one on an inserted move says so.
+    """
+    index = failure.index or 0  # verify_plan numbers every failure
+    written = sources[: index + 1].count("llm")
+    if sources[index] == "llm":
+        return f"step {written} {failure.action}: {failure.reason}"
+    return f"on the way to step {written + 1}, {failure.action}: {failure.reason}"
+
+
+def _sources(plan: list[Action], full: list[Action]) -> list[str]:
+    """Per action of the expanded plan: "llm" if the model wrote it, "nav" if the path planner did.
+
+    The path planner keeps every action of the plan, in order, and ends each
+    inserted path with the model's own goto.
+    """
+    sources, written = [], iter(plan)
+    wanted = next(written, None)
+    for action in full:
+        if action == wanted:
+            sources.append("llm")
+            wanted = next(written, None)
+        else:
+            sources.append("nav")
+    return sources

@@ -1,0 +1,53 @@
+"""The JSON replies the SayPlan-family planners ask the model for.
+
+Every field is required and no others are allowed, so the schemas qualify for
+strict structured output; a reply that does not fit is re-asked once by the
+LLM client and then turned into feedback by the planner.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Thought = str | list[str]
+
+
+class Command(BaseModel):
+    """A scene-graph API call of semantic search."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Literal["expand", "contract"]
+    node: str = Field(description="the id of a room, floor or building node")
+
+    def __str__(self) -> str:
+        return f"{self.name}({self.node})"
+
+
+class SearchReply(BaseModel):
+    """One semantic-search turn: explore with a command, or switch to planning."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chain_of_thought: Thought
+    reasoning: str
+    mode: Literal["exploring", "planning"]
+    command: Command | None = Field(description="the next expand/contract; null when planning")
+
+
+class FindReply(SearchReply):
+    """A search turn of a search task: the answer is named when the mode switches to planning."""
+
+    answer: list[str] = Field(description="ids of the nodes that answer the instruction")
+
+
+class PlanReply(BaseModel):
+    """A task plan: actions written as `name(node)`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chain_of_thought: Thought
+    reasoning: str
+    plan: list[str]

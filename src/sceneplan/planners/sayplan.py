@@ -1,0 +1,79 @@
+"""SayPlan (Rana et al., CoRL 2023): semantic search, then iterative replanning, in one dialogue.
+
+Algorithm 1: the model explores the collapsed scene graph with expand and
+contract until it switches to planning; it then writes a high-level plan,
+the path planner inserts the poses, the simulator verifies it, and its
+feedback goes back to the model, for at most `max_rounds` rounds. Both
+stages are one dialogue, kept compact: only the newest message carries the
+scene graph. For a search task the run ends with the answer the model names.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from sceneplan.errors import BadInputError
+from sceneplan.planners.base import Planner, Run
+from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.progress import OnEvent
+from sceneplan.planners.replanning import iterative_replanning
+from sceneplan.planners.search import is_search, semantic_search
+from sceneplan.world.simulator import Simulator
+
+
+def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> str:
+    """The vocabulary's actions for a prompt, one per line, from the simulator's schemas."""
+    return "\n".join(
+        f"- {line}"
+        for name, line in zip(simulator.schemas, simulator.describe_actions(), strict=True)
+        if name not in skip
+    )
+
+
+class SayPlan(Planner):
+    """SayPlan. Options: `max_search_turns` (25), `max_rounds` of planning (5), `on_event`."""
+
+    name = "sayplan"
+    path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
+
+    def __init__(
+        self, max_search_turns: int = 25, max_rounds: int = 5, on_event: OnEvent | None = None
+    ):
+        for option, value in (("max_search_turns", max_search_turns), ("max_rounds", max_rounds)):
+            if value < 1:
+                raise BadInputError(f"{self.name}: {option} must be at least 1, got {value}")
+        self.max_search_turns = max_search_turns
+        self.max_rounds = max_rounds
+        self.on_event = on_event
+
+    async def _run(self, run: Run) -> None:
+        find = is_search(run)
+        dialogue = Dialogue(self.system_prompt(run, find))
+        result = await semantic_search(
+            run, dialogue, find=find, max_turns=self.max_search_turns, on_event=self.on_event
+        )
+        if find:
+            run.episode.answer = result.answer
+            return
+        await iterative_replanning(
+            run,
+            dialogue,
+            result.view,
+            max_rounds=self.max_rounds,
+            path_planner=self.path_planner,
+            on_event=self.on_event,
+        )
+
+    def system_prompt(self, run: Run, find: bool) -> str:
+        """The static prompt: role, actions, states, API, output format, worked example."""
+        if self.path_planner:
+            navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"
+        else:
+            navigation, example = "sayplan_nav_poses.md", "sayplan_example_plan_poses.md"
+        return render(
+            "sayplan_system.md",
+            actions=actions_text(run.simulator),
+            navigation=render(navigation),
+            answer=render("sayplan_answer.md") if find else "",
+            example_plan=render(example),
+        )

@@ -1,0 +1,53 @@
+"""SayPlan Lite (LookPlanGraph App. A.2): SayPlan's two stages as two separate, shorter dialogues.
+
+The search dialogue only explores (its prompt knows nothing of actions); the
+planning dialogue starts afresh from the explored subgraph and only plans,
+with the room-level vocabulary (go_to, pick_up, put_on, put_inside, ...),
+so there are no poses to show or insert.
+"""
+
+from __future__ import annotations
+
+from sceneplan.planners.base import Run
+from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.replanning import iterative_replanning
+from sceneplan.planners.sayplan import SayPlan, actions_text
+from sceneplan.planners.search import is_search, semantic_search
+
+# Looking is for graphs that are not fully known; here the search shows everything.
+_NOT_PLANNED = frozenset({"look_on", "look_inside"})
+
+
+class SayPlanLite(SayPlan):
+    """SayPlan Lite. Options as SayPlan's: `max_search_turns`, `max_rounds`, `on_event`."""
+
+    name = "sayplan_lite"
+    vocabulary = "lookplangraph"
+
+    async def _run(self, run: Run) -> None:
+        find = is_search(run)
+        answer = render("sayplan_answer.md") if find else ""
+        search = Dialogue(render("sayplan_lite_search.md", answer=answer))
+        result = await semantic_search(
+            run,
+            search,
+            find=find,
+            max_turns=self.max_search_turns,
+            topology=False,
+            on_event=self.on_event,
+        )
+        if find:
+            run.episode.answer = result.answer
+            return
+        planning = Dialogue(
+            render("sayplan_lite_plan.md", actions=actions_text(run.simulator, _NOT_PLANNED))
+        )
+        await iterative_replanning(
+            run,
+            planning,
+            result.view,
+            max_rounds=self.max_rounds,
+            path_planner=False,
+            topology=False,
+            on_event=self.on_event,
+        )

@@ -1,0 +1,139 @@
+"""Semantic search (SayPlan Sec. 3.3, Algorithm 1 stage 1), shared by the SayPlan family.
+
+The model starts from the collapsed graph and, turn by turn, expands or
+contracts nodes until it switches to planning. Each turn shows it the
+instruction, the current view, the memory of expanded nodes and the feedback
+of the last turn; a command that cannot be applied becomes that feedback.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from sceneplan.errors import BadInputError, UnknownNodeError
+from sceneplan.graph.tokens import count_tokens
+from sceneplan.graph.views import GraphView, collapse
+from sceneplan.llm.structured import parse_reply
+from sceneplan.planners.base import Run
+from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
+from sceneplan.planners.episode import SearchTurn
+from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.replies import Command, FindReply, SearchReply
+from sceneplan.world.domain import Cause
+
+SEARCH_TURN = "sayplan_search_turn.md"
+# An instruction without a task is a search task when it starts by asking to find something.
+_FIND = re.compile(r"^\W*(please\s+)?((can|could) you\s+)?(find|locate|where)\b", re.IGNORECASE)
+LAST_TURN = "This is your last search turn: switch to planning mode now."
+
+
+@dataclass
+class SearchResult:
+    """The view the search ended with, the answer named (search tasks) and how it ended."""
+
+    view: GraphView
+    answer: list[str] = field(default_factory=list)
+    switched: bool = False  # the model switched to planning (else the turn cap ended it)
+
+
+def is_search(run: Run) -> bool:
+    """Whether the run is a search task: the task says so, or the instruction asks to find.
+
+    >>> bool(_FIND.match("Find me a bottle of wine.")), bool(_FIND.match("Refrigerate the orange."))
+    (True, False)
+    """
+    return run.task.is_search if run.task is not None else bool(_FIND.match(run.instruction))
+
+
+def unusable_reply_feedback(reply: str, schema: type[BaseModel]) -> str:
+    """Feedback for a reply that stayed unusable after the client's re-ask: what is wrong."""
+    problems = parse_reply(reply, schema)[1] if reply.strip() else ["it was empty"]
+    return (
+        f"your last reply could not be used ({'; '.join(problems)}); "
+        "reply with one JSON object in the format described"
+    )
+
+
+async def semantic_search(
+    run: Run,
+    dialogue: Dialogue,
+    *,
+    find: bool,
+    max_turns: int,
+    topology: bool = True,
+    on_event: OnEvent | None = None,
+) -> SearchResult:
+    """Run the search in `dialogue`; record every turn in the Episode and `explored`.
+
+    `find` asks for the answer nodes of a search task when the model stops.
+    """
+    view = collapse(run.graph)
+    schema = FindReply if find else SearchReply
+    feedback = ""
+    try:
+        for turn in range(1, max_turns + 1):
+            if turn == max_turns:
+                feedback = f"{feedback} {LAST_TURN}".strip()
+            graph = graph_text(view, topology=topology)
+            dialogue.user_turn(
+                SEARCH_TURN,
+                graph=graph,
+                instruction=run.instruction,
+                memory=memory_text(view),
+                feedback=feedback or "none",
+            )
+            record = SearchTurn(turn, "invalid", None, False, "", count_tokens(graph))
+            record.prompt_tokens = dialogue.tokens()
+            emit(on_event, PlanEvent("ask", "search", turn, "waiting for the model"))
+            reply = await run.ask("search", dialogue.snapshot(), schema)
+            call = run.episode.llm_calls[-1]
+            if call.reply:
+                dialogue.assistant(call.reply)
+            parsed = reply.parsed if reply is not None else None
+            done = parsed is not None and parsed.mode == "planning"
+            answer = list(parsed.answer) if done and isinstance(parsed, FindReply) else []
+            if done:
+                call.command = "planning"
+                record.command, record.ok = ("answer" if find else "plan"), True
+                record.feedback = f"switched to planning after {turn} turn(s)"
+                if find:
+                    record.feedback += f"; answer: {', '.join(answer) or 'nothing'}"
+            elif parsed is None:
+                record.feedback = unusable_reply_feedback(call.reply, schema)
+            elif parsed.command is None:
+                record.feedback = "in exploring mode, give a command (expand or contract a node)"
+            else:
+                call.command = str(parsed.command)
+                record.command, record.node = parsed.command.name, parsed.command.node
+                record.ok, record.feedback = _apply(run, view, parsed.command)
+            record.memory = view.memory
+            run.episode.search.append(record)
+            data = {"command": record.command, "node": record.node, "memory": record.memory}
+            if done:
+                data["answer"] = answer
+                emit(on_event, PlanEvent("answer", "search", turn, record.feedback, data=data))
+                return SearchResult(view, answer, switched=True)
+            emit(on_event, PlanEvent("search", "search", turn, record.feedback, record.ok, data))
+            feedback = record.feedback
+        return SearchResult(view)
+    finally:
+        run.episode.explored = view.memory
+
+
+def _apply(run: Run, view: GraphView, command: Command) -> tuple[bool, str]:
+    """Apply an expand or contract; a failure's message is the feedback."""
+    try:
+        if command.name == "expand":
+            changed, verb = view.expand(command.node), "shows"
+        else:
+            changed, verb = view.contract(command.node), "hides"
+    except BadInputError as exc:  # an unknown node, or one the view cannot expand/contract
+        cause = Cause.UNKNOWN_NODE.value if isinstance(exc, UnknownNodeError) else None
+        run.record_sim(command.name, command.node, False, str(exc), cause)
+        return False, str(exc)
+    message = f"{command} done: it {verb} {len(changed)} node(s)"
+    run.record_sim(command.name, command.node, True, message)
+    return True, message
