@@ -14,18 +14,16 @@ from pathlib import Path
 import pytest
 
 from sceneplan.datasets.tasks import Task, load_task_file
-from sceneplan.graph import NodeKind, Relation, SceneGraph, load
+from sceneplan.graph import NodeKind, SceneGraph, load
 from sceneplan.nav import Navigator
 from sceneplan.world import Simulator, WorldState, parse_goal, parse_plan
+from sceneplan.world.setup import with_facts
 
 REPO = Path(__file__).resolve().parents[2]
 DATASETS = REPO / "src" / "sceneplan" / "datasets"
 OFFICE_JSON = DATASETS / "environments" / "office.json"
 PLANNING_YAML = DATASETS / "tasks" / "office_planning.yaml"
-
-# Tasks whose instruction presupposes a start other than the shared graph's.
-# Task files have no field for this yet; the task's note says the same.
-HELD_AT_START = {"planning-simple-15": "sweet_wrapper"}
+TASKS_BY_ID = {t.id: t for t in load_task_file(PLANNING_YAML)}
 
 
 @pytest.fixture(scope="module")
@@ -38,20 +36,22 @@ def tasks() -> dict[str, Task]:
     return {t.id: t for t in load_task_file(PLANNING_YAML)}
 
 
+def task_graph(office: SceneGraph, task_id: str) -> SceneGraph:
+    """The office as the task starts: the shared graph with the task's `initial` facts."""
+    initial = TASKS_BY_ID[task_id].initial
+    return with_facts(office, initial) if initial else office
+
+
 def start_state(sim: Simulator, task_id: str) -> WorldState:
-    """The initial world of a task: the graph's, with the task's held object if any."""
-    state = sim.initial_state()
-    held = HELD_AT_START.get(task_id)
-    if held is not None:
-        state.move(held, state.agent_id, Relation.HELD)
-        state.holding = held
-    return state
+    """The initial world of a task."""
+    return Simulator(task_graph(sim.graph, task_id)).initial_state()
 
 
 def run(office: SceneGraph, task_id: str, plan) -> WorldState:
     """Expand a room-level plan to poses and execute it; fail the test if it breaks."""
-    sim = Simulator(office)
-    result = sim.verify_plan(Navigator(office).expand_plan(plan), start_state(sim, task_id))
+    graph = task_graph(office, task_id)
+    sim = Simulator(graph)
+    result = sim.verify_plan(Navigator(graph).expand_plan(plan), sim.initial_state())
     assert result.ok, f"{task_id}: {result.feedback}"
     return result.final_state
 

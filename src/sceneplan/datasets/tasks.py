@@ -49,6 +49,7 @@ class Task(BaseModel):
     answer_rooms: list[str] = []
     goal: str | None = None
     reference_plan: list[str] = []
+    initial: list[str] = []
 
     @field_validator("answer", mode="before")
     @classmethod

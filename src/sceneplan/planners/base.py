@@ -22,6 +22,7 @@ from sceneplan.graph.tokens import count_tokens
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.outcome import finish_episode
+from sceneplan.world.setup import with_facts
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
 
@@ -152,6 +153,8 @@ class Planner(ABC):
                 raise BadInputError("an instruction needs an environment (--env NAME_OR_FILE)")
             env = task.environment
         graph = load_environment(env) if isinstance(env, str) else env
+        if task is not None and task.initial:
+            graph = with_facts(graph, task.initial)
         episode = Episode(
             planner=self.name,
             model=llm.model if llm is not None else "none",

@@ -1,0 +1,35 @@
+import pytest
+
+from sceneplan.errors import GoalParseError
+from sceneplan.graph.model import Relation
+from sceneplan.world import Simulator
+from sceneplan.world.setup import with_facts
+from scenes import kitchen
+
+
+def test_facts_change_the_start():
+    graph = with_facts(
+        kitchen(),
+        ["held(apple)", "inside_of(plate, dishwasher)", "agent_at(kitchen)", "clean(plate)"],
+    )
+    state = Simulator(graph).initial_state()
+    assert state.holding == "apple" and state.relation("apple") is Relation.HELD
+    assert state.parent("plate") == "dishwasher" and state.states("plate") == {"clean"}
+    assert state.agent_at == "kitchen"
+    assert graph.node("plate").parent == "dishwasher"
+    assert kitchen().node("plate").parent == "bench"  # the original is untouched
+
+
+@pytest.mark.parametrize(
+    ("facts", "message"),
+    [
+        (["held(apple)", "held(mug)"], "the agent already holds apple"),
+        (["agent_at(desk)"], "the agent stands in a room or at a pose"),
+        (["closed(fridge) and open(bench)"], "must be a single predicate"),
+        (["attr(mug, red)"], "use held, ontop_of, inside_of, agent_at or a state word"),
+        (["held(spoon)"], "unknown node 'spoon'"),
+    ],
+)
+def test_bad_facts_name_the_problem(facts, message):
+    with pytest.raises(GoalParseError, match=message):
+        with_facts(kitchen(), facts)
