@@ -1,0 +1,200 @@
+"""The results store: one SQLite row per (task, planner, model, run), with the full Episode.
+
+Each row is committed on its own in WAL mode, so a run stopped by Ctrl-C or
+a crash keeps every Episode finished before it. Summary columns are indexed
+for queries; the Episode JSON next to them is what metrics are computed from.
+The schema changes only through the numbered migrations below, applied in
+order and counted in `PRAGMA user_version`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Self
+
+from sceneplan.errors import BadInputError
+from sceneplan.planners.episode import Episode, Status
+
+# Marks the file as a sceneplan results store ("SPRS").
+APPLICATION_ID = 0x53505253
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE episodes (
+            id INTEGER PRIMARY KEY,
+            task_id TEXT NOT NULL,
+            planner TEXT NOT NULL,
+            model TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            suite TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            family TEXT,
+            status TEXT NOT NULL,
+            error TEXT,
+            error_type TEXT,
+            executable INTEGER,
+            goal_reached INTEGER,
+            answer_correct INTEGER,
+            answer_room_explored INTEGER,
+            replans INTEGER NOT NULL,
+            search_turns INTEGER NOT NULL,
+            llm_calls INTEGER NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            cost_usd REAL NOT NULL,
+            wall_time_s REAL NOT NULL,
+            created_at TEXT NOT NULL,
+            episode TEXT NOT NULL,
+            UNIQUE (task_id, planner, model, run)
+        )
+        """
+    )
+    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, model)")
+    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
+    db.execute("CREATE INDEX episodes_status ON episodes (status)")
+
+
+# Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1,)
+
+_SUMMARY = (
+    "task_id",
+    "planner",
+    "model",
+    "run",
+    "suite",
+    "environment",
+    "family",
+    "status",
+    "error",
+    "error_type",
+    "executable",
+    "goal_reached",
+    "answer_correct",
+    "answer_room_explored",
+    "replans",
+    "search_turns",
+    "llm_calls",
+    "input_tokens",
+    "output_tokens",
+    "cost_usd",
+    "wall_time_s",
+    "created_at",
+    "episode",
+)
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """What identifies one stored result."""
+
+    task_id: str
+    planner: str
+    model: str
+    run: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """One stored result: the Episode with the suite and run it belongs to."""
+
+    suite: str
+    run: int
+    episode: Episode
+
+    @property
+    def key(self) -> Key:
+        e = self.episode
+        return Key(e.task_id or "", e.planner, e.model, self.run)
+
+
+class Store:
+    """A results file. `Store(path)` creates it; `Store(path, create=False)` needs it to exist."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise BadInputError(
+                f"no results store at {self.path} (`sceneplan eval --out` makes one)"
+            )
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
+
+    def _migrate(self) -> None:
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+        if app_id != APPLICATION_ID and (app_id != 0 or has_tables):
+            raise BadInputError(f"{self.path}: an SQLite file, but not a sceneplan results store")
+        if version > len(MIGRATIONS):
+            raise BadInputError(
+                f"{self.path}: written by a newer sceneplan (schema {version}); upgrade sceneplan"
+            )
+        db.execute("PRAGMA journal_mode=WAL")
+        for number in range(version + 1, len(MIGRATIONS) + 1):
+            db.execute("BEGIN IMMEDIATE")
+            MIGRATIONS[number - 1](db)
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={number}")
+            db.execute("COMMIT")
+
+    @property
+    def schema_version(self) -> int:
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    def put(self, suite: str, run: int, episode: Episode) -> None:
+        """Store one result (replacing a stored one with the same key), committed at once."""
+        if not episode.task_id:
+            raise BadInputError("only Episodes of tasks (with a task_id) can be stored")
+        summary = episode.summary()
+        row = {
+            **{name: summary.get(name) for name in _SUMMARY},
+            "run": run,
+            "suite": suite,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "episode": json.dumps(episode.to_dict(), separators=(",", ":")),
+        }
+        columns = ", ".join(_SUMMARY)
+        marks = ", ".join(f":{name}" for name in _SUMMARY)
+        self._db.execute(f"INSERT OR REPLACE INTO episodes ({columns}) VALUES ({marks})", row)
+
+    def keys(self, *, with_status: set[Status] | None = None) -> set[Key]:
+        """Keys of the stored results (only those with one of `with_status`, if given)."""
+        rows = self._db.execute("SELECT task_id, planner, model, run, status FROM episodes")
+        return {
+            Key(t, p, m, r)
+            for t, p, m, r, s in rows
+            if with_status is None or Status(s) in with_status
+        }
+
+    def records(self) -> list[Record]:
+        """Every stored result, in key order."""
+        rows = self._db.execute(
+            "SELECT suite, run, episode FROM episodes ORDER BY task_id, planner, model, run"
+        )
+        return [
+            Record(suite, run, Episode.from_dict(json.loads(text))) for suite, run, text in rows
+        ]
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT count(*) FROM episodes").fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

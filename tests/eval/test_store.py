@@ -1,0 +1,88 @@
+"""The SQLite results store: round trips, keys, migrations, and files that are not stores."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from sceneplan.errors import BadInputError
+from sceneplan.eval.store import MIGRATIONS, Key, Store
+from sceneplan.planners.episode import Episode, ErrorType, LLMCall, SearchTurn, Status
+
+
+def episode(task_id="t-01", planner="p", model="m", status=Status.SUCCESS, **fields) -> Episode:
+    return Episode(
+        planner=planner,
+        model=model,
+        environment="coffee",
+        instruction="Do it.",
+        task_id=task_id,
+        family="simple_planning",
+        status=status,
+        **fields,
+    )
+
+
+def test_round_trip_with_summary_columns(tmp_path):
+    stored = episode(
+        llm_calls=[LLMCall("plan", [{"role": "user", "content": "x"}], "y", input_tokens=5)],
+        search=[SearchTurn(1, "expand", "kitchen", True, "", graph_tokens=40)],
+        executable=False,
+        error_type=ErrorType.MISSING_POSE,
+        extra={"eval": {"important": ["mug"]}},
+    )
+    with Store(tmp_path / "r.db") as store:
+        store.put("suite-a", 2, stored)
+        [record] = store.records()
+    assert record.episode == stored and record.suite == "suite-a" and record.run == 2
+    assert record.key == Key("t-01", "p", "m", 2)
+    db = sqlite3.connect(tmp_path / "r.db")
+    row = db.execute(
+        "SELECT status, error_type, executable, input_tokens, search_turns, llm_calls FROM episodes"
+    ).fetchone()
+    assert row == ("success", "missing_pose", 0, 5, 1, 1)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert {"episodes_planner_model", "episodes_status"} <= indexes
+
+
+def test_same_key_replaces_and_keys_filter_by_status(tmp_path):
+    with Store(tmp_path / "r.db") as store:
+        store.put("s", 1, episode(status=Status.ERROR, error="server down"))
+        store.put("s", 1, episode(status=Status.FAILED))
+        store.put("s", 1, episode(task_id="t-02", status=Status.ERROR))
+        assert len(store) == 2
+        assert store.keys() == {Key("t-01", "p", "m", 1), Key("t-02", "p", "m", 1)}
+        assert store.keys(with_status={Status.FAILED}) == {Key("t-01", "p", "m", 1)}
+
+
+def test_reopening_keeps_rows_and_schema(tmp_path):
+    with Store(tmp_path / "r.db") as store:
+        store.put("s", 1, episode())
+    with Store(tmp_path / "r.db", create=False) as store:
+        assert len(store) == 1 and store.schema_version == len(MIGRATIONS)
+
+
+def test_an_episode_without_task_cannot_be_stored(tmp_path):
+    with Store(tmp_path / "r.db") as store, pytest.raises(BadInputError, match="task_id"):
+        store.put("s", 1, episode(task_id=None))
+
+
+def test_files_that_are_not_stores(tmp_path):
+    with pytest.raises(BadInputError, match="no results store at"):
+        Store(tmp_path / "missing.db", create=False)
+    (tmp_path / "text.db").write_text("hello, this is not SQLite at all" * 10)
+    with pytest.raises(BadInputError, match="not a sceneplan results store"):
+        Store(tmp_path / "text.db")
+    other = sqlite3.connect(tmp_path / "other.db")
+    other.execute("CREATE TABLE t (x)")
+    other.commit()
+    with pytest.raises(BadInputError, match="not a sceneplan results store"):
+        Store(tmp_path / "other.db")
+    Store(tmp_path / "newer.db").close()
+    newer = sqlite3.connect(tmp_path / "newer.db")
+    newer.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    newer.close()
+    with pytest.raises(BadInputError, match="newer sceneplan"):
+        Store(tmp_path / "newer.db")
