@@ -1,0 +1,108 @@
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from sceneplan.cli import app
+from sceneplan.datasets import load_environment
+from sceneplan.datasets.tasks import (
+    find_task,
+    get_task,
+    list_suites,
+    load_suite,
+    load_task_file,
+    packaged_tasks,
+)
+from sceneplan.errors import BadInputError
+from sceneplan.world import parse_goal
+from sceneplan.world.setup import with_facts
+
+SEARCH = """
+- id: t1
+  suite: mine
+  family: simple_search
+  environment: coffee
+  instruction: Find the mug.
+  answer: coffee_mug
+"""
+
+
+def test_packaged_suites_hold_the_90_sayplan_instructions():
+    assert list_suites() == ["home-search", "office-planning", "office-search"]
+    tasks = packaged_tasks()
+    assert len(tasks) == 90
+    assert len({t.id for t in tasks}) == 90
+    families = [t.family.value for t in tasks]
+    assert families.count("simple_search") == 30 and families.count("complex_search") == 30
+    assert families.count("simple_planning") == 15 and families.count("long_horizon") == 15
+
+
+def test_every_packaged_task_names_real_nodes():
+    graphs = {}
+    for task in packaged_tasks():
+        graph = graphs.setdefault(task.environment, load_environment(task.environment))
+        for node in task.answers | set(task.answer_rooms):
+            assert node in graph, f"{task.id}: unknown answer node {node}"
+        if task.goal is not None:
+            parse_goal(task.goal, graph)
+        with_facts(graph, task.initial)
+
+
+def test_user_task_file(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text(SEARCH)
+    (task,) = load_suite(str(path))
+    assert task.answers == {"coffee_mug"} and task.is_search
+    assert get_task("planning-simple-01").family.value == "simple_planning"
+    assert find_task("  find me a bottle of WINE. ", "home").id == "home-simple-02"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1, 2", "not valid YAML"),
+        ("a: 1", "a task file is a YAML list of tasks"),
+        (
+            SEARCH.replace("  answer: coffee_mug\n", ""),
+            "task 't1': field 'task': Value error, a search task needs 'answer'",
+        ),
+        (
+            SEARCH.replace("simple_search", "simple_planning").replace(
+                "  answer: coffee_mug\n", ""
+            ),
+            "a planning task needs 'goal'",
+        ),
+        (SEARCH + SEARCH, "task 't1': field 'id': duplicate task id"),
+        (SEARCH.replace("family: simple_search", "family: easy"), "task 't1': field 'family'"),
+        (SEARCH + "  colour: red\n", "task 't1': field 'colour': Extra inputs are not permitted"),
+        (
+            SEARCH.replace("  instruction: Find the mug.\n", ""),
+            "task 't1': field 'instruction': Field required",
+        ),
+    ],
+)
+def test_bad_task_files_name_file_task_and_field(tmp_path, text, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(BadInputError) as info:
+        load_task_file(path)
+    assert str(path) in str(info.value) and message in str(info.value)
+
+
+def test_unknown_names():
+    with pytest.raises(BadInputError, match=r"unknown suite 'nope'.*office-search"):
+        load_suite("nope")
+    with pytest.raises(BadInputError, match="unknown task 'nope'"):
+        get_task("nope")
+    with pytest.raises(BadInputError, match="cannot read task file"):
+        load_task_file("/nonexistent/tasks.yaml")
+
+
+def test_tasks_cli():
+    runner = CliRunner()
+    listed = runner.invoke(app, ["tasks", "list", "office-planning", "--json"])
+    assert listed.exit_code == 0 and len(json.loads(listed.stdout)) == 30
+    shown = runner.invoke(app, ["tasks", "show", "planning-simple-15"])
+    assert shown.exit_code == 0 and "held(sweet_wrapper)" in shown.stdout
+    missing = runner.invoke(app, ["tasks", "show", "nope"])
+    assert missing.exit_code == 2 and "error: unknown task 'nope'" in missing.stderr
