@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sceneplan.graph.io import format_text
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data" / "klickitat"
 DEFAULT_OUT = REPO_ROOT / "src" / "sceneplan" / "datasets" / "environments" / "home.json"
@@ -691,27 +693,6 @@ def _apply_edits(b: Builder) -> None:
 # ---------------------------------------------------------------------------
 
 
-def dumps(graph: dict[str, Any]) -> str:
-    """The graph as JSON text: one node per line, four links per line, trailing newline."""
-
-    def enc(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
-    lines = ["{"]
-    for key in ("format", "version", "name", "description"):
-        lines.append(f" {enc(key)}: {enc(graph[key])},")
-    lines.append(' "nodes": [')
-    lines.append(",\n".join(f"  {enc(node)}" for node in graph["nodes"]))
-    lines.append(" ],")
-    lines.append(' "links": [')
-    links = [enc(link) for link in graph["links"]]
-    rows = [", ".join(links[i : i + 4]) for i in range(0, len(links), 4)]
-    lines.append(",\n".join(f"  {row}" for row in rows))
-    lines.append(" ]")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -730,7 +711,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build_home: cannot read {source}: {exc}", file=sys.stderr)
         return 1
     graph = build(data)
-    args.out.write_text(dumps(graph), encoding="utf-8")
+    args.out.write_text(format_text(graph), encoding="utf-8")
     kinds = Counter(node["kind"] for node in graph["nodes"])
     summary = ", ".join(f"{kinds[k]} {k}s" for k in ("floor", "room", "pose", "asset", "object"))
     print(f"wrote {args.out}: {summary}, {len(graph['links'])} links")

@@ -31,13 +31,14 @@ Usage: ``python scripts/build_office.py [--out PATH] [--check]``
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sceneplan.graph.io import format_text
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO_ROOT / "src" / "sceneplan" / "datasets" / "environments" / "office.json"
@@ -646,27 +647,6 @@ def _spread(room: Room, index: int, count: int) -> tuple[float, float]:
 # ---------------------------------------------------------------------------
 
 
-def dumps(graph: dict[str, Any]) -> str:
-    """The graph as JSON text: one node per line, four links per line, trailing newline."""
-
-    def enc(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
-    lines = ["{"]
-    for key in ("format", "version", "name", "description"):
-        lines.append(f" {enc(key)}: {enc(graph[key])},")
-    lines.append(' "nodes": [')
-    lines.append(",\n".join(f"  {enc(node)}" for node in graph["nodes"]))
-    lines.append(" ],")
-    lines.append(' "links": [')
-    links = [enc(link) for link in graph["links"]]
-    rows = [", ".join(links[i : i + 4]) for i in range(0, len(links), 4)]
-    lines.append(",\n".join(f"  {row}" for row in rows))
-    lines.append(" ]")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
 def summary(graph: dict[str, Any]) -> str:
     """Node counts per kind and the number of links, in one line."""
     kinds = Counter(node["kind"] for node in graph["nodes"])
@@ -684,7 +664,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     graph = build()
-    text = dumps(graph)
+    text = format_text(graph)
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         if current != text:

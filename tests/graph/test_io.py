@@ -134,10 +134,12 @@ def problems_of(tmp_path: Path, data: dict) -> str:
 
 
 @pytest.mark.parametrize("name", list_environments())
-def test_packaged_environment_to_dict_gives_back_the_file(name):
+def test_packaged_environment_to_dict_gives_back_the_file(name, tmp_path):
     path = ENVIRONMENTS / f"{name}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     assert to_dict(from_dict(data)) == data
+    save(load(path), tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == path.read_bytes()
 
 
 def test_save_load_save_is_byte_identical(tmp_path):

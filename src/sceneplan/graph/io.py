@@ -276,6 +276,29 @@ def node_to_dict(node: Node) -> dict[str, Any]:
 
 
 def save(graph: SceneGraph, path: str | Path) -> None:
-    """Write a graph in the native format (indented, UTF-8, trailing newline)."""
-    text = json.dumps(to_dict(graph), indent=1, ensure_ascii=False)
-    Path(path).write_text(text + "\n", encoding="utf-8")
+    """Write a graph in the native format (see `format_text`)."""
+    Path(path).write_text(format_text(to_dict(graph)), encoding="utf-8")
+
+
+def format_text(data: dict[str, Any]) -> str:
+    """Native-format JSON text that diffs well: one node per line, four links per line."""
+
+    def enc(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = ["{"]
+    lines += [
+        f" {enc(key)}: {enc(data[key])},"
+        for key in ("format", "version", "name", "description")
+        if key in data
+    ]
+    lines.append(' "nodes": [')
+    lines.append(",\n".join(f"  {enc(node)}" for node in data["nodes"]))
+    lines.append(" ],")
+    lines.append(' "links": [')
+    links = [enc(link) for link in data["links"]]
+    rows = [", ".join(links[i : i + 4]) for i in range(0, len(links), 4)]
+    lines.append(",\n".join(f"  {row}" for row in rows))
+    lines.append(" ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
