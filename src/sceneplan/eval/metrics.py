@@ -1,0 +1,307 @@
+"""Benchmark metrics, computed from stored Episodes (never by re-running a planner).
+
+Each function takes the `Record`s of a store and returns flat rows (plain
+dicts, JSON-ready), grouped by planner and model and, where the papers do,
+by environment or suite and task family. Rates count every Episode of a
+group, errors included, since the papers count every task. See
+docs/eval.md for the definitions.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
+
+from sceneplan.eval.annotate import KEY, changed_nodes
+from sceneplan.eval.store import Record
+from sceneplan.planners.episode import Episode, ErrorType, Status
+
+__all__ = [
+    "ALL_PLANNING",
+    "PLANNING",
+    "SEARCH",
+    "apa",
+    "compute",
+    "cost",
+    "lookplangraph",
+    "nrr",
+    "overview",
+    "plan_length",
+    "planning",
+    "repeatability",
+    "repeatability_tasks",
+    "search",
+    "token_progression",
+]
+
+SEARCH = ("simple_search", "complex_search")
+PLANNING = ("simple_planning", "long_horizon")
+ALL_PLANNING = "planning"  # the family label of rows over both planning families
+
+Row = dict[str, Any]
+
+
+def compute(records: Sequence[Record]) -> dict[str, list[Row]]:
+    """Every metric section."""
+    return {
+        "overview": overview(records),
+        "search": search(records),
+        "planning": planning(records),
+        "lookplangraph": lookplangraph(records),
+        "cost": cost(records),
+        "token_progression": token_progression(records),
+        "repeatability": repeatability(records),
+        "repeatability_tasks": repeatability_tasks(records),
+    }
+
+
+def overview(records: Sequence[Record]) -> list[Row]:
+    """Per planner and model: episodes, distinct tasks, runs, and how they ended."""
+    rows = []
+    for (planner, model), group in _groups(records, lambda r: _pm(r)).items():
+        statuses = [r.episode.status for r in group]
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "episodes": len(group),
+                "tasks": len({r.episode.task_id for r in group}),
+                "runs": max(r.run for r in group),
+                **{s.value: statuses.count(s) for s in Status},
+            }
+        )
+    return rows
+
+
+def search(records: Sequence[Record]) -> list[Row]:
+    """SayPlan Table 1 and App. F: search success, subgraph success, explored rooms, turns.
+
+    `success`: the answer is in the task's answer set. `subgraph_success`: the
+    rooms holding the answer were all expanded, over the `subgraph_n`
+    Episodes where that is known (tasks that name target rooms).
+    """
+    rows = []
+    chosen = [r for r in records if r.episode.family in SEARCH]
+    for (planner, model, env, family), group in _groups(chosen, _pmef).items():
+        episodes = [r.episode for r in group]
+        explored = [e.answer_room_explored for e in episodes if e.answer_room_explored is not None]
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "environment": env,
+                "family": family,
+                "n": len(episodes),
+                "success": _rate(e.answer_correct for e in episodes),
+                "subgraph_success": _rate(explored),
+                "subgraph_n": len(explored),
+                "explored_rooms": _mean(
+                    len(rooms)
+                    for e in episodes
+                    if (rooms := e.extra.get(KEY, {}).get("explored_rooms")) is not None
+                ),
+                "search_turns": _mean(len(e.search) for e in episodes),
+            }
+        )
+    return rows
+
+
+def planning(records: Sequence[Record]) -> list[Row]:
+    """SayPlan Table 3: correctness (goal reached), executability, replans, error-type rates.
+
+    One row per planning family, and one over both (family "planning"), as
+    Table 3 (right) gives the error types over all planning tasks. An error
+    type's rate is the share of Episodes whose plan ended with that error.
+    """
+    chosen = [r for r in records if r.episode.family in PLANNING]
+    both = [(r, ALL_PLANNING) for r in chosen]
+    rows = []
+    keyed = _groups(
+        [(r, r.episode.family) for r in chosen] + both,
+        lambda item: (*_pm(item[0]), item[0].episode.environment, item[1]),
+    )
+    for (planner, model, env, family), group in keyed.items():
+        episodes = [r.episode for r, _ in group]
+        n = len(episodes)
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "environment": env,
+                "family": family,
+                "n": n,
+                "correctness": _rate(e.goal_reached for e in episodes),
+                "executability": _rate(e.executable for e in episodes),
+                "replans": _mean(e.replans for e in episodes),
+                **{t.value: sum(e.error_type is t for e in episodes) / n for t in ErrorType},
+            }
+        )
+    return rows
+
+
+def lookplangraph(records: Sequence[Record]) -> list[Row]:
+    """LookPlanGraph App. D per suite: SR, APA, APL, NRR over the tasks with a goal."""
+    rows = []
+    chosen = [r for r in records if r.episode.goal is not None]
+    for (planner, model, suite), group in _groups(chosen, lambda r: (*_pm(r), r.suite)).items():
+        episodes = [r.episode for r in group]
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "suite": suite,
+                "n": len(episodes),
+                "sr": _rate(e.goal_reached for e in episodes),
+                "apa": _mean(apa(e) for e in episodes),
+                "apl": _mean(plan_length(e) for e in episodes),
+                "nrr": _mean(nrr(e) for e in episodes),
+            }
+        )
+    return rows
+
+
+def apa(episode: Episode) -> float:
+    """Right changed nodes / changed nodes (0 when nothing changed)."""
+    changed = changed_nodes(episode.final_changes)
+    right = set(episode.extra.get(KEY, {}).get("right", ())) & changed
+    return len(right) / len(changed) if changed else 0.0
+
+
+def plan_length(episode: Episode) -> int:
+    """Actions in the final high-level plan, `done` excluded (0 without a plan)."""
+    return sum(a.split("(")[0].strip() != "done" for a in episode.plan)
+
+
+def nrr(episode: Episode) -> float | None:
+    """Observed nodes / important nodes; None when either is unknown or nothing is important."""
+    info = episode.extra.get(KEY, {})
+    observed, important = info.get("observed"), info.get("important")
+    if observed is None or not important:
+        return None
+    return len(observed) / len(important)
+
+
+def cost(records: Sequence[Record]) -> list[Row]:
+    """Per planner, model and family: means per task of calls, tokens, cost, latency, wall time."""
+    rows = []
+    keyed = _groups(records, lambda r: (*_pm(r), r.episode.family or ""))
+    for (planner, model, family), group in keyed.items():
+        episodes = [r.episode for r in group]
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "family": family,
+                "n": len(episodes),
+                "llm_calls": _mean(len(e.llm_calls) for e in episodes),
+                "input_tokens": _mean(e.input_tokens for e in episodes),
+                "output_tokens": _mean(e.output_tokens for e in episodes),
+                "cost_usd": _mean(e.cost_usd for e in episodes),
+                "cost_total_usd": float(sum(e.cost_usd for e in episodes)),
+                "llm_latency_s": _mean(e.llm_latency_s for e in episodes),
+                "wall_time_s": _mean(e.wall_time_s for e in episodes),
+            }
+        )
+    return rows
+
+
+def token_progression(records: Sequence[Record]) -> list[Row]:
+    """SayPlan Fig. 3: mean graph and prompt tokens at each search turn.
+
+    One row per planner, model, environment and turn (1-based); `n` is how
+    many Episodes reached that turn.
+    """
+    per: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+    for r in records:
+        for index, turn in enumerate(r.episode.search, start=1):
+            per[(*_pm(r), r.episode.environment, index)].append(
+                (turn.graph_tokens, turn.prompt_tokens)
+            )
+    return [
+        {
+            "planner": planner,
+            "model": model,
+            "environment": env,
+            "turn": turn,
+            "n": len(values),
+            "graph_tokens": _mean(g for g, _ in values),
+            "prompt_tokens": _mean(p for _, p in values),
+        }
+        for (planner, model, env, turn), values in sorted(per.items())
+    ]
+
+
+def repeatability_tasks(records: Sequence[Record]) -> list[Row]:
+    """SCLPlan Table II per task: mean and std over runs of success, tokens and env steps.
+
+    Env steps are simulator calls (views, steps and plan verifications).
+    Std is the population std over the task's runs; tasks run once are left out.
+    """
+    rows = []
+    keyed = _groups(records, lambda r: (*_pm(r), r.episode.task_id or ""))
+    for (planner, model, task_id), group in keyed.items():
+        if len(group) < 2:
+            continue
+        row: Row = {"planner": planner, "model": model, "task_id": task_id, "runs": len(group)}
+        for name, values in _repeat_values([r.episode for r in group]).items():
+            row[f"{name}_mean"] = statistics.fmean(values)
+            row[f"{name}_std"] = statistics.pstdev(values)
+        rows.append(row)
+    return rows
+
+
+def repeatability(records: Sequence[Record]) -> list[Row]:
+    """SCLPlan Table II: the per-task means and stds, averaged over tasks."""
+    rows = []
+    per_task = repeatability_tasks(records)
+    for (planner, model), group in _groups(per_task, lambda r: (r["planner"], r["model"])).items():
+        row: Row = {
+            "planner": planner,
+            "model": model,
+            "tasks": len(group),
+            "runs": max(r["runs"] for r in group),
+        }
+        for column in group[0]:
+            if column.endswith(("_mean", "_std")):
+                row[column] = statistics.fmean(r[column] for r in group)
+        rows.append(row)
+    return rows
+
+
+def _repeat_values(episodes: list[Episode]) -> dict[str, list[float]]:
+    return {
+        "success": [float(e.status is Status.SUCCESS) for e in episodes],
+        "tokens": [float(e.input_tokens + e.output_tokens) for e in episodes],
+        "steps": [float(len(e.sim_calls)) for e in episodes],
+    }
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def _pm(record: Record) -> tuple[str, str]:
+    return record.episode.planner, record.episode.model
+
+
+def _pmef(record: Record) -> tuple[str, str, str, str]:
+    return (*_pm(record), record.episode.environment, record.episode.family or "")
+
+
+def _groups(items: Iterable[Any], key: Callable[[Any], Hashable]) -> dict[Any, list[Any]]:
+    out: dict[Any, list[Any]] = defaultdict(list)
+    for item in items:
+        out[key(item)].append(item)
+    return dict(sorted(out.items()))
+
+
+def _rate(values: Iterable[bool | None]) -> float | None:
+    """Share of True; None (unknown, e.g. after an error) counts as not achieved."""
+    values = list(values)
+    return sum(v is True for v in values) / len(values) if values else None
+
+
+def _mean(values: Iterable[float | int | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.fmean(known) if known else None
