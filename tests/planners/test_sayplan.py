@@ -1,0 +1,287 @@
+"""SayPlan against the scripted LLM server: semantic search, iterative replanning, failures."""
+
+import json
+
+import pytest
+
+from sayplan_script import (
+    COFFEE_PLAN,
+    COFFEE_PLAN_NOT_OPENED,
+    COFFEE_TASK,
+    contents,
+    contract,
+    expand,
+    plan,
+    shown,
+    switch,
+)
+from sceneplan.datasets import load_environment
+from sceneplan.datasets.tasks import get_task
+from sceneplan.errors import BadInputError
+from sceneplan.graph.views import collapse
+from sceneplan.planners import Episode, ErrorType, Status, get_planner
+from sceneplan.planners.dialogue import GRAPH_MOVED
+from sceneplan.planners.search import LAST_TURN
+from sceneplan.world import Simulator
+
+REFRIGERATE = [
+    "goto(kitchen)",
+    "access(kitchen_bench)",
+    "pickup(orange1)",
+    "access(fridge)",
+    "open(fridge)",
+    "release(orange1)",
+    "close(fridge)",
+    "done()",
+]
+
+
+def run(scripted_llm, target, planner="sayplan", env=None, **options):
+    with scripted_llm.client() as llm:
+        return get_planner(planner, **options).plan(target, env, llm)
+
+
+def test_search_expands_contracts_and_switches_to_planning(scripted_llm):
+    task = get_task("planning-simple-02")  # Refrigerate the orange left on the kitchen bench.
+    for reply in (expand("cafeteria"), contract("cafeteria"), expand("kitchen"), switch()):
+        scripted_llm.enqueue_json(reply)
+    scripted_llm.enqueue_json(plan(*REFRIGERATE))
+    episode = run(scripted_llm, task)
+
+    # The views the model saw, step by step, are those of the graph API.
+    view = collapse(load_environment("office"))
+    expected = [set(view.visible_nodes())]
+    view.expand("cafeteria")
+    expected.append(set(view.visible_nodes()))
+    view.contract("cafeteria")
+    expected.append(set(view.visible_nodes()))
+    view.expand("kitchen")
+    expected += [set(view.visible_nodes())] * 2
+    turns = [shown(request) for request in scripted_llm.requests]
+    assert [t.nodes for t in turns] == expected
+    assert "lunch_table" in turns[1].nodes and "lunch_table" not in turns[2].nodes
+    assert {"orange1", "fridge"} <= turns[3].nodes
+    assert [t.memory for t in turns] == [
+        [],
+        ["cafeteria"],
+        ["cafeteria"],
+        ["cafeteria", "kitchen"],
+        ["cafeteria", "kitchen"],
+    ]
+    assert turns[0].feedback == "none"
+    assert turns[1].feedback == "expand(cafeteria) done: it shows 7 node(s)"
+    assert turns[2].feedback == "contract(cafeteria) done: it hides 7 node(s)"
+
+    assert [(t.command, t.node, t.ok) for t in episode.search] == [
+        ("expand", "cafeteria", True),
+        ("contract", "cafeteria", True),
+        ("expand", "kitchen", True),
+        ("plan", None, True),
+    ]
+    assert [t.memory for t in episode.search] == [t.memory for t in turns[1:]]
+    tokens = [t.graph_tokens for t in episode.search]
+    assert tokens[0] == tokens[2] < tokens[1] and tokens[2] < tokens[3]  # contract undoes expand
+    assert all(t.prompt_tokens > t.graph_tokens for t in episode.search)
+    assert episode.explored == ["cafeteria", "kitchen"]
+    assert [c.op for c in episode.sim_calls] == ["expand", "contract", "expand", "verify"]
+    assert [c.command for c in episode.llm_calls] == [
+        "expand(cafeteria)",
+        "contract(cafeteria)",
+        "expand(kitchen)",
+        "planning",
+        "plan",
+    ]
+    assert episode.status is Status.SUCCESS and episode.goal_reached
+    assert episode.full_plan[:6] == [
+        f"goto({p})" for p in ("pose13", "pose14", "pose23", "pose24", "pose25", "kitchen")
+    ]
+
+
+def test_one_dialogue_carries_the_graph_only_in_its_latest_message(scripted_llm):
+    for reply in (expand("kitchen"), switch(), plan(*REFRIGERATE)):
+        scripted_llm.enqueue_json(reply)
+    run(scripted_llm, get_task("planning-simple-02"))
+    first, second, third = (contents(r) for r in scripted_llm.requests)
+    graph = json.dumps(shown(scripted_llm.requests[0]).graph, separators=(",", ":"))
+    assert second[:2] == [first[0], first[1].replace(graph, GRAPH_MOVED)]
+    assert len(third) == 6 and third[:3] == second[:3]
+    assert [GRAPH_MOVED in text for text in third] == [False, True, False, True, False, False]
+    assert json.loads(third[2])["command"] == {"name": "expand", "node": "kitchen"}
+    system = first[0]
+    for line in Simulator(load_environment("office")).describe_actions():
+        assert line in system
+    assert "path planner fills in the poses" in system and '"answer"' not in system
+
+
+def test_replanning_feeds_the_simulators_feedback_back(scripted_llm):
+    # SayPlan App. L: the mug is in Bob's closed wardrobe; the first plan forgets to open it.
+    for reply in (expand("toms_room"), expand("kitchen"), expand("bobs_room"), switch()):
+        scripted_llm.enqueue_json(reply)
+    scripted_llm.enqueue_json(plan(*COFFEE_PLAN_NOT_OPENED))
+    scripted_llm.enqueue_json(plan(*COFFEE_PLAN))
+    episode = run(scripted_llm, COFFEE_TASK)
+
+    feedback = "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"
+    assert shown(scripted_llm.requests[4]).feedback == "none"
+    assert shown(scripted_llm.requests[5]).feedback == feedback
+    assert episode.status is Status.SUCCESS and episode.executable and episode.goal_reached
+    assert episode.replans == 1 and episode.plan == COFFEE_PLAN
+    assert episode.full_plan[4:8] == [
+        "goto(pose1)",
+        "goto(toms_room)",
+        "goto(pose5)",
+        "goto(kitchen)",
+    ]
+    assert episode.action_sources[3:8] == ["llm", "nav", "nav", "nav", "llm"]
+    verifies = [c for c in episode.sim_calls if c.op == "verify"]
+    assert [(c.ok, c.cause) for c in verifies] == [(False, "container_closed"), (True, None)]
+    assert episode.failure is None and episode.error_type is None
+    assert episode.final_changes["state"]["coffee_mug"] == ["full"]
+    assert Episode.from_dict(json.loads(json.dumps(episode.to_dict()))) == episode
+
+
+def test_feedback_counts_the_models_own_steps(scripted_llm):
+    # In the pose-level plan the failing pickup is step 7; the model wrote it as step 3.
+    task = get_task("planning-simple-02")
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_json(plan("goto(kitchen)", "access(fridge)", "pickup(orange1)", "done()"))
+    scripted_llm.enqueue_json(plan(*REFRIGERATE))
+    episode = run(scripted_llm, task)
+    assert episode.sim_calls[0].feedback.startswith("step 8 pickup(orange1)")
+    assert shown(scripted_llm.requests[2]).feedback.startswith(
+        "step 3 pickup(orange1): orange1 is at"
+    )
+    assert episode.status is Status.SUCCESS
+
+
+def test_invalid_search_commands_become_feedback(scripted_llm):
+    scripted_llm.enqueue_json(expand("cellar"))  # hallucinated
+    scripted_llm.enqueue_json(expand("wardrobe1"))  # an asset
+    bad = expand("kitchen")
+    bad["command"]["name"] = "teleport"  # unknown command, then again after the client's re-ask
+    scripted_llm.enqueue_json(bad)
+    scripted_llm.enqueue_json(bad)
+    scripted_llm.enqueue_text("I would look in the kitchen next.")  # not JSON, twice
+    scripted_llm.enqueue_text("Kitchen, please.")
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(expand("kitchen"))  # already expanded
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_json(plan(*COFFEE_PLAN))
+    episode = run(scripted_llm, COFFEE_TASK)
+
+    assert [(t.command, t.node, t.ok) for t in episode.search] == [
+        ("expand", "cellar", False),
+        ("expand", "wardrobe1", False),
+        ("invalid", None, False),
+        ("invalid", None, False),
+        ("expand", "kitchen", True),
+        ("expand", "kitchen", False),
+        ("plan", None, True),
+    ]
+    feedback = [t.feedback for t in episode.search]
+    assert feedback[0].startswith("unknown node 'cellar'")
+    assert "cannot expand 'wardrobe1': it is an asset" in feedback[1]
+    assert "command.name: Input should be 'expand' or 'contract'" in feedback[2]
+    assert "not valid JSON" in feedback[3]
+    assert feedback[5] == "cannot expand 'kitchen': it is already expanded"
+    # Each turn's feedback is what the model sees next (requests 4 and 6 are the client's re-asks).
+    first_asks = [shown(r) for i, r in enumerate(scripted_llm.requests[:10]) if i not in (3, 5)]
+    assert [s.feedback for s in first_asks[1:7]] == feedback[:6]
+    assert episode.sim_calls[0].cause == "unknown_node" and episode.sim_calls[1].cause is None
+    unusable = [c for c in episode.llm_calls if c.error]
+    assert len(unusable) == 2 and unusable[1].reply == "Kitchen, please."
+    assert episode.explored == ["kitchen"] and episode.status is Status.SUCCESS
+
+
+def test_unusable_plan_reply_is_a_round_with_feedback(scripted_llm):
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_text("goto kitchen then fridge")
+    scripted_llm.enqueue_text("sorry: goto kitchen")
+    scripted_llm.enqueue_json(plan("goto kitchen"))  # JSON, but not an action
+    scripted_llm.enqueue_json(plan(*REFRIGERATE))
+    episode = run(scripted_llm, get_task("planning-simple-02"))
+    assert "not valid JSON" in shown(scripted_llm.requests[3]).feedback
+    assert "cannot parse action 'goto kitchen'" in shown(scripted_llm.requests[4]).feedback
+    assert episode.replans == 2 and episode.status is Status.SUCCESS
+    assert [c.ok for c in episode.sim_calls] == [False, True]
+
+
+def test_hallucinated_node_in_the_last_plan_is_classified(scripted_llm):
+    scripted_llm.enqueue_json(switch())
+    bad = [s.replace("toms_room", "tims_room") for s in COFFEE_PLAN]
+    scripted_llm.enqueue_json(plan(*bad))
+    scripted_llm.enqueue_json(plan(*bad))
+    episode = run(scripted_llm, COFFEE_TASK, max_rounds=2)
+    assert "there is no node called 'tims_room'" in shown(scripted_llm.requests[2]).feedback
+    assert episode.executable is False and episode.error_type is ErrorType.HALLUCINATED_NODE
+    assert episode.status is Status.FAILED and episode.failure["cause"] == "unknown_node"
+
+
+def test_five_rounds_at_most(scripted_llm):
+    forgot_access = [s for s in COFFEE_PLAN if s != "access(bed2)"]
+    scripted_llm.enqueue_json(switch())
+    for _ in range(5):
+        scripted_llm.enqueue_json(plan(*forgot_access))
+    episode = run(scripted_llm, COFFEE_TASK)
+    assert scripted_llm.pending == 0 and len(scripted_llm.requests) == 6
+    assert episode.replans == 4 and episode.executable is False
+    assert len([c for c in episode.sim_calls if c.op == "verify"]) == 5
+    assert episode.failure["cause"] == "nothing_accessed"
+    assert episode.error_type is ErrorType.MISSING_ACTION and episode.status is Status.FAILED
+    # The world as it was when the plan failed: a full mug in hand, in Tom's room.
+    assert episode.final_changes["state"]["coffee_mug"] == ["full"]
+    assert episode.final_changes["moved"]["agent"]["parent"] == "toms_room"
+    assert episode.goal_reached  # the held mug is in his room, but the plan never ran through
+
+
+def test_turn_cap_ends_the_search_with_a_warning(scripted_llm):
+    for room in ("kitchen", "bobs_room"):
+        scripted_llm.enqueue_json(expand(room))
+    scripted_llm.enqueue_json(plan(*COFFEE_PLAN))
+    episode = run(scripted_llm, COFFEE_TASK, max_search_turns=2)
+    assert LAST_TURN not in shown(scripted_llm.requests[0]).feedback
+    assert shown(scripted_llm.requests[1]).feedback.endswith(LAST_TURN)
+    assert [t.command for t in episode.search] == ["expand", "expand"]
+    assert episode.explored == ["kitchen", "bobs_room"] and episode.status is Status.SUCCESS
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct", "room_explored"),
+    [(["wine_bottle0"], True, True), (["bottle0"], False, True)],
+)
+def test_search_task_ends_with_the_answer(scripted_llm, answer, correct, room_explored):
+    task = get_task("home-simple-02")  # Find me a bottle of wine.
+    scripted_llm.enqueue_json(expand("kitchen1", find=True))
+    scripted_llm.enqueue_json(expand("dining_room1", find=True))
+    scripted_llm.enqueue_json(switch(answer))
+    episode = run(scripted_llm, task)
+    assert '"answer"' in scripted_llm.requests[0]["messages"][0]["content"]
+    assert episode.answer == answer and episode.answer_correct is correct
+    assert episode.answer_room_explored is room_explored
+    assert episode.plan == [] and all(c.stage == "search" for c in episode.llm_calls)
+    assert episode.search[-1].command == "answer"
+    assert episode.status is (Status.SUCCESS if correct else Status.FAILED)
+
+
+def test_free_instruction_asking_to_find_is_a_search(scripted_llm):
+    scripted_llm.enqueue_json(expand("bobs_room", find=True))
+    scripted_llm.enqueue_json(switch(["coffee_mug"]))
+    episode = run(scripted_llm, "Find the blue mug.", env="coffee")
+    assert episode.task_id is None and episode.answer == ["coffee_mug"]
+
+
+def test_server_failing_mid_run_ends_in_error_keeping_the_trace(scripted_llm):
+    scripted_llm.enqueue_json(expand("kitchen"))
+    for _ in range(3):  # the first attempt and two retries
+        scripted_llm.enqueue_status(503)
+    episode = run(scripted_llm, COFFEE_TASK)
+    assert episode.status is Status.ERROR and "503" in episode.error
+    assert len(episode.search) == 1 and episode.explored == ["kitchen"]
+    assert len(episode.llm_calls) == 1 and episode.sim_calls[0].op == "expand"
+
+
+def test_options_are_checked():
+    with pytest.raises(BadInputError, match="max_rounds must be at least 1"):
+        get_planner("sayplan", max_rounds=0)
+    with pytest.raises(BadInputError, match="max_search_turns must be at least 1"):
+        get_planner("sayplan_lite", max_search_turns=0)
