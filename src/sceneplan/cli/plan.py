@@ -1,0 +1,216 @@
+"""`sceneplan plan`: plan an instruction with a planner and an LLM, verified in the simulator.
+
+Exit status: 0 when the run succeeded (an executable plan, reaching the goal
+when the instruction is a known task; for a search task, the right answer;
+for a search instruction that is no known task, an answer naming something);
+1 when it did not; 2 on errors (no model configured, server down, bad input).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.status import Status as Spinner
+from rich.text import Text
+
+from sceneplan.datasets.tasks import Task, get_task
+from sceneplan.errors import BadInputError
+from sceneplan.llm import LLMClient
+from sceneplan.planners import PLANNERS, Episode, Planner, Status, get_planner
+from sceneplan.planners.progress import PlanEvent
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+# Planner constructor options and the command-line flags that set them.
+_FLAGS = {"max_search_turns": "--max-turns", "max_rounds": "--max-rounds"}
+
+
+def plan(
+    instruction: Annotated[
+        str | None, typer.Argument(help="What the robot should do; leave it out with --task.")
+    ] = None,
+    env: Annotated[
+        str | None,
+        typer.Option(
+            "--env", "-e", help="Packaged environment or graph file (default: the task's)."
+        ),
+    ] = None,
+    planner: Annotated[
+        str, typer.Option("--planner", "-p", help=f"One of: {', '.join(sorted(PLANNERS))}.")
+    ] = "sayplan",
+    llm: Annotated[
+        str | None,
+        typer.Option("--llm", help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b (default: configured)."),
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", "-t", help="A packaged task id: its goal is checked.")
+    ] = None,
+    max_turns: Annotated[
+        int | None, typer.Option(min=1, help="Cap on semantic-search turns (default 25).")
+    ] = None,
+    max_rounds: Annotated[
+        int | None, typer.Option(min=1, help="Planning rounds with feedback (default 5).")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the Episode summary as JSON.")
+    ] = False,
+    trace: Annotated[
+        Path | None, typer.Option(help="Write the full Episode (every call) to this JSON file.")
+    ] = None,
+) -> None:
+    """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
+    target = _target(instruction, task, env)
+    show = None if as_json else _Progress()
+    chosen = _make_planner(
+        planner, max_search_turns=max_turns, max_rounds=max_rounds, on_event=show
+    )
+    client = LLMClient(llm) if chosen.needs_llm else None
+    if show is not None:
+        show.header(chosen, client, target, env)
+        with show.spinner:
+            episode = asyncio.run(_run(chosen, target, env, client))
+    else:
+        episode = asyncio.run(_run(chosen, target, env, client))
+    if trace is not None:
+        _write_trace(trace, episode)
+    if as_json:
+        print(json.dumps(episode.summary(), indent=2))
+    else:
+        _report(episode)
+    if episode.status is Status.ERROR:
+        err_console.print(Text("error: ", style="bold red") + Text(str(episode.error)))
+        raise typer.Exit(2)
+    if not _succeeded(episode):
+        raise typer.Exit(1)
+
+
+async def _run(
+    planner: Planner, target: Task | str, env: str | None, client: LLMClient | None
+) -> Episode:
+    if client is None:
+        return await planner.aplan(target, env)
+    async with client:
+        return await planner.aplan(target, env, client)
+
+
+def _target(instruction: str | None, task_id: str | None, env: str | None) -> Task | str:
+    """The task named by --task, or the instruction (which may still match a packaged task)."""
+    if task_id is None:
+        if not instruction:
+            raise BadInputError("give an INSTRUCTION, or a packaged task with --task ID")
+        return instruction
+    task = get_task(task_id)
+    if instruction and " ".join(instruction.split()) != " ".join(task.instruction.split()):
+        raise BadInputError(
+            f"task {task.id} is '{task.instruction}', not the instruction given; "
+            "give the instruction or --task, not both"
+        )
+    if env is not None and env != task.environment:
+        raise BadInputError(
+            f"task {task.id} is set in '{task.environment}', not '{env}'; leave out --env"
+        )
+    return task
+
+
+def _make_planner(name: str, **options: Any) -> Planner:
+    """The planner with the options its constructor takes; a flag it cannot use is an error."""
+    if name not in PLANNERS:
+        get_planner(name)  # raises the error that lists the planners
+    module, cls = PLANNERS[name]
+    accepted = inspect.signature(getattr(importlib.import_module(module), cls)).parameters
+    given = {key: value for key, value in options.items() if value is not None}
+    for key, flag in _FLAGS.items():
+        if key in given and key not in accepted:
+            raise BadInputError(f"planner '{name}' has no {flag} option")
+    return get_planner(name, **{key: value for key, value in given.items() if key in accepted})
+
+
+def _succeeded(episode: Episode) -> bool:
+    if episode.status is Status.SUCCESS:
+        return True
+    # A search instruction that is no known task cannot be judged: naming something counts.
+    return episode.task_id is None and bool(episode.answer) and not episode.plan
+
+
+def _write_trace(path: Path, episode: Episode) -> None:
+    try:
+        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
+
+
+class _Progress:
+    """Prints each search turn and plan round as it happens, under a live status line."""
+
+    def __init__(self) -> None:
+        self.spinner = Spinner("starting", console=console)
+
+    def header(
+        self, planner: Planner, client: LLMClient | None, target: Task | str, env: str | None
+    ) -> None:
+        model = client.model if client is not None else "no LLM"
+        where = target.environment if isinstance(target, Task) else env or "(from the task)"
+        task = f" · task {target.id}" if isinstance(target, Task) else ""
+        console.print(Text.assemble((planner.name, "bold"), f" · {model} · {where}{task}"))
+
+    def __call__(self, event: PlanEvent) -> None:
+        label = f"{event.stage} {event.step}"
+        if event.kind == "ask":
+            self.spinner.update(f"{label}: {event.message}")
+            return
+        if event.kind == "plan":
+            console.print(Text.assemble((f"{label:<10}", "bold"), "plan: ", event.message))
+            return
+        mark, style = ("✓", "green") if event.ok else ("✗", "red")
+        if event.kind == "search" and event.ok:
+            mark, style = "·", "cyan"
+        console.print(Text.assemble((f"{label:<10}", "bold"), (f"{mark} ", style), event.message))
+
+
+def _report(episode: Episode) -> None:
+    def line(name: str, *parts: Any) -> None:
+        console.print(Text.assemble((f"{name:<11}", "bold"), *parts))
+
+    if episode.task_id is not None:
+        line("task", f"{episode.task_id} ({episode.family})")
+    if episode.explored:
+        line("explored", ", ".join(episode.explored))
+    answered = bool(episode.search) and episode.search[-1].command == "answer"
+    if answered or episode.answer_correct is not None:
+        line("answer", ", ".join(episode.answer) or "nothing")
+        if episode.answer_correct is not None:
+            line("correct", ("yes", "green") if episode.answer_correct else ("no", "red"))
+    elif episode.plan:
+        line("plan", " > ".join(episode.plan))
+        if episode.full_plan and episode.full_plan != episode.plan:
+            line("full plan", " > ".join(episode.full_plan))
+        if episode.executable:
+            line("executable", ("yes", "green"))
+        else:
+            verdict = episode.sim_calls[-1].feedback if episode.sim_calls else "not verified"
+            line("executable", ("no", "red"), f": {verdict}")
+    elif episode.status is not Status.ERROR:
+        line("plan", ("none", "red"), ": no usable plan from the model")
+    if episode.goal_reached is not None:
+        unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
+        verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
+        line("goal", verdict, unmet)
+    cost = f" · ${episode.cost_usd:.4f}" if episode.cost_usd else ""
+    line(
+        "status",
+        (episode.status.value, "green" if episode.status is Status.SUCCESS else "red"),
+        f" · {len(episode.llm_calls)} LLM call(s), {episode.input_tokens} tokens in, "
+        f"{episode.output_tokens} out{cost} · {episode.wall_time_s:.1f} s",
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("plan")(plan)
