@@ -1,0 +1,202 @@
+"""The benchmark runner: every (task, planner, model, run) not yet stored, concurrently.
+
+Jobs run as asyncio tasks, at most `concurrency` at once, with one LLMClient
+per model shared by all of them. Each finished Episode is annotated for the
+metrics (`annotate.py`) and committed to the store at once, so a rerun of the
+same command skips it. A task that raises is stored as an Episode with
+Status.ERROR and the run goes on; Ctrl-C stops the run and keeps what is
+stored. Planners without an LLM (`needs_llm = False`) run once per task and
+run under the model name "none".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Protocol
+
+from sceneplan.datasets.registry import load_environment
+from sceneplan.datasets.tasks import Task, load_suite
+from sceneplan.errors import BadInputError
+from sceneplan.eval.annotate import annotate
+from sceneplan.eval.store import Key, Store
+from sceneplan.graph.model import SceneGraph
+from sceneplan.llm import LLMClient, LLMSettings, load_settings
+from sceneplan.planners.base import get_planner
+from sceneplan.planners.episode import Episode, Status
+
+NO_MODEL = "none"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One planner run to do."""
+
+    task: Task
+    planner: str
+    model: str
+    run: int
+
+    @property
+    def key(self) -> Key:
+        return Key(self.task.id, self.planner, self.model, self.run)
+
+
+@dataclass
+class Totals:
+    """What a run did: jobs done now, skipped as already stored, outcomes and spending."""
+
+    total: int = 0
+    skipped: int = 0
+    done: int = 0
+    failed: int = 0
+    errors: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.skipped - self.done
+
+    def add(self, episode: Episode) -> None:
+        self.done += 1
+        self.failed += episode.status is Status.FAILED
+        self.errors += episode.status is Status.ERROR
+        self.input_tokens += episode.input_tokens
+        self.output_tokens += episode.output_tokens
+        self.cost_usd += episode.cost_usd
+
+
+class Reporter(Protocol):
+    """Told about progress (e.g. the rich progress bar of `progress.py`)."""
+
+    def update(self, totals: Totals, episode: Episode | None) -> None: ...
+
+
+def load_tasks(suites: Sequence[str]) -> list[Task]:
+    """The tasks of packaged suites or task files, each task once, in order."""
+    tasks: dict[str, Task] = {}
+    for suite in suites:
+        for task in load_suite(suite):
+            tasks.setdefault(task.id, task)
+    if not tasks:
+        raise BadInputError("no tasks to run: name at least one suite")
+    return list(tasks.values())
+
+
+def plan_jobs(
+    tasks: Sequence[Task], planners: dict[str, bool], models: Sequence[str], runs: int
+) -> list[Job]:
+    """Every job, run by run; `planners` maps each name to whether it needs an LLM."""
+    return [
+        Job(task, planner, model, run)
+        for run in range(1, runs + 1)
+        for planner, needs_llm in planners.items()
+        for model in (models if needs_llm else [NO_MODEL])
+        for task in tasks
+    ]
+
+
+def resolve_models(
+    planners: dict[str, bool], models: Sequence[str], settings: LLMSettings
+) -> list[str]:
+    """The models to run; the configured one when none is named and a planner needs one.
+
+    Raises the LLM layer's ModelNotConfiguredError (which says how to configure
+    a model) when a planner needs one and none is named or configured.
+    """
+    models = list(dict.fromkeys(models))
+    if not models and any(planners.values()):
+        models = [settings.default_model()]
+    return models
+
+
+async def run_eval(
+    tasks: Sequence[Task],
+    planners: Sequence[str],
+    models: Sequence[str],
+    store: Store,
+    *,
+    runs: int = 1,
+    concurrency: int = 4,
+    settings: LLMSettings | None = None,
+    retry_errors: bool = False,
+    reporter: Reporter | None = None,
+) -> Totals:
+    """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it."""
+    if runs < 1 or concurrency < 1:
+        raise BadInputError("--runs and --concurrency must be at least 1")
+    settings = settings if settings is not None else load_settings()
+    needs = {name: get_planner(name).needs_llm for name in dict.fromkeys(planners)}
+    models = resolve_models(needs, models, settings)
+    jobs = plan_jobs(tasks, needs, models, runs)
+    stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
+    pending = [job for job in jobs if job.key not in stored]
+    totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
+    if reporter is not None:
+        reporter.update(totals, None)
+    used = {job.model for job in pending} - {NO_MODEL}
+    clients = {model: LLMClient(model, settings=settings) for model in sorted(used)}
+    queue = iter(pending)
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(concurrency, len(pending))):
+                group.create_task(_worker(queue, clients, store, totals, reporter))
+    finally:
+        for client in clients.values():
+            await client.aclose()
+    return totals
+
+
+def evaluate(*args, **kwargs) -> Totals:
+    """Blocking `run_eval`."""
+    return asyncio.run(run_eval(*args, **kwargs))
+
+
+async def _worker(
+    queue: Iterator[Job],
+    clients: dict[str, LLMClient],
+    store: Store,
+    totals: Totals,
+    reporter: Reporter | None,
+) -> None:
+    for job in queue:  # workers share the iterator: each job is taken once
+        episode = await run_job(job, clients.get(job.model))
+        store.put(job.task.suite, job.run, episode)
+        totals.add(episode)
+        if reporter is not None:
+            reporter.update(totals, episode)
+
+
+async def run_job(job: Job, llm: LLMClient | None) -> Episode:
+    """One planner run, annotated; anything it raises becomes an Episode with Status.ERROR."""
+    started = time.perf_counter()
+    try:
+        episode = await get_planner(job.planner).aplan(job.task, None, llm)
+        episode.planner, episode.model = job.planner, job.model  # the names the store keys on
+        annotate(episode, job.task, _graph(job.task.environment))
+    except Exception as exc:  # a planner bug or a bad task file must not stop the benchmark
+        task = job.task
+        episode = Episode(
+            planner=job.planner,
+            model=job.model,
+            environment=task.environment,
+            instruction=task.instruction,
+            task_id=task.id,
+            family=task.family.value,
+            goal=task.goal,
+            status=Status.ERROR,
+            error=f"{type(exc).__name__}: {exc}",
+            wall_time_s=time.perf_counter() - started,
+        )
+    return episode
+
+
+@cache
+def _graph(environment: str) -> SceneGraph:
+    """The scene graph of an environment, loaded once (read only: for annotating)."""
+    return load_environment(environment)

@@ -1,0 +1,56 @@
+"""Fixtures of the eval tests: an isolated environment, the scripted server, the toy planners."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from sceneplan.planners.base import PLANNERS
+from scripted_llm import scripted_llm  # noqa: F401  (the fixture)
+
+HERE = Path(__file__).parent
+COFFEE_TASKS = HERE / "data" / "coffee_tasks.yaml"
+
+ENV_VARS = (
+    "SCENEPLAN_LLM",
+    "SCENEPLAN_CONFIG",
+    "SCENEPLAN_CACHE_DIR",
+    "SCENEPLAN_TOY_DELAY",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "OLLAMA_HOST",
+    "VLLM_API_KEY",
+    "VLLM_BASE_URL",
+)
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No keys, models or config from the machine; config and cache under tmp_path."""
+    for name in ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def coffee_tasks() -> Path:
+    """A user task file over the packaged `coffee` graph: two tasks of each family."""
+    return COFFEE_TASKS
+
+
+@pytest.fixture
+def toys(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The toy planners (tests/eval/toy_planners.py), registered by name for this test."""
+    monkeypatch.syspath_prepend(str(HERE))
+    module = importlib.import_module("toy_planners")
+    for name, cls in module.TOYS.items():
+        monkeypatch.setitem(PLANNERS, name, ("toy_planners", cls))
+    monkeypatch.setattr(module.InterruptingPlanner, "budget", 3)
+    monkeypatch.setattr(module.ReferencePlanner, "peak", 0)
+    return module

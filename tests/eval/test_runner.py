@@ -1,0 +1,168 @@
+"""The runner against the scripted LLM server: end to end, errors, resume, models, skipping."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sceneplan.errors import BadInputError, ModelNotConfiguredError
+from sceneplan.eval.metrics import compute
+from sceneplan.eval.runner import evaluate, load_tasks
+from sceneplan.eval.store import Key, Store
+from sceneplan.planners.episode import Status
+
+REFERENCE_PLAN = [
+    "access(wardrobe1)",
+    "open(wardrobe1)",
+    "pickup(coffee_mug)",
+    "goto(toms_room)",
+    "access(bed2)",
+    "release(coffee_mug)",
+    "done",
+]
+TIMING = {"wall_time_s", "llm_latency_s"}
+
+
+def stable(metrics: dict) -> dict:
+    """Metrics without the timings, which differ from run to run."""
+    return {s: [{k: v for k, v in r.items() if k not in TIMING} for r in rows]
+            for s, rows in metrics.items()}  # fmt: skip
+
+
+def statuses(store: Store) -> dict[tuple[str, str, str], str]:
+    return {(r.episode.task_id, r.episode.planner, r.episode.model): r.episode.status.value
+            for r in store.records()}  # fmt: skip
+
+
+def test_end_to_end_with_scripted_replies(coffee_tasks, scripted_llm, toys, tmp_path):
+    for answer in (["coffee_mug"], ["fridge"], REFERENCE_PLAN, ["done"]):
+        scripted_llm.enqueue_json({"answer": answer}, input_tokens=30, output_tokens=5)
+    tasks = load_tasks([str(coffee_tasks)])
+    model = scripted_llm.model
+    with Store(tmp_path / "r.db") as store:
+        totals = evaluate(tasks, ["toy_asking", "toy_reference"], [model], store,
+                          concurrency=1, settings=scripted_llm.settings())  # fmt: skip
+        assert statuses(store) == {
+            ("coffee-search-01", "toy_asking", model): "success",
+            ("coffee-search-02", "toy_asking", model): "failed",
+            ("coffee-plan-01", "toy_asking", model): "success",
+            ("coffee-plan-02", "toy_asking", model): "failed",
+            **{(t.id, "toy_reference", "none"): "success" for t in tasks},
+        }
+        asked = [r.episode for r in store.records() if r.episode.planner == "toy_asking"]
+    assert (totals.total, totals.done, totals.skipped, totals.failed, totals.errors) == (
+        8,
+        8,
+        0,
+        2,
+        0,
+    )
+    assert (totals.input_tokens, totals.output_tokens) == (120, 20)
+    assert all(e.input_tokens == 30 and len(e.llm_calls) == 1 for e in asked)
+    assert [
+        json.loads(json.dumps(r["messages"]))[-1]["content"] for r in scripted_llm.requests
+    ] == [t.instruction for t in tasks]
+
+
+def test_one_client_per_model_and_model_less_planners_once(
+    coffee_tasks, scripted_llm, toys, tmp_path
+):
+    for _ in range(8):
+        scripted_llm.enqueue_json({"answer": ["done"]})
+    models = [scripted_llm.model, scripted_llm.anthropic_model]
+    with Store(tmp_path / "r.db") as store:
+        tasks = load_tasks([str(coffee_tasks)])
+        totals = evaluate(tasks, ["toy_asking", "toy_reference"], models, store, concurrency=3,
+                          settings=scripted_llm.settings())  # fmt: skip
+        keys = store.keys()
+    assert totals.done == len(keys) == 4 * 2 + 4
+    assert {k.model for k in keys if k.planner == "toy_reference"} == {"none"}
+    assert {k.model for k in keys if k.planner == "toy_asking"} == set(models)
+    assert sorted(set(scripted_llm.paths)) == ["/v1/chat/completions", "/v1/messages"]
+
+
+def test_runs_concurrently_up_to_the_limit(coffee_tasks, toys, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCENEPLAN_TOY_DELAY", "0.02")
+    with Store(tmp_path / "r.db") as store:
+        evaluate(load_tasks([str(coffee_tasks)]), ["toy_reference"], [], store,
+                 runs=3, concurrency=3)  # fmt: skip
+        assert len(store) == 12
+    assert toys.ReferencePlanner.peak == 3
+
+
+def test_a_task_that_raises_is_recorded_and_the_run_completes(coffee_tasks, toys, tmp_path):
+    broken = tmp_path / "tasks.yaml"
+    broken.write_text(
+        coffee_tasks.read_text() + "\n- {id: lost-01, suite: coffee-mini, family: simple_planning, "
+        "environment: nowhere/graph.json, instruction: Do it., goal: 'true'}\n"
+    )
+    with Store(tmp_path / "r.db") as store:
+        totals = evaluate(load_tasks([str(broken)]), ["toy_broken"], [], store)
+        got = {r.episode.task_id: r.episode for r in store.records()}
+    assert totals.done == 5 and totals.errors == 3
+    assert got["coffee-plan-02"].status is Status.ERROR
+    assert got["coffee-plan-02"].error == "RuntimeError: planner bug"
+    assert got["coffee-search-02"].error == "RuntimeError: planner bug"
+    assert got["lost-01"].status is Status.ERROR and "nowhere/graph.json" in got["lost-01"].error
+    assert got["coffee-plan-01"].status is Status.FAILED  # the others ran
+
+
+def test_interrupted_run_resumes_without_duplicates(coffee_tasks, toys, tmp_path):
+    tasks = load_tasks([str(coffee_tasks)])
+    with Store(tmp_path / "r.db") as store:
+        with pytest.raises(KeyboardInterrupt):
+            evaluate(tasks, ["toy_interrupting"], [], store, runs=2, concurrency=2)
+        stored = len(store)
+        assert 0 < stored < 8  # what finished before Ctrl-C (in-flight runs are lost)
+        toys.InterruptingPlanner.budget = 100
+        totals = evaluate(tasks, ["toy_interrupting"], [], store, runs=2, concurrency=2)
+        assert (totals.skipped, totals.done) == (stored, 8 - stored)
+        assert len(store) == len(store.keys()) == 8
+        resumed = compute(store.records())
+        again = evaluate(tasks, ["toy_interrupting"], [], store, runs=2)
+        assert (again.skipped, again.done) == (8, 0)
+    with Store(tmp_path / "fresh.db") as fresh:
+        evaluate(tasks, ["toy_interrupting"], [], fresh, runs=2)
+        assert stable(compute(fresh.records())) == stable(resumed)
+
+
+def test_llm_errors_are_stored_and_can_be_retried(coffee_tasks, scripted_llm, toys, tmp_path):
+    task = load_tasks([str(coffee_tasks)])[:1]
+    for _ in range(3):  # the first try and two retries
+        scripted_llm.enqueue_status(503)
+    settings = scripted_llm.settings()
+    key = Key("coffee-search-01", "toy_asking", scripted_llm.model, 1)
+    with Store(tmp_path / "r.db") as store:
+        evaluate(task, ["toy_asking"], [scripted_llm.model], store, settings=settings)
+        [record] = store.records()
+        assert record.episode.status is Status.ERROR and "503" in record.episode.error
+        assert (
+            evaluate(task, ["toy_asking"], [scripted_llm.model], store, settings=settings).done == 0
+        )
+        scripted_llm.enqueue_json({"answer": ["coffee_mug"]})
+        totals = evaluate(task, ["toy_asking"], [scripted_llm.model], store, settings=settings,
+                          retry_errors=True)  # fmt: skip
+        assert totals.done == 1 and store.keys(with_status={Status.SUCCESS}) == {key}
+        assert len(store) == 1
+
+
+def test_a_model_is_needed_only_by_planners_that_use_one(coffee_tasks, toys, tmp_path):
+    tasks = load_tasks([str(coffee_tasks)])
+    with Store(tmp_path / "r.db") as store:
+        with pytest.raises(ModelNotConfiguredError, match="no LLM configured"):
+            evaluate(tasks, ["toy_reference", "toy_asking"], [], store)
+        assert len(store) == 0
+        assert evaluate(tasks, ["toy_reference"], [], store).done == 4
+
+
+def test_bad_requests_fail_before_any_work(coffee_tasks, toys, tmp_path):
+    tasks = load_tasks([str(coffee_tasks)])
+    with Store(tmp_path / "r.db") as store:
+        with pytest.raises(BadInputError, match="unknown planner 'magic'"):
+            evaluate(tasks, ["toy_reference", "magic"], [], store)
+        with pytest.raises(BadInputError, match="PROVIDER:MODEL"):
+            evaluate(tasks, ["toy_asking"], ["gpt-4o"], store)
+        assert len(store) == 0
+    with pytest.raises(BadInputError, match="unknown suite 'nope'"):
+        load_tasks(["nope"])
