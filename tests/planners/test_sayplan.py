@@ -18,11 +18,14 @@ from sayplan_script import (
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
+from sceneplan.graph import from_dict
 from sceneplan.graph.views import collapse
 from sceneplan.planners import Episode, ErrorType, Status, get_planner
 from sceneplan.planners.dialogue import GRAPH_MOVED
+from sceneplan.planners.episode import SimCall
 from sceneplan.planners.search import LAST_TURN
 from sceneplan.world import Simulator
+from scenes import kitchen_dict, node
 
 REFRIGERATE = [
     "goto(kitchen)",
@@ -204,6 +207,19 @@ def test_unusable_plan_reply_is_a_round_with_feedback(scripted_llm):
     assert "cannot parse action 'goto kitchen'" in shown(scripted_llm.requests[4]).feedback
     assert episode.replans == 2 and episode.status is Status.SUCCESS
     assert [c.ok for c in episode.sim_calls] == [False, True]
+
+
+def test_a_room_no_path_reaches_is_feedback(scripted_llm):
+    data = kitchen_dict()
+    data["nodes"].append(node("attic", "room"))
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_json(plan("goto(attic)", "done()"))
+    scripted_llm.enqueue_json(plan("goto(kitchen)", "access(bench)", "pickup(apple)", "done()"))
+    episode = run(scripted_llm, "Fetch the apple.", env=from_dict(data, "tiny"))
+    feedback = shown(scripted_llm.requests[2]).feedback
+    assert feedback.startswith("no path from office to attic")
+    assert episode.sim_calls[0] == SimCall("verify", "goto(attic) > done()", False, feedback)
+    assert episode.executable and episode.status is Status.SUCCESS and episode.replans == 1
 
 
 def test_hallucinated_node_in_the_last_plan_is_classified(scripted_llm):

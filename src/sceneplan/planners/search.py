@@ -85,34 +85,18 @@ async def semantic_search(
                 memory=memory_text(view),
                 feedback=feedback or "none",
             )
-            record = SearchTurn(turn, "invalid", None, False, "", count_tokens(graph))
-            record.prompt_tokens = dialogue.tokens()
+            tokens = (count_tokens(graph), dialogue.tokens())
+            record = SearchTurn(turn, "invalid", None, False, "", *tokens)
             emit(on_event, PlanEvent("ask", "search", turn, "waiting for the model"))
             reply = await run.ask("search", dialogue.snapshot(), schema)
             call = run.episode.llm_calls[-1]
             if call.reply:
                 dialogue.assistant(call.reply)
             parsed = reply.parsed if reply is not None else None
-            done = parsed is not None and parsed.mode == "planning"
-            answer = list(parsed.answer) if done and isinstance(parsed, FindReply) else []
-            if done:
-                call.command = "planning"
-                record.command, record.ok = ("answer" if find else "plan"), True
-                record.feedback = f"switched to planning after {turn} turn(s)"
-                if find:
-                    record.feedback += f"; answer: {', '.join(answer) or 'nothing'}"
-            elif parsed is None:
-                record.feedback = unusable_reply_feedback(call.reply, schema)
-            elif parsed.command is None:
-                record.feedback = "in exploring mode, give a command (expand or contract a node)"
-            else:
-                call.command = str(parsed.command)
-                record.command, record.node = parsed.command.name, parsed.command.node
-                record.ok, record.feedback = _apply(run, view, parsed.command)
-            record.memory = view.memory
+            answer = _take_turn(run, view, record, parsed, schema)
             run.episode.search.append(record)
             data = {"command": record.command, "node": record.node, "memory": record.memory}
-            if done:
+            if answer is not None:
                 data["answer"] = answer
                 emit(on_event, PlanEvent("answer", "search", turn, record.feedback, data=data))
                 return SearchResult(view, answer, switched=True)
@@ -121,6 +105,38 @@ async def semantic_search(
         return SearchResult(view)
     finally:
         run.episode.explored = view.memory
+
+
+def _take_turn(
+    run: Run,
+    view: GraphView,
+    record: SearchTurn,
+    parsed: SearchReply | None,
+    schema: type[SearchReply],
+) -> list[str] | None:
+    """Act on one reply and fill in its turn; the answer if the model switched to planning.
+
+    The answer is empty for planning tasks; None means the search goes on.
+    """
+    call = run.episode.llm_calls[-1]
+    answer = None
+    if parsed is None:
+        record.feedback = unusable_reply_feedback(call.reply, schema)
+    elif parsed.mode == "planning":
+        answer = list(parsed.answer) if isinstance(parsed, FindReply) else []
+        call.command = "planning"
+        record.command, record.ok = ("answer" if schema is FindReply else "plan"), True
+        record.feedback = f"switched to planning after {record.turn} turn(s)"
+        if schema is FindReply:
+            record.feedback += f"; answer: {', '.join(answer) or 'nothing'}"
+    elif parsed.command is None:
+        record.feedback = "in exploring mode, give a command (expand or contract a node)"
+    else:
+        call.command = str(parsed.command)
+        record.command, record.node = parsed.command.name, parsed.command.node
+        record.ok, record.feedback = _apply(run, view, parsed.command)
+    record.memory = view.memory
+    return answer
 
 
 def _apply(run: Run, view: GraphView, command: Command) -> tuple[bool, str]:
