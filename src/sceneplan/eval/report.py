@@ -1,0 +1,339 @@
+"""Reports of a results store: Markdown tables shaped like the papers', CSV and JSON.
+
+The Markdown report puts the papers' published numbers (`published.yaml`)
+next to the measured ones: SayPlan Table 1 (search success) as extra
+columns, SayPlan Table 3 (planning) and LookPlanGraph Table 2 (SR, APA, APL,
+NRR) as extra rows below the planner they correspond to.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from sceneplan.errors import BadInputError
+from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row
+from sceneplan.planners.episode import ErrorType
+
+FORMATS = ("md", "csv", "json")
+IDENTITY = ("planner", "model", "environment", "suite", "family", "task_id", "turn")
+
+_ERROR_HEADERS = {
+    ErrorType.MISSING_ACTION: "Missing action",
+    ErrorType.MISSING_POSE: "Missing pose",
+    ErrorType.WRONG_ACTION: "Wrong action",
+    ErrorType.INCOMPLETE_SEARCH: "Incomplete search",
+    ErrorType.HALLUCINATED_NODE: "Hallucinated nodes",
+}
+
+
+@cache
+def published() -> dict[str, Any]:
+    """The papers' numbers, with their sources (`published.yaml`)."""
+    text = (resources.files("sceneplan.eval") / "published.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def render(metrics: dict[str, list[Row]], fmt: str = "md", title: str = "results") -> str:
+    """The report in one of FORMATS."""
+    if fmt == "md":
+        return markdown(metrics, title)
+    if fmt == "csv":
+        return csv_text(flatten(metrics))
+    if fmt == "json":
+        return json.dumps({"metrics": metrics, "published": published()}, indent=2) + "\n"
+    raise BadInputError(f"unknown report format '{fmt}'; choose one of: {', '.join(FORMATS)}")
+
+
+def flatten(metrics: dict[str, list[Row]]) -> list[Row]:
+    """One row per (section, group, metric): the long format of CSV and comparisons."""
+    out = []
+    for section, rows in metrics.items():
+        for row in rows:
+            ident = {k: row.get(k, "") for k in IDENTITY}
+            for name, value in row.items():
+                if name not in IDENTITY:
+                    out.append({"section": section, **ident, "metric": name, "value": value})
+    return out
+
+
+def csv_text(rows: Sequence[Row], values: Sequence[str] = ("value",)) -> str:
+    """Long-format rows as CSV; unknown values are empty cells."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=["section", *IDENTITY, "metric", *values])
+    writer.writeheader()
+    writer.writerows({k: "" if v is None else v for k, v in r.items()} for r in rows)
+    return buffer.getvalue()
+
+
+def markdown(metrics: dict[str, list[Row]], title: str) -> str:
+    """The Markdown report: one section per table that has data."""
+    parts = [f"# sceneplan results: {title}", _overview(metrics["overview"])]
+    for build in (_table1, _search_details, _table3, _lookplangraph, _cost, _tokens, _repeat):
+        section = build(metrics)
+        if section:
+            parts.append(section)
+    parts.append(_sources())
+    return "\n\n".join(parts) + "\n"
+
+
+# -- sections ---------------------------------------------------------------------
+
+
+_OVERVIEW = ("planner", "model", "episodes", "tasks", "runs", "success", "failed", "error")
+
+
+def _overview(rows: list[Row]) -> str:
+    if not rows:
+        return "The store holds no results yet."
+    return table(
+        ["Planner", "Model", "Episodes", "Tasks", "Runs", "Success", "Failed", "Errors"],
+        [[r[k] for k in _OVERVIEW] for r in rows],
+    )
+
+
+def _table1(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["search"]
+    if not rows:
+        return ""
+    paper = published()["sayplan_table1"]
+    methods = paper["methods"]
+    columns = sorted({(r["planner"], r["model"]) for r in rows})
+    cells = {(r["environment"], r["family"], r["planner"], r["model"]): r for r in rows}
+    body = []
+    for env, family in sorted(
+        {(r["environment"], r["family"]) for r in rows}, key=lambda k: (k[0], SEARCH.index(k[1]))
+    ):
+        line = [env, _label(family)]
+        for planner, model in columns:
+            r = cells.get((env, family, planner, model))
+            line.append(f"{pct(r['success'])} of {r['n']}" if r else "-")
+        known = paper["values"].get(env, {}).get(family, {})
+        line += [pct(known.get(m)) for m in methods]
+        body.append(line)
+    headers = ["Environment", "Subtask", *(f"{p} ({m})" for p, m in columns)]
+    headers += [f"{m} [paper]" for m in methods]
+    return "## Semantic search success (SayPlan Table 1)\n\n" + table(headers, body)
+
+
+def _search_details(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["search"]
+    if not rows:
+        return ""
+    return "### Search details\n\n" + table(
+        [
+            *("Planner", "Model", "Environment", "Subtask", "n", "Success"),
+            *("Subgraph success", "Explored rooms", "Search turns"),
+        ],
+        [
+            [
+                *(r["planner"], r["model"], r["environment"], _label(r["family"]), r["n"]),
+                pct(r["success"]),
+                f"{pct(r['subgraph_success'])} of {r['subgraph_n']}",
+                num(r["explored_rooms"]),
+                num(r["search_turns"]),
+            ]
+            for r in rows
+        ],
+    )
+
+
+def _table3(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["planning"]
+    if not rows:
+        return ""
+    paper = published()["sayplan_table3"]
+    cells = {(r["planner"], r["model"], r["environment"], r["family"]): r for r in rows}
+    groups = sorted({(r["planner"], r["model"], r["environment"]) for r in rows})
+
+    def measured(planner: str, model: str, env: str) -> list[str]:
+        def get(family: str, name: str) -> str:
+            r = cells.get((planner, model, env, family))
+            return pct(r[name]) if r else "-"
+
+        return [
+            planner,
+            model,
+            env,
+            *(get(f, m) for f in ("simple_planning", "long_horizon") for m in _CORR_EXEC),
+            *(get(ALL_PLANNING, t.value) for t in ErrorType),
+            num(cells[(planner, model, env, ALL_PLANNING)]["replans"]),
+        ]
+
+    def quoted(entry: dict[str, Any]) -> list[str]:
+        return [
+            f"{entry['method']} [paper]",
+            "GPT-4",
+            paper["environment"],
+            *(pct(entry[f][m]) for f in ("simple_planning", "long_horizon") for m in _CORR_EXEC),
+            *(pct(entry["errors"][t.value]) for t in ErrorType),
+            "-",
+        ]
+
+    body = _interleave(groups, paper["rows"], measured, quoted)
+    headers = ["Planner", "Model", "Environment", "Simple corr", "Simple exec", "Long corr"]
+    headers += ["Long exec", *(_ERROR_HEADERS[t] for t in ErrorType), "Replans"]
+    return "## Causal planning (SayPlan Table 3)\n\n" + table(headers, body)
+
+
+_CORR_EXEC = ("correctness", "executability")
+_LPG = ("sr", "apa", "apl", "nrr")
+
+
+def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["lookplangraph"]
+    if not rows:
+        return ""
+    paper = published()["lookplangraph_table2"]
+    datasets = {d.get("suite"): d for d in paper["datasets"] if d.get("suite")}
+    body = []
+    for suite in sorted({r["suite"] for r in rows}):
+        for r in (r for r in rows if r["suite"] == suite):
+            body.append([suite, r["planner"], r["model"], r["n"], *(num(r[k]) for k in _LPG)])
+        if suite in datasets:
+            body += _quoted_lpg(datasets[suite], paper["model"])
+    for dataset in paper["datasets"]:
+        if dataset.get("suite") not in {r["suite"] for r in rows}:
+            body += _quoted_lpg(dataset, paper["model"])
+    return "## LookPlanGraph metrics (LookPlanGraph Table 2, App. D)\n\n" + table(
+        ["Dataset", "Planner", "Model", "n", "SR", "APA", "APL", "NRR"], body
+    )
+
+
+def _quoted_lpg(dataset: dict[str, Any], model: str) -> list[list[str]]:
+    return [
+        [f"{dataset['dataset']} [paper]", e["method"], model, "-", *(num(e[k]) for k in _LPG)]
+        for e in dataset["rows"]
+    ]
+
+
+def _cost(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["cost"]
+    if not rows:
+        return ""
+    return "## Cost per task\n\n" + table(
+        [
+            *("Planner", "Model", "Family", "n", "LLM calls", "Input tokens", "Output tokens"),
+            *("Cost (USD)", "Total cost (USD)", "LLM latency (s)", "Wall time (s)"),
+        ],
+        [
+            [
+                *(r["planner"], r["model"], _label(r["family"]), r["n"], num(r["llm_calls"])),
+                *(num(r["input_tokens"], 0), num(r["output_tokens"], 0)),
+                *(num(r["cost_usd"], 4), num(r["cost_total_usd"], 4)),
+                *(num(r["llm_latency_s"]), num(r["wall_time_s"])),
+            ]
+            for r in rows
+        ],
+    )
+
+
+def _tokens(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["token_progression"]
+    if not rows:
+        return ""
+    series: dict[tuple[str, str, str], list[Row]] = {}
+    for r in rows:
+        series.setdefault((r["planner"], r["model"], r["environment"]), []).append(r)
+    body = [
+        [
+            *key,
+            len(turns),
+            *(", ".join(num(t[k], 0) for t in turns) for k in ("graph_tokens", "prompt_tokens")),
+        ]
+        for key, turns in series.items()
+    ]
+    headers = ["Planner", "Model", "Environment", "Turns", "Graph tokens by turn"]
+    return "## Token progression during search (SayPlan Fig. 3)\n\n" + table(
+        [*headers, "Prompt tokens by turn"], body
+    )
+
+
+def _repeat(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["repeatability"]
+    if not rows:
+        return ""
+
+    def spread(r: Row, name: str, digits: int) -> str:
+        return f"{num(r[f'{name}_mean'], digits)} (±{num(r[f'{name}_std'], digits)})"
+
+    return (
+        "## Repeatability across runs (SCLPlan Table II)\n\n"
+        "Mean and standard deviation over the runs of each task, averaged over tasks.\n\n"
+        + table(
+            ["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"],
+            [
+                [
+                    *(r["planner"], r["model"], r["tasks"], r["runs"]),
+                    *(spread(r, "success", 2), spread(r, "tokens", 0), spread(r, "steps", 2)),
+                ]
+                for r in rows
+            ],
+        )
+    )
+
+
+def _sources() -> str:
+    lines = ["Published numbers ([paper] rows and columns):"]
+    for entry in published().values():
+        source = entry["source"]
+        note = f" Note: {entry['note']}" if entry.get("note") else ""
+        lines.append(f"- {source['table']}. {source['paper']}.{note}")
+    return "\n".join(lines)
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def _interleave(
+    groups: list[tuple[str, str, str]],
+    quoted: list[dict[str, Any]],
+    render_measured: Callable[..., list[str]],
+    render_quoted: Callable[[dict[str, Any]], list[str]],
+) -> list[list[str]]:
+    """Measured rows, each planner's followed by the published rows for it; the rest last."""
+    body, shown = [], set()
+    for index, group in enumerate(groups):
+        body.append(render_measured(*group))
+        last_of_planner = index + 1 == len(groups) or groups[index + 1][0] != group[0]
+        if last_of_planner:
+            for i, entry in enumerate(quoted):
+                if entry["planner"] == group[0]:
+                    body.append(render_quoted(entry))
+                    shown.add(i)
+    body += [render_quoted(e) for i, e in enumerate(quoted) if i not in shown]
+    return body
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def pct(value: float | None) -> str:
+    """A rate as a percentage; '-' when unknown.
+
+    >>> pct(0.8666), pct(0.0017), pct(None)
+    ('86.7%', '0.17%', '-')
+    """
+    if value is None:
+        return "-"
+    return f"{100 * value:.2f}%" if 0 < abs(value) < 0.01 else f"{100 * value:.1f}%"
+
+
+def num(value: float | None, digits: int = 2) -> str:
+    """A number with `digits` decimals; '-' when unknown."""
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def _label(family: str) -> str:
+    return family.replace("_", " ").capitalize() if family else "-"

@@ -1,0 +1,158 @@
+"""Reports: Markdown in the shape of the papers' tables, with their numbers; CSV, JSON, plots."""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import json
+import sys
+
+import pytest
+
+from sceneplan.errors import BackendUnavailableError, BadInputError
+from sceneplan.eval.compare import compare, render_compare
+from sceneplan.eval.metrics import compute
+from sceneplan.eval.plots import write_plots
+from sceneplan.eval.report import published, render
+from sceneplan.eval.runner import evaluate, load_tasks
+from sceneplan.eval.store import Record, Store
+from sceneplan.planners.base import PLANNERS
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory, request) -> list[Record]:
+    """The reference toy planner on Home search and the coffee suite, two runs each."""
+    here = request.path.parent
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(here))
+        mp.setitem(PLANNERS, "toy_reference", ("toy_planners", "ReferencePlanner"))
+        tasks = load_tasks(["home-search", str(here / "data" / "coffee_tasks.yaml")])
+        with Store(tmp_path_factory.mktemp("report") / "r.db") as store:
+            evaluate(tasks, ["toy_reference"], [], store, runs=2)
+            return store.records()
+
+
+def lines_of(text: str, start: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(start)]
+
+
+def test_markdown_puts_published_numbers_next_to_measured_ones(records):
+    text = render(compute(records), "md", title="r.db")
+    assert text.startswith("# sceneplan results: r.db")
+    assert "| toy_reference | none | 68 | 34 | 2 | 68 | 0 | 0 |" in text
+    assert "## Semantic search success (SayPlan Table 1)" in text
+    assert lines_of(text, "| home | Simple search") == [
+        "| home | Simple search | 100.0% of 30 | 100.0% | 0.0% | 86.7% |"
+    ]
+    assert lines_of(text, "| home | Complex search") == [
+        "| home | Complex search | 100.0% of 30 | 100.0% | 0.0% | 73.3% |"
+    ]
+    assert "| LLM-As-Planner [paper] | GPT-4 | office | 93.3% | 80.0% | 66.7% | 13.3% | 20.0% | " \
+        "60.0% | 0.17% | 0.03% | 10.0% | - |" in text  # fmt: skip
+    assert lines_of(text, "| coffee-mini |") == [
+        "| coffee-mini | toy_reference | none | 4 | 1.00 | 0.50 | 9.00 | - |"
+    ]
+    assert (
+        "| SayPlan Office [paper] | SayPlan Lite | Llama3.3-70b | - | 0.16 | 0.39 | 4.04 | 19.83 |"
+        in text
+    )
+    assert "| toy_reference | none | 34 | 2 | 1.00 (±0.00) | 0 (±0) | 0.06 (±0.00) |" in text
+    assert "## Token progression during search (SayPlan Fig. 3)" in text
+    assert "Table 1: semantic search success rate. SayPlan" in text
+
+
+def test_published_rows_follow_the_planner_they_correspond_to(records):
+    renamed = []
+    for record in records:
+        episode = type(record.episode).from_dict(record.episode.to_dict())
+        episode.planner = "sayplan"
+        renamed.append(Record(record.suite, record.run, episode))
+    text = render(compute(renamed), "md")
+    table3 = text.split("## Causal planning (SayPlan Table 3)")[1].split("##")[0]
+    assert [line.split(" | ")[0] for line in lines_of(table3, "| ")[1:]] == [
+        "| sayplan",
+        "| SayPlan [paper]",
+        "| LLM+P [paper]",
+        "| LLM-As-Planner [paper]",
+    ]
+
+
+def test_csv_is_long_format(records):
+    rows = list(csv.DictReader(io.StringIO(render(compute(records), "csv"))))
+    home = [r for r in rows if r["section"] == "search" and r["environment"] == "home"]
+    assert {(r["family"], r["metric"], r["value"]) for r in home} >= {
+        ("simple_search", "success", "1.0"),
+        ("complex_search", "n", "30"),
+    }
+    assert {r["section"] for r in rows} >= {"overview", "lookplangraph", "repeatability_tasks"}
+
+
+def test_json_has_metrics_and_sources(records):
+    data = json.loads(render(compute(records), "json"))
+    assert data["metrics"]["lookplangraph"][0]["apl"] == 9.0
+    table1 = data["published"]["sayplan_table1"]
+    assert table1["values"]["office"]["simple_search"]["SayPlan (GPT-4)"] == 0.867
+    assert "Rana et al." in table1["source"]["paper"]
+
+
+def test_compare_shows_the_difference(records):
+    worse = []
+    for record in records:
+        episode = type(record.episode).from_dict(record.episode.to_dict())
+        if episode.task_id == "coffee-search-01":
+            episode.answer_correct = False
+        worse.append(Record(record.suite, record.run, episode))
+    rows = compare(compute(records), compute(worse))
+    changed = [r for r in rows if r["delta"]]
+    assert [(r["section"], r["environment"], r["family"], r["metric"]) for r in changed] == [
+        ("search", "coffee", "simple_search", "success")
+    ]
+    assert changed[0]["delta"] == -1.0
+    text = render_compare(rows, "md", ("a.db", "b.db"))
+    assert "A = a.db, B = b.db" in text
+    assert (
+        "| toy_reference / none / coffee / simple_search | success | 1.0000 | 0.0000 | -1.0000 |"
+        in text
+    )
+    table = list(csv.DictReader(io.StringIO(render_compare(rows, "csv", ("a", "b")))))
+    assert {"a", "b", "delta"} <= set(table[0])
+    assert json.loads(render_compare(rows, "json", ("a", "b")))["rows"] == json.loads(
+        json.dumps(rows)
+    )
+
+
+def test_plots_are_written(records, tmp_path):
+    paths = write_plots(compute(records), tmp_path / "plots")
+    assert [p.name for p in paths] == [
+        "success_by_family.png",
+        "error_types.png",
+        "token_progression.png",
+    ]
+    for path in paths:
+        assert path.read_bytes().startswith(b"\x89PNG") and path.stat().st_size > 1000
+
+
+def test_plots_without_data_write_nothing(tmp_path):
+    assert write_plots(compute([]), tmp_path) == []
+
+
+def test_missing_matplotlib_names_the_extra(records, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(BackendUnavailableError, match=r"pip install 'sceneplan\[plots\]'"):
+        write_plots(compute(records), tmp_path)
+
+
+def test_unknown_format():
+    with pytest.raises(BadInputError, match="unknown report format 'html'"):
+        render(compute([]), "html")
+    with pytest.raises(BadInputError, match="unknown report format 'html'"):
+        render_compare([], "html", ("a", "b"))
+
+
+def test_published_file_is_complete():
+    data = published()
+    assert set(data) == {"sayplan_table1", "sayplan_table3", "lookplangraph_table2"}
+    for entry in data.values():
+        assert entry["source"]["paper"] and entry["source"]["table"]
+    assert importlib.resources.files("sceneplan.eval").joinpath("published.yaml").is_file()
