@@ -1,0 +1,1 @@
+"""Symbolic planning over the one world domain: PDDL export, grounding, search."""

@@ -1,0 +1,213 @@
+"""The pure-Python back end: lazy greedy best-first search with h_FF and preferred operators.
+
+States are integers used as bit sets over the task's facts. The heuristic is
+the size of a relaxed plan extracted from h_add supporters (conditional
+effects relax to separate actions); actions of that relaxed plan applicable
+in the state are preferred, and a second open list holds only their
+successors (boosted when progress is made), as in Fast Downward's lazy GBFS.
+The search keeps a closed list, so it is complete: an exhausted search
+proves the task unsolvable.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+
+from sceneplan.symbolic.task import GroundTask
+
+INF = float("inf")
+
+
+def _mask(ids) -> int:
+    out = 0
+    for i in ids:
+        out |= 1 << i
+    return out
+
+
+def _bits(state: int) -> list[int]:
+    out = []
+    while state:
+        low = state & -state
+        out.append(low.bit_length() - 1)
+        state ^= low
+    return out
+
+
+@dataclass
+class SearchOutcome:
+    """What a back end found: `status` is plan, unsolvable or timeout; `plan` action indices."""
+
+    status: str
+    plan: list[int]
+    expanded: int = 0
+    evaluated: int = 0
+
+
+class _Compiled:
+    """Bit masks of a task, and its delete relaxation."""
+
+    def __init__(self, task: GroundTask):
+        self.actions = []
+        for a in task.actions:
+            self.actions.append(
+                (
+                    _mask(a.pre),
+                    _mask(a.neg),
+                    _mask(a.add),
+                    _mask(a.delete),
+                    tuple(
+                        (_mask(e.pre), _mask(e.neg), _mask(e.add), _mask(e.delete))
+                        for e in a.effects
+                    ),
+                    a.cost,
+                )
+            )
+        self.goal = _mask(task.goal)
+        self.goal_neg = _mask(task.goal_neg)
+        self.goal_facts = sorted(task.goal)
+        self.n_goal_neg = len(task.goal_neg)
+        # relaxed actions: (origin, preconditions, adds); one per action and per conditional effect
+        self.relaxed: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        for index, a in enumerate(task.actions):
+            self.relaxed.append((index, tuple(a.pre), tuple(a.add)))
+            for e in a.effects:
+                self.relaxed.append((index, tuple(a.pre | e.pre), tuple(e.add)))
+        self.readers: list[list[int]] = [[] for _ in task.facts]
+        for r, (_, pre, _) in enumerate(self.relaxed):
+            for f in pre:
+                self.readers[f].append(r)
+        self.free = [r for r, (_, pre, _) in enumerate(self.relaxed) if not pre]
+        self.n_facts = len(task.facts)
+
+    def successor(self, state: int, index: int) -> int:
+        _, _, add, delete, effects, _ = self.actions[index]
+        for cp, cn, ca, cd in effects:
+            if state & cp == cp and not state & cn:
+                add |= ca
+                delete |= cd
+        return (state & ~delete) | add
+
+    def applicable(self, state: int) -> list[int]:
+        return [
+            i
+            for i, (pre, neg, *_rest) in enumerate(self.actions)
+            if state & pre == pre and not state & neg
+        ]
+
+    def is_goal(self, state: int) -> bool:
+        return state & self.goal == self.goal and not state & self.goal_neg
+
+    def h_ff(self, state: int) -> tuple[float, set[int]]:
+        """Relaxed plan length, and the actions of that plan (for preferred operators)."""
+        cost = [INF] * self.n_facts
+        support = [-1] * self.n_facts
+        heap: list[tuple[int, int]] = []
+        for f in _bits(state):
+            cost[f] = 0
+            heap.append((0, f))
+        remaining = [len(pre) for _, pre, _ in self.relaxed]
+        total = [0] * len(self.relaxed)
+
+        def fire(r: int, c: int) -> None:
+            for q in self.relaxed[r][2]:
+                if c < cost[q]:
+                    cost[q] = c
+                    support[q] = r
+                    heapq.heappush(heap, (c, q))
+
+        for r in self.free:
+            fire(r, 1)
+        open_goals = {g for g in self.goal_facts if cost[g] == INF}
+        done = [False] * self.n_facts
+        while heap and open_goals:
+            c, f = heapq.heappop(heap)
+            if done[f]:
+                continue
+            done[f] = True
+            open_goals.discard(f)
+            for r in self.readers[f]:
+                remaining[r] -= 1
+                total[r] += c
+                if remaining[r] == 0:
+                    fire(r, total[r] + 1)
+        if any(cost[g] == INF for g in self.goal_facts):
+            return INF, set()
+        chosen: set[int] = set()
+        stack = [g for g in self.goal_facts if cost[g] > 0]
+        seen = set(stack)
+        while stack:
+            f = stack.pop()
+            r = support[f]
+            if r in chosen:
+                continue
+            chosen.add(r)
+            for p in self.relaxed[r][1]:
+                if cost[p] > 0 and p not in seen:
+                    seen.add(p)
+                    stack.append(p)
+        unmet_neg = bin(state & self.goal_neg).count("1")
+        return len({self.relaxed[r][0] for r in chosen}) + unmet_neg, {
+            self.relaxed[r][0] for r in chosen
+        }
+
+
+def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:
+    """Search for a plan within `timeout` seconds."""
+    deadline = time.perf_counter() + timeout
+    c = _Compiled(task)
+    start = _mask(task.init)
+    if c.is_goal(start):
+        return SearchOutcome("plan", [])
+    parents: dict[int, tuple[int, int] | None] = {}
+    counter = 0
+    regular: list = [(0, counter, start, None, -1)]
+    preferred: list = []
+    boost = turn = 0
+    best = INF
+    expanded = evaluated = 0
+    while regular or preferred:
+        turn += 1
+        use_preferred = bool(preferred) and (boost > 0 or turn % 2 == 0 or not regular)
+        queue = preferred if use_preferred else regular
+        if use_preferred and boost > 0:
+            boost -= 1
+        _, _, state, parent, via = heapq.heappop(queue)
+        counter += 1
+        if state in parents:
+            continue
+        parents[state] = (parent, via) if parent is not None else None
+        if c.is_goal(state):
+            return SearchOutcome("plan", _path(parents, state), expanded, evaluated)
+        if counter % 64 == 0 and time.perf_counter() > deadline:
+            return SearchOutcome("timeout", [], expanded, evaluated)
+        h, helpful = c.h_ff(state)
+        evaluated += 1
+        if h == INF:
+            continue
+        if h < best:
+            best = h
+            boost += 1000
+        expanded += 1
+        for index in c.applicable(state):
+            child = c.successor(state, index)
+            if child in parents:
+                continue
+            counter += 1
+            entry = (h, counter, child, state, index)
+            heapq.heappush(regular, entry)
+            if index in helpful:
+                heapq.heappush(preferred, entry)
+    return SearchOutcome("unsolvable", [], expanded, evaluated)
+
+
+def _path(parents: dict[int, tuple[int, int] | None], state: int) -> list[int]:
+    plan = []
+    link = parents[state]
+    while link is not None:
+        parent, via = link
+        plan.append(via)
+        link = parents[parent]
+    return plan[::-1]

@@ -1,0 +1,422 @@
+"""PDDL export of the one world domain, of a problem (scene + state + goal), and of plans.
+
+The domain is written from the same action schemas the simulator runs
+(`world.domain`), through two tables below: what each precondition test and
+each effect op of `world.rules` means in PDDL. A schema that uses a name the
+tables lack cannot be exported (UnsupportedError names it), so the export can
+never silently drift from the simulator. The tests in
+`tests/symbolic/test_pddl_differential.py` hold the two to the same verdicts.
+
+The domain is ADL (`forall`/`when`/`exists`, negative and disjunctive
+conditions, equality). Derived facts the simulator computes by walking the
+containment tree are fluents here, maintained by the effects (containment
+changes only by pickup and release):
+- `(below ?d ?y)`: d rests on or in y at any depth (y an asset or object);
+- `(enclosed ?d ?c)`: d is below c and the link into c is `inside_of`; an
+  object is accessible when no enclosing container is closed.
+Appliance functions are static `(makes_WORD ?appliance ?item)` facts.
+
+>>> from sceneplan.datasets import load_environment
+>>> files = export_pddl(load_environment("coffee"), "full(coffee_mug)")
+>>> "(:action pickup" in files.domain and "(full coffee_mug)" in files.problem
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sceneplan.errors import UnsupportedError
+from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.symbolic.pddl_goal import (
+    PDDL_TYPE,
+    attr_predicate,
+    category_predicate,
+    translate_goal,
+    word_predicate,
+)
+from sceneplan.world.actions import Action, parse_plan
+from sceneplan.world.domain import VOCABULARIES, ActionSchema
+from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+
+K = NodeKind
+
+# Parameter kinds -> PDDL type (the type hierarchy is in `_TYPES`).
+PARAM_TYPE: dict[frozenset[NodeKind], str] = {
+    frozenset({K.ROOM, K.POSE}): "place",
+    frozenset({K.ROOM}): "room",
+    frozenset({K.ASSET}): "asset",
+    frozenset({K.OBJECT}): "item",
+    frozenset({K.ASSET, K.OBJECT}): "thing",
+}
+_TYPES = "room pose - place asset item - thing place thing site storey robot - object"
+
+# Fixed predicates of the domain; state words, categories and attributes are added per problem.
+# Their arguments are typed `object` so that a variable of any node type may fill them
+# (validators type-check strictly; the action parameters carry the real types).
+_PREDICATES = (
+    "(agent_at ?p - object)",
+    "(linked ?p - object ?q - object)",
+    "(accessed ?a - object)",
+    "(holding ?o - object)",
+    "(handempty)",
+    "(ontop_of ?o - object ?y - object)",
+    "(inside_of ?o - object ?y - object)",
+    "(below ?o - object ?y - object)",
+    "(enclosed ?o - object ?y - object)",
+    "(asset_in_room ?a - object ?r - object)",
+    "(static_within ?n - object ?y - object)",
+    "(container ?x - object)",
+    "(finished)",
+)
+
+# -- what each precondition test of world.rules means in PDDL ------------------------
+# Each entry maps the test's argument terms (`?x` or a literal word) to a condition.
+
+Template = Callable[..., str]
+
+PRECONDITIONS: dict[str, Template] = {
+    "adjacent": lambda x: (
+        f"(or (agent_at {x}) (exists (?from - place) (and (agent_at ?from) (linked ?from {x}))))"
+    ),
+    "in_room_of": lambda x: f"(exists (?r - room) (and (agent_at ?r) (asset_in_room {x} ?r)))",
+    "hand_empty": lambda: "(handempty)",
+    "holding": lambda o: f"(holding {o})",
+    "asset_accessed": lambda o: f"(exists (?acc - asset) (and (accessed ?acc) (below {o} ?acc)))",
+    "something_accessed": lambda o: "(exists (?acc - asset) (accessed ?acc))",
+    "accessed_affords_release": lambda: (
+        "(forall (?acc - asset) (imply (accessed ?acc) (can_release ?acc)))"
+    ),
+    "reachable_accessed": lambda x: (
+        f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
+    ),
+    "accessible": lambda o: f"(not (exists (?c - thing) (and (enclosed {o} ?c) (is_closed ?c))))",
+    "has_state": lambda x, word: f"({word_predicate(word)} {x})",
+    "is_container": lambda x: f"(container {x})",
+    "closed_if_container": lambda x: f"(or (not (container {x})) (not (is_open {x})))",
+}
+
+# Which kinds a test's node arguments may have for its translation to hold.
+_TEST_KINDS: dict[str, frozenset[NodeKind]] = {"in_room_of": frozenset({K.ASSET})}
+
+
+def _set_word(x: str, word: str) -> str:
+    opposite = EXCLUSIVE_STATES.get(word)
+    added = f"({word_predicate(word)} {x})"
+    return added + (f" (not ({word_predicate(opposite)} {x}))" if opposite else "")
+
+
+def _appliance_effects(appliance: str, receiver: str) -> list[str]:
+    """What a running appliance does to `receiver` (a term or variable of type item)."""
+    return [
+        f"(when (makes_{word} {appliance} {receiver}) (and {_set_word(receiver, word)}))"
+        for word in sorted(set(APPLIANCE_FUNCTIONS.values()))
+    ]
+
+
+def _grab(o: str) -> str:
+    return (
+        f"(holding {o}) (not (handempty)) "
+        f"(forall (?y - thing) (and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
+        f"(not (below {o} ?y)) (not (enclosed {o} ?y)))) "
+        f"(forall (?d - item ?y - thing) (when (and (below ?d {o}) (below {o} ?y)) "
+        "(and (not (below ?d ?y)) (not (enclosed ?d ?y)))))"
+    )
+
+
+def _place_at_accessed(o: str) -> str:
+    inside = "(and (container ?acc) (is_open ?acc))"
+    running = "(and (accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc)))"
+    applied_to_held = " ".join(_appliance_effects("?acc", o))
+    applied_to_contents = " ".join(_appliance_effects("?acc", "?d"))
+    return (
+        f"(not (holding {o})) (handempty) "
+        f"(forall (?acc - asset) (when (accessed ?acc) (below {o} ?acc))) "
+        f"(forall (?acc - asset) (when (and (accessed ?acc) {inside}) "
+        f"(and (inside_of {o} ?acc) (enclosed {o} ?acc)))) "
+        f"(forall (?acc - asset) (when (and (accessed ?acc) (not {inside})) (ontop_of {o} ?acc))) "
+        f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) (below ?d {o})) "
+        "(below ?d ?acc))) "
+        f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) {inside} (below ?d {o})) "
+        "(enclosed ?d ?acc))) "
+        f"(forall (?acc - asset) (when {running} (and {applied_to_held}))) "
+        f"(forall (?acc - asset ?d - item) (when (and {running} (below ?d {o})) "
+        f"(and {applied_to_contents})))"
+    )
+
+
+def _apply_appliance(x: str) -> str:
+    # Follows set_state(x, on) in the same schema (checked in `_action`), so x runs.
+    inside = (
+        f"(or (and (container {x}) (enclosed ?d {x})) (and (not (container {x})) (below ?d {x})))"
+    )
+    return f"(forall (?d - item) (when {inside} (and {' '.join(_appliance_effects(x, '?d'))})))"
+
+
+# -- what each effect op of world.rules means in PDDL -----------------------------------
+
+EFFECTS: dict[str, Template] = {
+    "move_agent": lambda x: (
+        f"(forall (?from - place) (when (and (agent_at ?from) (not (= ?from {x}))) "
+        f"(not (agent_at ?from)))) (agent_at {x}) (forall (?acc - asset) (not (accessed ?acc)))"
+    ),
+    "set_accessed": lambda a: (
+        f"(forall (?acc - asset) (when (and (accessed ?acc) (not (= ?acc {a}))) "
+        f"(not (accessed ?acc)))) (accessed {a})"
+    ),
+    "grab": _grab,
+    "place_at_accessed": _place_at_accessed,
+    "set_state": _set_word,
+    "apply_appliance": _apply_appliance,
+    "finish": lambda: "(finished)",
+}
+
+
+# -- the domain -------------------------------------------------------------------------
+
+
+def _param_type(schema: ActionSchema, kinds: frozenset[NodeKind]) -> str:
+    try:
+        return PARAM_TYPE[kinds]
+    except KeyError:
+        raise UnsupportedError(
+            f"action {schema.signature}: no PDDL type for parameters of kinds "
+            + ", ".join(sorted(k.value for k in kinds))
+        ) from None
+
+
+def _action(schema: ActionSchema) -> str:
+    terms = {p.name: f"?{p.name}" for p in schema.params}
+    kinds = {p.name: p.kinds for p in schema.params}
+
+    def term(arg: str) -> str:
+        return terms.get(arg, arg)
+
+    conditions = [f"(can_{p.affordance} ?{p.name})" for p in schema.params if p.affordance]
+    for pre in schema.pre:
+        if pre.test not in PRECONDITIONS:
+            raise UnsupportedError(
+                f"action {schema.signature}: precondition test '{pre.test}' has no PDDL "
+                "translation (add it to symbolic.pddl.PRECONDITIONS)"
+            )
+        allowed = _TEST_KINDS.get(pre.test)
+        if allowed and any(not kinds[a] <= allowed for a in pre.args if a in kinds):
+            raise UnsupportedError(
+                f"action {schema.signature}: test '{pre.test}' is translated for "
+                + ", ".join(sorted(k.value for k in allowed))
+                + " arguments only"
+            )
+        conditions.append(PRECONDITIONS[pre.test](*map(term, pre.args)))
+    effects = []
+    for index, effect in enumerate(schema.effects):
+        if effect.op not in EFFECTS:
+            raise UnsupportedError(
+                f"action {schema.signature}: effect '{effect.op}' has no PDDL translation "
+                "(add it to symbolic.pddl.EFFECTS)"
+            )
+        if effect.op == "apply_appliance" and (
+            index == 0
+            or schema.effects[index - 1].op != "set_state"
+            or schema.effects[index - 1].args != (effect.args[0], "on")
+        ):
+            raise UnsupportedError(
+                f"action {schema.signature}: apply_appliance is translated only right after "
+                "set_state(x, on)"
+            )
+        effects.append(EFFECTS[effect.op](*map(term, effect.args)))
+    params = " ".join(f"?{p.name} - {_param_type(schema, p.kinds)}" for p in schema.params)
+    return (
+        f"  (:action {schema.name}\n"
+        f"    :parameters ({params})\n"
+        f"    :precondition (and {' '.join(conditions)})\n"
+        f"    :effect (and {' '.join(effects)}))"
+    )
+
+
+def domain_words(schemas: Iterable[ActionSchema]) -> set[str]:
+    """State words the domain's own conditions and effects use."""
+    words = set(APPLIANCE_FUNCTIONS.values()) | {"open", "closed", "on"}
+    for schema in schemas:
+        words.update(p.args[1] for p in schema.pre if p.test == "has_state")
+        words.update(e.args[1] for e in schema.effects if e.op == "set_state")
+    return words | {EXCLUSIVE_STATES[w] for w in words if w in EXCLUSIVE_STATES}
+
+
+def domain_affordances(schemas: Iterable[ActionSchema]) -> set[str]:
+    return {p.affordance for s in schemas for p in s.params if p.affordance} | {"release"}
+
+
+def domain_pddl(
+    vocabulary: str = "sayplan",
+    words: Iterable[str] = (),
+    categories: Iterable[str] = (),
+    attributes: Iterable[str] = (),
+) -> str:
+    """The domain of a vocabulary, with predicates for extra state words, categories, attributes."""
+    schemas = list(VOCABULARIES[vocabulary].values())
+    actions = [_action(s) for s in schemas]
+    all_words = sorted(domain_words(schemas) | set(words))
+    for word in all_words:
+        _check_name(word, "state word")
+    predicates = [
+        *_PREDICATES,
+        *(f"(can_{a} ?x - object)" for a in sorted(domain_affordances(schemas))),
+        *(
+            f"(makes_{w} ?a - object ?o - object)"
+            for w in sorted(set(APPLIANCE_FUNCTIONS.values()))
+        ),
+        *(f"({word_predicate(w)} ?x - object)" for w in all_words),
+        *(f"({category_predicate(c)} ?x - object)" for c in sorted(set(categories))),
+        *(f"({attr_predicate(a)} ?x - object)" for a in sorted(set(attributes))),
+    ]
+    return (
+        f"(define (domain sceneplan_{vocabulary})\n"
+        "  (:requirements :adl :equality)\n"
+        f"  (:types {_TYPES})\n"
+        "  (:predicates\n    " + "\n    ".join(predicates) + ")\n" + "\n".join(actions) + ")\n"
+    )
+
+
+# -- the problem ------------------------------------------------------------------------
+
+_NAME = re.compile(r"^[a-z][a-z0-9_\-]*$")
+_PDDL_KEYWORDS = {"and", "or", "not", "imply", "forall", "exists", "when", "either", "object"}
+
+
+def _check_name(name: str, what: str) -> None:
+    if not _NAME.match(name) or name in _PDDL_KEYWORDS:
+        raise UnsupportedError(f"{what} '{name}' is not a valid PDDL name")
+
+
+def static_facts(graph: SceneGraph) -> list[str]:
+    """Facts that no action changes: topology, rooms, ancestry, affordances, appliances."""
+    facts = []
+    for a, b in graph.topology.edges:
+        facts += [f"(linked {a} {b})", f"(linked {b} {a})"]
+    affordances = domain_affordances(VOCABULARIES["sayplan"].values())
+    for node in graph:
+        if node.kind in (K.ASSET, K.ROOM, K.POSE, K.FLOOR):
+            facts += [f"(static_within {node.id} {y})" for y in graph.ancestors(node.id)]
+        if node.kind is K.ASSET and (room := graph.room_of(node.id)) is not None:
+            facts.append(f"(asset_in_room {node.id} {room})")
+        if node.kind in (K.ASSET, K.OBJECT):
+            facts += [f"(can_{a} {node.id})" for a in node.affordances if a in affordances]
+            if "open" in node.affordances:
+                facts.append(f"(container {node.id})")
+    objects = [n for n in graph if n.kind is K.OBJECT]
+    for node in graph:
+        word = APPLIANCE_FUNCTIONS.get(node.category)
+        if word is None or node.kind not in (K.ASSET, K.OBJECT):
+            continue
+        targets = APPLIANCE_TARGETS.get(node.category)
+        facts += [
+            f"(makes_{word} {node.id} {o.id})"
+            for o in objects
+            if o.id != node.id and (targets is None or o.category in targets)
+        ]
+    return facts
+
+
+def state_facts(state: WorldState) -> list[str]:
+    """Facts of one world state: agent, hand, containment (with its closure), state words."""
+    graph = state.graph
+    facts = [f"(agent_at {state.agent_at})"]
+    if state.accessed is not None:
+        facts.append(f"(accessed {state.accessed})")
+    facts.append(f"(holding {state.holding})" if state.holding else "(handempty)")
+    if state.done:
+        facts.append("(finished)")
+    for node in graph:
+        facts += [f"({word_predicate(w)} {node.id})" for w in sorted(state.states(node.id))]
+        if node.kind is not K.OBJECT:
+            continue
+        relation = state.relation(node.id)
+        if relation in (Relation.ONTOP_OF, Relation.INSIDE_OF):
+            facts.append(f"({relation.value} {node.id} {state.parent(node.id)})")
+        child, parent = node.id, state.parent(node.id)
+        while parent is not None and graph.nodes[parent].kind in (K.ASSET, K.OBJECT):
+            facts.append(f"(below {node.id} {parent})")
+            if state.relation(child) is Relation.INSIDE_OF:
+                facts.append(f"(enclosed {node.id} {parent})")
+            child, parent = parent, state.parent(parent)
+    return facts
+
+
+@dataclass(frozen=True)
+class PDDLFiles:
+    """The text of an exported domain and problem."""
+
+    domain: str
+    problem: str
+
+    def write(self, folder: str | Path) -> tuple[Path, Path]:
+        """Write `domain.pddl` and `problem.pddl` into a folder (created if missing)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = folder / "domain.pddl", folder / "problem.pddl"
+        paths[0].write_text(self.domain, encoding="utf-8")
+        paths[1].write_text(self.problem, encoding="utf-8")
+        return paths
+
+
+def export_pddl(
+    graph: SceneGraph,
+    goal: Formula | str | None = None,
+    state: WorldState | None = None,
+    vocabulary: str = "sayplan",
+) -> PDDLFiles:
+    """Domain and problem text: objects are the nodes, init the state, goal the formula.
+
+    Without a goal the problem's goal is empty (true), which still lets a
+    validator check that a plan is executable.
+    """
+    if vocabulary not in VOCABULARIES:
+        raise UnsupportedError(f"unknown action vocabulary '{vocabulary}'")
+    if isinstance(goal, str):
+        goal = parse_goal(goal, graph)
+    state = state if state is not None else WorldState(graph)
+    translated = translate_goal(goal, graph) if goal is not None else None
+    words = {w for n in graph for w in n.state} | (translated.words if translated else set())
+    domain = domain_pddl(
+        vocabulary,
+        words,
+        translated.categories if translated else (),
+        translated.attributes if translated else (),
+    )
+    by_type: dict[str, list[str]] = {}
+    for node in graph:
+        _check_name(node.id, "node id")
+        by_type.setdefault(PDDL_TYPE[node.kind], []).append(node.id)
+    objects = "\n    ".join(f"{' '.join(ids)} - {t}" for t, ids in by_type.items())
+    init = static_facts(graph) + state_facts(state)
+    if translated is not None:
+        for category in sorted(translated.categories):
+            init += [
+                f"({category_predicate(category)} {n.id})" for n in graph if n.category == category
+            ]
+        for word in sorted(translated.attributes):
+            init += [f"({attr_predicate(word)} {n.id})" for n in graph if word in n.attributes]
+    name = re.sub(r"[^a-z0-9_]", "_", (graph.name or "scene").lower()) or "scene"
+    problem = (
+        f"(define (problem {name})\n"
+        f"  (:domain sceneplan_{vocabulary})\n"
+        f"  (:objects\n    {objects})\n"
+        "  (:init\n    " + "\n    ".join(init) + ")\n"
+        f"  (:goal {translated.text if translated else '(and)'}))\n"
+    )
+    return PDDLFiles(domain, problem)
+
+
+def plan_pddl(plan: str | Iterable[str | Action]) -> str:
+    """A plan as PDDL plan text, one `(name args)` per line; `done` ends it, as in the simulator."""
+    lines = []
+    for action in parse_plan(plan):
+        lines.append(f"({' '.join((action.name, *action.args))})")
+        if action.name == "done":
+            break
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,221 @@
+"""Which part of the scene graph the grounder sees.
+
+`full_scope` is the whole graph with step-by-step navigation over every room
+and pose. `focused_scope` is the relevant subgraph: the nodes a goal needs
+changed, what holds or encloses them, where they may go, the appliances that
+can give them a needed state word, and the places of all these; navigation
+between those places is one macro step each, expanded to poses afterwards by
+the Navigator (moving has no effect but the agent's place and the accessed
+asset, so nothing is lost). The solver falls back to the full scope when the
+focused one finds no plan, so the focus never makes a solvable task fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+import networkx as nx
+
+from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.goals import Atom
+from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+
+K = NodeKind
+_STRUCTURAL_ATOMS = frozenset(
+    {"ontop_of", "inside_of", "at", "within", "in_room", "held", "handempty", "agent_at"}
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Nodes and places to ground over; `effect_words` None means every appliance word."""
+
+    level: str
+    objects: frozenset[str]
+    assets: frozenset[str]
+    places: tuple[str, ...]
+    macro_moves: bool
+    effect_words: frozenset[str] | None = None
+
+    def effect_matters(self, word: str) -> bool:
+        if self.effect_words is None:
+            return True
+        return word in self.effect_words or EXCLUSIVE_STATES.get(word) in self.effect_words
+
+
+def full_scope(graph: SceneGraph) -> Scope:
+    """The whole graph, primitive moves between linked places."""
+    return Scope(
+        "full",
+        frozenset(n.id for n in graph if n.kind is K.OBJECT),
+        frozenset(n.id for n in graph if n.kind is K.ASSET),
+        tuple(n.id for n in graph if n.kind in (K.ROOM, K.POSE)),
+        macro_moves=False,
+    )
+
+
+class _Focus:
+    """Builds a focused scope from seed nodes (see `focused_scope`)."""
+
+    def __init__(self, state: WorldState):
+        self.state = state
+        self.graph = state.graph
+        self.objects: set[str] = set()
+        self.assets: set[str] = set()
+        self.places: set[str] = {state.agent_at}
+
+    @cached_property
+    def distance(self) -> dict[str, float]:
+        """Path length from the agent's place to every place it can reach."""
+        return nx.single_source_dijkstra_path_length(self.graph.topology, self.state.agent_at)
+
+    def add_object(self, o: str) -> None:
+        if o in self.objects:
+            return
+        self.objects.add(o)
+        for parent in _chain_up(self.state, o):
+            if self.graph.nodes[parent].kind is K.OBJECT:
+                self.objects.add(parent)
+            else:
+                self.add_asset(parent)
+
+    def add_asset(self, a: str) -> None:
+        self.assets.add(a)
+        room = self.graph.room_of(a)
+        if room is not None:
+            self.places.add(room)
+
+    def add_node(self, node_id: str) -> None:
+        kind = self.graph.nodes[node_id].kind
+        if kind is K.OBJECT:
+            self.add_object(node_id)
+        elif kind is K.ASSET:
+            self.add_asset(node_id)
+        elif kind in (K.ROOM, K.POSE):
+            self.places.add(node_id)
+            if kind is K.ROOM:
+                self.add_release_assets_in(node_id)
+        elif kind in (K.FLOOR, K.BUILDING):
+            self.add_region(node_id)
+
+    def add_release_assets_in(self, room: str) -> None:
+        for child in self.graph.children(room):
+            node = self.graph.nodes[child]
+            if node.kind is K.ASSET and "release" in node.affordances:
+                self.add_asset(child)
+
+    def add_region(self, region: str) -> None:
+        """A floor or building: its rooms already in focus, or else the nearest one."""
+        inside = set(self.graph.descendants(region))
+        rooms = [p for p in self.places if p in inside and self.graph.nodes[p].kind is K.ROOM]
+        if not rooms:
+            rooms = self._nearest([r for r in inside if self.graph.nodes[r].kind is K.ROOM], 1)
+        for room in rooms:
+            self.places.add(room)
+            self.add_release_assets_in(room)
+
+    def add_helpers(self, words: Iterable[tuple[str, str]]) -> None:
+        """Appliances that give an object a needed word: those in focused rooms, and the nearest."""
+        for word, obj in words:
+            candidates = [
+                n.id
+                for n in self.graph
+                if n.kind in (K.ASSET, K.OBJECT)
+                and n.id != obj
+                and _gives(n.category, word)
+                and self.graph.nodes[obj].category
+                in APPLIANCE_TARGETS.get(n.category, {self.graph.nodes[obj].category})
+            ]
+            near = [c for c in candidates if self._room(c) in self.places]
+            for helper in near or self._nearest(candidates, 1):
+                self.add_node(helper)
+
+    def ensure_release_asset(self) -> None:
+        if any("release" in self.graph.nodes[a].affordances for a in self.assets):
+            return
+        rooms = [self.state.agent_at, *sorted(self.places)]
+        candidates = [a.id for a in self.graph.of_kind(K.ASSET) if "release" in a.affordances]
+        here = [a for a in candidates if self.graph.room_of(a) in rooms]
+        for asset in here[:1] or self._nearest(candidates, 1):
+            self.add_asset(asset)
+
+    def _room(self, node_id: str) -> str | None:
+        return self.state.room_of(node_id)
+
+    def _nearest(self, nodes: list[str], count: int) -> list[str]:
+        def key(node_id: str) -> float:
+            room = node_id if node_id in self.distance else self._room(node_id)
+            return self.distance.get(room, float("inf")) if room else float("inf")
+
+        ranked = sorted((n for n in nodes if key(n) < float("inf")), key=key)
+        return ranked[:count]
+
+
+def _gives(category: str, word: str) -> bool:
+    function = APPLIANCE_FUNCTIONS.get(category)
+    return function is not None and (function == word or EXCLUSIVE_STATES.get(function) == word)
+
+
+def _chain_up(state: WorldState, o: str) -> list[str]:
+    """The object's parents up to its asset (empty while it is held)."""
+    out, parent = [], state.parent(o)
+    while parent is not None and state.graph.nodes[parent].kind in (K.OBJECT, K.ASSET):
+        out.append(parent)
+        if state.graph.nodes[parent].kind is K.ASSET:
+            break
+        parent = state.parent(parent)
+    return out
+
+
+def focused_scope(
+    state: WorldState,
+    seeds: Iterable[Atom],
+    goal_literals: Iterable[tuple[Atom, bool]] = (),
+    extra_nodes: Iterable[str] = (),
+    needs_release: bool = False,
+) -> Scope:
+    """The relevant subgraph for literals that must change (`seeds`) and extra nodes.
+
+    `goal_literals` (all literals of the goal) name the state words whose
+    appliance effects matter; `needs_release` asks for an asset to put things on.
+    """
+    focus = _Focus(state)
+    graph = state.graph
+    seeds = list(seeds)
+    for atom in seeds:
+        for arg in atom.nodes():
+            focus.add_node(arg)
+    for node_id in extra_nodes:
+        focus.add_node(node_id)
+    if state.holding is not None:
+        focus.add_object(state.holding)
+    if state.accessed is not None:
+        focus.add_asset(state.accessed)
+    words = {
+        (atom.name, atom.args[0])
+        for atom in seeds
+        if atom.name not in _STRUCTURAL_ATOMS
+        and atom.args
+        and graph.nodes[atom.args[0]].kind is K.OBJECT
+    }
+    focus.add_helpers(sorted(words))
+    if (
+        needs_release
+        or state.holding is not None
+        or any(graph.nodes[o].kind is K.OBJECT for a in seeds for o in a.nodes())
+    ):
+        focus.ensure_release_asset()
+    effect_words = frozenset(
+        atom.name for atom, _ in goal_literals if atom.name not in _STRUCTURAL_ATOMS
+    )
+    return Scope(
+        "focused",
+        frozenset(focus.objects),
+        frozenset(focus.assets),
+        tuple(sorted(focus.places)),
+        macro_moves=True,
+        effect_words=effect_words,
+    )

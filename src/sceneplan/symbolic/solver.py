@@ -1,0 +1,230 @@
+"""`solve(problem, timeout) -> SolveResult`: ground, search, expand poses, validate.
+
+Back ends are registered by name and imported when first asked for:
+`gbfs` (pure Python, always available) and `bfsf` (LAPKT's BFS(f), the
+`lapkt` extra). The relevant subgraph (`scope.focused_scope`) is tried
+first; when it has no plan, or its plan does not survive the simulator,
+the whole graph is grounded, so `unsolvable` is always the whole graph's
+verdict. Every plan returned has been run in the Simulator from the
+problem's state and reaches the goal (or makes the target action executable).
+
+>>> from sceneplan.datasets import load_environment
+>>> result = solve(PlanningProblem(load_environment("coffee"), "full(coffee_mug)"), planner="gbfs")
+>>> result.status.value, [str(a) for a in result.plan][-3:]
+('plan', ['access(coffee_machine)', 'release(coffee_mug)', 'turn_on(coffee_machine)'])
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from typing import Any, Protocol
+
+from sceneplan.errors import BackendUnavailableError, BadInputError, PlanExecutionError
+from sceneplan.graph.model import SceneGraph
+from sceneplan.nav import Navigator
+from sceneplan.symbolic.build import build_task
+from sceneplan.symbolic.gbfs import SearchOutcome, gbfs
+from sceneplan.symbolic.goal_ground import ground_goal, literals, wrong_literals
+from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
+from sceneplan.symbolic.task import GroundTask
+from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.simulator import Simulator
+from sceneplan.world.state import WorldState
+
+
+class SolveStatus(StrEnum):
+    PLAN = "plan"
+    UNSOLVABLE = "unsolvable"
+    TIMEOUT = "timeout"
+
+
+@dataclass
+class PlanningProblem:
+    """A scene, the state to plan from (its initial state by default), and what to reach.
+
+    Give a `goal` (a formula or its text), or a `target` action: then the
+    plan leads to a state where the target can run (the target not included).
+    """
+
+    graph: SceneGraph
+    goal: Formula | str | None = None
+    state: WorldState | None = None
+    target: Action | str | None = None
+    vocabulary: str = "sayplan"
+
+    def __post_init__(self) -> None:
+        if (self.goal is None) == (self.target is None):
+            raise BadInputError("a planning problem needs exactly one of a goal or a target action")
+        if isinstance(self.goal, str):
+            self.goal = parse_goal(self.goal, self.graph)
+        if isinstance(self.target, str):
+            self.target = parse_action(self.target)
+        if self.state is None:
+            self.state = WorldState(self.graph)
+
+
+@dataclass
+class SolveResult:
+    """The outcome of one solve, with where the time went."""
+
+    status: SolveStatus
+    plan: list[Action]
+    planner: str
+    scope: str = ""
+    grounding_s: float = 0.0
+    search_s: float = 0.0
+    validation_s: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is SolveStatus.PLAN
+
+    @property
+    def total_s(self) -> float:
+        return self.grounding_s + self.search_s + self.validation_s
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "plan": [str(a) for a in self.plan],
+            "planner": self.planner,
+            "scope": self.scope,
+            "grounding_s": round(self.grounding_s, 6),
+            "search_s": round(self.search_s, 6),
+            "validation_s": round(self.validation_s, 6),
+            "stats": dict(self.stats),
+        }
+
+
+class Backend(Protocol):
+    """A search back end over ground tasks."""
+
+    name: str
+
+    def search(self, task: GroundTask, timeout: float) -> SearchOutcome: ...
+
+
+class GreedyBestFirst:
+    """Lazy GBFS with h_FF and preferred operators, in this process."""
+
+    name = "gbfs"
+
+    def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        return gbfs(task, timeout)
+
+
+# name -> (module, class); imported only when asked for.
+BACKENDS: dict[str, tuple[str, str]] = {
+    "gbfs": ("sceneplan.symbolic.solver", "GreedyBestFirst"),
+    "bfsf": ("sceneplan.symbolic.lapkt_backend", "LapktBFSf"),
+}
+DEFAULT_PLANNER = "gbfs"
+
+
+@cache
+def get_backend(name: str) -> Backend:
+    """The back end registered under `name` (one instance per process)."""
+    try:
+        module, cls = BACKENDS[name]
+    except KeyError:
+        raise BadInputError(
+            f"unknown symbolic planner '{name}'; choose one of: {', '.join(sorted(BACKENDS))}"
+        ) from None
+    return getattr(importlib.import_module(module), cls)()
+
+
+def available_backends() -> list[str]:
+    """Names of the back ends that can run here."""
+    out = []
+    for name in BACKENDS:
+        try:
+            get_backend(name)
+        except BackendUnavailableError:
+            continue
+        out.append(name)
+    return out
+
+
+def solve(
+    problem: PlanningProblem,
+    timeout: float = 30.0,
+    planner: str = DEFAULT_PLANNER,
+    focus: bool = True,
+) -> SolveResult:
+    """Plan for the problem within `timeout` seconds (grounding included).
+
+    `focus=False` grounds the whole graph at once (for comparisons).
+    """
+    backend = get_backend(planner)
+    started = time.perf_counter()
+    state = problem.state
+    assert state is not None
+    simulator = Simulator(problem.graph, problem.vocabulary)
+    result = SolveResult(SolveStatus.UNSOLVABLE, [], backend.name)
+    if _reached(problem, simulator, state):
+        result.status = SolveStatus.PLAN
+        return result
+    goal = ground_goal(problem.goal, problem.graph) if isinstance(problem.goal, Formula) else None
+    for scope in _scopes(problem, state, goal, focus):
+        t0 = time.perf_counter()
+        task = build_task(state, scope, goal, problem.target, problem.vocabulary)  # type: ignore[arg-type]
+        t1 = time.perf_counter()
+        result.grounding_s += t1 - t0
+        result.scope = scope.level
+        if isinstance(task, bool):
+            continue  # decided False here: nothing in this scope can change it
+        result.stats.update(task.stats)
+        remaining = timeout - (t1 - started)
+        outcome = backend.search(task, max(remaining, 0.001))
+        result.search_s += time.perf_counter() - t1
+        result.stats.update(expanded=outcome.expanded, evaluated=outcome.evaluated)
+        if outcome.status == "timeout":
+            result.status = SolveStatus.TIMEOUT
+            return result
+        if outcome.status == "unsolvable":
+            continue
+        plan = [task.actions[i].action for i in outcome.plan]
+        actions = [a for a in plan if a is not None]
+        if scope.macro_moves:
+            actions = Navigator(problem.graph).expand_plan(actions, start=state.agent_at)
+        t2 = time.perf_counter()
+        verification = simulator.verify_plan(actions, state)
+        valid = verification.ok and _reached(problem, simulator, verification.final_state)
+        result.validation_s += time.perf_counter() - t2
+        if valid:
+            result.status, result.plan = SolveStatus.PLAN, actions
+            return result
+        if not scope.macro_moves:
+            raise PlanExecutionError(
+                f"symbolic planner '{backend.name}' returned a plan the simulator rejects "
+                f"({verification.feedback}); this is a bug in the grounding"
+            )
+        result.stats["focused_plan_rejected"] = verification.feedback
+    return result
+
+
+def _reached(problem: PlanningProblem, simulator: Simulator, state: WorldState) -> bool:
+    if isinstance(problem.target, Action):
+        return simulator.check(state, problem.target) is None
+    assert isinstance(problem.goal, Formula)
+    return problem.goal.holds(state)
+
+
+def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> list[Scope]:
+    full = full_scope(problem.graph)
+    if not focus:
+        return [full]
+    if isinstance(problem.target, Action):
+        target = problem.target
+        nodes = [a for a in target.args if a in problem.graph]
+        focused = focused_scope(state, (), (), nodes, needs_release=target.name == "release")
+    else:
+        seeds = [atom for atom, _ in wrong_literals(goal, state)]
+        focused = focused_scope(state, seeds, literals(goal))
+    return [focused, full]
