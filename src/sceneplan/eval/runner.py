@@ -136,11 +136,11 @@ async def run_eval(
     jobs = plan_jobs(tasks, needs, models, runs)
     stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
     pending = [job for job in jobs if job.key not in stored]
+    used = {job.model for job in pending} - {NO_MODEL}
+    clients = {model: LLMClient(model, settings=settings) for model in sorted(used)}
     totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
     if reporter is not None:
         reporter.update(totals, None)
-    used = {job.model for job in pending} - {NO_MODEL}
-    clients = {model: LLMClient(model, settings=settings) for model in sorted(used)}
     queue = iter(pending)
     try:
         async with asyncio.TaskGroup() as group:

@@ -1,0 +1,132 @@
+"""`sceneplan eval` runs planners on task suites into a results store; `report` reads it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from sceneplan.errors import BadInputError
+from sceneplan.eval.compare import compare, render_compare
+from sceneplan.eval.metrics import compute
+from sceneplan.eval.plots import write_plots
+from sceneplan.eval.progress import ProgressBar
+from sceneplan.eval.report import FORMATS, render
+from sceneplan.eval.runner import load_tasks, run_eval
+from sceneplan.eval.store import Record, Store
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _names(text: str | None) -> list[str]:
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def eval_command(
+    suite: Annotated[
+        str,
+        typer.Option(
+            "--suite", "-s", help="Suites or task files, comma-separated (e.g. office-search)."
+        ),
+    ],
+    planners: Annotated[
+        str,
+        typer.Option(
+            "--planners", "-p", help="Planners, comma-separated (e.g. sayplan,llm_plus_p)."
+        ),
+    ],
+    llm: Annotated[
+        str | None,
+        typer.Option(
+            help="Models as PROVIDER:MODEL, comma-separated; default: the configured one."
+        ),
+    ] = None,
+    runs: Annotated[int, typer.Option(min=1, help="Runs of every task (repeatability).")] = 1,
+    concurrency: Annotated[int, typer.Option(min=1, help="Tasks planned at once.")] = 4,
+    out: Annotated[Path, typer.Option(help="The SQLite results store.")] = Path("results.db"),
+    retry_errors: Annotated[
+        bool,
+        typer.Option("--retry-errors", help="Run again the stored runs that ended in an error."),
+    ] = False,
+) -> None:
+    """Run planners on task suites; what is already stored in --out is skipped."""
+    tasks = load_tasks(_names(suite))
+    planner_names = _names(planners)
+    if not planner_names:
+        raise BadInputError("name at least one planner with --planners")
+    with Store(out) as store:
+        try:
+            with ProgressBar(err_console) as bar:
+                totals = asyncio.run(
+                    run_eval(
+                        tasks,
+                        planner_names,
+                        _names(llm),
+                        store,
+                        runs=runs,
+                        concurrency=concurrency,
+                        retry_errors=retry_errors,
+                        reporter=bar,
+                    )
+                )
+        except KeyboardInterrupt:
+            err_console.print(
+                f"interrupted: {len(store)} results are stored in {out}; "
+                "run the same command again to continue"
+            )
+            raise typer.Exit(130) from None
+    console.print(
+        f"{totals.done} run(s) stored in {out} ({totals.skipped} already there): "
+        f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
+        f"{totals.errors} error(s); {totals.input_tokens:,} input and "
+        f"{totals.output_tokens:,} output tokens, ${totals.cost_usd:.4f}"
+    )
+    console.print(f"report: sceneplan report {out}")
+
+
+def report_command(
+    store: Annotated[
+        Path | None, typer.Argument(help="A results store written by `sceneplan eval`.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md, csv or json.")] = "md",
+    plots: Annotated[
+        Path | None,
+        typer.Option(help="Also write PNG plots into this folder (needs the plots extra)."),
+    ] = None,
+    compare_with: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option("--compare", help="Two stores A B: show B's metrics minus A's."),
+    ] = None,
+) -> None:
+    """Report the metrics of a results store, with the papers' numbers alongside."""
+    if fmt not in FORMATS:
+        raise BadInputError(f"unknown report format '{fmt}'; choose one of: {', '.join(FORMATS)}")
+    if compare_with is not None:
+        if store is not None:
+            raise BadInputError("give either one store or --compare A B, not both")
+        a, b = (compute(_records(path)) for path in compare_with)
+        names = (str(compare_with[0]), str(compare_with[1]))
+        print(render_compare(compare(a, b), fmt, names), end="")
+        return
+    if store is None:
+        raise BadInputError("name a results store (or --compare A B)")
+    metrics = compute(_records(store))
+    print(render(metrics, fmt, title=str(store)), end="")
+    if plots is not None:
+        written = write_plots(metrics, plots)
+        err_console.print(f"{len(written)} plot(s) written to {plots}")
+
+
+def _records(path: Path) -> list[Record]:
+    with Store(path, create=False) as store:
+        return store.records()
+
+
+def register(app: typer.Typer) -> None:
+    """Add `eval` and `report` to the root app."""
+    app.command("eval")(eval_command)
+    app.command("report")(report_command)

@@ -1,0 +1,58 @@
+"""A rich progress bar for `sceneplan eval`: done, failed, remaining, tokens and cost so far.
+
+Episodes that end in an error are also printed, one line each, as they come.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from sceneplan.eval.runner import Totals
+from sceneplan.planners.episode import Episode, Status
+
+
+class ProgressBar:
+    """A `Reporter` that draws one bar from its first update; use it as a context manager."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self._progress = Progress(
+            TextColumn("[bold]eval[/]"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TextColumn("[red]{task.fields[failed]} failed[/] · {task.fields[left]} left"),
+            TextColumn("{task.fields[tokens]:,} tokens · ${task.fields[cost]:.4f}"),
+            TimeElapsedColumn(),
+            console=console,
+        )
+        self._bar = self._progress.add_task(
+            "eval", total=None, failed=0, left=0, tokens=0, cost=0.0
+        )
+
+    def update(self, totals: Totals, episode: Episode | None) -> None:
+        if not self._progress.live.is_started:  # shown once the run has checked its inputs
+            self._progress.start()
+        if episode is not None and episode.status is Status.ERROR:
+            self._progress.console.print(
+                Text(f"error in {episode.task_id} ({episode.planner}, {episode.model}): ")
+                + Text(str(episode.error), style="red")
+            )
+        self._progress.update(
+            self._bar,
+            total=totals.total,
+            completed=totals.skipped + totals.done,
+            failed=totals.failed + totals.errors,
+            left=totals.remaining,
+            tokens=totals.input_tokens + totals.output_tokens,
+            cost=totals.cost_usd,
+        )
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._progress.live.is_started:
+            self._progress.stop()

@@ -1,0 +1,161 @@
+"""`sceneplan eval` and `sceneplan report` through typer's test runner, and a run killed mid-way."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from typer.testing import CliRunner
+
+from sceneplan.cli import app
+
+runner = CliRunner()
+REFERENCE_PLAN = [
+    "access(wardrobe1)",
+    "open(wardrobe1)",
+    "pickup(coffee_mug)",
+    "goto(toms_room)",
+    "access(bed2)",
+    "release(coffee_mug)",
+    "done",
+]
+TIMING = {"wall_time_s", "llm_latency_s"}
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def stable_report(db) -> dict:
+    """The JSON report's metrics without timings, which differ from run to run."""
+    result = run("report", db, "--format", "json")
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(result.stdout)["metrics"]
+    return {s: [{k: v for k, v in r.items() if k not in TIMING} for r in rows]
+            for s, rows in metrics.items()}  # fmt: skip
+
+
+def test_eval_and_report_end_to_end(scripted_llm, toys, coffee_tasks, tmp_path):
+    for answer in (["coffee_mug"], ["fridge"], REFERENCE_PLAN, ["done"]):
+        scripted_llm.enqueue_json({"answer": answer})
+    db = tmp_path / "results.db"
+    args = ["eval", "--suite", coffee_tasks, "--planners", "toy_asking,toy_reference"]
+    args += ["--llm", scripted_llm.model, "--concurrency", "1", "--out", db]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert f"8 run(s) stored in {db} (0 already there): 6 succeeded, 2 failed, 0 error(s); " \
+        "48 input and 28 output tokens, $0.0000" in result.stdout  # fmt: skip
+    assert "8/8" in result.stderr  # the progress bar
+
+    again = run(*args)
+    assert again.exit_code == 0 and "0 run(s) stored" in again.stdout
+    assert "(8 already there)" in again.stdout and len(scripted_llm.requests) == 4
+
+    report = run("report", db, "--plots", tmp_path / "plots")
+    assert report.exit_code == 0, report.output
+    assert "## Causal planning (SayPlan Table 3)" in report.stdout
+    assert (
+        f"| toy_asking | {scripted_llm.model} | coffee | 100.0% | 100.0% | 0.0% |" in report.stdout
+    )
+    assert "3 plot(s) written" in report.stderr
+    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [
+        "error_types.png",
+        "success_by_family.png",
+        "token_progression.png",
+    ]
+    assert run("report", db, "-f", "csv").stdout.startswith("section,planner,model,")
+
+    compared = run("report", "--compare", db, db, "--format", "json")
+    assert compared.exit_code == 0, compared.output
+    assert {r["delta"] for r in json.loads(compared.stdout)["rows"]} == {0}
+
+
+def test_planners_that_need_a_model_fail_fast_without_one(toys, coffee_tasks, tmp_path):
+    db = tmp_path / "r.db"
+    result = run("eval", "-s", coffee_tasks, "-p", "toy_reference,toy_asking", "--out", db)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no LLM configured. Configure one of:")
+    assert "Traceback" not in result.output
+    result = run("eval", "-s", coffee_tasks, "-p", "toy_reference", "--out", db)
+    assert result.exit_code == 0, result.output
+    assert "4 run(s) stored" in result.stdout
+
+
+def test_ctrl_c_keeps_what_is_stored_and_a_rerun_finishes(toys, coffee_tasks, tmp_path):
+    db = tmp_path / "r.db"
+    args = ["eval", "-s", coffee_tasks, "-p", "toy_interrupting", "--runs", "2", "--out", db]
+    result = run(*args)
+    assert result.exit_code == 130
+    assert f"results are stored in {db}; run the same command again to continue" in result.stderr
+    toys.InterruptingPlanner.budget = 100
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "already there" in result.stdout and "(0 already there)" not in result.stdout
+    rows = sqlite3.connect(db).execute(
+        "SELECT count(*), count(DISTINCT task_id || run) FROM episodes"
+    )
+    assert rows.fetchone() == (8, 8)
+
+
+def test_report_errors(tmp_path):
+    result = run("report", tmp_path / "missing.db")
+    assert result.exit_code == 2 and "no results store at" in result.stderr
+    assert "name a results store" in run("report").stderr
+    both = run("report", tmp_path / "a.db", "--compare", tmp_path / "a.db", tmp_path / "b.db")
+    assert both.exit_code == 2 and "not both" in both.stderr
+    assert "unknown report format 'pdf'" in run("report", tmp_path / "a.db", "-f", "pdf").stderr
+
+
+def test_a_killed_run_loses_nothing_stored(toys, tmp_path):
+    """SIGKILL a `sceneplan eval` process mid-run; the rerun completes it without duplicates."""
+    db = tmp_path / "killed.db"
+    args = ["eval", "-s", "home-search", "-p", "toy_reference", "--concurrency", "1", "--out", db]
+    script = (
+        "import sys, toy_planners\n"
+        "from sceneplan.planners import register_planner\n"
+        "for name, cls in toy_planners.TOYS.items(): register_planner(name, 'toy_planners', cls)\n"
+        "from sceneplan.cli import main\n"
+        "sys.argv = ['sceneplan', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    here = os.path.dirname(__file__)
+    env = {**os.environ, "PYTHONPATH": here, "SCENEPLAN_TOY_DELAY": "0.05"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, *map(str, args)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while _rows(db) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    stored = _rows(db)
+    assert 3 <= stored < 30
+
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert f"{30 - stored} run(s) stored in {db} ({stored} already there)" in result.stdout
+    assert _rows(db) == 30
+
+    fresh = tmp_path / "fresh.db"
+    assert run("eval", "-s", "home-search", "-p", "toy_reference", "--out", fresh).exit_code == 0
+    assert stable_report(db) == stable_report(fresh)
+
+
+def _rows(db) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return conn.execute("SELECT count(*) FROM episodes").fetchone()[0]
+    except sqlite3.OperationalError:  # the table is not created yet
+        return 0
