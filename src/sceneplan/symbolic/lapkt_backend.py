@@ -9,11 +9,14 @@ overruns its timeout kills the worker.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
+import importlib.util
 import os
+import pickle
+import select
+import subprocess
+import sys
 import tempfile
 import time
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 from sceneplan.errors import BackendUnavailableError
@@ -84,15 +87,18 @@ def _solve_in_worker(payload: dict, folder: str) -> list[int] | None:
     return [int(n.strip("()").lower().removeprefix("a")) for n in names if n.strip()]
 
 
-def _worker(conn: Connection) -> None:
+def _serve() -> None:
+    """The worker's loop: length-prefixed pickles in on stdin, out on the original stdout."""
+    replies = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)  # LAPKT writes progress to stdout
+    os.dup2(devnull, 1)  # LAPKT writes its progress to stdout
+    requests = sys.stdin.buffer
     with tempfile.TemporaryDirectory(prefix="sceneplan-lapkt-") as folder:
-        while True:
-            payload = conn.recv()
-            if payload is None:
-                return
-            conn.send(_solve_in_worker(payload, folder))
+        while header := requests.read(8):
+            payload = pickle.loads(requests.read(int.from_bytes(header, "big")))
+            body = pickle.dumps(_solve_in_worker(payload, folder))
+            replies.write(len(body).to_bytes(8, "big") + body)
+            replies.flush()
 
 
 class LapktBFSf:
@@ -101,54 +107,67 @@ class LapktBFSf:
     name = "bfsf"
 
     def __init__(self) -> None:
-        try:
-            import lapkt.core.lib.planner  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("lapkt") is None:
             raise BackendUnavailableError(
                 "the 'bfsf' planner needs LAPKT: pip install 'sceneplan[lapkt]'"
-            ) from None
-        self._process: multiprocessing.process.BaseProcess | None = None
-        self._conn: Connection | None = None
+            )
+        self._process: subprocess.Popen | None = None
         self._solves = 0
 
-    def _start(self) -> Connection:
-        if self._process is None or not self._process.is_alive() or self._solves >= RECYCLE_AFTER:
+    def _start(self) -> subprocess.Popen:
+        if self._process is None or self._process.poll() is not None or (
+            self._solves >= RECYCLE_AFTER
+        ):
             self.close()
-            context = multiprocessing.get_context("spawn")
-            parent, child = context.Pipe()
-            self._process = context.Process(target=_worker, args=(child,), daemon=True)
-            self._process.start()
-            child.close()
-            self._conn, self._solves = parent, 0
-        assert self._conn is not None
-        return self._conn
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "sceneplan.symbolic.lapkt_backend"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            self._solves = 0
+        return self._process
 
     def close(self) -> None:
         """Stop the worker process, if one is running."""
         if self._process is not None:
-            if self._process.is_alive() and self._conn is not None:
-                with contextlib.suppress(OSError):
-                    self._conn.send(None)
-                self._process.join(timeout=1)
-            if self._process.is_alive():
+            with contextlib.suppress(OSError):
+                self._process.stdin.close()  # type: ignore[union-attr]
+            try:
+                self._process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
                 self._process.kill()
-                self._process.join()
-        self._process = self._conn = None
+                self._process.wait()
+            with contextlib.suppress(OSError):
+                self._process.stdout.close()  # type: ignore[union-attr]
+        self._process = None
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
-        conn = self._start()
+        process = self._start()
+        assert process.stdin is not None and process.stdout is not None
         started = time.perf_counter()
-        conn.send(_payload(task))
+        body = pickle.dumps(_payload(task))
+        try:
+            process.stdin.write(len(body).to_bytes(8, "big") + body)
+            process.stdin.flush()
+        except OSError:
+            self.close()
+            raise BackendUnavailableError("the LAPKT worker process is not running") from None
         self._solves += 1
-        if not conn.poll(timeout):
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        if not ready:
+            process.kill()
             self.close()
             return SearchOutcome("timeout", [])
-        try:
-            plan = conn.recv()
-        except EOFError:
+        header = process.stdout.read(8)
+        if len(header) < 8:
             self.close()
-            raise BackendUnavailableError("the LAPKT worker process died during a solve") from None
+            raise BackendUnavailableError("the LAPKT worker process died during a solve")
+        plan = pickle.loads(process.stdout.read(int.from_bytes(header, "big")))
         if plan is None:
             overran = time.perf_counter() - started >= _LAPKT_BUDGET_S
             return SearchOutcome("timeout" if overran else "unsolvable", [])
         return SearchOutcome("plan", plan)
+
+
+if __name__ == "__main__":
+    _serve()
