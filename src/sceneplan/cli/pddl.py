@@ -1,0 +1,47 @@
+"""`sceneplan pddl`: export the domain and a problem as PDDL files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from sceneplan.datasets import load_environment
+from sceneplan.datasets.tasks import get_task
+from sceneplan.errors import BadInputError
+from sceneplan.symbolic.pddl import export_pddl
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def goal_argument(task_id: str | None, goal: str | None, required: bool) -> str | None:
+    """The goal text from `--task` or `--goal` (at most one of them)."""
+    if task_id and goal:
+        raise BadInputError("give --task or --goal, not both")
+    if task_id:
+        task = get_task(task_id)
+        if task.goal is None:
+            raise BadInputError(f"task '{task_id}' is a search task: it has no goal to plan for")
+        return task.goal
+    if required and not goal:
+        raise BadInputError("give a goal: --goal 'closed(fridge)' or --task TASK_ID")
+    return goal
+
+
+def pddl(
+    env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for domain.pddl and problem.pddl.")],
+    task: Annotated[str | None, typer.Option("--task", help="Use this task's goal.")] = None,
+    goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
+) -> None:
+    """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL."""
+    graph = load_environment(env)
+    files = export_pddl(graph, goal_argument(task, goal, required=False))
+    domain_path, problem_path = files.write(out)
+    console.print(f"wrote {domain_path} and {problem_path}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("pddl")(pddl)

@@ -1,0 +1,62 @@
+"""`sceneplan solve`: plan to a goal with the symbolic planner, offline, no LLM."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from sceneplan.cli.pddl import goal_argument
+from sceneplan.datasets import load_environment
+from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.world import Simulator, parse_goal
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def solve_command(
+    env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
+    goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
+    task: Annotated[str | None, typer.Option("--task", help="Use this task's goal.")] = None,
+    planner: Annotated[str, typer.Option(help="Back end: gbfs or bfsf (LAPKT).")] = DEFAULT_PLANNER,
+    timeout: Annotated[float, typer.Option(help="Seconds for grounding and search.")] = 30.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Find a plan for a goal; print it, its verification in the simulator and the goal check."""
+    graph = load_environment(env)
+    formula = parse_goal(goal_argument(task, goal, required=True), graph)
+    result = solve(PlanningProblem(graph, formula), timeout=timeout, planner=planner)
+    simulator = Simulator(graph)
+    verification = simulator.verify_plan(result.plan)
+    reached = result.ok and formula.holds(verification.final_state)
+    if as_json:
+        out = result.to_dict() | {
+            "goal": str(formula),
+            "verification": verification.to_dict(),
+            "goal_reached": reached,
+        }
+        print(json.dumps(out, indent=2))
+    else:
+        console.print(Text.assemble(("goal: ", "bold"), str(formula)))
+        if result.ok:
+            console.print(Text.assemble(("plan: ", "bold"), " > ".join(map(str, result.plan))))
+            verdict = (
+                "[bold green]executable[/]" if verification.ok else "[bold red]not executable[/]"
+            )
+            console.print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
+            console.print("goal reached" if reached else "[bold red]goal not reached[/]")
+        else:
+            console.print(f"[bold red]{result.status.value}[/]")
+        console.print(
+            f"{result.planner} on the {result.scope} scope: grounding {result.grounding_s:.3f} s, "
+            f"search {result.search_s:.3f} s, validation {result.validation_s:.3f} s"
+        )
+    if not reached:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve_command)
