@@ -9,6 +9,7 @@ from sceneplan.datasets.tasks import Task
 from sceneplan.eval.annotate import KEY, annotate, changed_nodes, final_state, literals
 from sceneplan.planners.episode import Episode
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.setup import with_facts
 
 GRAPH = load_environment("coffee")
 MUG_TO_BED2 = [
@@ -110,3 +111,14 @@ def test_final_state_is_rebuilt_from_the_changes():
         rebuilt = final_state(GRAPH, state.changes())
         assert rebuilt.changes() == state.changes()
         assert rebuilt.holding == state.holding
+
+
+def test_initial_facts_are_the_start_state():
+    ajar = task("closed(wardrobe1)").model_copy(update={"initial": ["open(wardrobe1)"]})
+    start = with_facts(GRAPH, ajar.initial)
+    result = Simulator(start).verify_plan(["access(wardrobe1)", "close(wardrobe1)", "done"])
+    episode = Episode("p", "m", "coffee", "x", task_id="c-01", goal=ajar.goal)
+    episode.final_changes = result.final_state.changes()
+    annotate(episode, ajar, GRAPH)
+    assert episode.extra[KEY]["important"] == ["wardrobe1"]  # closed in the file, open at start
+    assert episode.extra[KEY]["right"] == ["wardrobe1"]
