@@ -166,3 +166,10 @@ def test_bad_requests_fail_before_any_work(coffee_tasks, toys, tmp_path):
         assert len(store) == 0
     with pytest.raises(BadInputError, match="unknown suite 'nope'"):
         load_tasks(["nope"])
+
+
+def test_tasks_can_be_picked_by_id(coffee_tasks):
+    tasks = load_tasks([str(coffee_tasks), "home-search"], ["home-simple-02", "coffee-plan-01"])
+    assert [t.id for t in tasks] == ["coffee-plan-01", "home-simple-02"]
+    with pytest.raises(BadInputError, match="task\\(s\\) nope-01 not in suite\\(s\\) home-search"):
+        load_tasks(["home-search"], ["home-simple-02", "nope-01"])

@@ -39,6 +39,10 @@ def eval_command(
             "--planners", "-p", help="Planners, comma-separated (e.g. sayplan,llm_plus_p)."
         ),
     ],
+    only: Annotated[
+        str | None,
+        typer.Option("--tasks", "-t", help="Only these task ids of the suites, comma-separated."),
+    ] = None,
     llm: Annotated[
         str | None,
         typer.Option(
@@ -54,7 +58,7 @@ def eval_command(
     ] = False,
 ) -> None:
     """Run planners on task suites; what is already stored in --out is skipped."""
-    tasks = load_tasks(_names(suite))
+    tasks = load_tasks(_names(suite), _names(only))
     planner_names = _names(planners)
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")

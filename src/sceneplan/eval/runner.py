@@ -77,14 +77,25 @@ class Reporter(Protocol):
     def update(self, totals: Totals, episode: Episode | None) -> None: ...
 
 
-def load_tasks(suites: Sequence[str]) -> list[Task]:
-    """The tasks of packaged suites or task files, each task once, in order."""
+def load_tasks(suites: Sequence[str], only: Sequence[str] = ()) -> list[Task]:
+    """The tasks of packaged suites or task files, each task once, in order.
+
+    `only` keeps just the tasks with these ids (each must be in the suites).
+    """
     tasks: dict[str, Task] = {}
     for suite in suites:
         for task in load_suite(suite):
             tasks.setdefault(task.id, task)
     if not tasks:
         raise BadInputError("no tasks to run: name at least one suite")
+    if only:
+        unknown = [t for t in only if t not in tasks]
+        if unknown:
+            raise BadInputError(
+                f"task(s) {', '.join(unknown)} not in suite(s) {', '.join(suites)}; "
+                "`sceneplan tasks list SUITE` shows the ids"
+            )
+        return [t for t in tasks.values() if t.id in set(only)]
     return list(tasks.values())
 
 
