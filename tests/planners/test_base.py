@@ -98,6 +98,16 @@ def test_instruction_matching_a_packaged_task_is_checked_as_that_task():
     assert episode.task_id == "home-simple-02" and episode.answer_correct is False
 
 
+def test_free_search_succeeds_when_it_names_something():
+    class Answering(FixedPlanner):
+        async def _run(self, run):
+            run.episode.answer = list(self.fixed.split())
+
+    episode = Answering("coffee_mug").plan("Where is a blue mug?", "coffee")
+    assert episode.task_id is None and episode.status is Status.SUCCESS
+    assert Answering("").plan("Where is a blue mug?", "coffee").status is Status.FAILED
+
+
 def test_bad_requests():
     with pytest.raises(BadInputError, match="needs an environment"):
         FixedPlanner("done").plan("Do something unheard of.")

@@ -88,7 +88,7 @@ def plan(
     if episode.status is Status.ERROR:
         err_console.print(Text("error: ", style="bold red") + Text(str(episode.error)))
         raise typer.Exit(2)
-    if not _succeeded(episode):
+    if episode.status is not Status.SUCCESS:
         raise typer.Exit(1)
 
 
@@ -131,13 +131,6 @@ def _make_planner(name: str, **options: Any) -> Planner:
         if key in given and key not in accepted:
             raise BadInputError(f"planner '{name}' has no {flag} option")
     return get_planner(name, **{key: value for key, value in given.items() if key in accepted})
-
-
-def _succeeded(episode: Episode) -> bool:
-    if episode.status is Status.SUCCESS:
-        return True
-    # A search instruction that is no known task cannot be judged: naming something counts.
-    return episode.task_id is None and bool(episode.answer) and not episode.plan
 
 
 def _write_trace(path: Path, episode: Episode) -> None:

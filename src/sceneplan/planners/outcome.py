@@ -61,6 +61,8 @@ def finish_episode(run: Run) -> None:
         return
     if task is not None and task.is_search:
         ok = bool(episode.answer_correct)
+    elif task is None and not episode.plan:
+        ok = bool(episode.answer)  # a free search: nothing to judge the answer against
     else:
         ok = bool(episode.executable) and episode.goal_reached is not False
     episode.status = Status.SUCCESS if ok else Status.FAILED
