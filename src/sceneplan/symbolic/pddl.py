@@ -111,12 +111,13 @@ def _set_word(x: str, word: str) -> str:
     return added + (f" (not ({word_predicate(opposite)} {x}))" if opposite else "")
 
 
-def _appliance_effects(appliance: str, receiver: str) -> list[str]:
-    """What a running appliance does to `receiver` (a term or variable of type item)."""
-    return [
-        f"(when (makes_{word} {appliance} {receiver}) (and {_set_word(receiver, word)}))"
+def _appliance_effects(appliance: str, receiver: str, condition: str) -> str:
+    """What a running appliance does to `receiver` when `condition` holds (one `when` per word)."""
+    return " ".join(
+        f"(when (and {condition} (makes_{word} {appliance} {receiver})) "
+        f"(and {_set_word(receiver, word)}))"
         for word in sorted(set(APPLIANCE_FUNCTIONS.values()))
-    ]
+    )
 
 
 def _grab(o: str) -> str:
@@ -131,9 +132,7 @@ def _grab(o: str) -> str:
 
 def _place_at_accessed(o: str) -> str:
     inside = "(and (container ?acc) (is_open ?acc))"
-    running = "(and (accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc)))"
-    applied_to_held = " ".join(_appliance_effects("?acc", o))
-    applied_to_contents = " ".join(_appliance_effects("?acc", "?d"))
+    running = "(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc))"
     return (
         f"(not (holding {o})) (handempty) "
         f"(forall (?acc - asset) (when (accessed ?acc) (below {o} ?acc))) "
@@ -144,18 +143,18 @@ def _place_at_accessed(o: str) -> str:
         "(below ?d ?acc))) "
         f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) {inside} (below ?d {o})) "
         "(enclosed ?d ?acc))) "
-        f"(forall (?acc - asset) (when {running} (and {applied_to_held}))) "
-        f"(forall (?acc - asset ?d - item) (when (and {running} (below ?d {o})) "
-        f"(and {applied_to_contents})))"
+        f"(forall (?acc - asset) (and {_appliance_effects('?acc', o, running)})) "
+        f"(forall (?acc - asset ?d - item) "
+        f"(and {_appliance_effects('?acc', '?d', f'{running} (below ?d {o})')}))"
     )
 
 
 def _apply_appliance(x: str) -> str:
     # Follows set_state(x, on) in the same schema (checked in `_action`), so x runs.
-    inside = (
+    contained = (
         f"(or (and (container {x}) (enclosed ?d {x})) (and (not (container {x})) (below ?d {x})))"
     )
-    return f"(forall (?d - item) (when {inside} (and {' '.join(_appliance_effects(x, '?d'))})))"
+    return f"(forall (?d - item) (and {_appliance_effects(x, '?d', contained)}))"
 
 
 # -- what each effect op of world.rules means in PDDL -----------------------------------
