@@ -15,18 +15,17 @@ import pytest
 
 pytest.importorskip("unified_planning", reason="the differential test needs unified-planning")
 
-import unified_planning.shortcuts as ups  # noqa: E402
+import unified_planning.shortcuts as ups
+from unified_planning.engines.plan_validator import SequentialPlanValidator
+from unified_planning.engines.results import ValidationResultStatus
+from unified_planning.io import PDDLReader
 
-from unified_planning.engines.plan_validator import SequentialPlanValidator  # noqa: E402
-from unified_planning.engines.results import ValidationResultStatus  # noqa: E402
-from unified_planning.io import PDDLReader  # noqa: E402
-
-from sceneplan.datasets import load_environment  # noqa: E402
-from sceneplan.graph import from_dict  # noqa: E402
-from sceneplan.graph.model import NodeKind  # noqa: E402
-from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts  # noqa: E402
-from sceneplan.world import SAYPLAN, Action, Simulator, parse_goal  # noqa: E402
-from scenes import kitchen, kitchen_dict, node  # noqa: E402
+from sceneplan.datasets import load_environment
+from sceneplan.graph import from_dict
+from sceneplan.graph.model import NodeKind
+from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts
+from sceneplan.world import SAYPLAN, Action, Simulator, parse_goal
+from scenes import kitchen, kitchen_dict, node
 
 ups.get_environment().credits_stream = None
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
