@@ -173,3 +173,17 @@ def test_tasks_can_be_picked_by_id(coffee_tasks):
     assert [t.id for t in tasks] == ["coffee-plan-01", "home-simple-02"]
     with pytest.raises(BadInputError, match="task\\(s\\) nope-01 not in suite\\(s\\) home-search"):
         load_tasks(["home-search"], ["home-simple-02", "nope-01"])
+
+
+def test_repeated_runs_ask_the_model_again(scripted_llm, toys, coffee_tasks, tmp_path):
+    task = load_tasks([str(coffee_tasks)])[:1]
+    for _ in range(3):
+        scripted_llm.enqueue_json({"answer": ["coffee_mug"]})
+    settings = scripted_llm.settings()
+    with Store(tmp_path / "r.db") as store:
+        evaluate(task, ["toy_asking"], [scripted_llm.model], store, runs=3, settings=settings)
+        assert len(store) == 3
+    assert len(scripted_llm.requests) == 3  # not answered from the response cache
+    with Store(tmp_path / "again.db") as store:  # a new store: run 1 comes from the cache
+        evaluate(task, ["toy_asking"], [scripted_llm.model], store, settings=settings)
+    assert len(scripted_llm.requests) == 3

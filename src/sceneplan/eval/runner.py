@@ -1,12 +1,14 @@
 """The benchmark runner: every (task, planner, model, run) not yet stored, concurrently.
 
 Jobs run as asyncio tasks, at most `concurrency` at once, with one LLMClient
-per model shared by all of them. Each finished Episode is annotated for the
-metrics (`annotate.py`) and committed to the store at once, so a rerun of the
-same command skips it. A task that raises is stored as an Episode with
-Status.ERROR and the run goes on; Ctrl-C stops the run and keeps what is
-stored. Planners without an LLM (`needs_llm = False`) run once per task and
-run under the model name "none".
+per model shared by all of them (plus one without the response cache for the
+runs after the first, so that repeated runs really ask the model again).
+Each finished Episode is annotated for the metrics (`annotate.py`) and
+committed to the store at once, so a rerun of the same command skips it. A
+task that raises is stored as an Episode with Status.ERROR and the run goes
+on; Ctrl-C stops the run and keeps what is stored. Planners without an LLM
+(`needs_llm = False`) run once per task and run, not once per model, under
+the model name "none".
 """
 
 from __future__ import annotations
@@ -147,8 +149,13 @@ async def run_eval(
     jobs = plan_jobs(tasks, needs, models, runs)
     stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
     pending = [job for job in jobs if job.key not in stored]
-    used = {job.model for job in pending} - {NO_MODEL}
-    clients = {model: LLMClient(model, settings=settings) for model in sorted(used)}
+    # Runs after the first must ask the model again, not read the response cache.
+    fresh = settings.model_copy(update={"cache": False})
+    used = sorted({(job.model, job.run > 1) for job in pending if job.model != NO_MODEL})
+    clients = {
+        (model, repeat): LLMClient(model, settings=fresh if repeat else settings)
+        for model, repeat in used
+    }
     totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
     if reporter is not None:
         reporter.update(totals, None)
@@ -170,13 +177,13 @@ def evaluate(*args, **kwargs) -> Totals:
 
 async def _worker(
     queue: Iterator[Job],
-    clients: dict[str, LLMClient],
+    clients: dict[tuple[str, bool], LLMClient],
     store: Store,
     totals: Totals,
     reporter: Reporter | None,
 ) -> None:
     for job in queue:  # workers share the iterator: each job is taken once
-        episode = await run_job(job, clients.get(job.model))
+        episode = await run_job(job, clients.get((job.model, job.run > 1)))
         store.put(job.task.suite, job.run, episode)
         totals.add(episode)
         if reporter is not None:
