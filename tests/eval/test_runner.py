@@ -181,7 +181,8 @@ def test_repeated_runs_ask_the_model_again(scripted_llm, toys, coffee_tasks, tmp
         scripted_llm.enqueue_json({"answer": ["coffee_mug"]})
     settings = scripted_llm.settings()
     with Store(tmp_path / "r.db") as store:
-        evaluate(task, ["toy_asking"], [scripted_llm.model], store, runs=3, settings=settings)
+        evaluate(task, ["toy_asking"], [scripted_llm.model], store, runs=3, concurrency=1,
+                 settings=settings)  # fmt: skip
         assert len(store) == 3
     assert len(scripted_llm.requests) == 3  # not answered from the response cache
     with Store(tmp_path / "again.db") as store:  # a new store: run 1 comes from the cache
