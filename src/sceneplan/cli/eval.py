@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +14,7 @@ from sceneplan.eval.metrics import compute
 from sceneplan.eval.plots import write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
-from sceneplan.eval.runner import load_tasks, run_eval
+from sceneplan.eval.runner import evaluate, load_tasks
 from sceneplan.eval.store import Record, Store
 
 console = Console(highlight=False, soft_wrap=True)
@@ -65,17 +64,15 @@ def eval_command(
     with Store(out) as store:
         try:
             with ProgressBar(err_console) as bar:
-                totals = asyncio.run(
-                    run_eval(
-                        tasks,
-                        planner_names,
-                        _names(llm),
-                        store,
-                        runs=runs,
-                        concurrency=concurrency,
-                        retry_errors=retry_errors,
-                        reporter=bar,
-                    )
+                totals = evaluate(
+                    tasks,
+                    planner_names,
+                    _names(llm),
+                    store,
+                    runs=runs,
+                    concurrency=concurrency,
+                    retry_errors=retry_errors,
+                    reporter=bar,
                 )
         except KeyboardInterrupt:
             err_console.print(

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, load_suite
@@ -170,8 +170,8 @@ async def run_eval(
     return totals
 
 
-def evaluate(*args, **kwargs) -> Totals:
-    """Blocking `run_eval`."""
+def evaluate(*args: Any, **kwargs: Any) -> Totals:
+    """Blocking `run_eval` (Ctrl-C raises KeyboardInterrupt once the run has stopped)."""
     return asyncio.run(run_eval(*args, **kwargs))
 
 
