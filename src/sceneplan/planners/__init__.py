@@ -10,6 +10,7 @@ register_planner("sayplan", "sceneplan.planners.sayplan", "SayPlan")
 register_planner("sayplan_lite", "sceneplan.planners.sayplan_lite", "SayPlanLite")
 register_planner("llm_as_planner", "sceneplan.planners.baselines", "LLMAsPlanner")
 register_planner("llm_plus_p", "sceneplan.planners.baselines", "LLMPlusP")
+register_planner("oracle", "sceneplan.planners.oracle", "Oracle")
 
 __all__ = [
     "PLANNERS",
