@@ -152,15 +152,14 @@ async def run_eval(
     # Runs after the first must ask the model again, not read the response cache.
     fresh = settings.model_copy(update={"cache": False})
     used = sorted({(job.model, job.run > 1) for job in pending if job.model != NO_MODEL})
-    clients = {
-        (model, repeat): LLMClient(model, settings=fresh if repeat else settings)
-        for model, repeat in used
-    }
+    clients: dict[tuple[str, bool], LLMClient] = {}
     totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
-    if reporter is not None:
-        reporter.update(totals, None)
     queue = iter(pending)
     try:
+        for model, repeat in used:  # a bad model name or a missing key stops us here
+            clients[(model, repeat)] = LLMClient(model, settings=fresh if repeat else settings)
+        if reporter is not None:
+            reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
             for _ in range(min(concurrency, len(pending))):
                 group.create_task(_worker(queue, clients, store, totals, reporter))
