@@ -156,3 +156,14 @@ def test_published_file_is_complete():
     for entry in data.values():
         assert entry["source"]["paper"] and entry["source"]["table"]
     assert importlib.resources.files("sceneplan.eval").joinpath("published.yaml").is_file()
+
+
+def test_compare_pairs_a_planner_run_with_one_model_in_each_store(records):
+    other = []
+    for record in records:
+        episode = type(record.episode).from_dict(record.episode.to_dict())
+        episode.model = "ollama:qwen2.5:7b"
+        other.append(Record(record.suite, record.run, episode))
+    rows = compare(compute(records), compute(other))
+    assert {r["model"] for r in rows} == {"none -> ollama:qwen2.5:7b"}
+    assert all(r["delta"] == 0 for r in rows if r["metric"] in ("success", "sr", "apa"))

@@ -13,12 +13,19 @@ SECTIONS = ("overview", "search", "planning", "lookplangraph", "cost", "repeatab
 
 
 def compare(a: dict[str, list[Row]], b: dict[str, list[Row]]) -> list[Row]:
-    """Rows of (section, group, metric, a, b, delta) for every numeric metric in either."""
+    """Rows of (section, group, metric, a, b, delta) for every numeric metric in either.
+
+    Groups match on planner, model and scope. When each store ran a planner
+    with one model, and the models differ, that planner's groups match
+    across the two models, labelled `A-MODEL -> B-MODEL`.
+    """
+    paired = _paired_models(a, b)
     values: dict[tuple, dict[str, float | None]] = {}
     for side, metrics in (("a", a), ("b", b)):
         for row in flatten({s: metrics[s] for s in SECTIONS}):
             if isinstance(row["value"], bool) or not isinstance(row["value"], int | float):
                 continue
+            row["model"] = paired.get(row["planner"], row["model"])
             key = (row["section"], *(row[k] for k in IDENTITY), row["metric"])
             values.setdefault(key, {})[side] = row["value"]
     out = []
@@ -37,6 +44,19 @@ def compare(a: dict[str, list[Row]], b: dict[str, list[Row]]) -> list[Row]:
             }
         )
     return out
+
+
+def _paired_models(a: dict[str, list[Row]], b: dict[str, list[Row]]) -> dict[str, str]:
+    """planner -> 'model A -> model B' for planners run with one, different, model in each."""
+    models: list[dict[str, set[str]]] = [{}, {}]
+    for side, metrics in zip(models, (a, b), strict=True):
+        for row in metrics["overview"]:
+            side.setdefault(row["planner"], set()).add(row["model"])
+    return {
+        planner: f"{next(iter(ma))} -> {next(iter(mb))}"
+        for planner, ma in models[0].items()
+        if (mb := models[1].get(planner)) and len(ma) == len(mb) == 1 and ma != mb
+    }
 
 
 def render_compare(rows: list[Row], fmt: str, names: tuple[str, str]) -> str:
