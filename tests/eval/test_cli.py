@@ -83,7 +83,9 @@ def test_planners_that_need_a_model_fail_fast_without_one(toys, coffee_tasks, tm
     assert "Traceback" not in result.output
     result = run("eval", "-s", coffee_tasks, "-p", "toy_reference", "--out", db)
     assert result.exit_code == 0, result.output
-    assert "4 run(s) stored" in result.stdout
+    assert "4 run(s) stored" in result.stdout and "--retry-errors" not in result.stdout
+    result = run("eval", "-s", coffee_tasks, "-p", "toy_broken", "--out", db)
+    assert "2 error(s)" in result.stdout and "--retry-errors runs them again" in result.stdout
 
 
 def test_ctrl_c_keeps_what_is_stored_and_a_rerun_finishes(toys, coffee_tasks, tmp_path):

@@ -86,6 +86,8 @@ def eval_command(
         f"{totals.errors} error(s); {totals.input_tokens:,} input and "
         f"{totals.output_tokens:,} output tokens, ${totals.cost_usd:.4f}"
     )
+    if totals.errors:
+        console.print("runs that ended in an error are kept; --retry-errors runs them again")
     console.print(f"report: sceneplan report {out}")
 
 
