@@ -1,0 +1,113 @@
+"""Symbolic planning speed: our grounder + search vs Fast Downward on the exported PDDL.
+
+Run `python benchmarks/symbolic.py [--no-fd] [--rooms 1000]`. For every
+Office and Home planning task: time to ground and to search with our planner
+(gbfs, and LAPKT's BFS(f) when installed), and Fast Downward through
+unified-planning on the exported PDDL (`up-fast-downward`, optional). Then a
+synthetic building: the relevant subgraph against the whole graph.
+Targets: median under 100 ms per Office task with our planner, never slower
+than Fast Downward on the same problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from synthetic import first_and_last_room, synthetic_building  # benchmarks/ is sys.path[0]
+
+from sceneplan.datasets import load_environment
+from sceneplan.datasets.tasks import list_suites, load_suite
+from sceneplan.graph import from_dict
+from sceneplan.symbolic.pddl import export_pddl
+from sceneplan.symbolic.solver import PlanningProblem, available_backends, solve
+
+
+def fast_downward(graph, goal: str) -> tuple[float, float, int] | None:
+    """(parse s, solve s, plan length) with Fast Downward, or None when it is not installed."""
+    try:
+        import unified_planning.shortcuts as ups
+        from unified_planning.io import PDDLReader
+    except ImportError:
+        return None
+    ups.get_environment().credits_stream = None
+    files = export_pddl(graph, goal)
+    t0 = time.perf_counter()
+    problem = PDDLReader().parse_problem_string(files.domain, files.problem)
+    t1 = time.perf_counter()
+    try:
+        with ups.OneshotPlanner(name="fast-downward") as planner:
+            result = planner.solve(problem)
+    except Exception:  # the engine is missing or refuses the problem
+        return None
+    plan = result.plan
+    return t1 - t0, time.perf_counter() - t1, len(plan.actions) if plan else -1
+
+
+def tasks_table(use_fd: bool) -> None:
+    backends = available_backends()
+    header = ["task", *(f"{b} ground+search ms" for b in backends), "steps"]
+    if use_fd:
+        header += ["FD parse ms", "FD solve ms", "FD steps"]
+    print(" | ".join(header))
+    totals: dict[str, list[float]] = {b: [] for b in backends}
+    fd_totals: list[float] = []
+    suites = [s for s in list_suites() if s.endswith("planning")]
+    for suite in suites:
+        for task in load_suite(suite):
+            graph = load_environment(task.environment)
+            row = [task.id]
+            steps = 0
+            for backend in backends:
+                result = solve(PlanningProblem(graph, task.goal), planner=backend)
+                ms = (result.grounding_s + result.search_s) * 1000
+                totals[backend].append(ms)
+                row.append(f"{result.grounding_s * 1000:.1f}+{result.search_s * 1000:.1f}")
+                steps = len(result.plan)
+            row.append(str(steps))
+            if use_fd:
+                fd = fast_downward(graph, task.goal)
+                if fd is None:
+                    row += ["-", "-", "-"]
+                else:
+                    fd_totals.append(fd[1] * 1000)
+                    row += [f"{fd[0] * 1000:.0f}", f"{fd[1] * 1000:.0f}", str(fd[2])]
+            print(" | ".join(row), flush=True)
+    for backend, values in totals.items():
+        print(f"median {backend}: {statistics.median(values):.1f} ms, max {max(values):.1f} ms")
+    if fd_totals:
+        print(f"median Fast Downward solve: {statistics.median(fd_totals):.0f} ms")
+
+
+def synthetic_table(rooms_list: list[int]) -> None:
+    print("rooms | nodes | scope | ground actions | ground ms | search ms | steps")
+    for rooms in rooms_list:
+        graph = from_dict(synthetic_building(rooms, items_per_room=8))
+        objects = [n.id for n in graph if n.kind.value == "object"]
+        _, last = first_and_last_room(rooms)
+        goal = f"in_room({objects[0]}, {last}) and handempty()"
+        for focus in (True, False):
+            if not focus and rooms > 30:
+                print(f"{rooms} | {len(graph)} | whole graph | (not run: grows with rooms²) | | |")
+                continue
+            result = solve(PlanningProblem(graph, goal), planner="gbfs", focus=focus, timeout=120)
+            print(
+                f"{rooms} | {len(graph)} | {result.scope} | {result.stats.get('actions')} | "
+                f"{result.grounding_s * 1000:.0f} | {result.search_s * 1000:.0f} | "
+                f"{len(result.plan)}",
+                flush=True,
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-fd", action="store_true", help="skip Fast Downward")
+    parser.add_argument("--rooms", type=int, nargs="*", default=[10, 30, 1000])
+    args = parser.parse_args()
+    tasks_table(not args.no_fd)
+    synthetic_table(args.rooms)
+
+
+if __name__ == "__main__":
+    main()
