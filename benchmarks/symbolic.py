@@ -23,9 +23,14 @@ from sceneplan.graph import from_dict
 from sceneplan.symbolic.pddl import export_pddl
 from sceneplan.symbolic.solver import PlanningProblem, available_backends, solve
 
+FD_TIMEOUT_S = 60.0
+
 
 def fast_downward(graph, goal: str) -> tuple[float, float, int] | None:
-    """(parse s, solve s, plan length) with Fast Downward, or None when it is not installed."""
+    """(parse s, solve s, plan length; -1 if none within FD_TIMEOUT_S) with Fast Downward.
+
+    None when it is not installed.
+    """
     try:
         import unified_planning.shortcuts as ups
         from unified_planning.io import PDDLReader
@@ -38,7 +43,7 @@ def fast_downward(graph, goal: str) -> tuple[float, float, int] | None:
     t1 = time.perf_counter()
     try:
         with ups.OneshotPlanner(name="fast-downward") as planner:
-            result = planner.solve(problem)
+            result = planner.solve(problem, timeout=FD_TIMEOUT_S)
     except Exception:  # the engine is missing or refuses the problem
         return None
     plan = result.plan
