@@ -115,8 +115,10 @@ class LapktBFSf:
         self._solves = 0
 
     def _start(self) -> subprocess.Popen:
-        if self._process is None or self._process.poll() is not None or (
-            self._solves >= RECYCLE_AFTER
+        if (
+            self._process is None
+            or self._process.poll() is not None
+            or (self._solves >= RECYCLE_AFTER)
         ):
             self.close()
             self._process = subprocess.Popen(
