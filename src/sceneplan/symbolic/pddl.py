@@ -18,7 +18,7 @@ Appliance functions are static `(makes_WORD ?appliance ?item)` facts.
 
 >>> from sceneplan.datasets import load_environment
 >>> files = export_pddl(load_environment("coffee"), "full(coffee_mug)")
->>> "(:action pickup" in files.domain and "(full coffee_mug)" in files.problem
+>>> "(:action pickup" in files.domain and "(:goal (is_full coffee_mug))" in files.problem
 True
 """
 
