@@ -1,0 +1,107 @@
+"""Acting in the simulator one action at a time, recording which component proposed each.
+
+The ReAct-family planners (react, react_pv, sclplan) execute as they plan.
+An action that runs joins the Episode's plan with its source: "planner" (the
+global symbolic plan), "pv" (steps precondition verification inserted) or
+"react" (the model's own). An action the simulator rejects changes nothing
+and is not part of the plan: it is recorded as a failed step and becomes the
+model's next observation. `finish` writes the metrics of SCLPlan Tables III
+and IV to `Episode.extra["sclplan"]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sceneplan.planners.base import Run
+from sceneplan.world.actions import Action
+from sceneplan.world.simulator import Failure
+from sceneplan.world.state import WorldState
+
+KEY = "sclplan"
+SOURCES = ("planner", "pv", "react")
+
+
+@dataclass
+class Execution:
+    """The world as the actions so far left it, and the counts behind the metrics."""
+
+    run: Run
+    state: WorldState
+    pv: bool  # whether precondition verification is on (its rates are None otherwise)
+    react_predictions: int = 0  # model replies asked for a next action
+    react_invalid: int = 0  # of those, actions that could not run as proposed
+    pv_corrected: int = 0  # of those, actions PV made executable
+    symbolic_s: float = 0.0  # time in the symbolic planner (global plan and PV)
+    last_failure: Failure | None = None
+    info: dict[str, Any] = field(default_factory=dict)  # a planner's own metrics (its goal, ...)
+
+    @classmethod
+    def start(cls, run: Run, pv: bool) -> Execution:
+        """Start from the run's initial world."""
+        state = run.simulator.initial_state()
+        run.final_state = state
+        return cls(run, state, pv)
+
+    def step(self, action: Action, source: str) -> Failure | None:
+        """Run one action; if it runs, it joins the plan with its source, else the failure."""
+        new, failure = self.run.simulator.step(self.state, action)
+        if failure is not None:
+            self.reject(failure, "step")
+            return failure
+        self.run.record_sim("step", str(action), True, f"{action} succeeded")
+        self.state = self.run.final_state = new
+        episode = self.run.episode
+        episode.plan.append(str(action))
+        episode.full_plan.append(str(action))
+        episode.action_sources.append(source)
+        return None
+
+    def steps(self, actions: Iterable[Action], source: str) -> Failure | None:
+        """Run actions in order up to the first that fails; that failure, or None."""
+        for action in actions:
+            failure = self.step(action, source)
+            if failure is not None:
+                return failure
+        return None
+
+    def reject(self, failure: Failure, op: str) -> None:
+        """Record an action that could not run: a failed "step", or a "check" before PV."""
+        self.last_failure = failure
+        self.run.record_sim(op, str(failure.action), False, failure.message, failure.cause.value)
+
+    def finish(self, ended: bool) -> None:
+        """Judge the run and write its metrics; `ended`: by done() or by reaching the goal.
+
+        The plan holds only actions that ran, so it is executable when the run
+        ended as it should; otherwise the last rejection is the Episode's failure.
+        """
+        episode = self.run.episode
+        episode.executable = ended
+        failure = None if ended else self.last_failure
+        episode.failure = failure.to_dict() if failure is not None else None
+        episode.extra[KEY] = self.metrics()
+
+    def metrics(self) -> dict[str, Any]:
+        """SCLPlan Tables III-IV for this run: steps, action sources, invalid predictions, PV."""
+        episode = self.run.episode
+        counts = {source: episode.action_sources.count(source) for source in SOURCES}
+        total = sum(counts.values())
+        return {
+            "env_steps": sum(call.op == "step" for call in episode.sim_calls),
+            "actions": counts,
+            "fractions": {s: (n / total if total else None) for s, n in counts.items()},
+            "react_predictions": self.react_predictions,
+            "react_invalid": self.react_invalid,
+            "react_invalid_rate": _ratio(self.react_invalid, self.react_predictions),
+            "pv_corrected": self.pv_corrected if self.pv else None,
+            "pv_corrected_rate": _ratio(self.pv_corrected, self.react_invalid) if self.pv else None,
+            "symbolic_s": round(self.symbolic_s, 6),
+            **self.info,
+        }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None

@@ -1,0 +1,182 @@
+"""The ReAct loop shared by react, react_pv and SCLPlan (its Phases 3 and 4).
+
+Zero-shot ReAct (Yao et al., 2023) as SCLPlan uses it: each turn shows the
+model the instruction, the scene graph as it is now, the robot's state and
+the observation of its last action; the dialogue keeps every earlier
+thought, action and observation (the full history), with the scene graph
+only in the newest message. The model answers with a thought and one
+action, until it says `done()` or the step cap is reached.
+
+Without precondition verification (PV) the action is attempted, and the
+simulator's rejection is the next observation. With PV, an action whose
+preconditions do not hold is not attempted as proposed: the symbolic planner
+plans to a state where it can run, those steps run first (source "pv"), then
+the action. When PV finds no such steps, the failure is the observation.
+Either way, an action that could not run as proposed (or a reply with no
+usable action) counts as an invalid ReAct prediction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sceneplan.errors import BadInputError, PlanExecutionError, PlanParseError, UnsupportedError
+from sceneplan.planners.base import Run
+from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.episode import LLMCall
+from sceneplan.planners.execution import Execution
+from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.react_replies import ActionReply
+from sceneplan.planners.sayplan import actions_text
+from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, robot_text
+from sceneplan.planners.search import is_search, unusable_reply_feedback
+from sceneplan.symbolic.precondition import verify_preconditions
+from sceneplan.symbolic.solver import BACKENDS, DEFAULT_PLANNER
+from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.goals import Formula
+
+if TYPE_CHECKING:
+    from sceneplan.llm import Response
+
+TURN = "react_turn.md"
+
+
+@dataclass(frozen=True)
+class ReactSettings:
+    """How the loop runs: the step cap, PV with its symbolic back end and timeout, the scene."""
+
+    max_steps: int = 30
+    pv: bool = False
+    planner: str = DEFAULT_PLANNER
+    pv_timeout: float = 10.0
+    graph_budget: int = DEFAULT_GRAPH_BUDGET  # see `scene.choose_scene`
+
+    def check(self, name: str) -> None:
+        """Raise BadInputError naming the first option out of range."""
+        if self.graph_budget < 0:
+            raise BadInputError(f"{name}: graph_budget must be 0 or more, got {self.graph_budget}")
+        if self.max_steps < 1:
+            raise BadInputError(f"{name}: max_steps must be at least 1, got {self.max_steps}")
+        if self.pv_timeout <= 0:
+            raise BadInputError(f"{name}: pv_timeout must be positive, got {self.pv_timeout}")
+        if self.planner not in BACKENDS:
+            raise BadInputError(
+                f"{name}: unknown symbolic planner '{self.planner}'; "
+                f"choose one of: {', '.join(sorted(BACKENDS))}"
+            )
+
+
+def refuse_search(run: Run, planner: str) -> None:
+    """The ReAct family plans to reach a state; a search task (find X) is not one."""
+    if is_search(run):
+        raise UnsupportedError(
+            f"{planner} plans tasks that change the world; '{run.instruction}' is a search "
+            "task: use sayplan or sayplan_lite to find things"
+        )
+
+
+async def react(
+    run: Run,
+    execution: Execution,
+    scene: Scene,
+    settings: ReactSettings,
+    *,
+    observation: str = "none yet",
+    goal: Formula | None = None,
+    on_event: OnEvent | None = None,
+) -> bool:
+    """Ask for, check and run actions; whether the run ended by `done()` or with `goal` holding.
+
+    `observation` is the first turn's: what happened before the loop started.
+    """
+    dialogue = Dialogue(render("react_system.md", actions=actions_text(run.simulator)))
+    for step in range(1, settings.max_steps + 1):
+        state = execution.state
+        dialogue.user_turn(
+            TURN,
+            graph=scene.text(state),
+            instruction=run.instruction,
+            robot=robot_text(state),
+            observation=observation,
+            step=str(step),
+            max_steps=str(settings.max_steps),
+        )
+        emit(on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
+        reply = await run.ask("react", dialogue.snapshot(), ActionReply)
+        call = run.episode.llm_calls[-1]
+        if call.reply:
+            dialogue.assistant(call.reply)
+        execution.react_predictions += 1
+        action, observation = _read(reply, call)
+        ok = ended = False
+        if action is None:
+            execution.react_invalid += 1
+        else:
+            ok, observation = await _act(run, execution, action, settings)
+            reached = goal is not None and goal.holds(execution.state)
+            ended = ok and (action.name == "done" or reached)
+        emit(on_event, PlanEvent("verify", "react", step, observation, ok))
+        if ended:
+            return True
+    return False
+
+
+def _read(reply: Response | None, call: LLMCall) -> tuple[Action | None, str]:
+    """The action in a reply, or None and the feedback saying why there is none."""
+    if reply is None or reply.parsed is None:
+        return None, unusable_reply_feedback(call.reply, ActionReply)
+    try:
+        action = parse_action(reply.parsed.action)
+    except PlanParseError as exc:
+        return None, str(exc)
+    call.command = str(action)
+    return action, ""
+
+
+async def _act(
+    run: Run, execution: Execution, action: Action, settings: ReactSettings
+) -> tuple[bool, str]:
+    """Run a proposed action (after PV's steps, with PV on); whether it ran, and the observation.
+
+    An action that cannot run as proposed counts as an invalid prediction.
+    """
+    if not settings.pv:
+        failure = execution.step(action, "react")
+        if failure is not None:
+            execution.react_invalid += 1
+            return False, f"{action} failed: {failure.reason}"
+        return True, f"{action} succeeded"
+    failure = run.simulator.check(execution.state, action)
+    if failure is None:
+        execution.step(action, "react")
+        return True, f"{action} succeeded"
+    execution.react_invalid += 1
+    execution.reject(failure, "check")
+    started = time.perf_counter()
+    verified = await asyncio.to_thread(
+        verify_preconditions,
+        run.graph,
+        execution.state,
+        action,
+        settings.pv_timeout,
+        settings.planner,
+    )
+    execution.symbolic_s += time.perf_counter() - started
+    if not verified.executable:
+        why = f" (symbolic planner: {verified.result.status.value})" if verified.result else ""
+        return False, (
+            f"{action} failed: {failure.reason}; precondition verification found no steps "
+            f"that make it possible{why}"
+        )
+    failed = execution.steps(verified.inserted, "pv") or execution.step(action, "react")
+    if failed is not None:  # PV's steps were validated in the same simulator from this state
+        raise PlanExecutionError(f"precondition verification gave failing steps: {failed.message}")
+    execution.pv_corrected += 1
+    inserted = ", ".join(map(str, verified.inserted))
+    return True, (
+        f"{action} could not run yet ({failure.reason}); precondition verification first ran "
+        f"{inserted}; then {action} succeeded"
+    )

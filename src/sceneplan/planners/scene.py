@@ -1,0 +1,88 @@
+"""What the ReAct-family planners show of the world: the whole graph when it fits, else some rooms.
+
+SCLPlan gives its model the scene as it is now. The whole graph, with the
+current state applied, is shown when its serialization fits `budget` tokens
+(the Office and Home graphs, about 5,000 tokens each, do with the default).
+A larger graph is shown collapsed (rooms and poses), with the rooms the model
+asked for expanded once at the start, and the robot's current room always
+expanded, so walking into a room reveals it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sceneplan.graph.model import NodeKind
+from sceneplan.graph.tokens import count_tokens
+from sceneplan.graph.views import collapse, full_view
+from sceneplan.planners.base import Run
+from sceneplan.planners.dialogue import Dialogue, graph_text, render
+from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.react_replies import RoomsReply
+from sceneplan.world.state import WorldState
+
+DEFAULT_GRAPH_BUDGET = 8000
+
+
+@dataclass
+class Scene:
+    """The rooms shown in full (None: the whole graph) and the names the model got wrong."""
+
+    rooms: list[str] | None = None
+    ignored: list[str] = field(default_factory=list)
+
+    def text(self, state: WorldState) -> str:
+        """The scene graph in `state`, as compact JSON for a prompt."""
+        graph = state.to_graph()
+        if self.rooms is None:
+            return graph_text(full_view(graph))
+        view = collapse(graph)
+        here = graph.room_of(state.agent_at)
+        for room in dict.fromkeys([*self.rooms, *([here] if here else [])]):
+            view.expand(room)
+        return graph_text(view)
+
+    def to_dict(self) -> dict[str, object]:
+        shown = "all" if self.rooms is None else "rooms"
+        return {"shown": shown, "rooms": self.rooms, "ignored": self.ignored}
+
+
+def robot_text(state: WorldState) -> str:
+    """Where the robot is, what it holds and which asset it has accessed, in words.
+
+    >>> from sceneplan.datasets import load_environment
+    >>> robot_text(WorldState(load_environment("coffee")))
+    'at bobs_room; holding nothing; accessed asset: none'
+    """
+    return (
+        f"at {state.agent_at}; holding {state.holding or 'nothing'}; "
+        f"accessed asset: {state.accessed or 'none'}"
+    )
+
+
+async def choose_scene(run: Run, budget: int, on_event: OnEvent | None = None) -> Scene:
+    """The whole graph if it fits `budget` tokens; else ask the model which rooms it needs.
+
+    Names that are not rooms of the graph are left out and kept in `ignored`;
+    an unusable reply leaves only the robot's room expanded.
+    """
+    if count_tokens(graph_text(full_view(run.graph))) <= budget:
+        scene = Scene()
+    else:
+        dialogue = Dialogue(render("react_rooms.md"))
+        dialogue.user(
+            render(
+                "react_rooms_turn.md",
+                instruction=run.instruction,
+                graph=graph_text(collapse(run.graph)),
+            )
+        )
+        emit(on_event, PlanEvent("ask", "rooms", 1, "waiting for the rooms to show"))
+        reply = await run.ask("rooms", dialogue.snapshot(), RoomsReply)
+        named = list(reply.parsed.rooms) if reply is not None and reply.parsed else []
+        nodes = run.graph.nodes
+        rooms = [r for r in named if r in nodes and nodes[r].kind is NodeKind.ROOM]
+        scene = Scene(list(dict.fromkeys(rooms)), [r for r in named if r not in rooms])
+        run.episode.llm_calls[-1].command = f"rooms({', '.join(scene.rooms or [])})"
+    run.episode.extra["scene"] = scene.to_dict()
+    return scene

@@ -1,0 +1,162 @@
+"""The ReAct baselines against the scripted LLM server: react, react_pv, the step cap, the scene."""
+
+import pytest
+
+from react_script import act, field, latest, rooms, shown_nodes
+from sayplan_script import COFFEE_TASK
+from sceneplan.errors import BadInputError
+from sceneplan.planners import Episode, Status, get_planner
+
+# The coffee task written pose by pose, as react must (no path planner, no PV).
+COFFEE_STEPS = [
+    "access(wardrobe1)",
+    "open(wardrobe1)",
+    "pickup(coffee_mug)",
+    "goto(pose1)",
+    "goto(toms_room)",
+    "goto(pose5)",
+    "goto(kitchen)",
+    "access(coffee_machine)",
+    "release(coffee_mug)",
+    "turn_on(coffee_machine)",
+    "pickup(coffee_mug)",
+    "goto(pose5)",
+    "goto(toms_room)",
+    "done()",
+]
+
+
+def run(scripted_llm, planner, *actions, target=COFFEE_TASK, **options) -> Episode:
+    for action in actions:
+        scripted_llm.enqueue_json(act(action))
+    with scripted_llm.client() as llm:
+        return get_planner(planner, **options).plan(target, "coffee", llm)
+
+
+def test_react_feeds_an_invalid_action_back_and_counts_it(scripted_llm):
+    episode = run(scripted_llm, "react", "pickup(coffee_mug)", "goto(kitchen)", *COFFEE_STEPS)
+
+    observations = [field(r, "Observation") for r in scripted_llm.requests]
+    assert observations[:4] == [
+        "none yet",
+        "pickup(coffee_mug) failed: coffee_mug is at wardrobe1, which has not been accessed "
+        "(accessed: nothing)",
+        "goto(kitchen) failed: kitchen is not reachable directly from bobs_room; go through the "
+        "poses connecting them (neighbours of bobs_room: pose1)",
+        "access(wardrobe1) succeeded",
+    ]
+    assert field(scripted_llm.requests[4], "Robot") == (
+        "at bobs_room; holding nothing; accessed asset: wardrobe1"
+    )
+    assert [m["role"] for m in scripted_llm.requests[2]["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+    ]
+    assert episode.status is Status.SUCCESS and episode.executable and episode.goal_reached
+    assert episode.plan == episode.full_plan == COFFEE_STEPS
+    assert episode.action_sources == ["react"] * len(COFFEE_STEPS)
+    failed = [(c.op, c.target, c.cause) for c in episode.sim_calls if not c.ok]
+    assert failed == [
+        ("step", "pickup(coffee_mug)", "not_accessed"),
+        ("step", "goto(kitchen)", "not_adjacent"),
+    ]
+    metrics = episode.extra["sclplan"]
+    assert metrics["env_steps"] == len(COFFEE_STEPS) + 2
+    assert metrics["fractions"] == {"planner": 0.0, "pv": 0.0, "react": 1.0}
+    assert (metrics["react_predictions"], metrics["react_invalid"]) == (16, 2)
+    assert metrics["react_invalid_rate"] == 2 / 16
+    assert metrics["pv_corrected"] is None and metrics["pv_corrected_rate"] is None
+    assert "goal" not in metrics and [c.command for c in episode.llm_calls][:2] == [
+        "pickup(coffee_mug)",
+        "goto(kitchen)",
+    ]
+
+
+def test_unusable_replies_are_invalid_predictions_with_feedback(scripted_llm):
+    scripted_llm.enqueue_text("I would open the wardrobe")  # not JSON, twice (the client re-asks)
+    scripted_llm.enqueue_text("open the wardrobe")
+    episode = run(scripted_llm, "react", "open wardrobe1", "done()", target="Open the wardrobe.")
+    observations = [field(r, "Observation") for r in scripted_llm.requests[2:]]
+    assert "not valid JSON" in observations[0]
+    assert "cannot parse action 'open wardrobe1'" in observations[1]
+    metrics = episode.extra["sclplan"]
+    assert (metrics["react_predictions"], metrics["react_invalid"]) == (3, 2)
+    assert episode.plan == ["done()"] and episode.sim_calls[-1].op == "step"
+
+
+def test_react_pv_inserts_the_missing_steps(scripted_llm):
+    episode = run(
+        scripted_llm,
+        "react_pv",
+        "pickup(coffee_mug)",
+        "access(coffee_machine)",
+        "release(coffee_mug)",
+        "turn_on(coffee_machine)",
+        "pickup(coffee_mug)",
+        "goto(toms_room)",
+        "done()",
+    )
+    assert episode.status is Status.SUCCESS and episode.executable and episode.goal_reached
+    assert episode.plan == COFFEE_STEPS
+    pv, re = "pv", "react"
+    assert episode.action_sources == [pv, pv, re, pv, pv, pv, pv, re, re, re, re, pv, re, re]
+    metrics = episode.extra["sclplan"]
+    assert (metrics["react_invalid"], metrics["pv_corrected"], metrics["pv_corrected_rate"]) == (
+        3,
+        3,
+        1.0,
+    )
+    assert metrics["actions"] == {"planner": 0, "pv": 7, "react": 7}
+    assert "global_plan_found" not in metrics and metrics["symbolic_s"] > 0
+
+
+def test_step_cap(scripted_llm):
+    episode = run(scripted_llm, "react", "access(wardrobe1)", "pickup(coffee_mug)", max_steps=2)
+    assert scripted_llm.pending == 0 and len(scripted_llm.requests) == 2
+    assert "Step 2 of at most 2." in latest(scripted_llm.requests[1])
+    assert episode.plan == ["access(wardrobe1)"] and episode.executable is False
+    assert episode.failure["cause"] == "container_closed" and episode.status is Status.FAILED
+    assert episode.extra["sclplan"]["react_predictions"] == 2
+
+
+def test_a_graph_over_the_budget_shows_the_rooms_asked_for(scripted_llm):
+    scripted_llm.enqueue_json(rooms("bobs_room", "cellar", "pose1"))
+    episode = run(scripted_llm, "react_pv", "access(coffee_machine)", "done()", graph_budget=200)
+    ask = scripted_llm.requests[0]
+    assert field(ask, "Instruction") == COFFEE_TASK.instruction
+    assert "wardrobe1" not in latest(ask)  # collapsed: rooms and poses only
+    assert {"wardrobe1", "coffee_mug"} <= shown_nodes(scripted_llm.requests[1])
+    assert "coffee_machine" not in shown_nodes(scripted_llm.requests[1])
+    # The robot's room is always shown: walking into the kitchen reveals it.
+    assert {"wardrobe1", "coffee_machine"} <= shown_nodes(scripted_llm.requests[2])
+    assert episode.extra["scene"] == {
+        "shown": "rooms",
+        "rooms": ["bobs_room"],
+        "ignored": ["cellar", "pose1"],
+    }
+    assert (episode.llm_calls[0].stage, episode.llm_calls[0].command) == (
+        "rooms",
+        "rooms(bobs_room)",
+    )
+
+
+def test_search_tasks_are_refused(scripted_llm):
+    episode = run(scripted_llm, "react", target="Find the blue mug.")
+    assert episode.status is Status.ERROR and "is a search task" in episode.error
+
+
+@pytest.mark.parametrize(
+    ("planner", "options", "message"),
+    [
+        ("react", {"max_steps": 0}, "react: max_steps must be at least 1"),
+        ("react_pv", {"pv_timeout": 0}, "react_pv: pv_timeout must be positive"),
+        ("react_pv", {"planner": "magic"}, "react_pv: unknown symbolic planner 'magic'"),
+    ],
+)
+def test_options_are_checked(planner, options, message):
+    with pytest.raises(BadInputError, match=message):
+        get_planner(planner, **options)
