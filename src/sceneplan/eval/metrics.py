@@ -16,6 +16,7 @@ from typing import Any
 
 from sceneplan.eval.annotate import KEY, changed_nodes
 from sceneplan.eval.store import Record
+from sceneplan.planners import execution
 from sceneplan.planners.episode import Episode, ErrorType, Status
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "planning",
     "repeatability",
     "repeatability_tasks",
+    "sclplan",
     "search",
     "token_progression",
 ]
@@ -54,6 +56,7 @@ def compute(records: Sequence[Record]) -> dict[str, list[Row]]:
         "token_progression": token_progression(records),
         "repeatability": repeatability(records),
         "repeatability_tasks": repeatability_tasks(records),
+        "sclplan": sclplan(records),
     }
 
 
@@ -278,6 +281,44 @@ def _repeat_values(episodes: list[Episode]) -> dict[str, list[float]]:
     }
 
 
+def sclplan(records: Sequence[Record]) -> list[Row]:
+    """SCLPlan Tables III-IV: success, tokens, env steps, who proposed the actions, PV's help.
+
+    Over the Episodes that record these metrics (react, react_pv, sclplan), per
+    planner, model and environment. The action shares and the invalid and
+    corrected rates pool the counts of the group's Episodes: `react_invalid` is
+    invalid ReAct predictions / predictions, `pv_corrected` those PV made
+    executable / invalid ones (None without PV). `global_plan_found` is the
+    share of Episodes whose global planner found a plan (sclplan only).
+    """
+    rows = []
+    chosen = [r for r in records if execution.KEY in r.episode.extra]
+    keyed = _groups(chosen, lambda r: (*_pm(r), r.episode.environment))
+    for (planner, model, env), group in keyed.items():
+        episodes = [r.episode for r in group]
+        info = [e.extra[execution.KEY] for e in episodes]
+        actions = {s: sum(i["actions"][s] for i in info) for s in execution.SOURCES}
+        invalid = sum(i["react_invalid"] for i in info)
+        corrected = [i["pv_corrected"] for i in info if i["pv_corrected"] is not None]
+        found = [i["global_plan_found"] for i in info if "global_plan_found" in i]
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "environment": env,
+                "n": len(episodes),
+                "success": _rate(e.status is Status.SUCCESS for e in episodes),
+                "tokens": _mean(e.input_tokens + e.output_tokens for e in episodes),
+                "env_steps": _mean(i["env_steps"] for i in info),
+                **{f"{s}_actions": _share(n, sum(actions.values())) for s, n in actions.items()},
+                "react_invalid": _share(invalid, sum(i["react_predictions"] for i in info)),
+                "pv_corrected": _share(sum(corrected), invalid) if corrected else None,
+                "global_plan_found": _rate(found),
+            }
+        )
+    return rows
+
+
 # -- helpers ----------------------------------------------------------------------
 
 
@@ -300,6 +341,10 @@ def _rate(values: Iterable[bool | None]) -> float | None:
     """Share of True; None (unknown, e.g. after an error) counts as not achieved."""
     values = list(values)
     return sum(v is True for v in values) / len(values) if values else None
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
 
 
 def _mean(values: Iterable[float | int | None]) -> float | None:

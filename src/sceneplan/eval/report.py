@@ -3,7 +3,8 @@
 The Markdown report puts the papers' published numbers (`published.yaml`)
 next to the measured ones: SayPlan Table 1 (search success) as extra
 columns, SayPlan Table 3 (planning) and LookPlanGraph Table 2 (SR, APA, APL,
-NRR) as extra rows below the planner they correspond to.
+NRR) as extra rows below the planner they correspond to. SCLPlan's tables
+(II-IV) are measured only: the paper's numbers are on other datasets.
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ def csv_text(rows: Sequence[Row], values: Sequence[str] = ("value",)) -> str:
 def markdown(metrics: dict[str, list[Row]], title: str) -> str:
     """The Markdown report: one section per table that has data."""
     parts = [f"# sceneplan results: {title}", _overview(metrics["overview"])]
-    for build in (_table1, _search_details, _table3, _lookplangraph, _cost, _tokens, _repeat):
+    for build in (
+        *(_table1, _search_details, _table3, _lookplangraph),
+        *(_cost, _tokens, _repeat, _sclplan),
+    ):
         section = build(metrics)
         if section:
             parts.append(section)
@@ -273,6 +277,33 @@ def _repeat(metrics: dict[str, list[Row]]) -> str:
                 [
                     *(r["planner"], r["model"], r["tasks"], r["runs"]),
                     *(spread(r, "success", 2), spread(r, "tokens", 0), spread(r, "steps", 2)),
+                ]
+                for r in rows
+            ],
+        )
+    )
+
+
+def _sclplan(metrics: dict[str, list[Row]]) -> str:
+    rows = metrics["sclplan"]
+    if not rows:
+        return ""
+    return (
+        "## ReAct, precondition verification and the global planner (SCLPlan Tables III-IV)\n\n"
+        "Shares of the executed actions by the component that proposed them; invalid ReAct "
+        "predictions per prediction, and the share of those PV made executable.\n\n"
+        + table(
+            [
+                *("Planner", "Model", "Environment", "n", "Task success", "Tokens", "Env steps"),
+                *("ReAct actions", "PV actions", "Planner actions", "Invalid ReAct"),
+                *("Corrected by PV", "Global plan found"),
+            ],
+            [
+                [
+                    *(r["planner"], r["model"], r["environment"], r["n"], pct(r["success"])),
+                    *(num(r["tokens"], 0), num(r["env_steps"], 1)),
+                    *(pct(r[k]) for k in ("react_actions", "pv_actions", "planner_actions")),
+                    *(pct(r[k]) for k in ("react_invalid", "pv_corrected", "global_plan_found")),
                 ]
                 for r in rows
             ],

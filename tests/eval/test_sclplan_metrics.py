@@ -1,0 +1,84 @@
+"""SCLPlan Tables III-IV from stored Episodes, against values computed by hand, and their report."""
+
+from __future__ import annotations
+
+import pytest
+
+from sceneplan.eval.metrics import compute
+from sceneplan.eval.report import render
+from sceneplan.eval.store import Record
+from sceneplan.planners.episode import Episode, LLMCall, Status
+
+approx = pytest.approx
+
+
+def ep(planner: str, status: Status, tokens: int, **info) -> Episode:
+    """An Episode with the metrics the ReAct-family planners record (see planners.execution)."""
+    planner_n, pv_n, react_n = info.pop("actions")
+    pv = info.pop("pv_corrected", None)
+    extra = {
+        "sclplan": {
+            "env_steps": info.pop("env_steps"),
+            "actions": {"planner": planner_n, "pv": pv_n, "react": react_n},
+            "react_predictions": info.pop("predictions"),
+            "react_invalid": info.pop("invalid"),
+            "pv_corrected": pv,
+            **info,
+        }
+    }
+    return Episode(planner, "m", "office", "t", task_id="t", family="simple_planning",
+                   status=status, llm_calls=[LLMCall("react", [], "", input_tokens=tokens)],
+                   extra=extra)  # fmt: skip
+
+
+FIXTURE = [
+    # sclplan: one global plan of 10 steps; one fallback to ReAct with PV (3 of 4 invalid fixed)
+    ep("sclplan", Status.SUCCESS, 100, actions=(10, 0, 0), env_steps=10, predictions=0,
+       invalid=0, pv_corrected=0, global_plan_found=True),
+    ep("sclplan", Status.FAILED, 300, actions=(0, 6, 4), env_steps=10, predictions=8,
+       invalid=4, pv_corrected=3, global_plan_found=False),
+    # react: 2 of 10 predictions invalid, no PV
+    ep("react", Status.SUCCESS, 1000, actions=(0, 0, 8), env_steps=10, predictions=10,
+       invalid=2),
+    ep("react", Status.ERROR, 500, actions=(0, 0, 2), env_steps=2, predictions=2, invalid=0),
+    # planners that do not record these metrics are left out
+    Episode("sayplan", "m", "office", "t", task_id="t", status=Status.SUCCESS),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def metrics():
+    return compute([Record("office-planning", i, e) for i, e in enumerate(FIXTURE, start=1)])
+
+
+def test_rows_pool_the_counts_of_each_planner(metrics):
+    react, sclplan = metrics["sclplan"]
+    assert (sclplan["planner"], sclplan["environment"], sclplan["n"]) == ("sclplan", "office", 2)
+    assert sclplan["success"] == 0.5 and sclplan["tokens"] == approx(200)
+    assert sclplan["env_steps"] == approx(10)
+    assert sclplan["planner_actions"] == approx(0.5) and sclplan["pv_actions"] == approx(0.3)
+    assert sclplan["react_actions"] == approx(0.2)
+    assert sclplan["react_invalid"] == approx(0.5) and sclplan["pv_corrected"] == approx(0.75)
+    assert sclplan["global_plan_found"] == 0.5
+    assert (react["planner"], react["n"], react["success"]) == ("react", 2, 0.5)
+    assert react["react_actions"] == 1.0 and react["pv_actions"] == 0.0
+    assert react["react_invalid"] == approx(2 / 12) and react["env_steps"] == approx(6)
+    assert react["pv_corrected"] is None and react["global_plan_found"] is None
+
+
+def test_report_has_the_table(metrics):
+    text = render(metrics, "md")
+    section = text.split("## ReAct, precondition verification and the global planner")[1]
+    assert section.startswith(" (SCLPlan Tables III-IV)")
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    assert lines[0].startswith("| Planner | Model | Environment | n | Task success | Tokens |")
+    assert lines[1:] == [
+        "| react | m | office | 2 | 50.0% | 750 | 6.0 | 100.0% | 0.0% | 0.0% | 16.7% | - | - |",
+        "| sclplan | m | office | 2 | 50.0% | 200 | 10.0 | 20.0% | 30.0% | 50.0% | 50.0% "
+        "| 75.0% | 50.0% |",
+    ]
+
+
+def test_no_table_without_such_episodes():
+    assert compute([Record("s", 1, FIXTURE[-1])])["sclplan"] == []
+    assert "SCLPlan Tables III-IV" not in render(compute([Record("s", 1, FIXTURE[-1])]), "md")
