@@ -30,7 +30,11 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 # Planner constructor options and the command-line flags that set them.
-_FLAGS = {"max_search_turns": "--max-turns", "max_rounds": "--max-rounds"}
+_FLAGS = {
+    "max_search_turns": "--max-turns",
+    "max_rounds": "--max-rounds",
+    "max_steps": "--max-steps",
+}
 
 
 def plan(
@@ -59,6 +63,10 @@ def plan(
     max_rounds: Annotated[
         int | None, typer.Option(min=1, help="Planning rounds with feedback (default 5).")
     ] = None,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(min=1, help="Cap on ReAct steps (react, react_pv, sclplan; default 30)."),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the Episode summary as JSON.")
     ] = False,
@@ -70,7 +78,11 @@ def plan(
     target = _target(instruction, task, env)
     show = None if as_json else _Progress()
     chosen = _make_planner(
-        planner, max_search_turns=max_turns, max_rounds=max_rounds, on_event=show
+        planner,
+        max_search_turns=max_turns,
+        max_rounds=max_rounds,
+        max_steps=max_steps,
+        on_event=show,
     )
     client = LLMClient(llm) if chosen.needs_llm else None
     if show is not None:

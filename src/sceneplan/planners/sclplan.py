@@ -111,7 +111,7 @@ class SCLPlan(Planner):
                 else:
                     call.command = "goal"
                     info["goal_valid"] = True
-                    emit(self.on_event, PlanEvent("plan", "goal", attempt, f"goal: {formula}"))
+                    emit(self.on_event, PlanEvent("plan", "goal", attempt, str(formula)))
                     return formula
             emit(self.on_event, PlanEvent("verify", "goal", attempt, error, ok=False))
             if attempt == 1:
