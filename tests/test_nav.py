@@ -25,15 +25,25 @@ def test_hop_count_without_positions():
     data["nodes"].append(node("shortcut", "pose"))
     data["links"] += [["office", "shortcut"], ["shortcut", "kitchen"]]
     assert Navigator(from_dict(data)).shortest_path("office", "kitchen") == [
-        "office", "shortcut", "kitchen"]
+        "office",
+        "shortcut",
+        "kitchen",
+    ]
 
 
 def test_expand_plan_inserts_poses_and_tracks_position():
     nav = Navigator(kitchen())
     plan = nav.expand_plan("goto(kitchen) > access(fridge) > goto(office) > goto(office)")
     assert [str(a) for a in plan] == [
-        "goto(pose1)", "goto(pose2)", "goto(kitchen)", "access(fridge)",
-        "goto(pose2)", "goto(pose1)", "goto(office)", "goto(office)"]
+        "goto(pose1)",
+        "goto(pose2)",
+        "goto(kitchen)",
+        "access(fridge)",
+        "goto(pose2)",
+        "goto(pose1)",
+        "goto(office)",
+        "goto(office)",
+    ]
 
 
 def test_unknown_targets_are_left_for_the_simulator():
@@ -59,18 +69,25 @@ def test_coffee_story_app_l():
     """The App. L replanning story: the first plan fails on the closed wardrobe."""
     graph = load_environment("coffee")
     nav, sim = Navigator(graph), Simulator(graph)
-    first = ("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug) > goto(kitchen) > "
-             "access(coffee_machine) > release(coffee_mug) > turn_on(coffee_machine) > "
-             "turn_off(coffee_machine) > pickup(coffee_mug) > goto(toms_room) > "
-             "access(wardrobe2) > release(coffee_mug) > done")
+    first = (
+        "goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug) > goto(kitchen) > "
+        "access(coffee_machine) > release(coffee_mug) > turn_on(coffee_machine) > "
+        "turn_off(coffee_machine) > pickup(coffee_mug) > goto(toms_room) > "
+        "access(wardrobe2) > release(coffee_mug) > done"
+    )
     result = sim.verify_plan(nav.expand_plan(first))
     assert result.failure.message == (
-        "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed")
+        "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"
+    )
     second = first.replace("access(wardrobe1) >", "access(wardrobe1) > open(wardrobe1) >")
     expanded = nav.expand_plan(second)
     assert [str(a) for a in expanded[4:9]] == [
-        "goto(pose1)", "goto(toms_room)", "goto(pose5)", "goto(kitchen)",
-        "access(coffee_machine)"]
+        "goto(pose1)",
+        "goto(toms_room)",
+        "goto(pose5)",
+        "goto(kitchen)",
+        "access(coffee_machine)",
+    ]
     result = sim.verify_plan(expanded)
     assert result.ok
     assert result.final_state.states("coffee_mug") == {"full"}

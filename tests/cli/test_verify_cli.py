@@ -5,10 +5,12 @@ from typer.testing import CliRunner
 from sceneplan.cli import app
 
 runner = CliRunner()
-FIRST = ("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug) > goto(kitchen) > "
-         "access(coffee_machine) > release(coffee_mug) > turn_on(coffee_machine) > "
-         "turn_off(coffee_machine) > pickup(coffee_mug) > goto(toms_room) > "
-         "access(wardrobe2) > release(coffee_mug) > done")
+FIRST = (
+    "goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug) > goto(kitchen) > "
+    "access(coffee_machine) > release(coffee_mug) > turn_on(coffee_machine) > "
+    "turn_off(coffee_machine) > pickup(coffee_mug) > goto(toms_room) > "
+    "access(wardrobe2) > release(coffee_mug) > done"
+)
 FIXED = FIRST.replace("access(wardrobe1) >", "access(wardrobe1) > open(wardrobe1) >")
 
 
@@ -16,8 +18,10 @@ def test_first_coffee_plan_fails_with_feedback():
     result = runner.invoke(app, ["verify", "coffee", FIRST])
     assert result.exit_code == 1
     assert "not executable" in result.stdout
-    assert ("step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"
-            in result.stdout)
+    assert (
+        "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"
+        in result.stdout
+    )
 
 
 def test_corrected_plan_verifies_with_poses_inserted():
