@@ -223,3 +223,26 @@ def scripted_llm(tmp_path: Path) -> Iterator[ScriptedLLMServer]:
         scripted.release()
         server.clear()
         server.stop()
+
+
+# Environment variables through which the machine could choose a model, key or config.
+LLM_ENV_VARS = (
+    "SCENEPLAN_LLM",
+    "SCENEPLAN_CONFIG",
+    "SCENEPLAN_CACHE_DIR",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "OLLAMA_HOST",
+    "VLLM_API_KEY",
+    "VLLM_BASE_URL",
+)
+
+
+def isolate_llm_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No keys, models or config from the machine; config and cache dirs under tmp_path."""
+    for name in LLM_ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

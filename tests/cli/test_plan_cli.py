@@ -8,35 +8,17 @@ from typer.testing import CliRunner
 
 from sayplan_script import contract, expand, plan, switch
 from sceneplan.cli import app
+from sceneplan.datasets.tasks import get_task
+from scripted_llm import isolate_llm_env
 
 runner = CliRunner()
-REFRIGERATE = [
-    "goto(kitchen)",
-    "access(kitchen_bench)",
-    "pickup(orange1)",
-    "access(fridge)",
-    "open(fridge)",
-    "release(orange1)",
-    "close(fridge)",
-    "done()",
-]
-LLM_ENV = (
-    "SCENEPLAN_LLM",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "OLLAMA_HOST",
-    "VLLM_API_KEY",
-    "VLLM_BASE_URL",
-)
+REFRIGERATE = get_task("planning-simple-02").reference_plan
 
 
 @pytest.fixture(autouse=True)
 def settings(monkeypatch, tmp_path):
     """No model or key from the machine; fast retries; the cache under tmp_path."""
-    for name in LLM_ENV:
-        monkeypatch.delenv(name, raising=False)
+    isolate_llm_env(monkeypatch, tmp_path)
     config = tmp_path / "config.toml"
     config.write_text("[llm]\ntimeout = 2.0\nmax_retries = 0\nbackoff_base = 0.01\n")
     monkeypatch.setenv("SCENEPLAN_CONFIG", str(config))

@@ -7,16 +7,15 @@ from typer.testing import CliRunner
 
 from react_script import act, goal
 from sceneplan.cli import app
+from scripted_llm import isolate_llm_env
 
 runner = CliRunner()
-LLM_ENV = ("SCENEPLAN_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY")
 
 
 @pytest.fixture(autouse=True)
 def settings(monkeypatch, tmp_path):
     """No model or key from the machine; the cache under tmp_path."""
-    for name in LLM_ENV:
-        monkeypatch.delenv(name, raising=False)
+    isolate_llm_env(monkeypatch, tmp_path)
     monkeypatch.setenv("SCENEPLAN_CACHE_DIR", str(tmp_path / "cache"))
 
 

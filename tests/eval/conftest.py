@@ -9,33 +9,17 @@ from types import ModuleType
 import pytest
 
 from sceneplan.planners.base import PLANNERS
-from scripted_llm import scripted_llm  # noqa: F401  (the fixture)
+from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
 
 HERE = Path(__file__).parent
 COFFEE_TASKS = HERE / "data" / "coffee_tasks.yaml"
 
-ENV_VARS = (
-    "SCENEPLAN_LLM",
-    "SCENEPLAN_CONFIG",
-    "SCENEPLAN_CACHE_DIR",
-    "SCENEPLAN_TOY_DELAY",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "OLLAMA_HOST",
-    "VLLM_API_KEY",
-    "VLLM_BASE_URL",
-)
-
 
 @pytest.fixture(autouse=True)
 def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No keys, models or config from the machine; config and cache under tmp_path."""
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    """No keys, models or config from the machine (nor the toy planners' delay)."""
+    isolate_llm_env(monkeypatch, tmp_path)
+    monkeypatch.delenv("SCENEPLAN_TOY_DELAY", raising=False)
 
 
 @pytest.fixture

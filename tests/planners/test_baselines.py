@@ -8,16 +8,7 @@ from sayplan_script import contents, expand, plan, switch
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Episode, ErrorType, Status, get_planner
 
-REFRIGERATE = [
-    "goto(kitchen)",
-    "access(kitchen_bench)",
-    "pickup(orange1)",
-    "access(fridge)",
-    "open(fridge)",
-    "release(orange1)",
-    "close(fridge)",
-    "done()",
-]
+REFRIGERATE = get_task("planning-simple-02").reference_plan
 # The agent starts at pose8; the path planner's route to the kitchen.
 ROUTE = [f"goto({p})" for p in ("pose13", "pose14", "pose23", "pose24", "pose25")]
 

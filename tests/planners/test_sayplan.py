@@ -27,16 +27,7 @@ from sceneplan.planners.search import LAST_TURN
 from sceneplan.world import Simulator
 from scenes import kitchen_dict, node
 
-REFRIGERATE = [
-    "goto(kitchen)",
-    "access(kitchen_bench)",
-    "pickup(orange1)",
-    "access(fridge)",
-    "open(fridge)",
-    "release(orange1)",
-    "close(fridge)",
-    "done()",
-]
+REFRIGERATE = get_task("planning-simple-02").reference_plan
 
 
 def run(scripted_llm, target, planner="sayplan", env=None, **options):
