@@ -198,7 +198,11 @@ def solve(
         valid = verification.ok and _reached(problem, simulator, verification.final_state)
         result.validation_s += time.perf_counter() - t2
         if valid:
-            result.status, result.plan = SolveStatus.PLAN, actions
+            t3 = time.perf_counter()
+            shorter = eliminate_redundant(problem, simulator, state, actions)
+            result.validation_s += time.perf_counter() - t3
+            result.stats["eliminated"] = len(actions) - len(shorter)
+            result.status, result.plan = SolveStatus.PLAN, shorter
             return result
         if not scope.macro_moves:
             raise PlanExecutionError(
@@ -207,6 +211,26 @@ def solve(
             )
         result.stats["focused_plan_rejected"] = verification.feedback
     return result
+
+
+def eliminate_redundant(
+    problem: PlanningProblem, simulator: Simulator, state: WorldState, plan: list[Action]
+) -> list[Action]:
+    """Greedy action elimination: drop each action whose removal keeps the plan valid.
+
+    Satisficing search can leave useless steps (an `access` never used, a
+    detour); each removal is checked in the simulator, so the result is valid.
+    """
+    kept = list(plan)
+    index = 0
+    while index < len(kept):
+        candidate = kept[:index] + kept[index + 1 :]
+        result = simulator.verify_plan(candidate, state)
+        if result.ok and _reached(problem, simulator, result.final_state):
+            kept = candidate
+        else:
+            index += 1
+    return kept
 
 
 def _reached(problem: PlanningProblem, simulator: Simulator, state: WorldState) -> bool:
