@@ -11,14 +11,13 @@ import asyncio
 import importlib
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, find_task
 from sceneplan.errors import BadInputError, LLMError, LLMReplyError, SceneplanError
 from sceneplan.graph.model import SceneGraph
-from sceneplan.graph.tokens import count_tokens
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.outcome import finish_episode
@@ -43,7 +42,6 @@ class Run:
     simulator: Simulator
     navigator: Navigator
     final_state: WorldState | None = None
-    notes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def instruction(self) -> str:
@@ -114,10 +112,6 @@ class Run:
     ) -> None:
         """Record a view operation (expand/contract) or a single simulator step."""
         self.episode.sim_calls.append(SimCall(op, target, ok, feedback, cause))
-
-    @staticmethod
-    def tokens(text: str) -> int:
-        return count_tokens(text)
 
 
 class Planner(ABC):
