@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sceneplan.graph.io import format_text
+from sceneplan.graph.io import format_text, native_node
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data" / "klickitat"
@@ -494,38 +494,9 @@ def _materials(item: dict) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-FIELD_ORDER = (
-    "id",
-    "kind",
-    "parent",
-    "relation",
-    "category",
-    "affordances",
-    "state",
-    "attributes",
-    "position",
-    "description",
-)
-
-
 def _node(node_id: str, kind: str, parent: str, **fields: Any) -> dict[str, Any]:
     """A node dict with its fields in the documented order; empty fields are left out."""
-    node = {"id": node_id, "kind": kind, "parent": parent, **fields}
-    return _ordered(node)
-
-
-def _ordered(node: dict[str, Any]) -> dict[str, Any]:
-    """The node's non-empty fields in `FIELD_ORDER`, sequences as lists."""
-    out: dict[str, Any] = {}
-    for key in FIELD_ORDER:
-        value = node.get(key)
-        if value is None or value == () or value == []:
-            continue
-        out[key] = list(value) if isinstance(value, tuple) else value
-    unknown = set(node) - set(FIELD_ORDER)
-    if unknown:
-        raise ValueError(f"{node['id']}: unknown fields {sorted(unknown)}")
-    return out
+    return native_node(id=node_id, kind=kind, parent=parent, **fields)
 
 
 def _add_data_asset(b: Builder, item: dict, names: dict[int, str]) -> None:
@@ -683,7 +654,7 @@ def _apply_edits(b: Builder) -> None:
             if key == "attributes":
                 value = [*node.get("attributes", []), *value]
             node[key] = value
-        reordered = _ordered(node)
+        reordered = native_node(**node)
         node.clear()
         node.update(reordered)
 

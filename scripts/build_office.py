@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sceneplan.graph.io import format_text
+from sceneplan.graph.io import format_text, native_node
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO_ROOT / "src" / "sceneplan" / "datasets" / "environments" / "office.json"
@@ -614,24 +614,9 @@ def build() -> dict[str, Any]:
 
 def _node(node_id: str, kind: str, parent: str, **fields: Any) -> dict[str, Any]:
     """One node in the native field order, leaving out empty fields."""
-    out: dict[str, Any] = {"id": node_id, "kind": kind, "parent": parent}
-    for key in (
-        "relation",
-        "category",
-        "affordances",
-        "state",
-        "attributes",
-        "position",
-        "description",
-    ):
-        value = fields.get(key)
-        if value:
-            out[key] = [float(v) for v in value] if key == "position" else _plain(value)
-    return out
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
+    if fields.get("position"):
+        fields["position"] = [float(v) for v in fields["position"]]
+    return native_node(id=node_id, kind=kind, parent=parent, **fields)
 
 
 def _spread(room: Room, index: int, count: int) -> tuple[float, float]:

@@ -255,24 +255,52 @@ def to_dict(graph: SceneGraph) -> dict[str, Any]:
     }
 
 
+# The order of a node's fields in native files.
+FIELD_ORDER = (
+    "id",
+    "kind",
+    "parent",
+    "relation",
+    "category",
+    "affordances",
+    "state",
+    "attributes",
+    "position",
+    "description",
+)
+
+
+def native_node(**fields: Any) -> dict[str, Any]:
+    """A node dict as written in native files: fields in FIELD_ORDER, empty ones left out.
+
+    >>> native_node(kind="room", id="kitchen", parent=None, state=())
+    {'id': 'kitchen', 'kind': 'room'}
+    """
+    unknown = set(fields) - set(FIELD_ORDER)
+    if unknown:
+        raise BadInputError(f"node {fields.get('id')!r}: unknown fields {sorted(unknown)}")
+    out: dict[str, Any] = {}
+    for key in FIELD_ORDER:
+        value = fields.get(key)
+        if value is not None and value not in ("", (), []):
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
 def node_to_dict(node: Node) -> dict[str, Any]:
     """One node as written in a native file: fields at their defaults are left out."""
-    out: dict[str, Any] = {"id": node.id, "kind": node.kind.value}
-    if node.parent is not None:
-        out["parent"] = node.parent
-    if node.relation is not None:
-        out["relation"] = node.relation.value
-    if node.explicit_category is not None:
-        out["category"] = node.explicit_category
-    for name in ("affordances", "state", "attributes"):
-        value = getattr(node, name)
-        if value:
-            out[name] = list(value)
-    if node.position is not None:
-        out["position"] = list(node.position)
-    if node.description is not None:
-        out["description"] = node.description
-    return out
+    return native_node(
+        id=node.id,
+        kind=node.kind.value,
+        parent=node.parent,
+        relation=node.relation.value if node.relation is not None else None,
+        category=node.explicit_category,
+        affordances=node.affordances,
+        state=node.state,
+        attributes=node.attributes,
+        position=node.position,
+        description=node.description,
+    )
 
 
 def save(graph: SceneGraph, path: str | Path) -> None:
