@@ -8,11 +8,11 @@ from types import ModuleType
 
 import pytest
 
+from eval_helpers import COFFEE_TASKS
 from sceneplan.planners.base import PLANNERS
 from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
 
 HERE = Path(__file__).parent
-COFFEE_TASKS = HERE / "data" / "coffee_tasks.yaml"
 
 
 @pytest.fixture(autouse=True)

@@ -12,19 +12,10 @@ import time
 
 from typer.testing import CliRunner
 
+from eval_helpers import REFERENCE_PLAN, without_timings
 from sceneplan.cli import app
 
 runner = CliRunner()
-REFERENCE_PLAN = [
-    "access(wardrobe1)",
-    "open(wardrobe1)",
-    "pickup(coffee_mug)",
-    "goto(toms_room)",
-    "access(bed2)",
-    "release(coffee_mug)",
-    "done",
-]
-TIMING = {"wall_time_s", "llm_latency_s"}
 
 
 def run(*args: str):
@@ -35,9 +26,7 @@ def stable_report(db) -> dict:
     """The JSON report's metrics without timings, which differ from run to run."""
     result = run("report", db, "--format", "json")
     assert result.exit_code == 0, result.output
-    metrics = json.loads(result.stdout)["metrics"]
-    return {s: [{k: v for k, v in r.items() if k not in TIMING} for r in rows]
-            for s, rows in metrics.items()}  # fmt: skip
+    return without_timings(json.loads(result.stdout)["metrics"])
 
 
 def test_eval_and_report_end_to_end(scripted_llm, toys, coffee_tasks, tmp_path):

@@ -6,28 +6,12 @@ import json
 
 import pytest
 
+from eval_helpers import REFERENCE_PLAN, without_timings
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
 from sceneplan.eval.metrics import compute
 from sceneplan.eval.runner import evaluate, load_tasks
 from sceneplan.eval.store import Key, Store
 from sceneplan.planners.episode import Status
-
-REFERENCE_PLAN = [
-    "access(wardrobe1)",
-    "open(wardrobe1)",
-    "pickup(coffee_mug)",
-    "goto(toms_room)",
-    "access(bed2)",
-    "release(coffee_mug)",
-    "done",
-]
-TIMING = {"wall_time_s", "llm_latency_s"}
-
-
-def stable(metrics: dict) -> dict:
-    """Metrics without the timings, which differ from run to run."""
-    return {s: [{k: v for k, v in r.items() if k not in TIMING} for r in rows]
-            for s, rows in metrics.items()}  # fmt: skip
 
 
 def statuses(store: Store) -> dict[tuple[str, str, str], str]:
@@ -124,7 +108,7 @@ def test_interrupted_run_resumes_without_duplicates(coffee_tasks, toys, tmp_path
         assert (again.skipped, again.done) == (8, 0)
     with Store(tmp_path / "fresh.db") as fresh:
         evaluate(tasks, ["toy_interrupting"], [], fresh, runs=2)
-        assert stable(compute(fresh.records())) == stable(resumed)
+        assert without_timings(compute(fresh.records())) == without_timings(resumed)
 
 
 def test_llm_errors_are_stored_and_can_be_retried(coffee_tasks, scripted_llm, toys, tmp_path):
