@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -106,3 +107,12 @@ def test_tasks_cli():
     assert shown.exit_code == 0 and "held(sweet_wrapper)" in shown.stdout
     missing = runner.invoke(app, ["tasks", "show", "nope"])
     assert missing.exit_code == 2 and "error: unknown task 'nope'" in missing.stderr
+
+
+def test_task_is_defined_in_world_and_re_exported_here():
+    from sceneplan.datasets import tasks
+    from sceneplan.world import task
+
+    assert tasks.Task is task.Task and tasks.Family is task.Family
+    source = Path(task.__file__).read_text(encoding="utf-8")
+    assert "import yaml" not in source and "open(" not in source  # pure data, no file loading

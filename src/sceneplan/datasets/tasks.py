@@ -2,80 +2,32 @@
 
 A task file is a YAML list of tasks (see docs/tasks.md). The packaged suites
 live in `datasets/tasks/*.yaml`; users can pass their own files anywhere a
-suite name is accepted.
+suite name is accepted. What a task is (`Task`, `Family`) lives in
+`sceneplan.world.task`; both are re-exported here.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import ValidationError
 
 from sceneplan.errors import BadInputError
+from sceneplan.world.task import Family, Task
 
-
-class Family(StrEnum):
-    """The four task families of SayPlan App. C."""
-
-    SIMPLE_SEARCH = "simple_search"
-    COMPLEX_SEARCH = "complex_search"
-    SIMPLE_PLANNING = "simple_planning"
-    LONG_HORIZON = "long_horizon"
-
-    @property
-    def is_search(self) -> bool:
-        return self in (Family.SIMPLE_SEARCH, Family.COMPLEX_SEARCH)
-
-
-class Task(BaseModel):
-    """One instruction with what counts as solving it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str
-    suite: str
-    family: Family
-    environment: str
-    instruction: str
-    source: str = ""
-    note: str = ""
-    answer: list[str] | Literal["none"] | None = None
-    answer_count: int | None = None
-    answer_rooms: list[str] = []
-    goal: str | None = None
-    reference_plan: list[str] = []
-    initial: list[str] = []
-
-    @field_validator("answer", mode="before")
-    @classmethod
-    def _answer_shape(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) and value != "none" else value
-
-    @model_validator(mode="after")
-    def _answer_or_goal(self) -> Task:
-        if self.family.is_search and self.answer is None:
-            raise ValueError("a search task needs 'answer' (a list of node ids, or none)")
-        if not self.family.is_search and self.goal is None:
-            raise ValueError("a planning task needs 'goal' (a goal formula)")
-        return self
-
-    @property
-    def is_search(self) -> bool:
-        return self.family.is_search
-
-    @property
-    def answers(self) -> frozenset[str]:
-        """The acceptable answer nodes (empty when no answer exists)."""
-        return frozenset(self.answer) if isinstance(self.answer, list) else frozenset()
-
-    @property
-    def has_no_answer(self) -> bool:
-        return self.answer == "none"
+__all__ = [
+    "Family",
+    "Task",
+    "find_task",
+    "get_task",
+    "list_suites",
+    "load_suite",
+    "load_task_file",
+    "packaged_tasks",
+]
 
 
 def load_task_file(path: str | Path) -> list[Task]:
