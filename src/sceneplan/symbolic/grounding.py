@@ -11,50 +11,35 @@ place it may be released at; in any state exactly one chain of each object
 holds. A ground action is one variant per chain (or per accessed asset,
 source place) it depends on, so the STRIPS planner sees plain conjunctions.
 
-The two tables below say what each precondition test and effect op of
-`world.rules` means here; a schema using a name they lack cannot be grounded.
+What each precondition test and effect means here is the `ground` face of
+its primitive (`world.rules`); the Grounder below offers those faces what
+they need (the `world.primitives.Grounding` protocol).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from functools import cache
 from itertools import product
 
-from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.symbolic.scope import Scope
 from sceneplan.symbolic.task import CondEffect, Fact, FactTable, GroundAction
 from sceneplan.world.actions import Action
 from sceneplan.world.domain import ActionSchema
+from sceneplan.world.primitives import (
+    EFFECTS,
+    HANDEMPTY,
+    TESTS,
+    Alternative,
+    Binding,
+    Chain,
+    opposite_facts,
+)
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
-from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+from sceneplan.world.state import WorldState
 
 K = NodeKind
-HANDEMPTY: Fact = ("handempty",)
-
-
-@dataclass(frozen=True)
-class Chain:
-    """A path of parent links from an object up to its asset, or to the hand (`asset` None)."""
-
-    links: tuple[Fact, ...]
-    asset: str | None
-    parents: tuple[str, ...]
-    entered: tuple[str, ...]  # parents the path enters through inside_of links
-
-    def prefix_to(self, node: str) -> tuple[Fact, ...]:
-        """The links up to and including the one into `node`."""
-        return self.links[: self.parents.index(node) + 1]
-
-    def enters(self, node: str) -> bool:
-        return node in self.entered
-
-
-# A binding holds the hidden choices of a variant: "at", "accessed", ("chain", o).
-Binding = dict
-Alternative = tuple[Binding, tuple[Fact, ...], tuple[Fact, ...]]
 
 
 class Grounder:
@@ -69,6 +54,11 @@ class Grounder:
         self.place_set = set(scope.places)
         self.facts = FactTable()
         self.chains = cache(self._chains)
+
+    @property
+    def objects(self) -> frozenset[str]:
+        """The objects in scope."""
+        return self.scope.objects
 
     # -- structure ------------------------------------------------------------------
 
@@ -150,7 +140,7 @@ class Grounder:
         for d, links in receivers:
             if targets is not None and self.graph.nodes[d].category not in targets:
                 continue
-            out.append((pos + links, neg, [("state", word, d)], _opposite(word, d)))
+            out.append((pos + links, neg, [("state", word, d)], opposite_facts(word, d)))
         return out
 
     # -- grounding ----------------------------------------------------------------------
@@ -172,13 +162,7 @@ class Grounder:
 
     def ground_schema(self, schema: ActionSchema, args: tuple[str, ...]) -> list[GroundAction]:
         """The variants of one action; none when it can never run in this scope."""
-        for pre in schema.pre:
-            if pre.test not in TESTS:
-                raise UnsupportedError(
-                    f"action {schema.signature}: precondition test '{pre.test}' cannot be "
-                    "grounded (add it to symbolic.grounding.TESTS)"
-                )
-        names = {p.name: a for p, a in zip(schema.params, args, strict=True)}
+        names = schema.bind(args)
         variants: list[Alternative] = [({}, (), ())]
         for pre in schema.pre:
             test = TESTS[pre.test]
@@ -186,7 +170,7 @@ class Grounder:
             variants = [
                 ({**b, **nb}, pos + npos, neg + nneg)
                 for b, pos, neg in variants
-                for nb, npos, nneg in test(self, b, *values)
+                for nb, npos, nneg in test.ground(self, b, *values)
             ]
         action = Action(schema.name, args)
         out = []
@@ -195,16 +179,11 @@ class Grounder:
             delete: list[Fact] = []
             conditional: list = []
             for effect in schema.effects:
-                if effect.op not in EFFECTS:
-                    raise UnsupportedError(
-                        f"action {schema.signature}: effect '{effect.op}' cannot be grounded "
-                        "(add it to symbolic.grounding.EFFECTS)"
-                    )
-                op = EFFECTS[effect.op]
-                if op is None:
-                    return []
                 values = [names.get(a, a) for a in effect.args]
-                e_add, e_del, e_cond = op(self, binding, *values)
+                ground = EFFECTS[effect.op].ground(self, binding, *values)
+                if ground is None:
+                    return []  # an action planners never need (done, look)
+                e_add, e_del, e_cond = ground
                 add += e_add
                 delete += e_del
                 conditional += e_cond
@@ -239,168 +218,3 @@ class Grounder:
         for x in (*self.scope.objects, *self.assets):
             facts.update(("state", w, x) for w in s.states(x))
         return facts
-
-
-def _opposite(word: str, x: str) -> list[Fact]:
-    opposite = EXCLUSIVE_STATES.get(word)
-    return [("state", opposite, x)] if opposite else []
-
-
-def _bind(b: Binding, key, value, pos: tuple[Fact, ...] = ()) -> list[Alternative]:
-    """One alternative that binds `key` to `value`, or none if it is bound to something else."""
-    if key in b:
-        return [({}, (), ())] if b[key] == value else []
-    return [({key: value}, pos, ())]
-
-
-# -- what each precondition test means in the ground task -------------------------------
-
-
-def _adjacent(g: Grounder, b: Binding, x: str) -> list[Alternative]:
-    return [alt for p in g.move_sources(x) for alt in _bind(b, "at", p, (("at", p),))]
-
-
-def _in_room_of(g: Grounder, b: Binding, x: str) -> list[Alternative]:
-    if g.graph.nodes[x].kind is not K.ASSET:
-        raise UnsupportedError(f"in_room_of is grounded for assets only, not for {x}")
-    room = g.graph.room_of(x)
-    return _bind(b, "at", room, (("at", room),)) if room in g.place_set else []
-
-
-def _chain_accessed(g: Grounder, b: Binding, o: str) -> list[Alternative]:
-    out = []
-    for chain in g.chains_for(b, o):
-        if chain.asset is None:
-            continue
-        for nb, pos, _ in _bind(b, "accessed", chain.asset, (("accessed", chain.asset),)):
-            out.append(({**nb, ("chain", o): chain}, chain.links + pos, ()))
-    return out
-
-
-def _something_accessed(g: Grounder, b: Binding, o: str) -> list[Alternative]:
-    if "accessed" in b:
-        return [({}, (), ())] if b["accessed"] is not None else []
-    return [({"accessed": a}, (("accessed", a),), ()) for a in g.assets]
-
-
-def _accessed_affords_release(g: Grounder, b: Binding) -> list[Alternative]:
-    if "accessed" in b:
-        a = b["accessed"]
-        return [({}, (), ())] if a is None or g.affords(a, "release") else []
-    nothing = ({"accessed": None}, (), tuple(("accessed", a) for a in g.assets))
-    return [nothing] + [
-        ({"accessed": a}, (("accessed", a),), ()) for a in g.assets if g.affords(a, "release")
-    ]
-
-
-def _reachable_accessed(g: Grounder, b: Binding, x: str) -> list[Alternative]:
-    if g.graph.nodes[x].kind is K.ASSET:
-        return _bind(b, "accessed", x, (("accessed", x),))
-    return _chain_accessed(g, b, x)
-
-
-def _accessible(g: Grounder, b: Binding, o: str) -> list[Alternative]:
-    return [
-        ({("chain", o): c}, c.links, tuple(("state", "closed", p) for p in c.entered))
-        for c in g.chains_for(b, o)
-    ]
-
-
-def _has_state(g: Grounder, b: Binding, x: str, word: str) -> list[Alternative]:
-    return [({}, (("state", word, x),), ())]
-
-
-def _is_container(g: Grounder, b: Binding, x: str) -> list[Alternative]:
-    return [({}, (), ())] if g.is_container(x) else []
-
-
-def _closed_if_container(g: Grounder, b: Binding, x: str) -> list[Alternative]:
-    return [({}, (), (("state", "open", x),) if g.is_container(x) else ())]
-
-
-TESTS: dict[str, Callable[..., list[Alternative]]] = {
-    "adjacent": _adjacent,
-    "in_room_of": _in_room_of,
-    "hand_empty": lambda g, b: [({}, (HANDEMPTY,), ())],
-    "holding": lambda g, b, o: [({}, (("holding", o),), ())],
-    "asset_accessed": _chain_accessed,
-    "something_accessed": _something_accessed,
-    "accessed_affords_release": _accessed_affords_release,
-    "reachable_accessed": _reachable_accessed,
-    "accessible": _accessible,
-    "has_state": _has_state,
-    "is_container": _is_container,
-    "closed_if_container": _closed_if_container,
-}
-
-# -- what each effect op means: (add, delete, conditional effects) ------------------------
-
-Effects = tuple[list[Fact], list[Fact], list]
-
-
-def _move_agent(g: Grounder, b: Binding, x: str) -> Effects:
-    source = b.get("at")
-    sources = [source] if source is not None else [p for p in g.places if p != x]
-    # an accessed asset is always in the agent's room, so only those can be accessed now
-    accessed = g.room_assets(g.graph.room_of(source)) if source is not None else g.assets
-    return [("at", x)], [("at", p) for p in sources] + [("accessed", a) for a in accessed], []
-
-
-def _set_accessed(g: Grounder, b: Binding, a: str) -> Effects:
-    others = [o for o in g.room_assets(g.graph.room_of(a)) if o != a]
-    return [("accessed", a)], [("accessed", o) for o in others], []
-
-
-def _grab(g: Grounder, b: Binding, o: str) -> Effects:
-    chain = b.get(("chain", o))
-    if chain is not None and chain.asset is not None:
-        links = [chain.links[0]]
-    else:
-        links = [(r.value, o, p) for p, r in g.placements(o)]
-    return [("holding", o)], [HANDEMPTY, *links], []
-
-
-def _place_at_accessed(g: Grounder, b: Binding, o: str) -> Effects:
-    a = b.get("accessed")
-    if a is None:
-        raise UnsupportedError("place_at_accessed needs something_accessed among the preconditions")
-    add: list[Fact] = [HANDEMPTY]
-    cond: list = []
-    running: tuple[tuple[Fact, ...], tuple[Fact, ...]] = ((("state", "on", a),), ())
-    if g.is_container(a):
-        is_open = ("state", "open", a)
-        cond += [
-            ((is_open,), (), [("inside_of", o, a)], []),
-            ((), (is_open,), [("ontop_of", o, a)], []),
-        ]
-        running = (running[0] + (is_open,), ())
-    else:
-        add.append(("ontop_of", o, a))
-    receivers = [(o, ()), *g.contents_paths(o)]
-    cond += g.appliance_effects(a, receivers, running)
-    return add, [("holding", o)], cond
-
-
-def _set_state(g: Grounder, b: Binding, x: str, word: str) -> Effects:
-    return [("state", word, x)], _opposite(word, x), []
-
-
-def _apply_appliance(g: Grounder, b: Binding, x: str) -> Effects:
-    container = g.is_container(x)
-    receivers: dict[tuple[str, tuple[Fact, ...]], None] = {}
-    for d in sorted(g.scope.objects):
-        for chain in g.chains(d):
-            if x in chain.parents and (not container or chain.enters(x)):
-                receivers[(d, chain.prefix_to(x))] = None
-    return [], [], g.appliance_effects(x, list(receivers), ((), ()))
-
-
-EFFECTS: dict[str, Callable[..., Effects] | None] = {
-    "move_agent": _move_agent,
-    "set_accessed": _set_accessed,
-    "grab": _grab,
-    "place_at_accessed": _place_at_accessed,
-    "set_state": _set_state,
-    "apply_appliance": _apply_appliance,
-    "finish": None,  # `done` ends a plan; the planner never needs it
-}

@@ -1,16 +1,15 @@
 """PDDL export of the one world domain, of a problem (scene + state + goal), and of plans.
 
 The domain is written from the same action schemas the simulator runs
-(`world.domain`), through two tables below: what each precondition test and
-each effect op of `world.rules` means in PDDL. A schema that uses a name the
-tables lack cannot be exported (UnsupportedError names it), so the export can
-never silently drift from the simulator. The tests in
-`tests/symbolic/test_pddl_differential.py` hold the two to the same verdicts.
+(`world.domain`): each precondition and effect is the PDDL face of the
+primitive it names (`world.rules`), defined beside the simulator's face of
+the same primitive. The tests in `tests/symbolic/test_pddl_differential.py`
+hold the two to the same verdicts, for every primitive of every vocabulary.
 
 The domain is ADL (`forall`/`when`/`exists`, negative and disjunctive
 conditions, equality). Derived facts the simulator computes by walking the
 containment tree are fluents here, maintained by the effects (containment
-changes only by pickup and release):
+changes only by picking up and putting down):
 - `(below ?d ?y)`: d rests on or in y at any depth (y an asset or object);
 - `(enclosed ?d ?c)`: d is below c and the link into c is `inside_of`; an
   object is accessible when no enclosing container is closed.
@@ -25,7 +24,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,12 +35,12 @@ from sceneplan.symbolic.pddl_goal import (
     attr_predicate,
     category_predicate,
     translate_goal,
-    word_predicate,
 )
 from sceneplan.world.actions import Action, parse_plan
-from sceneplan.world.domain import VOCABULARIES, ActionSchema
+from sceneplan.world.domain import ActionSchema, get_vocabulary
 from sceneplan.world.goals import Formula, parse_goal
-from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
+from sceneplan.world.primitives import EFFECTS, TESTS, pddl_word
+from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS, appliance_words
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 K = NodeKind
@@ -75,107 +74,6 @@ _PREDICATES = (
     "(finished)",
 )
 
-# -- what each precondition test of world.rules means in PDDL ------------------------
-# Each entry maps the test's argument terms (`?x` or a literal word) to a condition.
-
-Template = Callable[..., str]
-
-PRECONDITIONS: dict[str, Template] = {
-    "adjacent": lambda x: (
-        f"(or (agent_at {x}) (exists (?from - place) (and (agent_at ?from) (linked ?from {x}))))"
-    ),
-    "in_room_of": lambda x: f"(exists (?r - room) (and (agent_at ?r) (asset_in_room {x} ?r)))",
-    "hand_empty": lambda: "(handempty)",
-    "holding": lambda o: f"(holding {o})",
-    "asset_accessed": lambda o: f"(exists (?acc - asset) (and (accessed ?acc) (below {o} ?acc)))",
-    "something_accessed": lambda o: "(exists (?acc - asset) (accessed ?acc))",
-    "accessed_affords_release": lambda: (
-        "(forall (?acc - asset) (imply (accessed ?acc) (can_release ?acc)))"
-    ),
-    "reachable_accessed": lambda x: (
-        f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
-    ),
-    "accessible": lambda o: f"(not (exists (?c - thing) (and (enclosed {o} ?c) (is_closed ?c))))",
-    "has_state": lambda x, word: f"({word_predicate(word)} {x})",
-    "is_container": lambda x: f"(container {x})",
-    "closed_if_container": lambda x: f"(or (not (container {x})) (not (is_open {x})))",
-}
-
-# Which kinds a test's node arguments may have for its translation to hold.
-_TEST_KINDS: dict[str, frozenset[NodeKind]] = {"in_room_of": frozenset({K.ASSET})}
-
-
-def _set_word(x: str, word: str) -> str:
-    opposite = EXCLUSIVE_STATES.get(word)
-    added = f"({word_predicate(word)} {x})"
-    return added + (f" (not ({word_predicate(opposite)} {x}))" if opposite else "")
-
-
-def _appliance_effects(appliance: str, receiver: str, condition: str) -> str:
-    """What a running appliance does to `receiver` when `condition` holds (one `when` per word)."""
-    return " ".join(
-        f"(when (and {condition} (makes_{word} {appliance} {receiver})) "
-        f"(and {_set_word(receiver, word)}))"
-        for word in sorted(set(APPLIANCE_FUNCTIONS.values()))
-    )
-
-
-def _grab(o: str) -> str:
-    return (
-        f"(holding {o}) (not (handempty)) "
-        f"(forall (?y - thing) (and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
-        f"(not (below {o} ?y)) (not (enclosed {o} ?y)))) "
-        f"(forall (?d - item ?y - thing) (when (and (below ?d {o}) (below {o} ?y)) "
-        "(and (not (below ?d ?y)) (not (enclosed ?d ?y)))))"
-    )
-
-
-def _place_at_accessed(o: str) -> str:
-    inside = "(and (container ?acc) (is_open ?acc))"
-    running = "(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc))"
-    return (
-        f"(not (holding {o})) (handempty) "
-        f"(forall (?acc - asset) (when (accessed ?acc) (below {o} ?acc))) "
-        f"(forall (?acc - asset) (when (and (accessed ?acc) {inside}) "
-        f"(and (inside_of {o} ?acc) (enclosed {o} ?acc)))) "
-        f"(forall (?acc - asset) (when (and (accessed ?acc) (not {inside})) (ontop_of {o} ?acc))) "
-        f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) (below ?d {o})) "
-        "(below ?d ?acc))) "
-        f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) {inside} (below ?d {o})) "
-        "(enclosed ?d ?acc))) "
-        f"(forall (?acc - asset) (and {_appliance_effects('?acc', o, running)})) "
-        f"(forall (?acc - asset ?d - item) "
-        f"(and {_appliance_effects('?acc', '?d', f'{running} (below ?d {o})')}))"
-    )
-
-
-def _apply_appliance(x: str) -> str:
-    # Follows set_state(x, on) in the same schema (checked in `_action`), so x runs.
-    contained = (
-        f"(or (and (container {x}) (enclosed ?d {x})) (and (not (container {x})) (below ?d {x})))"
-    )
-    return f"(forall (?d - item) (and {_appliance_effects(x, '?d', contained)}))"
-
-
-# -- what each effect op of world.rules means in PDDL -----------------------------------
-
-EFFECTS: dict[str, Template] = {
-    "move_agent": lambda x: (
-        f"(forall (?from - place) (when (and (agent_at ?from) (not (= ?from {x}))) "
-        f"(not (agent_at ?from)))) (agent_at {x}) (forall (?acc - asset) (not (accessed ?acc)))"
-    ),
-    "set_accessed": lambda a: (
-        f"(forall (?acc - asset) (when (and (accessed ?acc) (not (= ?acc {a}))) "
-        f"(not (accessed ?acc)))) (accessed {a})"
-    ),
-    "grab": _grab,
-    "place_at_accessed": _place_at_accessed,
-    "set_state": _set_word,
-    "apply_appliance": _apply_appliance,
-    "finish": lambda: "(finished)",
-}
-
-
 # -- the domain -------------------------------------------------------------------------
 
 
@@ -190,60 +88,42 @@ def _param_type(schema: ActionSchema, kinds: frozenset[NodeKind]) -> str:
 
 
 def _action(schema: ActionSchema) -> str:
+    """A schema in PDDL: each precondition and effect is its primitive's PDDL face."""
     terms = {p.name: f"?{p.name}" for p in schema.params}
-    kinds = {p.name: p.kinds for p in schema.params}
 
-    def term(arg: str) -> str:
-        return terms.get(arg, arg)
+    def args(names: tuple[str, ...]) -> list[str]:
+        return [terms.get(a, a) for a in names]
 
     conditions = [f"(can_{p.affordance} ?{p.name})" for p in schema.params if p.affordance]
-    for pre in schema.pre:
-        if pre.test not in PRECONDITIONS:
-            raise UnsupportedError(
-                f"action {schema.signature}: precondition test '{pre.test}' has no PDDL "
-                "translation (add it to symbolic.pddl.PRECONDITIONS)"
-            )
-        allowed = _TEST_KINDS.get(pre.test)
-        if allowed and any(not kinds[a] <= allowed for a in pre.args if a in kinds):
-            raise UnsupportedError(
-                f"action {schema.signature}: test '{pre.test}' is translated for "
-                + ", ".join(sorted(k.value for k in allowed))
-                + " arguments only"
-            )
-        conditions.append(PRECONDITIONS[pre.test](*map(term, pre.args)))
-    effects = []
-    for index, effect in enumerate(schema.effects):
-        if effect.op not in EFFECTS:
-            raise UnsupportedError(
-                f"action {schema.signature}: effect '{effect.op}' has no PDDL translation "
-                "(add it to symbolic.pddl.EFFECTS)"
-            )
-        if effect.op == "apply_appliance" and (
-            index == 0
-            or schema.effects[index - 1].op != "set_state"
-            or schema.effects[index - 1].args != (effect.args[0], "on")
-        ):
-            raise UnsupportedError(
-                f"action {schema.signature}: apply_appliance is translated only right after "
-                "set_state(x, on)"
-            )
-        effects.append(EFFECTS[effect.op](*map(term, effect.args)))
+    conditions += [TESTS[pre.test].pddl(*args(pre.args)) for pre in schema.pre]
+    effects = [EFFECTS[e.op].pddl(*args(e.args)) for e in schema.effects]
     params = " ".join(f"?{p.name} - {_param_type(schema, p.kinds)}" for p in schema.params)
     return (
         f"  (:action {schema.name}\n"
         f"    :parameters ({params})\n"
         f"    :precondition (and {' '.join(conditions)})\n"
-        f"    :effect (and {' '.join(effects)}))"
+        f"    :effect (and {' '.join(e for e in effects if e)}))"
     )
 
 
 def domain_words(schemas: Iterable[ActionSchema]) -> set[str]:
     """State words the domain's own conditions and effects use."""
-    words = set(APPLIANCE_FUNCTIONS.values()) | {"open", "closed", "on"}
+    words = appliance_words() | {"open", "closed", "on"}
     for schema in schemas:
-        words.update(p.args[1] for p in schema.pre if p.test == "has_state")
-        words.update(e.args[1] for e in schema.effects if e.op == "set_state")
+        words.update(*(TESTS[p.test].words(p.args) for p in schema.pre))
+        words.update(*(EFFECTS[e.op].words(e.args) for e in schema.effects))
     return words | {EXCLUSIVE_STATES[w] for w in words if w in EXCLUSIVE_STATES}
+
+
+def primitive_predicates(schemas: Iterable[ActionSchema]) -> set[str]:
+    """Extra predicate declarations the primitives of these schemas need."""
+    out: set[str] = set()
+    for schema in schemas:
+        for p in schema.pre:
+            out.update(TESTS[p.test].pddl_predicates)
+        for e in schema.effects:
+            out.update(EFFECTS[e.op].pddl_predicates)
+    return out
 
 
 def domain_affordances(schemas: Iterable[ActionSchema]) -> set[str]:
@@ -257,7 +137,7 @@ def domain_pddl(
     attributes: Iterable[str] = (),
 ) -> str:
     """The domain of a vocabulary, with predicates for extra state words, categories, attributes."""
-    schemas = list(VOCABULARIES[vocabulary].values())
+    schemas = list(get_vocabulary(vocabulary).values())
     actions = [_action(s) for s in schemas]
     all_words = sorted(domain_words(schemas) | set(words))
     for word in all_words:
@@ -269,7 +149,8 @@ def domain_pddl(
             f"(makes_{w} ?a - object ?o - object)"
             for w in sorted(set(APPLIANCE_FUNCTIONS.values()))
         ),
-        *(f"({word_predicate(w)} ?x - object)" for w in all_words),
+        *(f"({pddl_word(w)} ?x - object)" for w in all_words),
+        *sorted(primitive_predicates(schemas)),
         *(f"({category_predicate(c)} ?x - object)" for c in sorted(set(categories))),
         *(f"({attr_predicate(a)} ?x - object)" for a in sorted(set(attributes))),
     ]
@@ -292,12 +173,12 @@ def _check_name(name: str, what: str) -> None:
         raise UnsupportedError(f"{what} '{name}' is not a valid PDDL name")
 
 
-def static_facts(graph: SceneGraph) -> list[str]:
+def static_facts(graph: SceneGraph, vocabulary: str = "sayplan") -> list[str]:
     """Facts that no action changes: topology, rooms, ancestry, affordances, appliances."""
     facts = []
     for a, b in graph.topology.edges:
         facts += [f"(linked {a} {b})", f"(linked {b} {a})"]
-    affordances = domain_affordances(VOCABULARIES["sayplan"].values())
+    affordances = domain_affordances(get_vocabulary(vocabulary).values())
     for node in graph:
         if node.kind in (K.ASSET, K.ROOM, K.POSE, K.FLOOR):
             facts += [f"(static_within {node.id} {y})" for y in graph.ancestors(node.id)]
@@ -331,7 +212,7 @@ def state_facts(state: WorldState) -> list[str]:
     if state.done:
         facts.append("(finished)")
     for node in graph:
-        facts += [f"({word_predicate(w)} {node.id})" for w in sorted(state.states(node.id))]
+        facts += [f"({pddl_word(w)} {node.id})" for w in sorted(state.states(node.id))]
         if node.kind is not K.OBJECT:
             continue
         relation = state.relation(node.id)
@@ -374,8 +255,7 @@ def export_pddl(
     Without a goal the problem's goal is empty (true), which still lets a
     validator check that a plan is executable.
     """
-    if vocabulary not in VOCABULARIES:
-        raise UnsupportedError(f"unknown action vocabulary '{vocabulary}'")
+    get_vocabulary(vocabulary)  # an unknown name is an error listing the known ones
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
     state = state if state is not None else WorldState(graph)
@@ -392,7 +272,7 @@ def export_pddl(
         _check_name(node.id, "node id")
         by_type.setdefault(PDDL_TYPE[node.kind], []).append(node.id)
     objects = "\n    ".join(f"{' '.join(ids)} - {t}" for t, ids in by_type.items())
-    init = static_facts(graph) + state_facts(state)
+    init = static_facts(graph, vocabulary) + state_facts(state)
     if translated is not None:
         for category in sorted(translated.categories):
             init += [

@@ -1,8 +1,9 @@
 """The one world domain: state, action schemas, the simulator and goals."""
 
 from sceneplan.world.actions import Action, parse_action, parse_plan
-from sceneplan.world.domain import LOOKPLANGRAPH, SAYPLAN, VOCABULARIES, ActionSchema, Cause
+from sceneplan.world.domain import LOOKPLANGRAPH, SAYPLAN, VOCABULARIES, ActionSchema
 from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.primitives import Cause
 from sceneplan.world.simulator import Failure, Simulator, Verification
 from sceneplan.world.state import WorldState
 

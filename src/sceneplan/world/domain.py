@@ -1,68 +1,79 @@
 """The domain as data: action schemas with typed parameters, preconditions and effects.
 
-Each precondition names a test (see `rules.TESTS`), the parameters it reads
-and the `Cause` reported when it fails; each cause has one feedback sentence.
-The simulator, the PDDL export and the prompts' action lists are all read
-from these tables.
+A schema names its preconditions and effects by primitive (`world.rules`,
+registered in `world.primitives`), with the parameters they read and, for
+each precondition, the `Cause` reported when it fails. The simulator, the
+PDDL export, the grounding and the prompts' action lists are all read from
+these schemas and the primitives' faces. `register_action` adds an action to
+a vocabulary (an extension's schema is checked like the built-in ones).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
+from sceneplan.world import rules  # noqa: F401  (registers the built-in primitives)
+from sceneplan.world.primitives import Cause, get_effect, get_test
 
 K = NodeKind
 
 
-class Cause(StrEnum):
-    """Why an action could not be executed. Error types for metrics come from these."""
+def _define_causes() -> None:
+    """The built-in causes: name, feedback sentence (over the failure's facts), error type."""
+    wrong, missing = "wrong_action", "missing_action"
+    for name, feedback, error_type, repairable in (
+        ("unknown_action", "'{action}' is not an action; the actions are: {known}", wrong, False),
+        ("wrong_arity", "{action} takes {expected} argument(s), got {got}", wrong, False),
+        (
+            "unknown_node",
+            "there is no node called '{node}' in the scene graph{hint}",
+            "hallucinated_node",
+            False,
+        ),
+        ("wrong_kind", "{node} is {found}, but {action} needs {expected}", wrong, False),
+        (
+            "no_affordance",
+            "{node} cannot be used with {action} (its affordances: {affordances})",
+            wrong,
+            False,
+        ),
+        (
+            "not_adjacent",
+            "{x} is not reachable directly from {at}; go through the poses "
+            "connecting them (neighbours of {at}: {neighbours})",
+            "missing_pose",
+            True,
+        ),
+        ("not_in_room", "the agent is at {at}, not in {room} where {node} is", missing, True),
+        (
+            "not_accessed",
+            "{node} is at {asset}, which has not been accessed (accessed: {accessed})",
+            missing,
+            True,
+        ),
+        (
+            "nothing_accessed",
+            "no asset is accessed; access the asset to put {node} on first",
+            missing,
+            True,
+        ),
+        ("hand_full", "the agent is already holding {held}; release it first", missing, True),
+        ("not_holding", "the agent is not holding {node} (holding: {held})", missing, True),
+        ("container_closed", "{node} is inside {container}, which is closed", missing, True),
+        ("already_open", "{node} is already open", wrong, True),
+        ("already_closed", "{node} is already closed", wrong, True),
+        ("is_closed", "{node} is closed; open it first", missing, True),
+        ("already_on", "{node} is already on", wrong, True),
+        ("already_off", "{node} is already off", wrong, True),
+        ("must_close_first", "{node} is open; close it before turning it on", missing, True),
+        ("not_a_container", "{node} cannot hold things inside it", wrong, True),
+    ):
+        setattr(Cause, name.upper(), Cause.define(name, feedback, error_type, repairable))
 
-    UNKNOWN_ACTION = "unknown_action"
-    WRONG_ARITY = "wrong_arity"
-    UNKNOWN_NODE = "unknown_node"
-    WRONG_KIND = "wrong_kind"
-    NO_AFFORDANCE = "no_affordance"
-    NOT_ADJACENT = "not_adjacent"
-    NOT_IN_ROOM = "not_in_room"
-    NOT_ACCESSED = "not_accessed"
-    NOTHING_ACCESSED = "nothing_accessed"
-    HAND_FULL = "hand_full"
-    NOT_HOLDING = "not_holding"
-    CONTAINER_CLOSED = "container_closed"
-    ALREADY_OPEN = "already_open"
-    ALREADY_CLOSED = "already_closed"
-    IS_CLOSED = "is_closed"
-    ALREADY_ON = "already_on"
-    ALREADY_OFF = "already_off"
-    MUST_CLOSE_FIRST = "must_close_first"
-    NOT_A_CONTAINER = "not_a_container"
 
-
-# One sentence per cause. Fields: the parameter names, plus what the test reports.
-FEEDBACK: dict[Cause, str] = {
-    Cause.UNKNOWN_ACTION: "'{action}' is not an action; the actions are: {known}",
-    Cause.WRONG_ARITY: "{action} takes {expected} argument(s), got {got}",
-    Cause.UNKNOWN_NODE: "there is no node called '{node}' in the scene graph{hint}",
-    Cause.WRONG_KIND: "{node} is {found}, but {action} needs {expected}",
-    Cause.NO_AFFORDANCE: "{node} cannot be used with {action} (its affordances: {affordances})",
-    Cause.NOT_ADJACENT: "{x} is not reachable directly from {at}; go through the poses "
-    "connecting them (neighbours of {at}: {neighbours})",
-    Cause.NOT_IN_ROOM: "the agent is at {at}, not in {room} where {node} is",
-    Cause.NOT_ACCESSED: "{node} is at {asset}, which has not been accessed (accessed: {accessed})",
-    Cause.NOTHING_ACCESSED: "no asset is accessed; access the asset to put {node} on first",
-    Cause.HAND_FULL: "the agent is already holding {held}; release it first",
-    Cause.NOT_HOLDING: "the agent is not holding {node} (holding: {held})",
-    Cause.CONTAINER_CLOSED: "{node} is inside {container}, which is closed",
-    Cause.ALREADY_OPEN: "{node} is already open",
-    Cause.ALREADY_CLOSED: "{node} is already closed",
-    Cause.IS_CLOSED: "{node} is closed; open it first",
-    Cause.ALREADY_ON: "{node} is already on",
-    Cause.ALREADY_OFF: "{node} is already off",
-    Cause.MUST_CLOSE_FIRST: "{node} is open; close it before turning it on",
-    Cause.NOT_A_CONTAINER: "{node} cannot hold things inside it",
-}
+_define_causes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +87,10 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class Pre:
-    """A precondition: `test` (a name in rules.TESTS) over `args`, failing with `cause`."""
+    """A precondition: the test primitive `test` over `args`, failing with `cause`.
+
+    `args` are parameter names or literal words (`has_state(x, closed)`).
+    """
 
     test: str
     args: tuple[str, ...]
@@ -84,8 +98,8 @@ class Pre:
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """An effect: `op` (a name in rules.EFFECTS) over `args` (parameter names or literals)."""
+class Eff:
+    """An effect: the effect primitive `op` over `args` (parameter names or literal words)."""
 
     op: str
     args: tuple[str, ...] = ()
@@ -93,17 +107,59 @@ class Effect:
 
 @dataclass(frozen=True, slots=True)
 class ActionSchema:
-    """One action of a vocabulary."""
+    """One action of a vocabulary. Checked on creation: every primitive it names exists and
+    takes the arguments given, and every cause is registered."""
 
     name: str
     params: tuple[Param, ...]
     pre: tuple[Pre, ...]
-    effects: tuple[Effect, ...]
+    effects: tuple[Eff, ...]
     doc: str
+
+    def __post_init__(self) -> None:
+        for pre in self.pre:
+            self._check_use(get_test(pre.test), pre.args)
+            if not isinstance(pre.cause, Cause):
+                raise UnsupportedError(
+                    f"action {self.signature}: cause {pre.cause!r} is not a registered Cause"
+                )
+        for index, effect in enumerate(self.effects):
+            self._check_use(get_effect(effect.op), effect.args)
+            get_effect(effect.op).check_use(self, index)
+
+    def _check_use(self, primitive, args: tuple[str, ...]) -> None:
+        if len(args) != len(primitive.params):
+            raise UnsupportedError(
+                f"action {self.signature}: {primitive.name} takes {len(primitive.params)} "
+                f"argument(s) ({', '.join(primitive.params)}), got {len(args)}"
+            )
+        if primitive.kinds is not None:
+            for param in self.params:
+                if param.name in args and not param.kinds <= primitive.kinds:
+                    raise UnsupportedError(
+                        f"action {self.signature}: {primitive.name} is defined for "
+                        + ", ".join(sorted(k.value for k in primitive.kinds))
+                        + f" only, and {param.name} may be "
+                        + ", ".join(sorted(k.value for k in param.kinds))
+                    )
 
     @property
     def signature(self) -> str:
         return f"{self.name}({', '.join('<' + p.name + '>' for p in self.params)})"
+
+    def bind(self, args: tuple[str, ...]) -> dict[str, str]:
+        """Parameter name -> argument of one call."""
+        return dict(zip((p.name for p in self.params), args, strict=True))
+
+    def conditions(self) -> list[str]:
+        """The preconditions in words (prompt wording of each test, with parameter names)."""
+        return [
+            get_test(p.test).describe(tuple(f"<{a}>" if self._is_param(a) else a for a in p.args))
+            for p in self.pre
+        ]
+
+    def _is_param(self, name: str) -> bool:
+        return any(p.name == name for p in self.params)
 
 
 PLACES = frozenset({K.ROOM, K.POSE})
@@ -126,8 +182,8 @@ def _toggle(
         name,
         (Param("x", THINGS, affordance),),
         (reach, pre_state, *extra),
-        (Effect("set_state", ("x", word)),)
-        + ((Effect("apply_appliance", ("x",)),) if word == "on" else ()),
+        (Eff("set_state", ("x", word)),)
+        + ((Eff("apply_appliance", ("x",)),) if word == "on" else ()),
         doc,
     )
 
@@ -170,7 +226,7 @@ def _switches(reach: Pre) -> tuple[ActionSchema, ...]:
     )
 
 
-_DONE = ActionSchema("done", (), (), (Effect("finish"),), "Call when the task is complete.")
+_DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
 
 SAYPLAN: dict[str, ActionSchema] = {
     s.name: s
@@ -179,14 +235,14 @@ SAYPLAN: dict[str, ActionSchema] = {
             "goto",
             (Param("x", PLACES),),
             (Pre("adjacent", ("x",), Cause.NOT_ADJACENT),),
-            (Effect("move_agent", ("x",)),),
+            (Eff("move_agent", ("x",)),),
             "Move to a room or pose node linked to the current one.",
         ),
         ActionSchema(
             "access",
             (Param("a", ASSETS),),
             (Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),),
-            (Effect("set_accessed", ("a",)),),
+            (Eff("set_accessed", ("a",)),),
             "Reach an asset in the current room, and the objects on or in it.",
         ),
         ActionSchema(
@@ -197,7 +253,7 @@ SAYPLAN: dict[str, ActionSchema] = {
                 Pre("asset_accessed", ("o",), Cause.NOT_ACCESSED),
                 Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
             ),
-            (Effect("grab", ("o",)),),
+            (Eff("grab", ("o",)),),
             "Pick up an accessible object from the accessed asset (one at a time).",
         ),
         ActionSchema(
@@ -208,7 +264,7 @@ SAYPLAN: dict[str, ActionSchema] = {
                 Pre("something_accessed", ("o",), Cause.NOTHING_ACCESSED),
                 Pre("accessed_affords_release", (), Cause.NO_AFFORDANCE),
             ),
-            (Effect("place_at_accessed", ("o",)),),
+            (Eff("place_at_accessed", ("o",)),),
             "Put the held object in the accessed asset if it is an open container, "
             "otherwise on top of it.",
         ),
@@ -224,7 +280,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             "go_to",
             (Param("r", ROOMS),),
             (),
-            (Effect("move_agent", ("r",)),),
+            (Eff("move_agent", ("r",)),),
             "Move to a room node (navigation is handled for you).",
         ),
         ActionSchema(
@@ -235,48 +291,48 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
                 Pre("in_room_of", ("o",), Cause.NOT_IN_ROOM),
                 Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
             ),
-            (Effect("grab", ("o",)),),
+            (Eff("grab", ("o",)),),
             "Pick up an accessible object in the current room (one at a time).",
         ),
         ActionSchema(
             "put_on",
-            (Param("a", THINGS, "release"),),
+            (Param("a", ASSETS, "release"),),
             (
                 Pre("holding_any", (), Cause.NOT_HOLDING),
                 Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
             ),
-            (Effect("place", ("a", "ontop_of")),),
+            (Eff("place", ("a", "ontop_of")),),
             "Put the held object on top of an asset.",
         ),
         ActionSchema(
             "put_inside",
-            (Param("a", THINGS, "release"),),
+            (Param("a", ASSETS, "release"),),
             (
                 Pre("holding_any", (), Cause.NOT_HOLDING),
                 Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
                 Pre("is_container", ("a",), Cause.NOT_A_CONTAINER),
                 Pre("has_state", ("a", "open"), Cause.IS_CLOSED),
             ),
-            (Effect("place", ("a", "inside_of")),),
+            (Eff("place", ("a", "inside_of")),),
             "Put the held object inside an open container.",
         ),
         *_switches(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
         ActionSchema(
             "look_on",
-            (Param("a", THINGS),),
+            (Param("a", ASSETS),),
             (Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),),
-            (Effect("observe", ("a", "ontop_of")),),
+            (Eff("observe", ("a", "ontop_of")),),
             "Look on top of an asset; what is found is added to the graph.",
         ),
         ActionSchema(
             "look_inside",
-            (Param("a", THINGS),),
+            (Param("a", ASSETS),),
             (
                 Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
                 Pre("is_container", ("a",), Cause.NOT_A_CONTAINER),
                 Pre("has_state", ("a", "open"), Cause.IS_CLOSED),
             ),
-            (Effect("observe", ("a", "inside_of")),),
+            (Eff("observe", ("a", "inside_of")),),
             "Look inside an open container; what is found is added to the graph.",
         ),
         _DONE,
@@ -287,3 +343,29 @@ VOCABULARIES: dict[str, dict[str, ActionSchema]] = {
     "sayplan": SAYPLAN,
     "lookplangraph": LOOKPLANGRAPH,
 }
+
+
+def register_action(vocabulary: str, schema: ActionSchema) -> None:
+    """Add an action to a vocabulary (a new vocabulary name starts one, with `done`)."""
+    actions = VOCABULARIES.setdefault(vocabulary, {"done": _DONE})
+    if schema.name in actions and actions[schema.name] != schema:
+        raise UnsupportedError(f"vocabulary '{vocabulary}' already has an action '{schema.name}'")
+    done = actions.pop("done", None)
+    actions[schema.name] = schema
+    if done is not None and schema.name != "done":
+        actions["done"] = done  # `done` stays last in prompts
+
+
+def forget_action(vocabulary: str, name: str) -> None:
+    """Remove an action from a vocabulary (for extensions defined in tests)."""
+    VOCABULARIES.get(vocabulary, {}).pop(name, None)
+
+
+def get_vocabulary(name: str) -> dict[str, ActionSchema]:
+    """The actions of a vocabulary by name; an unknown name lists the known ones."""
+    try:
+        return VOCABULARIES[name]
+    except KeyError:
+        raise UnsupportedError(
+            f"unknown action vocabulary '{name}'; choose one of {', '.join(VOCABULARIES)}"
+        ) from None

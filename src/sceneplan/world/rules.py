@@ -1,16 +1,39 @@
-"""What the names in the action schemas mean: precondition tests and effect operations.
+"""The built-in primitives of the one domain: precondition tests and effects, all faces each.
 
-A test returns None when it holds, or a dict of facts that fill its cause's
-feedback sentence. An effect changes a WorldState in place.
+Each class below is one primitive (see `world.primitives`): how the
+simulator checks or applies it, its PDDL, its meaning in the grounded task,
+and its prompt wording. The PDDL faces use the fluents `symbolic.pddl`
+declares: `(agent_at p)`, `(linked p q)`, `(accessed a)`, `(holding o)`,
+`(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)` (at any
+depth), `(enclosed o c)` (below c, entering it through `inside_of`),
+`(asset_in_room a r)`, `(container x)`, `(can_AFFORDANCE x)`, `(is_WORD x)`,
+`(makes_WORD appliance o)`, `(finished)`. The grounded task's facts are
+`("at", p)`, `("accessed", a)`, `("holding", o)`, `("handempty",)`,
+`("ontop_of"|"inside_of", o, y)` and `("state", word, x)`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
-from sceneplan.world.state import WorldState
+from sceneplan.world.primitives import (
+    HANDEMPTY,
+    Alternative,
+    Binding,
+    Effect,
+    Fact,
+    GroundEffects,
+    Grounding,
+    Test,
+    bind,
+    holds_always,
+    opposite_facts,
+    pddl_word,
+    primitive,
+)
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
+K = NodeKind
 Facts = dict[str, str] | None
 
 # Appliances act on what is on or in them while they are on (category -> state word).
@@ -29,152 +52,362 @@ APPLIANCE_TARGETS: dict[str, frozenset[str]] = {
 }
 
 
+def appliance_words() -> set[str]:
+    """State words appliances give, with their opposites."""
+    words = set(APPLIANCE_FUNCTIONS.values())
+    return words | {EXCLUSIVE_STATES[w] for w in words if w in EXCLUSIVE_STATES}
+
+
 def _held(state: WorldState) -> str:
     return state.holding or "nothing"
 
 
-def adjacent(state: WorldState, x: str) -> Facts:
-    at = state.agent_at
-    if x == at or state.graph.topology.has_edge(at, x):
-        return None
-    neighbours = sorted(state.graph.topology.neighbors(at)) if at in state.graph.topology else []
-    return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
+# -- precondition tests ------------------------------------------------------------------
 
 
-def in_room_of(state: WorldState, x: str) -> Facts:
-    room = state.room_of(x)
-    if room is not None and state.agent_at == room:
-        return None
-    return {"at": state.agent_at, "room": room or "no room"}
+@primitive
+class Adjacent(Test):
+    name, params, text = "adjacent", ("x",), "{x} is the agent's place or linked to it"
+
+    def check(self, state, x):
+        at = state.agent_at
+        if x == at or state.graph.topology.has_edge(at, x):
+            return None
+        topology = state.graph.topology
+        neighbours = sorted(topology.neighbors(at)) if at in topology else []
+        return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
+
+    def pddl(self, x):
+        linked = f"(exists (?from - place) (and (agent_at ?from) (linked ?from {x})))"
+        return f"(or (agent_at {x}) {linked})"
+
+    def ground(self, g, b, x):
+        return [alt for p in g.move_sources(x) for alt in bind(b, "at", p, (("at", p),))]
 
 
-def hand_empty(state: WorldState) -> Facts:
-    return None if state.holding is None else {"held": state.holding}
+def _at_room_alternatives(g: Grounding, b: Binding, room: str | None) -> list[Alternative]:
+    return bind(b, "at", room, (("at", room),)) if room in g.place_set else []
 
 
-def holding(state: WorldState, o: str) -> Facts:
-    return None if state.holding == o else {"held": _held(state)}
+@primitive
+class InRoomOf(Test):
+    name, params, text = "in_room_of", ("x",), "the agent is in the room where {x} is"
+
+    def check(self, state, x):
+        room = state.room_of(x)
+        if room is not None and state.agent_at == room:
+            return None
+        return {"at": state.agent_at, "room": room or "no room"}
+
+    def pddl(self, x):
+        # an asset's room; an object's asset's room; a held object is where the agent is
+        return (
+            f"(exists (?r - room) (and (agent_at ?r) (or (asset_in_room {x} ?r) "
+            f"(exists (?a - asset) (and (below {x} ?a) (asset_in_room ?a ?r))) "
+            f"(holding {x}) (exists (?h - item) (and (holding ?h) (below {x} ?h))))))"
+        )
+
+    def ground(self, g, b, x):
+        if g.graph.nodes[x].kind is not K.OBJECT:
+            return _at_room_alternatives(g, b, g.graph.room_of(x))
+        rooms = [p for p in g.places if g.graph.nodes[p].kind is K.ROOM]
+        out = []
+        for chain in g.chains_for(b, x):
+            here = rooms if chain.asset is None else [g.graph.room_of(chain.asset)]
+            for room in here:
+                for nb, pos, _ in _at_room_alternatives(g, b, room):
+                    out.append(({**nb, ("chain", x): chain}, chain.links + pos, ()))
+        return out
 
 
-def holding_any(state: WorldState) -> Facts:
-    return None if state.holding is not None else {"held": "nothing", "node": "anything"}
+@primitive
+class HandEmpty(Test):
+    name, params, text = "hand_empty", (), "the agent's hand is empty"
+
+    def check(self, state):
+        return None if state.holding is None else {"held": state.holding}
+
+    def pddl(self):
+        return "(handempty)"
+
+    def ground(self, g, b):
+        return [({}, (HANDEMPTY,), ())]
 
 
-def asset_accessed(state: WorldState, o: str) -> Facts:
-    asset = state.support_asset(o)
-    if asset is not None and asset == state.accessed:
-        return None
-    return {"asset": asset or "the agent's hand", "accessed": state.accessed or "nothing"}
+@primitive
+class Holding(Test):
+    name, params, text = "holding", ("o",), "the agent holds {o}"
+
+    def check(self, state, o):
+        return None if state.holding == o else {"held": _held(state)}
+
+    def pddl(self, o):
+        return f"(holding {o})"
+
+    def ground(self, g, b, o):
+        return [({}, (("holding", o),), ())]
 
 
-def something_accessed(state: WorldState, o: str) -> Facts:
-    return None if state.accessed is not None else {}
+@primitive
+class HoldingAny(Test):
+    """Binds the held object ("held") for effects that act on it (`place`)."""
+
+    name, params, text = "holding_any", (), "the agent holds an object"
+
+    def check(self, state):
+        return None if state.holding is not None else {"held": "nothing", "node": "anything"}
+
+    def pddl(self):
+        return "(not (handempty))"
+
+    def ground(self, g, b):
+        holdable = [o for o in sorted(g.objects) if g.affords(o, "pickup") or g.state.holding == o]
+        return [alt for o in holdable for alt in bind(b, "held", o, (("holding", o),))]
 
 
-def accessed_affords_release(state: WorldState) -> Facts:
-    asset = state.accessed
-    if asset is None or "release" in state.node(asset).affordances:
-        return None
-    return {
-        "node": asset,
-        "action": "release",
-        "affordances": ", ".join(state.node(asset).affordances) or "none",
-    }
+def _chain_accessed(g: Grounding, b: Binding, o: str) -> list[Alternative]:
+    out = []
+    for chain in g.chains_for(b, o):
+        if chain.asset is None:
+            continue
+        for nb, pos, _ in bind(b, "accessed", chain.asset, (("accessed", chain.asset),)):
+            out.append(({**nb, ("chain", o): chain}, chain.links + pos, ()))
+    return out
 
 
-def reachable_accessed(state: WorldState, x: str) -> Facts:
-    """x is the accessed asset, or an object resting on it."""
-    accessed = state.accessed
-    if accessed is not None and (x == accessed or state.support_asset(x) == accessed):
-        return None
-    asset = x if state.node(x).kind is NodeKind.ASSET else state.support_asset(x)
-    return {"asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
+@primitive
+class AssetAccessed(Test):
+    name, params, text = "asset_accessed", ("o",), "the asset {o} rests on is accessed"
+
+    def check(self, state, o):
+        asset = state.support_asset(o)
+        if asset is not None and asset == state.accessed:
+            return None
+        return {"asset": asset or "the agent's hand", "accessed": state.accessed or "nothing"}
+
+    def pddl(self, o):
+        return f"(exists (?acc - asset) (and (accessed ?acc) (below {o} ?acc)))"
+
+    def ground(self, g, b, o):
+        return _chain_accessed(g, b, o)
 
 
-def accessible(state: WorldState, o: str) -> Facts:
-    blocker = state.closed_container_above(o)
-    return None if blocker is None else {"container": blocker}
+@primitive
+class SomethingAccessed(Test):
+    name, params, text = "something_accessed", ("o",), "an asset is accessed to put {o} on"
+
+    def check(self, state, o):
+        return None if state.accessed is not None else {}
+
+    def pddl(self, o):
+        return "(exists (?acc - asset) (accessed ?acc))"
+
+    def ground(self, g, b, o):
+        if "accessed" in b:
+            return holds_always() if b["accessed"] is not None else []
+        return [({"accessed": a}, (("accessed", a),), ()) for a in g.assets]
 
 
-def has_state(state: WorldState, x: str, word: str) -> Facts:
-    return None if word in state.states(x) else {}
-
-
-def is_container(state: WorldState, x: str) -> Facts:
-    return None if state.is_container(x) else {}
-
-
-def closed_if_container(state: WorldState, x: str) -> Facts:
-    return None if not state.is_container(x) or "open" not in state.states(x) else {}
-
-
-TESTS: dict[str, Callable[..., Facts]] = {
-    f.__name__: f
-    for f in (
-        adjacent,
-        in_room_of,
-        hand_empty,
-        holding,
-        holding_any,
-        asset_accessed,
-        something_accessed,
-        accessed_affords_release,
-        reachable_accessed,
-        accessible,
-        has_state,
-        is_container,
-        closed_if_container,
+@primitive
+class AccessedAffordsRelease(Test):
+    name, params, text = (
+        "accessed_affords_release",
+        (),
+        "things can be put on or in the accessed asset",
     )
-}
+
+    def check(self, state):
+        asset = state.accessed
+        if asset is None or "release" in state.node(asset).affordances:
+            return None
+        return {
+            "node": asset,
+            "action": "release",
+            "affordances": ", ".join(state.node(asset).affordances) or "none",
+        }
+
+    def pddl(self):
+        return "(forall (?acc - asset) (imply (accessed ?acc) (can_release ?acc)))"
+
+    def ground(self, g, b):
+        if "accessed" in b:
+            a = b["accessed"]
+            return holds_always() if a is None or g.affords(a, "release") else []
+        nothing = ({"accessed": None}, (), tuple(("accessed", a) for a in g.assets))
+        return [nothing] + [
+            ({"accessed": a}, (("accessed", a),), ()) for a in g.assets if g.affords(a, "release")
+        ]
 
 
-# -- effects ------------------------------------------------------------------------
+@primitive
+class ReachableAccessed(Test):
+    name, params, text = (
+        "reachable_accessed",
+        ("x",),
+        "{x} is the accessed asset or rests on it",
+    )
+
+    def check(self, state, x):
+        accessed = state.accessed
+        if accessed is not None and (x == accessed or state.support_asset(x) == accessed):
+            return None
+        asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
+        return {"asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
+
+    def pddl(self, x):
+        return f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
+
+    def ground(self, g, b, x):
+        if g.graph.nodes[x].kind is K.ASSET:
+            return bind(b, "accessed", x, (("accessed", x),))
+        return _chain_accessed(g, b, x)
 
 
-def move_agent(state: WorldState, x: str) -> None:
-    state.move(state.agent_id, x, None)
-    state.accessed = None
+@primitive
+class Accessible(Test):
+    name, params, text = "accessible", ("o",), "no closed container encloses {o}"
+
+    def check(self, state, o):
+        blocker = state.closed_container_above(o)
+        return None if blocker is None else {"container": blocker}
+
+    def pddl(self, o):
+        return f"(not (exists (?c - thing) (and (enclosed {o} ?c) (is_closed ?c))))"
+
+    def ground(self, g, b, o):
+        return [
+            ({("chain", o): c}, c.links, tuple(("state", "closed", p) for p in c.entered))
+            for c in g.chains_for(b, o)
+        ]
 
 
-def set_accessed(state: WorldState, a: str) -> None:
-    state.accessed = a
+@primitive
+class HasState(Test):
+    name, params, text = "has_state", ("x", "word"), "{x} is {word}"
+
+    def check(self, state, x, word):
+        return None if word in state.states(x) else {}
+
+    def pddl(self, x, word):
+        return f"({pddl_word(word)} {x})"
+
+    def ground(self, g, b, x, word):
+        return [({}, (("state", word, x),), ())]
+
+    def words(self, args):
+        return {args[1]}
 
 
-def grab(state: WorldState, o: str) -> None:
-    state.move(o, state.agent_id, Relation.HELD)
-    state.holding = o
+@primitive
+class IsContainer(Test):
+    name, params, text = "is_container", ("x",), "{x} can hold things inside it"
+
+    def check(self, state, x):
+        return None if state.is_container(x) else {}
+
+    def pddl(self, x):
+        return f"(container {x})"
+
+    def ground(self, g, b, x):
+        return holds_always() if g.is_container(x) else []
 
 
-def place(state: WorldState, target: str, relation: str) -> None:
-    held = state.holding
-    assert held is not None, "preconditions guarantee a held object"
-    state.move(held, target, Relation(relation))
-    state.holding = None
-    _apply_if_running(state, target, held)
+@primitive
+class ClosedIfContainer(Test):
+    name, params, text = "closed_if_container", ("x",), "{x} is closed if it is a container"
+
+    def check(self, state, x):
+        return None if not state.is_container(x) or "open" not in state.states(x) else {}
+
+    def pddl(self, x):
+        return f"(or (not (container {x})) (not (is_open {x})))"
+
+    def ground(self, g, b, x):
+        return [({}, (), (("state", "open", x),) if g.is_container(x) else ())]
 
 
-def place_at_accessed(state: WorldState, o: str) -> None:
-    target = state.accessed
-    assert target is not None, "preconditions guarantee an accessed asset"
-    inside = state.is_container(target) and "open" in state.states(target)
-    place(state, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
+# -- effects -----------------------------------------------------------------------------
 
 
-def set_state(state: WorldState, x: str, word: str) -> None:
-    state.set_state(x, word)
+def _set_word_pddl(x: str, word: str) -> str:
+    opposite = EXCLUSIVE_STATES.get(word)
+    added = f"({pddl_word(word)} {x})"
+    return added + (f" (not ({pddl_word(opposite)} {x}))" if opposite else "")
 
 
-def apply_appliance(state: WorldState, x: str) -> None:
-    for obj in list(state.children(x)):
-        _apply_if_running(state, x, obj)
+def appliance_pddl(appliance: str, receiver: str, condition: str) -> str:
+    """What a running appliance does to `receiver` when `condition` holds (one `when` per word)."""
+    return " ".join(
+        f"(when (and {condition} (makes_{word} {appliance} {receiver})) "
+        f"(and {_set_word_pddl(receiver, word)}))"
+        for word in sorted(set(APPLIANCE_FUNCTIONS.values()))
+    )
 
 
-def finish(state: WorldState) -> None:
-    state.done = True
+@primitive
+class MoveAgent(Effect):
+    name, params, text = "move_agent", ("x",), "the agent is at {x} and has nothing accessed"
+
+    def apply(self, state, x):
+        state.move(state.agent_id, x, None)
+        state.accessed = None
+
+    def pddl(self, x):
+        return (
+            f"(forall (?from - place) (when (and (agent_at ?from) (not (= ?from {x}))) "
+            f"(not (agent_at ?from)))) (agent_at {x}) (forall (?acc - asset) (not (accessed ?acc)))"
+        )
+
+    def ground(self, g, b, x):
+        source = b.get("at")
+        sources = [source] if source is not None else [p for p in g.places if p != x]
+        # an accessed asset is always in the agent's room, so only those can be accessed now
+        accessed = g.room_assets(g.graph.room_of(source)) if source is not None else g.assets
+        return [("at", x)], [("at", p) for p in sources] + [("accessed", a) for a in accessed], []
 
 
-def observe(state: WorldState, a: str, relation: str) -> None:
-    """Full observability: looking reveals nothing new. Partial-observability worlds override."""
+@primitive
+class SetAccessed(Effect):
+    name, params, text = "set_accessed", ("a",), "{a} is the accessed asset"
+
+    def apply(self, state, a):
+        state.accessed = a
+
+    def pddl(self, a):
+        return (
+            f"(forall (?acc - asset) (when (and (accessed ?acc) (not (= ?acc {a}))) "
+            f"(not (accessed ?acc)))) (accessed {a})"
+        )
+
+    def ground(self, g, b, a):
+        others = [o for o in g.room_assets(g.graph.room_of(a)) if o != a]
+        return [("accessed", a)], [("accessed", o) for o in others], []
+
+
+@primitive
+class Grab(Effect):
+    name, params, text = "grab", ("o",), "the agent holds {o}, with whatever is on or in it"
+
+    def apply(self, state, o):
+        state.move(o, state.agent_id, Relation.HELD)
+        state.holding = o
+
+    def pddl(self, o):
+        return (
+            f"(holding {o}) (not (handempty)) "
+            f"(forall (?y - thing) (and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
+            f"(not (below {o} ?y)) (not (enclosed {o} ?y)))) "
+            f"(forall (?d - item ?y - thing) (when (and (below ?d {o}) (below {o} ?y)) "
+            "(and (not (below ?d ?y)) (not (enclosed ?d ?y)))))"
+        )
+
+    def ground(self, g, b, o):
+        chain = b.get(("chain", o))
+        if chain is not None and chain.asset is not None:
+            links = [chain.links[0]]
+        else:
+            links = [(r.value, o, p) for p, r in g.placements(o)]
+        return [("holding", o)], [HANDEMPTY, *links], []
 
 
 def _apply_if_running(state: WorldState, appliance: str, obj: str) -> None:
@@ -200,17 +433,201 @@ def _apply(state: WorldState, appliance: str, obj: str) -> None:
         state.set_state(obj, word)
 
 
-EFFECTS: dict[str, Callable[..., None]] = {
-    f.__name__: f
-    for f in (
-        move_agent,
-        set_accessed,
-        grab,
-        place,
-        place_at_accessed,
-        set_state,
-        apply_appliance,
-        finish,
-        observe,
+def _put(state: WorldState, target: str, relation: Relation) -> None:
+    held = state.holding
+    assert held is not None, "preconditions guarantee a held object"
+    state.move(held, target, relation)
+    state.holding = None
+    _apply_if_running(state, target, held)
+
+
+@primitive
+class Place(Effect):
+    """Put the held object on or inside an asset (LookPlanGraph's put_on / put_inside)."""
+
+    name, params, text = "place", ("a", "relation"), "the held object is {relation} {a}"
+    kinds = frozenset({K.ASSET})
+
+    def apply(self, state, a, relation):
+        _put(state, a, Relation(relation))
+
+    def pddl(self, a, relation):
+        inside = relation == Relation.INSIDE_OF.value
+        enclosed = (lambda d: f" (enclosed {d} {a})") if inside else (lambda d: "")
+        running = f"(is_on {a})" + ("" if inside else f" (not (container {a}))")
+        return (
+            f"(handempty) (forall (?h - item) (when (holding ?h) (and (not (holding ?h)) "
+            f"({relation} ?h {a}) (below ?h {a}){enclosed('?h')}))) "
+            f"(forall (?h - item ?d - item) (when (and (holding ?h) (below ?d ?h)) "
+            f"(and (below ?d {a}){enclosed('?d')}))) "
+            f"(forall (?h - item) (and {appliance_pddl(a, '?h', f'(holding ?h) {running}')})) "
+            f"(forall (?h - item ?d - item) "
+            f"(and {appliance_pddl(a, '?d', f'(holding ?h) (below ?d ?h) {running}')}))"
+        )
+
+    def ground(self, g, b, a, relation):
+        held = b.get("held")
+        if held is None:
+            raise UnsupportedError("place needs holding_any among the preconditions")
+        if g.graph.nodes[a].kind is not K.ASSET:
+            raise UnsupportedError(f"place is grounded for assets only, not for {a}")
+        add: list[Fact] = [HANDEMPTY, (relation, held, a)]
+        cond: list = []
+        if relation == Relation.INSIDE_OF.value or not g.is_container(a):
+            receivers = [(held, ()), *g.contents_paths(held)]
+            cond = g.appliance_effects(a, receivers, ((("state", "on", a),), ()))
+        return add, [("holding", held)], cond
+
+    def check_use(self, schema, index):
+        relation = schema.effects[index].args[1]
+        if relation not in (Relation.ONTOP_OF.value, Relation.INSIDE_OF.value):
+            raise UnsupportedError(f"action {schema.signature}: place needs ontop_of or inside_of")
+
+
+@primitive
+class PlaceAtAccessed(Effect):
+    """SayPlan's release: into the accessed asset if it is an open container, else on top."""
+
+    name, params, text = (
+        "place_at_accessed",
+        ("o",),
+        "{o} is in the accessed asset if it is an open container, otherwise on top of it",
     )
-}
+
+    def apply(self, state, o):
+        target = state.accessed
+        assert target is not None, "preconditions guarantee an accessed asset"
+        inside = state.is_container(target) and "open" in state.states(target)
+        _put(state, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
+
+    def pddl(self, o):
+        inside = "(and (container ?acc) (is_open ?acc))"
+        running = "(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc))"
+        return (
+            f"(not (holding {o})) (handempty) "
+            f"(forall (?acc - asset) (when (accessed ?acc) (below {o} ?acc))) "
+            f"(forall (?acc - asset) (when (and (accessed ?acc) {inside}) "
+            f"(and (inside_of {o} ?acc) (enclosed {o} ?acc)))) "
+            f"(forall (?acc - asset) (when (and (accessed ?acc) (not {inside})) "
+            f"(ontop_of {o} ?acc))) "
+            f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) (below ?d {o})) "
+            "(below ?d ?acc))) "
+            f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) {inside} (below ?d {o})) "
+            "(enclosed ?d ?acc))) "
+            f"(forall (?acc - asset) (and {appliance_pddl('?acc', o, running)})) "
+            f"(forall (?acc - asset ?d - item) "
+            f"(and {appliance_pddl('?acc', '?d', f'{running} (below ?d {o})')}))"
+        )
+
+    def ground(self, g, b, o):
+        a = b.get("accessed")
+        if a is None:
+            raise UnsupportedError(
+                "place_at_accessed needs something_accessed among the preconditions"
+            )
+        add: list[Fact] = [HANDEMPTY]
+        cond: list = []
+        running: tuple[tuple[Fact, ...], tuple[Fact, ...]] = ((("state", "on", a),), ())
+        if g.is_container(a):
+            is_open = ("state", "open", a)
+            cond += [
+                ((is_open,), (), [("inside_of", o, a)], []),
+                ((), (is_open,), [("ontop_of", o, a)], []),
+            ]
+            running = (running[0] + (is_open,), ())
+        else:
+            add.append(("ontop_of", o, a))
+        receivers = [(o, ()), *g.contents_paths(o)]
+        cond += g.appliance_effects(a, receivers, running)
+        return add, [("holding", o)], cond
+
+
+@primitive
+class SetState(Effect):
+    name, params, text = "set_state", ("x", "word"), "{x} is {word}"
+
+    def apply(self, state, x, word):
+        state.set_state(x, word)
+
+    def pddl(self, x, word):
+        return _set_word_pddl(x, word)
+
+    def ground(self, g, b, x, word):
+        return [("state", word, x)], opposite_facts(word, x), []
+
+    def words(self, args):
+        return {args[1]}
+
+
+@primitive
+class ApplyAppliance(Effect):
+    """A switched-on appliance acts on what is in it (or on it, if it is not a container)."""
+
+    name, params, text = "apply_appliance", ("x",), "{x} acts on what is in or on it"
+
+    def apply(self, state, x):
+        for obj in list(state.children(x)):
+            _apply_if_running(state, x, obj)
+
+    def pddl(self, x):
+        # follows set_state(x, on) in the same schema (see check_use), so x runs
+        contained = (
+            f"(or (and (container {x}) (enclosed ?d {x})) "
+            f"(and (not (container {x})) (below ?d {x})))"
+        )
+        return f"(forall (?d - item) (and {appliance_pddl(x, '?d', contained)}))"
+
+    def ground(self, g, b, x):
+        container = g.is_container(x)
+        receivers: dict[tuple[str, tuple[Fact, ...]], None] = {}
+        for d in sorted(g.objects):
+            for chain in g.chains(d):
+                if x in chain.parents and (not container or chain.enters(x)):
+                    receivers[(d, chain.prefix_to(x))] = None
+        return [], [], g.appliance_effects(x, list(receivers), ((), ()))
+
+    def check_use(self, schema, index):
+        before = schema.effects[index - 1] if index > 0 else None
+        if (
+            before is None
+            or before.op != "set_state"
+            or before.args
+            != (
+                schema.effects[index].args[0],
+                "on",
+            )
+        ):
+            raise UnsupportedError(
+                f"action {schema.signature}: apply_appliance is translated only right after "
+                "set_state(x, on)"
+            )
+
+
+@primitive
+class Finish(Effect):
+    name, params, text = "finish", (), "the plan has ended"
+
+    def apply(self, state):
+        state.done = True
+
+    def pddl(self):
+        return "(finished)"
+
+    def ground(self, g, b) -> GroundEffects | None:
+        return None  # `done` ends a plan; the planner never needs it
+
+
+@primitive
+class Observe(Effect):
+    """Looking: in a fully observable world it reveals nothing new, and planners skip it."""
+
+    name, params, text = "observe", ("a", "relation"), "what is {relation} {a} is known"
+
+    def apply(self, state, a, relation):
+        """Full observability: nothing to add. Partially observable worlds override this."""
+
+    def pddl(self, a, relation):
+        return ""
+
+    def ground(self, g, b, a, relation) -> GroundEffects | None:
+        return None

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sceneplan.errors import PlanExecutionError, UnsupportedError
+from sceneplan.errors import PlanExecutionError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_action, parse_plan
-from sceneplan.world.domain import FEEDBACK, VOCABULARIES, ActionSchema, Cause
-from sceneplan.world.rules import EFFECTS, TESTS
+from sceneplan.world.domain import ActionSchema, get_vocabulary
+from sceneplan.world.primitives import EFFECTS, TESTS, Cause
 from sceneplan.world.state import WorldState
 
 PlanLike = str | Iterable[str | Action | dict]
@@ -34,7 +34,7 @@ class Failure:
     @property
     def reason(self) -> str:
         """The cause in plain words, without the step prefix."""
-        return FEEDBACK[self.cause].format_map(_Blank(self.facts))
+        return self.cause.feedback.format_map(_Blank(self.facts))
 
     @property
     def message(self) -> str:
@@ -87,14 +87,9 @@ class Simulator:
     """Executes actions of one vocabulary ('sayplan' or 'lookplangraph') on a scene graph."""
 
     def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
-        if vocabulary not in VOCABULARIES:
-            raise UnsupportedError(
-                f"unknown action vocabulary '{vocabulary}'; choose one of "
-                + ", ".join(VOCABULARIES)
-            )
+        self.schemas: dict[str, ActionSchema] = get_vocabulary(vocabulary)
         self.graph = graph
         self.vocabulary = vocabulary
-        self.schemas: dict[str, ActionSchema] = VOCABULARIES[vocabulary]
 
     def initial_state(self) -> WorldState:
         """The world as the graph describes it."""
@@ -125,9 +120,9 @@ class Simulator:
             failure = self._check_param(schema, param, arg, action)
             if failure is not None:
                 return failure
-        binding = dict(zip((p.name for p in schema.params), action.args, strict=True))
+        binding = schema.bind(action.args)
         for pre in schema.pre:
-            facts = TESTS[pre.test](state, *(binding.get(a, a) for a in pre.args))
+            facts = TESTS[pre.test].check(state, *(binding.get(a, a) for a in pre.args))
             if facts is not None:
                 filled = {
                     **binding,
@@ -172,9 +167,9 @@ class Simulator:
     def apply(self, state: WorldState, action: Action) -> None:
         """Apply an action's effects in place, without checking it (see `step`)."""
         schema = self.schemas[action.name]
-        binding = dict(zip((p.name for p in schema.params), action.args, strict=True))
+        binding = schema.bind(action.args)
         for effect in schema.effects:
-            EFFECTS[effect.op](state, *(binding.get(a, a) for a in effect.args))
+            EFFECTS[effect.op].apply(state, *(binding.get(a, a) for a in effect.args))
 
     def step(self, state: WorldState, action: Action | str) -> tuple[WorldState, Failure | None]:
         """Execute one action: the new state, or the unchanged state and the failure."""
@@ -208,6 +203,11 @@ class Simulator:
             raise PlanExecutionError(f"the plan is not executable: {result.feedback}")
         return result.final_state
 
-    def describe_actions(self) -> list[str]:
-        """One line per action of the vocabulary, for prompts."""
-        return [f"{s.signature}: {s.doc}" for s in self.schemas.values()]
+    def describe_actions(self, conditions: bool = False) -> list[str]:
+        """One line per action of the vocabulary, for prompts; with `conditions`, each
+        line also says what must hold (the preconditions' prompt wording)."""
+        lines = []
+        for s in self.schemas.values():
+            needs = "; ".join(s.conditions()) if conditions else ""
+            lines.append(f"{s.signature}: {s.doc}" + (f" Needs: {needs}." if needs else ""))
+        return lines

@@ -1,0 +1,307 @@
+"""Domain primitives: each precondition test and effect is one object with all its faces.
+
+An action schema (`world.domain`) names its preconditions and effects by
+primitive name; the registry here holds the primitives. A primitive says, in
+one class body:
+
+- `check` / `apply`: what the simulator does (a test returns None when it
+  holds, else the facts that fill its cause's feedback sentence);
+- `pddl`: its PDDL condition or effect, over the fluents of
+  `symbolic.pddl` (`agent_at`, `holding`, `below`, `is_WORD`, ...);
+- `ground`: what it means in the grounded task of `symbolic.grounding`
+  (alternatives for a test, add/delete/conditional effects for an effect),
+  written against the `Grounding` protocol below so that this layer imports
+  nothing from `symbolic`;
+- `text`: how the condition or change reads in prompts and docs.
+
+Every face is an abstract method or a required class attribute, so a
+primitive with a missing face cannot be registered. Causes (why an action
+cannot run) are registered the same way, each with its one feedback
+sentence, the error type metrics count it as, and whether earlier steps can
+repair it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+
+from sceneplan.errors import UnsupportedError
+from sceneplan.graph.model import NodeKind
+from sceneplan.world.state import EXCLUSIVE_STATES
+
+if TYPE_CHECKING:
+    from sceneplan.graph.model import Relation, SceneGraph
+    from sceneplan.world.state import WorldState
+
+# -- causes ----------------------------------------------------------------------------
+
+ERROR_TYPES = ("missing_action", "missing_pose", "wrong_action", "hallucinated_node")
+
+
+class Cause(str):
+    """Why an action could not run: a name stored in Episodes, with its feedback sentence.
+
+    `Cause("not_adjacent")` looks a registered cause up (ValueError if there
+    is none); `Cause.define(...)` registers one. Built-in causes are also
+    attributes: `Cause.NOT_ADJACENT`.
+    """
+
+    feedback: str
+    error_type: str
+    repairable: bool
+    _registry: ClassVar[dict[str, Cause]] = {}
+
+    def __new__(cls, value: str) -> Cause:
+        try:
+            return cls._registry[str(value)]
+        except KeyError:
+            raise ValueError(f"'{value}' is not a registered cause") from None
+
+    @classmethod
+    def define(cls, value: str, feedback: str, error_type: str, repairable: bool = True) -> Cause:
+        """Register a cause. `feedback` is a format string over the failure's facts;
+        `error_type` is one of ERROR_TYPES; `repairable` says whether earlier steps
+        can make the action executable (an unknown node cannot be repaired)."""
+        if error_type not in ERROR_TYPES:
+            raise UnsupportedError(
+                f"cause '{value}': error type '{error_type}' is not one of {', '.join(ERROR_TYPES)}"
+            )
+        existing = cls._registry.get(value)
+        if existing is not None and (existing.feedback, existing.error_type) != (
+            feedback,
+            error_type,
+        ):
+            raise UnsupportedError(f"cause '{value}' is already defined differently")
+        obj = str.__new__(cls, value)
+        obj.feedback, obj.error_type, obj.repairable = feedback, error_type, repairable
+        cls._registry[value] = obj
+        return obj
+
+    @classmethod
+    def all(cls) -> list[Cause]:
+        return list(cls._registry.values())
+
+    @classmethod
+    def forget(cls, value: str) -> None:
+        """Remove a cause (for extensions defined in tests)."""
+        cls._registry.pop(value, None)
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Cause({str(self)!r})"
+
+    def __reduce__(self):
+        return (Cause, (str(self),))
+
+
+# -- grounding vocabulary ----------------------------------------------------------------
+
+Fact = tuple  # ("at", place), ("holding", o), ("state", word, x), ("ontop_of", o, y), ...
+HANDEMPTY: Fact = ("handempty",)
+# A binding holds the hidden choices of a ground variant: "at", "accessed", ("chain", o).
+Binding = dict
+# One way a test can hold: (new bindings, facts that must hold, facts that must not).
+Alternative = tuple[Binding, tuple[Fact, ...], tuple[Fact, ...]]
+# What an effect does: (add, delete, conditional effects (pre, neg, add, delete)).
+GroundEffects = tuple[list[Fact], list[Fact], list]
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A path of parent links from an object up to its asset, or to the hand (`asset` None)."""
+
+    links: tuple[Fact, ...]
+    asset: str | None
+    parents: tuple[str, ...]
+    entered: tuple[str, ...]  # parents the path enters through inside_of links
+
+    def prefix_to(self, node: str) -> tuple[Fact, ...]:
+        """The links up to and including the one into `node`."""
+        return self.links[: self.parents.index(node) + 1]
+
+    def enters(self, node: str) -> bool:
+        return node in self.entered
+
+
+class Grounding(Protocol):
+    """What a primitive's `ground` face may ask of the grounder (`symbolic.grounding.Grounder`)."""
+
+    state: WorldState
+    graph: SceneGraph
+    assets: list[str]
+    places: list[str]
+    place_set: set[str]
+
+    @property
+    def objects(self) -> frozenset[str]: ...
+    def affords(self, node_id: str, affordance: str) -> bool: ...
+    def is_container(self, node_id: str) -> bool: ...
+    def placements(self, o: str) -> list[tuple[str, Relation]]: ...
+    def chains(self, o: str) -> tuple[Chain, ...]: ...
+    def chains_for(self, b: Binding, o: str) -> Iterator[Chain]: ...
+    def contents_paths(self, o: str) -> list[tuple[str, tuple[Fact, ...]]]: ...
+    def room_assets(self, room: str | None) -> list[str]: ...
+    def move_sources(self, x: str) -> list[str]: ...
+    def appliance_effects(
+        self, appliance: str, receivers: list[tuple[str, tuple[Fact, ...]]], condition: tuple
+    ) -> list: ...
+
+
+def bind(b: Binding, key: Any, value: Any, pos: tuple[Fact, ...] = ()) -> list[Alternative]:
+    """One alternative that binds `key` to `value`, or none if it is bound to something else."""
+    if key in b:
+        return [({}, (), ())] if b[key] == value else []
+    return [({key: value}, pos, ())]
+
+
+def holds_always() -> list[Alternative]:
+    return [({}, (), ())]
+
+
+def opposite_facts(word: str, x: str) -> list[Fact]:
+    """Setting a word removes its opposite (open/closed, on/off, ...): the fact to delete."""
+    opposite = EXCLUSIVE_STATES.get(word)
+    return [("state", opposite, x)] if opposite else []
+
+
+def pddl_word(word: str) -> str:
+    """State words are PDDL predicates `is_WORD` (an action may share a word's name: `open`)."""
+    return f"is_{word}"
+
+
+# -- primitives ------------------------------------------------------------------------
+
+
+class Primitive(ABC):
+    """What tests and effects share: a name, the names of their arguments, prompt wording.
+
+    `params` are the argument names as the faces take them (a schema passes
+    parameter names or literal words in that order); `text` reads them, e.g.
+    "the agent is in the room of {x}". `kinds` limits the node kinds the
+    PDDL and grounding faces are written for (None: any).
+    """
+
+    name: ClassVar[str]
+    params: ClassVar[tuple[str, ...]]
+    text: ClassVar[str]
+    kinds: ClassVar[frozenset[NodeKind] | None] = None
+    # extra PDDL predicate declarations the pddl face uses, e.g. "(wet ?x - object)"
+    pddl_predicates: ClassVar[tuple[str, ...]] = ()
+
+    def words(self, args: tuple[str, ...]) -> set[str]:
+        """State words this use of the primitive reads or writes (for PDDL predicates)."""
+        return set()
+
+    def describe(self, args: tuple[str, ...]) -> str:
+        """The prompt wording with this use's arguments filled in."""
+        return self.text.format(**dict(zip(self.params, args, strict=True)))
+
+
+class Test(Primitive):
+    """A precondition test."""
+
+    @abstractmethod
+    def check(self, state: WorldState, *args: str) -> dict[str, str] | None:
+        """None when the test holds; else facts for the cause's feedback sentence."""
+
+    @abstractmethod
+    def pddl(self, *terms: str) -> str:
+        """The PDDL condition over the arguments' terms (`?x` or a literal word)."""
+
+    @abstractmethod
+    def ground(self, g: Grounding, b: Binding, *args: str) -> list[Alternative]:
+        """The ways the test can hold in the grounded task (none: it never can)."""
+
+
+class Effect(Primitive):
+    """An effect operation."""
+
+    @abstractmethod
+    def apply(self, state: WorldState, *args: str) -> None:
+        """Change the world state in place."""
+
+    @abstractmethod
+    def pddl(self, *terms: str) -> str:
+        """The PDDL effect over the arguments' terms."""
+
+    @abstractmethod
+    def ground(self, g: Grounding, b: Binding, *args: str) -> GroundEffects | None:
+        """Add, delete and conditional effects; None when planners never need the action."""
+
+    def check_use(self, schema: Any, index: int) -> None:
+        """Raise UnsupportedError when this use in `schema.effects[index]` cannot be translated."""
+
+
+TESTS: dict[str, Test] = {}
+EFFECTS: dict[str, Effect] = {}
+
+P = TypeVar("P", bound=type[Primitive])
+
+
+def primitive(cls: P) -> P:
+    """Class decorator: register one instance of a Test or Effect subclass under its name.
+
+    Registration fails if a face is missing (an abstract method or a class
+    attribute not set) or the name is taken by a different primitive.
+    """
+    missing = [a for a in ("name", "params", "text") if not hasattr(cls, a)]
+    if missing or inspect.isabstract(cls):
+        faces = missing + sorted(getattr(cls, "__abstractmethods__", ()))
+        raise UnsupportedError(f"primitive {cls.__name__} lacks: {', '.join(faces)}")
+    table: dict[str, Any] = TESTS if issubclass(cls, Test) else EFFECTS
+    if not issubclass(cls, Test | Effect):
+        raise UnsupportedError(f"{cls.__name__} is neither a Test nor an Effect")
+    for face, leading in (("check", 1), ("apply", 1), ("pddl", 0), ("ground", 2)):
+        method = getattr(cls, face, None)
+        if method is not None and not _takes(method, leading, len(cls.params)):
+            raise UnsupportedError(
+                f"primitive '{cls.name}': {face} must take {len(cls.params)} argument(s) "
+                f"({', '.join(cls.params)})"
+            )
+    current = table.get(cls.name)
+    if current is not None and type(current).__qualname__ != cls.__qualname__:
+        raise UnsupportedError(f"a primitive called '{cls.name}' is already registered")
+    table[cls.name] = cls()
+    return cls
+
+
+def forget_primitive(name: str) -> None:
+    """Remove a registered primitive (for extensions defined in tests)."""
+    TESTS.pop(name, None)
+    EFFECTS.pop(name, None)
+
+
+def _takes(method: Any, leading: int, count: int) -> bool:
+    """The face takes `leading` context arguments (state, or g and b) and one per param."""
+    params = list(inspect.signature(method).parameters.values())[1:]  # self
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return True
+    fixed = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(fixed) == leading + count
+
+
+def get_test(name: str) -> Test:
+    """The registered test called `name`."""
+    try:
+        return TESTS[name]
+    except KeyError:
+        raise UnsupportedError(
+            f"no precondition test '{name}' is registered (known: {', '.join(sorted(TESTS))})"
+        ) from None
+
+
+def get_effect(name: str) -> Effect:
+    """The registered effect called `name`."""
+    try:
+        return EFFECTS[name]
+    except KeyError:
+        raise UnsupportedError(
+            f"no effect '{name}' is registered (known: {', '.join(sorted(EFFECTS))})"
+        ) from None
