@@ -6,8 +6,9 @@ import pytest
 
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
 from sceneplan.llm import LLMClient, load_settings
+from sceneplan.llm.client import create_provider
 from sceneplan.llm.openai_provider import OllamaProvider
-from sceneplan.llm.registry import create_provider, split_model
+from sceneplan.llm.registry import split_model
 
 
 def test_no_model_configured_says_how_to_configure_one(tmp_path):
@@ -126,3 +127,10 @@ def test_bad_model_names(spec, message):
 
 def test_model_split_keeps_tags():
     assert split_model("ollama:qwen2.5:7b") == ("ollama", "qwen2.5:7b")
+
+
+def test_the_tests_isolate_every_llm_variable():
+    from sceneplan import envvars
+    from scripted_llm import LLM_ENV_VARS
+
+    assert set(envvars.LLM) <= set(LLM_ENV_VARS)

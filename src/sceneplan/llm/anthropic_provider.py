@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import anthropic
 
+from sceneplan import envvars
 from sceneplan.errors import ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.config import config_path
@@ -29,11 +30,11 @@ DEFAULT_MAX_TOKENS = 4096  # the API requires max_tokens
 
 
 class AnthropicProvider(SDKProvider):
-    """Claude models (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)."""
+    """Claude models (key and URL from the Anthropic variables of `envvars`)."""
 
     name = "anthropic"
     label = "the Anthropic API"
-    unreachable_hint = "check the network, or ANTHROPIC_BASE_URL if you set it"
+    unreachable_hint = f"check the network, or {envvars.ANTHROPIC_BASE_URL} if you set it"
     status_error = anthropic.APIStatusError
     connection_error = anthropic.APIConnectionError
     timeout_error = anthropic.APITimeoutError
@@ -44,8 +45,8 @@ class AnthropicProvider(SDKProvider):
         conf = settings.provider(cls.name)
         if not conf.api_key:
             raise ModelNotConfiguredError(
-                f"anthropic:{model} needs an API key: export ANTHROPIC_API_KEY=... (or set "
-                f"api_key under [llm.providers.anthropic] in {config_path()})"
+                f"anthropic:{model} needs an API key: export {envvars.ANTHROPIC_API_KEY}=... "
+                f"(or set api_key under [llm.providers.anthropic] in {config_path()})"
             )
         return cls(
             model,

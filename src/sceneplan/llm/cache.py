@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from sceneplan import envvars
 from sceneplan.errors import BackendUnavailableError
 from sceneplan.llm.messages import ProviderReply, Request
 
@@ -48,7 +49,7 @@ class ResponseCache:
         except sqlite3.Error as exc:
             raise BackendUnavailableError(
                 f"cannot open the LLM response cache {path}: {exc} "
-                "(set SCENEPLAN_CACHE_DIR elsewhere, or disable the cache)"
+                f"(set {envvars.CACHE_DIR} elsewhere, or disable the cache)"
             ) from None
         self._lock = threading.Lock()
 

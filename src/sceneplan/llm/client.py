@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import time
 import weakref
 from collections.abc import Coroutine
@@ -11,17 +12,24 @@ from typing import Any, Generic, Self, TypeVar
 
 from pydantic import BaseModel
 
-from sceneplan.errors import LLMError, LLMReplyError, UnsupportedError
+from sceneplan.errors import (
+    BackendUnavailableError,
+    BadInputError,
+    LLMError,
+    LLMReplyError,
+    UnsupportedError,
+)
 from sceneplan.llm.base import Provider
 from sceneplan.llm.cache import ResponseCache
 from sceneplan.llm.config import LLMSettings, load_settings
 from sceneplan.llm.messages import MessagesLike, ProviderReply, Request, as_messages
 from sceneplan.llm.prices import PriceTable
-from sceneplan.llm.registry import create_provider
+from sceneplan.llm.registry import BUILTIN, GROUP, provider_names, split_model
 from sceneplan.llm.retry import RetryPolicy
 from sceneplan.llm.structured import parse_reply, reask_messages
 from sceneplan.llm.transcript import TranscriptWriter
 from sceneplan.llm.usage import CallRecord, Ledger, Usage
+from sceneplan.plugins import load_plugin
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
@@ -37,6 +45,37 @@ def _limit(provider: Provider) -> asyncio.Semaphore:
     if provider.limit_key not in per_loop:
         per_loop[provider.limit_key] = asyncio.Semaphore(provider.concurrency)
     return per_loop[provider.limit_key]
+
+
+def provider_class(name: str) -> type[Provider]:
+    """The class serving provider `name` (built-in or from a plugin), imported now."""
+    if name not in BUILTIN:
+        if name not in provider_names():
+            raise BadInputError(
+                f"unknown LLM provider '{name}'; providers: {', '.join(provider_names())}"
+            )
+        cls = load_plugin(GROUP, name)
+        if not (isinstance(cls, type) and issubclass(cls, Provider)):
+            raise BackendUnavailableError(
+                f"the {GROUP} entry point '{name}' is {cls!r}, not a subclass of "
+                "sceneplan.llm.base.Provider (see docs/extending.md)"
+            )
+        return cls
+    module_name, class_name, package = BUILTIN[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BackendUnavailableError(
+            f"the '{name}' LLM provider needs the '{package}' package ({exc}); "
+            f"install it with: pip install {package}"
+        ) from None
+    return getattr(module, class_name)
+
+
+def create_provider(spec: str, settings: LLMSettings) -> Provider:
+    """A provider for model `spec` (`provider:model`), configured from `settings`."""
+    name, model = split_model(spec)
+    return provider_class(name).from_settings(model, settings)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 Precedence, highest first: keyword arguments to `load_settings`, environment
 variables, the `[llm]` table of the config file, defaults. The config file is
-`$SCENEPLAN_CONFIG`, else `$XDG_CONFIG_HOME/sceneplan/config.toml` (by default
-`~/.config/sceneplan/config.toml`); it is optional.
+the one `envvars.CONFIG` names, else `sceneplan/config.toml` in the XDG config
+folder (by default `~/.config/sceneplan/config.toml`); it is optional. The
+variables are named in `sceneplan.envvars`.
 """
 
 from __future__ import annotations
@@ -15,23 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from sceneplan import envvars
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
-from sceneplan.llm.registry import PROVIDER_NAMES
-
-CONFIG_ENV = "SCENEPLAN_CONFIG"
-MODEL_ENV = "SCENEPLAN_LLM"
-CACHE_DIR_ENV = "SCENEPLAN_CACHE_DIR"
-
-# Provider settings read from the providers' usual environment variables.
-PROVIDER_ENV: dict[tuple[str, str], str] = {
-    ("openai", "api_key"): "OPENAI_API_KEY",
-    ("openai", "base_url"): "OPENAI_BASE_URL",
-    ("anthropic", "api_key"): "ANTHROPIC_API_KEY",
-    ("anthropic", "base_url"): "ANTHROPIC_BASE_URL",
-    ("ollama", "base_url"): "OLLAMA_HOST",
-    ("vllm", "api_key"): "VLLM_API_KEY",
-    ("vllm", "base_url"): "VLLM_BASE_URL",
-}
+from sceneplan.llm.registry import provider_names
 
 # The model used when only an API key is configured.
 DEFAULT_MODELS: dict[str, str] = {
@@ -39,14 +26,14 @@ DEFAULT_MODELS: dict[str, str] = {
     "anthropic": "anthropic:claude-sonnet-4-5",
 }
 
-NOT_CONFIGURED_HELP = """no LLM configured. Configure one of:
-  - an API key: export OPENAI_API_KEY=... (uses openai:gpt-4o) or export ANTHROPIC_API_KEY=... \
-(uses anthropic:claude-sonnet-4-5)
+NOT_CONFIGURED_HELP = f"""no LLM configured. Configure one of:
+  - an API key: export {envvars.OPENAI_API_KEY}=... (uses openai:gpt-4o) or \
+export {envvars.ANTHROPIC_API_KEY}=... (uses anthropic:claude-sonnet-4-5)
   - a local Ollama server: `ollama serve`, `ollama pull qwen2.5:7b`, then \
-export SCENEPLAN_LLM=ollama:qwen2.5:7b (OLLAMA_HOST if it is not on localhost:11434)
+export {envvars.MODEL}=ollama:qwen2.5:7b ({envvars.OLLAMA_HOST} if it is not on localhost:11434)
   - a model on the command line: --llm PROVIDER:MODEL (`sceneplan llm check` takes it as MODEL)
-  - or `model = "PROVIDER:MODEL"` under [llm] in {config}
-Providers: {providers}. See docs/llm.md."""
+  - or `model = "PROVIDER:MODEL"` under [llm] in {{config}}
+Providers: {{providers}}. See docs/llm.md."""
 
 
 class ProviderSettings(BaseModel):
@@ -88,9 +75,10 @@ class LLMSettings(BaseModel):
     @field_validator("providers")
     @classmethod
     def _known_providers(cls, value: dict[str, ProviderSettings]) -> dict[str, ProviderSettings]:
-        unknown = sorted(set(value) - set(PROVIDER_NAMES))
+        known = provider_names()
+        unknown = sorted(set(value) - set(known))
         if unknown:
-            raise ValueError(f"unknown provider(s) {unknown}; known: {list(PROVIDER_NAMES)}")
+            raise ValueError(f"unknown provider(s) {unknown}; known: {known}")
         return value
 
     def provider(self, name: str) -> ProviderSettings:
@@ -100,7 +88,7 @@ class LLMSettings(BaseModel):
     @property
     def cache_path(self) -> Path:
         """The SQLite file of the response cache."""
-        return (self.cache_dir or _user_dir("XDG_CACHE_HOME", ".cache")) / "llm-cache.sqlite3"
+        return (self.cache_dir or _user_dir(envvars.XDG_CACHE_HOME, ".cache")) / "llm-cache.sqlite3"
 
     def default_model(self) -> str:
         """The configured model, else the default of a provider whose API key is set."""
@@ -110,37 +98,37 @@ class LLMSettings(BaseModel):
             if self.provider(provider).api_key:
                 return model
         raise ModelNotConfiguredError(
-            NOT_CONFIGURED_HELP.format(config=config_path(), providers=", ".join(PROVIDER_NAMES))
+            NOT_CONFIGURED_HELP.format(config=config_path(), providers=", ".join(provider_names()))
         )
 
 
 def config_path() -> Path:
     """Where the config file is looked for."""
-    explicit = os.environ.get(CONFIG_ENV)
+    explicit = os.environ.get(envvars.CONFIG)
     if explicit:
         return Path(explicit).expanduser()
-    return _user_dir("XDG_CONFIG_HOME", ".config") / "config.toml"
+    return _user_dir(envvars.XDG_CONFIG_HOME, ".config") / "config.toml"
 
 
 def load_settings(config_file: str | Path | None = None, **overrides: Any) -> LLMSettings:
     """Settings from the config file, then the environment, then `overrides` (None ignored).
 
     `config_file` replaces the default location; a file named explicitly
-    (argument or SCENEPLAN_CONFIG) must exist.
+    (argument or `envvars.CONFIG`) must exist.
     """
-    explicit = config_file is not None or bool(os.environ.get(CONFIG_ENV))
+    explicit = config_file is not None or bool(os.environ.get(envvars.CONFIG))
     path = Path(config_file).expanduser() if config_file is not None else config_path()
     data = _read_llm_table(path, required=explicit)
     source = str(path) if path.is_file() else "settings"
 
     providers = data.setdefault("providers", {})
-    for (provider, field), env in PROVIDER_ENV.items():
+    for (provider, field), env in envvars.PROVIDER_SETTINGS.items():
         if os.environ.get(env):
             providers.setdefault(provider, {})[field] = os.environ[env]
-    if os.environ.get(MODEL_ENV):
-        data["model"] = os.environ[MODEL_ENV]
-    if os.environ.get(CACHE_DIR_ENV):
-        data["cache_dir"] = os.environ[CACHE_DIR_ENV]
+    if os.environ.get(envvars.MODEL):
+        data["model"] = os.environ[envvars.MODEL]
+    if os.environ.get(envvars.CACHE_DIR):
+        data["cache_dir"] = os.environ[envvars.CACHE_DIR]
     data.update({k: v for k, v in overrides.items() if v is not None})
 
     try:

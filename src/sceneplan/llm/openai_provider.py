@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import openai
 
+from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError, ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.config import config_path
@@ -26,17 +27,17 @@ _VERSION_SEGMENT = re.compile(r"^v\d+$")
 
 
 class OpenAIProvider(SDKProvider):
-    """OpenAI's API (or wherever OPENAI_BASE_URL points)."""
+    """OpenAI's API (or wherever `envvars.OPENAI_BASE_URL` points)."""
 
     name = "openai"
     label = "the OpenAI API"
     default_base_url: ClassVar[str | None] = "https://api.openai.com/v1"
-    api_key_env: ClassVar[str | None] = "OPENAI_API_KEY"
+    api_key_env: ClassVar[str | None] = envvars.OPENAI_API_KEY
     """Set means the provider needs a key, and names where it comes from."""
     placeholder_key: ClassVar[str] = "not-needed"
     """Sent to servers that ignore the key (the SDK insists on one)."""
     max_tokens_param: ClassVar[str] = "max_completion_tokens"
-    unreachable_hint = "check the network, or OPENAI_BASE_URL if you set it"
+    unreachable_hint = f"check the network, or {envvars.OPENAI_BASE_URL} if you set it"
     status_error = openai.APIStatusError
     connection_error = openai.APIConnectionError
     timeout_error = openai.APITimeoutError
@@ -111,7 +112,7 @@ class OpenAIProvider(SDKProvider):
 
 
 class OllamaProvider(OpenAIProvider):
-    """A local Ollama server, through its OpenAI-compatible endpoint (OLLAMA_HOST)."""
+    """A local Ollama server, through its OpenAI-compatible endpoint (`envvars.OLLAMA_HOST`)."""
 
     name = "ollama"
     label = "the Ollama server"
@@ -119,11 +120,13 @@ class OllamaProvider(OpenAIProvider):
     api_key_env = None
     placeholder_key = "ollama"
     max_tokens_param = "max_tokens"
-    unreachable_hint = "start it with `ollama serve`, or set OLLAMA_HOST to where it runs"
+    unreachable_hint = (
+        f"start it with `ollama serve`, or set {envvars.OLLAMA_HOST} to where it runs"
+    )
 
     @staticmethod
     def normalize_base_url(url: str) -> str:
-        """OLLAMA_HOST as Ollama reads it (`host[:port]` or a URL), as an OpenAI base URL.
+        """Ollama's host variable as Ollama reads it (`host[:port]` or a URL), as a base URL.
 
         >>> OllamaProvider.normalize_base_url("0.0.0.0:11434")
         'http://0.0.0.0:11434/v1'
@@ -147,7 +150,9 @@ class VLLMProvider(OpenAIProvider):
     api_key_env = None
     placeholder_key = "EMPTY"
     max_tokens_param = "max_tokens"
-    unreachable_hint = "start it with `vllm serve MODEL`, or set VLLM_BASE_URL to where it runs"
+    unreachable_hint = (
+        f"start it with `vllm serve MODEL`, or set {envvars.VLLM_BASE_URL} to where it runs"
+    )
 
 
 class OpenAICompatibleProvider(OpenAIProvider):

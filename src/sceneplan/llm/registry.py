@@ -1,18 +1,18 @@
-"""Provider names, mapped to the classes that serve them, imported only when asked for."""
+"""Provider names: the built-in ones, mapped to the classes that serve them, then plugins.
+
+Built-in providers are imported only when asked for; a package adds one
+through the `sceneplan.providers` entry-point group (docs/extending.md). A
+built-in name always wins over a plugin of the same name. `client.py` turns
+a name into a provider; this module only knows the names.
+"""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING
-
-from sceneplan.errors import BackendUnavailableError, BadInputError
-
-if TYPE_CHECKING:
-    from sceneplan.llm.base import Provider
-    from sceneplan.llm.config import LLMSettings
+from sceneplan.errors import BadInputError
+from sceneplan.plugins import GROUPS, plugin_names
 
 # name -> (module, class, the pip package it needs)
-_PROVIDERS: dict[str, tuple[str, str, str]] = {
+BUILTIN: dict[str, tuple[str, str, str]] = {
     "openai": ("sceneplan.llm.openai_provider", "OpenAIProvider", "openai"),
     "ollama": ("sceneplan.llm.openai_provider", "OllamaProvider", "openai"),
     "vllm": ("sceneplan.llm.openai_provider", "VLLMProvider", "openai"),
@@ -21,7 +21,19 @@ _PROVIDERS: dict[str, tuple[str, str, str]] = {
     "replay": ("sceneplan.llm.replay", "ReplayProvider", "sceneplan"),
 }
 
-PROVIDER_NAMES: tuple[str, ...] = tuple(_PROVIDERS)
+PROVIDER_NAMES: tuple[str, ...] = tuple(BUILTIN)
+"""The built-in providers; `provider_names()` adds the installed plugins."""
+
+GROUP = GROUPS["providers"]
+
+
+def provider_names() -> list[str]:
+    """Every provider: the built-in ones, then those installed packages add.
+
+    >>> provider_names()[:2]
+    ['openai', 'ollama']
+    """
+    return [*PROVIDER_NAMES, *(n for n in plugin_names(GROUP) if n not in BUILTIN)]
 
 
 def split_model(spec: str) -> tuple[str, str]:
@@ -31,32 +43,14 @@ def split_model(spec: str) -> tuple[str, str]:
     ('ollama', 'qwen2.5:7b')
     """
     provider, sep, model = spec.partition(":")
+    names = provider_names()
     if not sep or not model:
         raise BadInputError(
             f"model '{spec}' must be written PROVIDER:MODEL (e.g. openai:gpt-4o, "
-            f"ollama:qwen2.5:7b); providers: {', '.join(PROVIDER_NAMES)}"
+            f"ollama:qwen2.5:7b); providers: {', '.join(names)}"
         )
-    if provider not in _PROVIDERS:
+    if provider not in names:
         raise BadInputError(
-            f"unknown LLM provider '{provider}' in '{spec}'; providers: {', '.join(PROVIDER_NAMES)}"
+            f"unknown LLM provider '{provider}' in '{spec}'; providers: {', '.join(names)}"
         )
     return provider, model
-
-
-def provider_class(name: str) -> type[Provider]:
-    """The class serving provider `name`, imported now."""
-    module_name, class_name, package = _PROVIDERS[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise BackendUnavailableError(
-            f"the '{name}' LLM provider needs the '{package}' package ({exc}); "
-            f"install it with: pip install {package}"
-        ) from None
-    return getattr(module, class_name)
-
-
-def create_provider(spec: str, settings: LLMSettings) -> Provider:
-    """A provider for model `spec` (`provider:model`), configured from `settings`."""
-    name, model = split_model(spec)
-    return provider_class(name).from_settings(model, settings)
