@@ -9,10 +9,12 @@ from __future__ import annotations
 import time
 from collections import deque
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ground_tasks import Builder, chain, execute, names, trap
+from sceneplan.symbolic import gbfs as gbfs_module
 from sceneplan.symbolic.gbfs import INF, _Compiled, _mask, gbfs
 from sceneplan.symbolic.task import CondEffect, FactTable, GroundAction, GroundTask
 
@@ -118,6 +120,57 @@ def test_gbfs_honours_its_timeout():
     elapsed = time.perf_counter() - started
     assert outcome.status == "timeout" and outcome.plan == []
     assert elapsed < 2.0
+
+
+class _LateClock:
+    """A clock for gbfs: the deadline is taken at 0, every later reading is long past it."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def perf_counter(self) -> float:
+        self.readings += 1
+        return 0.0 if self.readings == 1 else 1e9
+
+
+def choice_tree(branching: int, depth: int) -> GroundTask:
+    """`depth` levels of `branching` choices each, every path a new state, and a goal that
+    looks one step away to h_FF but is blocked; no successor is a preferred one."""
+    b = Builder()
+    for d in range(depth):
+        for i in range(branching):
+            b.action(
+                f"choose{d}_{i}",
+                pre=[f"level{d}"],
+                add=[f"level{d + 1}", f"chose{d}_{i}"],
+                delete=[f"level{d}"],
+            )
+    b.action("make_w", neg=["blocked"], add=["w"])
+    b.action("make_goal", pre=["w"], add=["goal"])
+    return b.task(init=["level0", "blocked"], goal=["goal"])
+
+
+@pytest.mark.parametrize("branching", [62, 64])
+def test_gbfs_reads_the_clock_at_least_every_64_expansions(monkeypatch, branching):
+    clock = _LateClock()
+    monkeypatch.setattr(gbfs_module, "time", clock)
+    outcome = gbfs(choice_tree(branching, 3), timeout=10)
+    assert outcome.status == "timeout"
+    assert outcome.expanded <= 64
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="gbfs reads the clock only at a pop where its counter (advanced by pops AND pushes) "
+    "is a multiple of 64; with 63 new successors per expansion the counter moves by exactly "
+    "64 per expansion and the check never fires, so the timeout is ignored",
+)
+def test_gbfs_reads_the_clock_whatever_the_branching_factor(monkeypatch):
+    clock = _LateClock()
+    monkeypatch.setattr(gbfs_module, "time", clock)
+    outcome = gbfs(choice_tree(63, 3), timeout=10)  # 4,033 expansions before it times out
+    assert outcome.status == "timeout"
+    assert outcome.expanded <= 64
 
 
 def test_gbfs_plans_around_a_negative_precondition():
