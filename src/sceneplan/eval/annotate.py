@@ -25,14 +25,13 @@ from sceneplan.datasets.tasks import Task
 from sceneplan.errors import SceneplanError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.planners.episode import Episode
+from sceneplan.world.goal_forms import nnf, substitute
 from sceneplan.world.goals import And, Atom, Formula, Implies, Not, Or, Quantified, parse_goal
 from sceneplan.world.setup import with_facts
 from sceneplan.world.state import WorldState
 
 KEY = "eval"
 
-# Predicates whose literals change no node of their own (the agent, static facts).
-_NO_SUBJECT = {"handempty", "agent_at", "attr", "is"}
 _SEEN_KINDS = (NodeKind.ASSET, NodeKind.OBJECT)
 
 Literal = tuple[str | None, bool]  # (the node it is about, whether it holds)
@@ -110,49 +109,33 @@ def final_state(graph: SceneGraph, changes: dict[str, Any]) -> WorldState:
     return state
 
 
-def literals(
-    formula: Formula, state: WorldState, env: dict[str, str] | None = None
-) -> list[Literal]:
+def literals(formula: Formula, state: WorldState) -> list[Literal]:
     """The ground literals that decide `formula` in `state`, with whether each holds.
 
     Conjunctions and `forall` keep every part; of the parts of a disjunction
     or an `exists`, the first that holds, else the one with the fewest false
-    literals. Negations are pushed down to the literals.
+    literals; an implication counts only where its condition holds (a guard).
+    Negations are pushed down to the literals (`goal_forms.nnf`).
     """
-    env = env or {}
-    match formula:
-        case Atom(name=name, args=args):
-            subject = None if name in _NO_SUBJECT or not args else env.get(args[0], args[0])
-            return [(subject, formula.holds(state, env))]
-        case Not(body=body):
-            return _negated(body, state, env)
+    return _deciding(nnf(formula, keep_implies=True), state)
+
+
+def _deciding(f: Formula, state: WorldState) -> list[Literal]:
+    match f:
+        case Atom():
+            return [(f.predicate.subject_of(f.args), f.holds(state))]
+        case Not(body=Atom() as atom):
+            return [(atom.predicate.subject_of(atom.args), not atom.holds(state))]
         case And(parts=parts):
-            return [lit for part in parts for lit in literals(part, state, env)]
+            return [lit for part in parts for lit in _deciding(part, state)]
         case Or(parts=parts):
-            return _choose([literals(part, state, env) for part in parts])
+            return _choose([_deciding(part, state) for part in parts])
         case Implies(left=left, right=right):
-            return literals(right, state, env) if left.holds(state, env) else []
+            return _deciding(right, state) if left.holds(state) else []
         case Quantified(universal=universal, var=var, body=body):
-            options = [literals(body, state, {**env, var: x}) for x in formula.domain(state.graph)]
+            options = [_deciding(substitute(body, {var: x}), state) for x in f.domain(state.graph)]
             return [lit for option in options for lit in option] if universal else _choose(options)
     return []  # true / false name no node
-
-
-def _negated(body: Formula, state: WorldState, env: dict[str, str]) -> list[Literal]:
-    match body:
-        case Atom():
-            return [(s, not holds) for s, holds in literals(body, state, env)]
-        case Not(body=inner):
-            return literals(inner, state, env)
-        case And(parts=parts):
-            return literals(Or(tuple(Not(p) for p in parts)), state, env)
-        case Or(parts=parts):
-            return literals(And(tuple(Not(p) for p in parts)), state, env)
-        case Implies(left=left, right=right):
-            return literals(And((left, Not(right))), state, env)
-        case Quantified(universal=universal, var=var, selector=selector, body=inner):
-            return literals(Quantified(not universal, var, selector, Not(inner)), state, env)
-    return []
 
 
 def _choose(options: list[list[Literal]]) -> list[Literal]:

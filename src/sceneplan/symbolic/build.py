@@ -9,12 +9,12 @@ Both are sound: every plan of the full task still has a counterpart.
 from __future__ import annotations
 
 from sceneplan.symbolic.goal_compile import PLAYING, compile_goal
-from sceneplan.symbolic.goal_ground import GNode
 from sceneplan.symbolic.grounding import Grounder
 from sceneplan.symbolic.scope import Scope
 from sceneplan.symbolic.task import CondEffect, FactTable, GroundAction, GroundTask
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import VOCABULARIES
+from sceneplan.world.domain import get_vocabulary
+from sceneplan.world.goals import Formula
 from sceneplan.world.state import WorldState
 
 READY = ("ready",)
@@ -23,7 +23,7 @@ READY = ("ready",)
 def build_task(
     state: WorldState,
     scope: Scope,
-    goal: GNode | None = None,
+    goal: Formula | None = None,
     target: Action | None = None,
     vocabulary: str = "sayplan",
 ) -> GroundTask | bool:
@@ -32,7 +32,7 @@ def build_task(
     With `target`, the goal is a state where that action can run: the plan
     found ends with a goal-phase copy of it, which the caller drops.
     """
-    schemas = VOCABULARIES[vocabulary]
+    schemas = get_vocabulary(vocabulary)
     grounder = Grounder(state, scope)
     facts = grounder.facts
     goal_actions: list[GroundAction] = []

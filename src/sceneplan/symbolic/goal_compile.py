@@ -12,129 +12,44 @@ cannot be undone afterwards.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sceneplan.graph.model import NodeKind
-from sceneplan.symbolic.goal_ground import FALSE, GNode, conjoin, disjoin
 from sceneplan.symbolic.grounding import Grounder
 from sceneplan.symbolic.task import Fact
-from sceneplan.world.goals import Atom
+from sceneplan.world.goal_forms import conjoin, disjoin, negate
+from sceneplan.world.goals import And, Atom, Const, Formula, Not, Or, Prop
 
 K = NodeKind
 PLAYING: Fact = ("playing",)
-_STATIC = frozenset({K.BUILDING, K.FLOOR, K.ROOM, K.POSE, K.ASSET})
-
-
-def _lit(fact: Fact, positive: bool = True) -> GNode:
-    return ("fact", fact, positive)
-
-
-def _all(facts) -> GNode:
-    return conjoin([_lit(f) for f in facts])
-
-
-def negate(node: GNode) -> GNode:
-    kind = node[0]
-    if kind == "const":
-        return ("const", not node[1])
-    if kind == "fact":
-        return ("fact", node[1], not node[2])
-    parts = [negate(p) for p in node[1]]
-    return disjoin(parts) if kind == "and" else conjoin(parts)
 
 
 class AtomCompiler:
-    """Goal-language atoms as formulas over the facts of a grounder's task."""
+    """Goal atoms as formulas over the facts of a grounder's task (each predicate's
+    `compile` face, given this object as its `GoalGrounding`)."""
 
     def __init__(self, grounder: Grounder):
         self.g = grounder
-        self.graph = grounder.graph
 
-    def kind(self, node_id: str) -> NodeKind:
-        return self.graph.nodes[node_id].kind
+    def prop(self, fact: Fact) -> Formula:
+        return Prop(fact)
 
-    def in_scope(self, node_id: str) -> bool:
-        return node_id in self.g.scope.objects
+    def const(self, value: bool) -> Formula:
+        return Const(value)
 
-    def compile(self, atom: Atom) -> GNode:
-        movable = [a for a in atom.args if self.kind(a) is K.OBJECT]
-        if any(not self.in_scope(a) for a in movable[:1]):
-            return ("const", atom.holds(self.g.state))
-        method = getattr(self, f"atom_{atom.name}", None)
-        if method is not None:
-            return method(*atom.args)
-        (x,) = atom.args
-        if x in self.g.scope.objects or x in self.g.scope.assets:
-            return _lit(("state", atom.name, x))
-        return ("const", atom.holds(self.g.state))
+    def all_of(self, parts: Iterable[Formula]) -> Formula:
+        return conjoin(parts)
 
-    def _chains_through(self, x: str, test) -> GNode:
-        return disjoin([test(c) for c in self.g.chains(x)])
+    def any_of(self, parts: Iterable[Formula]) -> Formula:
+        return disjoin(parts)
 
-    def _relation(self, name: str, x: str, y: str) -> GNode:
-        if self.kind(x) is not K.OBJECT:
-            return FALSE
-        possible = any(p == y and r.value == name for p, r in self.g.placements(x))
-        return _lit((name, x, y)) if possible else FALSE
-
-    def atom_ontop_of(self, x, y):
-        return self._relation("ontop_of", x, y)
-
-    def atom_inside_of(self, x, y):
-        return self._relation("inside_of", x, y)
-
-    def atom_at(self, x, y):
-        return disjoin([self._relation("ontop_of", x, y), self._relation("inside_of", x, y)])
-
-    def atom_held(self, x):
-        return _lit(("holding", x)) if self.kind(x) is K.OBJECT else FALSE
-
-    def atom_handempty(self):
-        return _lit(("handempty",))
-
-    def atom_agent_at(self, x):
-        return _lit(("at", x)) if x in self.g.place_set else FALSE
-
-    def _agent_within(self, y: str) -> GNode:
-        return disjoin(
-            [_lit(("at", p)) for p in self.g.places if p == y or y in self.graph.ancestors(p)]
-        )
-
-    def atom_in_room(self, x, r):
-        kind = self.kind(x)
-        if kind is K.AGENT:
-            return self.atom_agent_at(r) if self.kind(r) is K.ROOM else FALSE
-        if kind is not K.OBJECT:
-            return ("const", self.g.state.room_of(x) == r)
-
-        def test(chain):
-            if chain.asset is None:
-                return conjoin([_all(chain.links), self.atom_agent_at(r)])
-            return _all(chain.links) if self.graph.room_of(chain.asset) == r else FALSE
-
-        return self._chains_through(x, test) if self.kind(r) is K.ROOM else FALSE
-
-    def atom_within(self, x, y):
-        kind, target = self.kind(x), self.kind(y)
-        if kind is K.AGENT:
-            return self._agent_within(y) if target in _STATIC else FALSE
-        if kind is not K.OBJECT:
-            return ("const", Atom("within", (x, y)).holds(self.g.state))
-
-        def test(chain):
-            if y in chain.parents:
-                return _all(chain.prefix_to(y))
-            if chain.asset is None:
-                if target is K.AGENT:
-                    return _all(chain.links)
-                return (
-                    conjoin([_all(chain.links), self._agent_within(y)])
-                    if target in _STATIC
-                    else FALSE
-                )
-            return _all(chain.links) if y in self.graph.ancestors(chain.asset) else FALSE
-
-        return self._chains_through(x, test)
+    def compile(self, atom: Atom) -> Formula:
+        graph = self.g.graph
+        movable = [a for a in atom.args if a in graph and graph.nodes[a].kind is K.OBJECT]
+        if movable and movable[0] not in self.g.objects:
+            return Const(atom.holds(self.g.state))  # out of scope: nothing can change it
+        return atom.predicate.compile(self, *atom.args)
 
 
 @dataclass
@@ -151,47 +66,56 @@ class CompiledGoal:
         return bool(self.actions)
 
 
-def compile_goal(ground: GNode, grounder: Grounder) -> CompiledGoal:
-    """Turn a ground goal (see goal_ground) into goal facts and goal-phase actions."""
-    atoms = AtomCompiler(grounder)
-    formula = _facts(ground, atoms)
+def compile_goal(ground: Formula, grounder: Grounder) -> CompiledGoal:
+    """Turn a ground goal (`world.goal_forms.ground`) into goal facts and goal-phase actions."""
+    formula = _facts(ground, AtomCompiler(grounder))
     out = CompiledGoal()
-    if formula[0] == "const":
-        out.constant = formula[1]
+    if isinstance(formula, Const):
+        out.constant = formula.value
         return out
-    aux: dict[GNode, Fact] = {}
-    parts = formula[1] if formula[0] == "and" else (formula,)
-    for part in parts:
-        if part[0] == "fact":
-            (out.goal if part[2] else out.goal_neg).add(part[1])
+    aux: dict[Formula, Fact] = {}
+    for part in formula.parts if isinstance(formula, And) else (formula,):
+        fact = _leaf(part)
+        if fact is not None:
+            (out.goal if fact[1] else out.goal_neg).add(fact[0])
         else:
             out.goal.add(_aux(part, aux, out))
     return out
 
 
-def _facts(node: GNode, atoms: AtomCompiler) -> GNode:
-    kind = node[0]
-    if kind == "lit":
-        compiled = atoms.compile(node[1])
-        return compiled if node[2] else negate(compiled)
-    if kind in ("and", "or"):
-        parts = [_facts(p, atoms) for p in node[1]]
-        return conjoin(parts) if kind == "and" else disjoin(parts)
-    return node
+def _leaf(f: Formula) -> tuple[Fact, bool] | None:
+    """(fact, polarity) of a task-fact literal; None for anything else."""
+    if isinstance(f, Prop):
+        return f.fact, True
+    if isinstance(f, Not) and isinstance(f.body, Prop):
+        return f.body.fact, False
+    return None
 
 
-def _aux(node: GNode, aux: dict[GNode, Fact], out: CompiledGoal) -> Fact:
+def _facts(f: Formula, atoms: AtomCompiler) -> Formula:
+    """Each goal atom of a formula in negation normal form replaced by its task facts."""
+    if isinstance(f, Atom):
+        return atoms.compile(f)
+    if isinstance(f, Not):
+        return negate(_facts(f.body, atoms))
+    if isinstance(f, And):
+        return conjoin(_facts(p, atoms) for p in f.parts)
+    if isinstance(f, Or):
+        return disjoin(_facts(p, atoms) for p in f.parts)
+    return f
+
+
+def _aux(f: Formula, aux: dict[Formula, Fact], out: CompiledGoal) -> Fact:
     """The auxiliary fact of a disjunction (or of a conjunction inside one)."""
-    if node in aux:
-        return aux[node]
-    fact = aux[node] = ("goal", len(aux))
-    disjuncts = node[1] if node[0] == "or" else (node,)
-    for disjunct in disjuncts:
-        parts = disjunct[1] if disjunct[0] == "and" else (disjunct,)
+    if f in aux:
+        return aux[f]
+    fact = aux[f] = ("goal", len(aux))
+    for disjunct in f.parts if isinstance(f, Or) else (f,):
         pos, neg = [], []
-        for part in parts:
-            if part[0] == "fact":
-                (pos if part[2] else neg).append(part[1])
+        for part in disjunct.parts if isinstance(disjunct, And) else (disjunct,):
+            leaf = _leaf(part)
+            if leaf is not None:
+                (pos if leaf[1] else neg).append(leaf[0])
             else:
                 pos.append(_aux(part, aux, out))
         out.actions.append((f"goal{len(out.actions)}", pos, neg, fact))

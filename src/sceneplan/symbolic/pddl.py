@@ -30,16 +30,17 @@ from pathlib import Path
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
-from sceneplan.symbolic.pddl_goal import (
-    PDDL_TYPE,
-    attr_predicate,
-    category_predicate,
-    translate_goal,
-)
+from sceneplan.symbolic.pddl_goal import PDDL_TYPE, translate_goal
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.domain import ActionSchema, get_vocabulary
 from sceneplan.world.goals import Formula, parse_goal
-from sceneplan.world.primitives import EFFECTS, TESTS, pddl_word
+from sceneplan.world.primitives import (
+    EFFECTS,
+    TESTS,
+    pddl_attribute,
+    pddl_category,
+    pddl_word,
+)
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS, appliance_words
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
@@ -151,8 +152,8 @@ def domain_pddl(
         ),
         *(f"({pddl_word(w)} ?x - object)" for w in all_words),
         *sorted(primitive_predicates(schemas)),
-        *(f"({category_predicate(c)} ?x - object)" for c in sorted(set(categories))),
-        *(f"({attr_predicate(a)} ?x - object)" for a in sorted(set(attributes))),
+        *(f"({pddl_category(c)} ?x - object)" for c in sorted(set(categories))),
+        *(f"({pddl_attribute(a)} ?x - object)" for a in sorted(set(attributes))),
     ]
     return (
         f"(define (domain sceneplan_{vocabulary})\n"
@@ -275,11 +276,9 @@ def export_pddl(
     init = static_facts(graph, vocabulary) + state_facts(state)
     if translated is not None:
         for category in sorted(translated.categories):
-            init += [
-                f"({category_predicate(category)} {n.id})" for n in graph if n.category == category
-            ]
+            init += [f"({pddl_category(category)} {n.id})" for n in graph if n.category == category]
         for word in sorted(translated.attributes):
-            init += [f"({attr_predicate(word)} {n.id})" for n in graph if word in n.attributes]
+            init += [f"({pddl_attribute(word)} {n.id})" for n in graph if word in n.attributes]
     name = re.sub(r"[^a-z0-9_]", "_", (graph.name or "scene").lower()) or "scene"
     problem = (
         f"(define (problem {name})\n"

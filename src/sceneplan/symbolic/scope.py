@@ -24,9 +24,6 @@ from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 K = NodeKind
-_STRUCTURAL_ATOMS = frozenset(
-    {"ontop_of", "inside_of", "at", "within", "in_room", "held", "handempty", "agent_at"}
-)
 
 
 @dataclass(frozen=True)
@@ -197,9 +194,7 @@ def focused_scope(
     words = {
         (atom.name, atom.args[0])
         for atom in seeds
-        if atom.name not in _STRUCTURAL_ATOMS
-        and atom.args
-        and graph.nodes[atom.args[0]].kind is K.OBJECT
+        if atom.predicate.state_word and atom.args and graph.nodes[atom.args[0]].kind is K.OBJECT
     }
     focus.add_helpers(sorted(words))
     if (
@@ -208,9 +203,7 @@ def focused_scope(
         or any(graph.nodes[o].kind is K.OBJECT for a in seeds for o in a.nodes())
     ):
         focus.ensure_release_asset()
-    effect_words = frozenset(
-        atom.name for atom, _ in goal_literals if atom.name not in _STRUCTURAL_ATOMS
-    )
+    effect_words = frozenset(atom.name for atom, _ in goal_literals if atom.predicate.state_word)
     return Scope(
         "focused",
         frozenset(focus.objects),

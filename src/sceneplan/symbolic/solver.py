@@ -28,10 +28,10 @@ from sceneplan.graph.model import SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.gbfs import SearchOutcome, gbfs
-from sceneplan.symbolic.goal_ground import ground_goal, literals, wrong_literals
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
 from sceneplan.symbolic.task import GroundTask
 from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.goal_forms import ground, literals, wrong_literals
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
@@ -170,7 +170,7 @@ def solve(
     if _reached(problem, simulator, state):
         result.status = SolveStatus.PLAN
         return result
-    goal = ground_goal(problem.goal, problem.graph) if isinstance(problem.goal, Formula) else None
+    goal = ground(problem.goal, problem.graph) if isinstance(problem.goal, Formula) else None
     for scope in _scopes(problem, state, goal, focus):
         t0 = time.perf_counter()
         task = build_task(state, scope, goal, problem.target, problem.vocabulary)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
-from sceneplan.world import rules  # noqa: F401  (registers the built-in primitives)
+from sceneplan.world import rules  # registers the built-in primitives
 from sceneplan.world.primitives import Cause, get_effect, get_test
 
 K = NodeKind
@@ -369,3 +369,17 @@ def get_vocabulary(name: str) -> dict[str, ActionSchema]:
         raise UnsupportedError(
             f"unknown action vocabulary '{name}'; choose one of {', '.join(VOCABULARIES)}"
         ) from None
+
+
+def setters(word: str) -> tuple[frozenset[str | None] | None, bool]:
+    """How a state word can come about: the affordances that actions setting it require of
+    their node (None in the set: no affordance needed), or None when no action sets it;
+    and whether an appliance gives it (or its opposite)."""
+    affordances: set[str | None] = set()
+    for actions in VOCABULARIES.values():
+        for schema in actions.values():
+            params = {p.name: p for p in schema.params}
+            for eff in schema.effects:
+                if word in get_effect(eff.op).words(eff.args) and eff.args[0] in params:
+                    affordances.add(params[eff.args[0]].affordance)
+    return (frozenset(affordances) if affordances else None), word in rules.appliance_words()

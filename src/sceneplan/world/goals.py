@@ -18,8 +18,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from sceneplan.errors import GoalParseError
-from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.errors import GoalParseError, UnsupportedError
+from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.predicates import GoalPredicate, get_predicate
 from sceneplan.world.state import WorldState
 
 _TOKEN = re.compile(r"\s*(?:(?P<word>[A-Za-z_][\w\-]*(?::[a-z]+)?)|(?P<punct>[(),:]))")
@@ -45,7 +46,11 @@ class Formula:
 
     def nodes(self) -> set[str]:
         """Node ids the formula names (bound variables excluded)."""
-        return set()
+        return set().union(*(c.nodes() for c in self.children()))
+
+    def children(self) -> tuple[Formula, ...]:
+        """The direct sub-formulas."""
+        return ()
 
     def __str__(self) -> str:
         return self.render({})
@@ -69,17 +74,38 @@ class Atom(Formula):
     name: str
     args: tuple[str, ...]
 
+    @property
+    def predicate(self) -> GoalPredicate:
+        return get_predicate(self.name)
+
     def holds(self, state, env=None):
         env = env or {}
-        values = [env.get(a, a) for a in self.args]
-        return _PREDICATES.get(self.name, _state_word(self.name))(state, *values)
+        return self.predicate.holds(state, *(env.get(a, a) for a in self.args))
 
     def render(self, env=None):
         env = env or {}
         return f"{self.name}({', '.join(env.get(a, a) for a in self.args)})"
 
     def nodes(self):
-        return set(self.args[:1] if self.name == "attr" else self.args)
+        return set(self.predicate.node_args(self.args))
+
+    def bind(self, env: dict[str, str]) -> Atom:
+        """The atom with bound variables replaced by their values."""
+        return Atom(self.name, tuple(env.get(a, a) for a in self.args)) if env else self
+
+
+@dataclass(frozen=True)
+class Prop(Formula):
+    """A fact of a grounded planning task (`("inside_of", o, c)`), the leaf that goal
+    grounding (`symbolic.goal_compile`) compiles atoms into."""
+
+    fact: tuple
+
+    def holds(self, state, env=None):
+        raise UnsupportedError(f"{self.render()} is a fact of a grounded task, not of a world")
+
+    def render(self, env=None):
+        return "(" + " ".join(map(str, self.fact)) + ")"
 
 
 @dataclass(frozen=True)
@@ -92,8 +118,8 @@ class Not(Formula):
     def render(self, env=None):
         return f"not {_wrap(self.body, env)}"
 
-    def nodes(self):
-        return self.body.nodes()
+    def children(self):
+        return (self.body,)
 
 
 @dataclass(frozen=True)
@@ -111,8 +137,8 @@ class And(Formula):
     def render(self, env=None):
         return " and ".join(_wrap(p, env) for p in self.parts)
 
-    def nodes(self):
-        return set().union(*(p.nodes() for p in self.parts))
+    def children(self):
+        return self.parts
 
 
 @dataclass(frozen=True)
@@ -128,8 +154,8 @@ class Or(Formula):
     def render(self, env=None):
         return " or ".join(_wrap(p, env) for p in self.parts)
 
-    def nodes(self):
-        return set().union(*(p.nodes() for p in self.parts))
+    def children(self):
+        return self.parts
 
 
 @dataclass(frozen=True)
@@ -146,8 +172,8 @@ class Implies(Formula):
     def render(self, env=None):
         return f"{_wrap(self.left, env)} implies {_wrap(self.right, env)}"
 
-    def nodes(self):
-        return self.left.nodes() | self.right.nodes()
+    def children(self):
+        return (self.left, self.right)
 
 
 @dataclass(frozen=True)
@@ -186,64 +212,13 @@ class Quantified(Formula):
     def nodes(self):
         return self.body.nodes() - {self.var}
 
+    def children(self):
+        return (self.body,)
+
 
 def _wrap(formula: Formula, env) -> str:
     text = formula.render(env)
     return f"({text})" if isinstance(formula, And | Or | Implies | Quantified) else text
-
-
-# -- predicates ---------------------------------------------------------------------
-
-
-def _ontop_of(s: WorldState, x: str, y: str) -> bool:
-    return s.parent(x) == y and s.relation(x) is Relation.ONTOP_OF
-
-
-def _inside_of(s: WorldState, x: str, y: str) -> bool:
-    return s.parent(x) == y and s.relation(x) is Relation.INSIDE_OF
-
-
-def _at(s: WorldState, x: str, y: str) -> bool:
-    return s.parent(x) == y and s.relation(x) in (Relation.ONTOP_OF, Relation.INSIDE_OF)
-
-
-def _within(s: WorldState, x: str, y: str) -> bool:
-    current = s.parent(x)
-    while current is not None:
-        if current == y:
-            return True
-        current = s.parent(current)
-    return False
-
-
-_PREDICATES = {
-    "ontop_of": _ontop_of,
-    "inside_of": _inside_of,
-    "at": _at,
-    "within": _within,
-    "in_room": lambda s, x, r: s.room_of(x) == r,
-    "held": lambda s, x: s.holding == x,
-    "handempty": lambda s: s.holding is None,
-    "agent_at": lambda s, x: s.agent_at == x,
-    "attr": lambda s, x, word: word in s.node(x).attributes,
-    "is": lambda s, x, y: x == y,
-}
-_ARITY = {
-    "ontop_of": 2,
-    "inside_of": 2,
-    "at": 2,
-    "within": 2,
-    "in_room": 2,
-    "held": 1,
-    "handempty": 0,
-    "agent_at": 1,
-    "attr": 2,
-    "is": 2,
-}
-
-
-def _state_word(word: str):
-    return lambda s, x: word in s.states(x)
 
 
 # -- parsing ------------------------------------------------------------------------
@@ -268,7 +243,7 @@ def check_goal(formula: Formula, graph: SceneGraph, text: str = "") -> None:
             raise GoalParseError(
                 f"{label}unknown node '{node_id}'" + (f" ({hint})" if hint else "")
             )
-    for sub in _walk(formula):
+    for sub in walk(formula):
         if (
             isinstance(sub, Quantified)
             and not sub.selector.startswith("kind:")
@@ -277,13 +252,10 @@ def check_goal(formula: Formula, graph: SceneGraph, text: str = "") -> None:
             raise GoalParseError(f"{label}no node has category '{sub.selector}'")
 
 
-def _walk(formula: Formula) -> Iterator[Formula]:
+def walk(formula: Formula) -> Iterator[Formula]:
+    """The formula and all its sub-formulas, depth first."""
     yield formula
-    children = getattr(formula, "parts", ()) + tuple(
-        getattr(formula, name) for name in ("body", "left", "right") if hasattr(formula, name)
-    )
-    for child in children:
-        yield from _walk(child)
+    yield from (sub for child in formula.children() for sub in walk(child))
 
 
 class _Parser:
@@ -395,10 +367,10 @@ class _Parser:
                 self.take()
                 args.append(self.name("an argument"))
         self.take(")")
-        expected = _ARITY.get(name, 1)
-        if len(args) != expected:
+        predicate = get_predicate(name)
+        if len(args) != predicate.arity:
             raise GoalParseError(
-                f"goal {self.text!r}: {name} takes {expected} argument(s), got {len(args)}"
-                + ("" if name in _ARITY else " (a one-argument predicate is a state word)")
+                f"goal {self.text!r}: {name} takes {predicate.arity} argument(s), got {len(args)}"
+                + (" (a one-argument predicate is a state word)" if predicate.state_word else "")
             )
         return Atom(name, tuple(args))

@@ -176,6 +176,16 @@ def pddl_word(word: str) -> str:
     return f"is_{word}"
 
 
+def pddl_attribute(word: str) -> str:
+    """Attributes are static PDDL predicates `attr_WORD`."""
+    return f"attr_{word}"
+
+
+def pddl_category(category: str) -> str:
+    """Categories are static PDDL predicates `category_CATEGORY` (quantifier guards)."""
+    return f"category_{category}"
+
+
 # -- primitives ------------------------------------------------------------------------
 
 

@@ -1,0 +1,177 @@
+"""Functions over the goal tree (`world.goals`): simplification, negation normal form,
+quantifier expansion, grounding and literal listing.
+
+Everything that reads a goal (the symbolic planner's goal compilation, the
+PDDL export, the metrics' annotations) uses these on the one tree that
+`parse_goal` returns; there is no second representation. In negation normal
+form `Not` wraps only leaves (`Atom`, `Prop`) and `Implies` is gone (or kept,
+on request, where it is positive: the metrics read a guard as a guard).
+
+>>> from sceneplan.world.goals import parse_goal
+>>> str(nnf(parse_goal("not (open(fridge) and exists m in mug: full(m))")))
+'not open(fridge) or (forall m in mug: not full(m))'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.goals import (
+    And,
+    Atom,
+    Const,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    Prop,
+    Quantified,
+)
+from sceneplan.world.state import WorldState
+
+TRUE, FALSE = Const(True), Const(False)
+Leaf = Atom | Prop
+
+
+def conjoin(parts: Iterable[Formula]) -> Formula:
+    """`and` of the parts, flattened, without duplicates or constants."""
+    flat: list[Formula] = []
+    for part in parts:
+        if part == FALSE:
+            return FALSE
+        if isinstance(part, And):
+            flat.extend(part.parts)
+        elif part != TRUE:
+            flat.append(part)
+    flat = list(dict.fromkeys(flat))
+    return TRUE if not flat else flat[0] if len(flat) == 1 else And(tuple(flat))
+
+
+def disjoin(parts: Iterable[Formula]) -> Formula:
+    """`or` of the parts, flattened, without duplicates or constants."""
+    flat: list[Formula] = []
+    for part in parts:
+        if part == TRUE:
+            return TRUE
+        if isinstance(part, Or):
+            flat.extend(part.parts)
+        elif part != FALSE:
+            flat.append(part)
+    flat = list(dict.fromkeys(flat))
+    return FALSE if not flat else flat[0] if len(flat) == 1 else Or(tuple(flat))
+
+
+def negate(f: Formula) -> Formula:
+    """The negation, pushed to the leaves (`f` in negation normal form stays so)."""
+    return nnf(f, positive=False)
+
+
+def nnf(f: Formula, positive: bool = True, keep_implies: bool = False) -> Formula:
+    """Negation normal form; quantifiers stay (flipped under negation).
+
+    With `keep_implies`, a positive `a implies b` stays an implication (of
+    normal forms); a negated one becomes `a and not b` either way.
+    """
+    if isinstance(f, Const):
+        return Const(f.value == positive)
+    if isinstance(f, Atom | Prop):
+        return f if positive else Not(f)
+    if isinstance(f, Not):
+        return nnf(f.body, not positive, keep_implies)
+    if isinstance(f, Implies):
+        if positive and keep_implies:
+            return Implies(nnf(f.left, True, keep_implies), nnf(f.right, True, keep_implies))
+        return nnf(Or((Not(f.left), f.right)), positive, keep_implies)
+    if isinstance(f, And | Or):
+        parts = [nnf(p, positive, keep_implies) for p in f.parts]
+        return conjoin(parts) if isinstance(f, And) == positive else disjoin(parts)
+    if isinstance(f, Quantified):
+        body = nnf(f.body, positive, keep_implies)
+        return Quantified(f.universal == positive, f.var, f.selector, body)
+    raise TypeError(f"not a goal formula: {f!r}")
+
+
+def substitute(f: Formula, env: dict[str, str]) -> Formula:
+    """The formula with variables replaced by node ids."""
+    if not env:
+        return f
+    if isinstance(f, Atom):
+        return f.bind(env)
+    if isinstance(f, Not):
+        return Not(substitute(f.body, env))
+    if isinstance(f, And | Or):
+        return type(f)(tuple(substitute(p, env) for p in f.parts))
+    if isinstance(f, Implies):
+        return Implies(substitute(f.left, env), substitute(f.right, env))
+    if isinstance(f, Quantified):
+        inner = {k: v for k, v in env.items() if k != f.var}
+        return Quantified(f.universal, f.var, f.selector, substitute(f.body, inner))
+    return f
+
+
+def expand(f: Formula, graph: SceneGraph) -> Formula:
+    """Quantifiers replaced by the `and`/`or` of their bodies over the graph's members."""
+    if isinstance(f, Quantified):
+        parts = [expand(substitute(f.body, {f.var: x}), graph) for x in f.domain(graph)]
+        return conjoin(parts) if f.universal else disjoin(parts)
+    if isinstance(f, Not):
+        return Not(expand(f.body, graph))
+    if isinstance(f, And):
+        return conjoin(expand(p, graph) for p in f.parts)
+    if isinstance(f, Or):
+        return disjoin(expand(p, graph) for p in f.parts)
+    if isinstance(f, Implies):
+        return Implies(expand(f.left, graph), expand(f.right, graph))
+    return f
+
+
+def ground(f: Formula, graph: SceneGraph) -> Formula:
+    """The goal over node ids only, in negation normal form, with what no action can
+    change decided by the graph: static predicates, and placements of fixed nodes."""
+    initial = WorldState(graph)
+
+    def decide(g: Formula) -> Formula:
+        if isinstance(g, Atom) and _fixed(g, graph):
+            return Const(g.holds(initial))
+        if isinstance(g, Not):
+            inner = decide(g.body)
+            return negate(inner) if isinstance(inner, Const) else g
+        if isinstance(g, And):
+            return conjoin(decide(p) for p in g.parts)
+        if isinstance(g, Or):
+            return disjoin(decide(p) for p in g.parts)
+        return g
+
+    return decide(expand(nnf(f), graph))
+
+
+def _fixed(atom: Atom, graph: SceneGraph) -> bool:
+    predicate = atom.predicate
+    if predicate.static:
+        return True
+    movable = (NodeKind.OBJECT, NodeKind.AGENT)
+    return predicate.placement and graph.nodes[atom.args[0]].kind not in movable
+
+
+def literals(f: Formula) -> Iterator[tuple[Leaf, bool]]:
+    """Every leaf of a formula in negation normal form, with its polarity."""
+    if isinstance(f, Atom | Prop):
+        yield f, True
+    elif isinstance(f, Not) and isinstance(f.body, Atom | Prop):
+        yield f.body, False
+    else:
+        for child in f.children():
+            yield from literals(child)
+
+
+def wrong_literals(f: Formula, state: WorldState) -> list[tuple[Atom, bool]]:
+    """Literals of a ground goal a plan may need to change: false ones it could make
+    true (by the predicates' `achievable`), and true ones it must undo."""
+    seen = dict.fromkeys((a, pos) for a, pos in literals(f) if isinstance(a, Atom))
+    return [
+        (atom, positive)
+        for atom, positive in seen
+        if atom.holds(state) != positive
+        and (not positive or atom.predicate.achievable(state.graph, *atom.args))
+    ]

@@ -1,0 +1,430 @@
+"""Goal predicates: one table, each predicate with all its faces.
+
+A goal atom `inside_of(mug, fridge)` names a predicate. Each predicate says,
+in one class body: its arguments (nodes or words), its doc line (for
+docs/goals.md and prompts), how it `holds` on a world state, its PDDL goal
+text over the fluents of the exported domain (`pddl`), and what it means over
+the facts of a grounded task (`compile`, written against the
+`world.primitives.Grounding` protocol). Flags tell goal grounding, the
+symbolic planner's focus and the metrics how to treat it: `static` (decided
+by the graph alone), `placement` (about where its first argument rests, so
+fixed when that node never moves), `subject` (the node its literal is
+about, for LookPlanGraph's metrics), `state_word` (a state word such as
+`open(fridge)`, which appliances and switches change).
+
+A name that is not registered and takes one argument is a state word.
+`register_predicate` adds one; see docs/goals.md for the list.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar, Protocol
+
+from sceneplan.errors import UnsupportedError
+from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.world.domain import setters
+from sceneplan.world.primitives import Chain, Grounding, pddl_attribute, pddl_word
+from sceneplan.world.state import WorldState
+
+K = NodeKind
+STATIC_KINDS = frozenset({K.BUILDING, K.FLOOR, K.ROOM, K.POSE, K.ASSET})
+Term = tuple[str, NodeKind | None]  # a PDDL term and the kind of node it stands for
+FALSE_PDDL = "(or)"
+
+
+class GoalPDDL(Protocol):
+    """What a predicate's PDDL face may ask of the goal translator."""
+
+    def fresh(self, stem: str) -> str:
+        """A new variable name `?stemN`."""
+
+    def need_word(self, word: str) -> None:
+        """Declare the state-word predicate `is_WORD`."""
+
+    def need_attribute(self, word: str) -> None:
+        """Declare the attribute predicate `attr_WORD`."""
+
+
+class GoalGrounding(Protocol):
+    """What a predicate's `compile` face may use: the grounder and formula builders.
+
+    The builders make nodes of the goal tree (`world.goals`): a task fact
+    (`Prop`), a constant, and simplifying conjunction and disjunction.
+    """
+
+    g: Grounding
+
+    def prop(self, fact: tuple) -> Any: ...
+    def const(self, value: bool) -> Any: ...
+    def all_of(self, parts: Iterable[Any]) -> Any: ...
+    def any_of(self, parts: Iterable[Any]) -> Any: ...
+
+
+Compiled = Any  # a goal-tree formula over task facts, built through GoalGrounding
+
+
+class GoalPredicate(ABC):
+    """One goal predicate. Subclasses set the class attributes and implement the faces."""
+
+    name: ClassVar[str]
+    params: ClassVar[tuple[str, ...]]
+    doc: ClassVar[str]
+    # per argument: "node" (a node id or a bound variable) or "word" (a literal word)
+    arg_kinds: ClassVar[tuple[str, ...] | None] = None
+    static: ClassVar[bool] = False
+    placement: ClassVar[bool] = False
+    subject: ClassVar[int | None] = 0
+    state_word: ClassVar[bool] = False
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
+
+    def node_args(self, args: tuple[str, ...]) -> tuple[str, ...]:
+        kinds = self.arg_kinds or ("node",) * len(args)
+        return tuple(a for a, k in zip(args, kinds, strict=True) if k == "node")
+
+    def subject_of(self, args: tuple[str, ...]) -> str | None:
+        return None if self.subject is None or not args else args[self.subject]
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(self.params)})"
+
+    @abstractmethod
+    def holds(self, state: WorldState, *args: str) -> bool:
+        """Whether the atom holds in a world state."""
+
+    @abstractmethod
+    def pddl(self, t: GoalPDDL, *terms: Term) -> str:
+        """PDDL goal text; `terms` pair each argument's PDDL term with its node kind."""
+
+    @abstractmethod
+    def compile(self, c: GoalGrounding, *args: str) -> Compiled:
+        """The atom as a formula over a grounded task's facts (`goals.Prop` leaves)."""
+
+    def achievable(self, graph: SceneGraph, *args: str) -> bool:
+        """False when no action can ever make the atom true (prunes hopeless literals)."""
+        return True
+
+
+PREDICATES: dict[str, GoalPredicate] = {}
+
+
+def register_predicate(cls: type[GoalPredicate]) -> type[GoalPredicate]:
+    """Class decorator: add a goal predicate (every face must be present)."""
+    missing = [a for a in ("name", "params", "doc") if not hasattr(cls, a)]
+    if missing or inspect.isabstract(cls):
+        faces = missing + sorted(getattr(cls, "__abstractmethods__", ()))
+        raise UnsupportedError(f"goal predicate {cls.__name__} lacks: {', '.join(faces)}")
+    current = PREDICATES.get(cls.name)
+    if current is not None and type(current).__qualname__ != cls.__qualname__:
+        raise UnsupportedError(f"a goal predicate called '{cls.name}' is already registered")
+    PREDICATES[cls.name] = cls()
+    return cls
+
+
+def forget_predicate(name: str) -> None:
+    """Remove a goal predicate (for extensions defined in tests)."""
+    PREDICATES.pop(name, None)
+
+
+def get_predicate(name: str) -> GoalPredicate:
+    """The registered predicate, or the state word `name`."""
+    found = PREDICATES.get(name)
+    return found if found is not None else StateWord(name)
+
+
+# -- helpers over the grounded task ------------------------------------------------------
+
+
+def _kind(c: GoalGrounding, node: str) -> NodeKind:
+    return c.g.graph.nodes[node].kind
+
+
+def _links(c: GoalGrounding, facts: Iterable[tuple]) -> Compiled:
+    return c.all_of(c.prop(f) for f in facts)
+
+
+def agent_at(c: GoalGrounding, place: str) -> Compiled:
+    return c.prop(("at", place)) if place in c.g.place_set else c.const(False)
+
+
+def agent_within(c: GoalGrounding, y: str) -> Compiled:
+    g = c.g
+    return c.any_of(c.prop(("at", p)) for p in g.places if p == y or y in g.graph.ancestors(p))
+
+
+def _held_chain(t: GoalPDDL, x: str) -> str:
+    h = t.fresh("h")
+    return f"(or (holding {x}) (exists ({h} - item) (and (holding {h}) (below {x} {h}))))"
+
+
+def _agent_within_pddl(t: GoalPDDL, y: str) -> str:
+    p = t.fresh("p")
+    inside = f"(exists ({p} - place) (and (agent_at {p}) (static_within {p} {y})))"
+    return f"(or (agent_at {y}) {inside})"
+
+
+# -- the predicates ----------------------------------------------------------------------
+
+
+class _Relation(GoalPredicate):
+    """x rests directly on/in y."""
+
+    params = ("x", "y")
+    placement = True
+    relations: ClassVar[tuple[Relation, ...]]
+
+    def holds(self, state, x, y):
+        return state.parent(x) == y and state.relation(x) in self.relations
+
+    def pddl(self, t, x, y):
+        if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
+            return FALSE_PDDL
+        parts = [f"({r.value} {x[0]} {y[0]})" for r in self.relations]
+        return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+    def compile(self, c, x, y):
+        if _kind(c, x) is not K.OBJECT:
+            return c.const(False)
+        placements = c.g.placements(x)
+        return c.any_of(
+            c.prop((r.value, x, y)) if (y, r) in placements else c.const(False)
+            for r in self.relations
+        )
+
+    def achievable(self, graph, x, y):
+        target = graph.nodes[y]
+        if target.kind is not K.ASSET or "release" not in target.affordances:
+            return False
+        return Relation.ONTOP_OF in self.relations or "open" in target.affordances
+
+
+@register_predicate
+class OntopOf(_Relation):
+    name, doc = "ontop_of", "x rests directly on top of y"
+    relations = (Relation.ONTOP_OF,)
+
+
+@register_predicate
+class InsideOf(_Relation):
+    name, doc = "inside_of", "x is directly inside y"
+    relations = (Relation.INSIDE_OF,)
+
+
+@register_predicate
+class At(_Relation):
+    name, doc = "at", "x rests directly on or inside y"
+    relations = (Relation.ONTOP_OF, Relation.INSIDE_OF)
+
+
+@register_predicate
+class Within(GoalPredicate):
+    name, params, placement = "within", ("x", "y"), True
+    doc = "y is among x's ancestors: on or in it at any depth, held by it, or in its room/floor"
+
+    def holds(self, state, x, y):
+        current = state.parent(x)
+        while current is not None:
+            if current == y:
+                return True
+            current = state.parent(current)
+        return False
+
+    def pddl(self, t, x, y):
+        kind, target = x[1], y[1]
+        if kind is K.OBJECT:
+            if target in (K.OBJECT, K.ASSET):
+                return f"(below {x[0]} {y[0]})"
+            if target is K.AGENT:
+                return _held_chain(t, x[0])
+            if target in STATIC_KINDS:
+                a = t.fresh("a")
+                on_asset = f"(and (below {x[0]} {a}) (static_within {a} {y[0]}))"
+                return (
+                    f"(or (exists ({a} - asset) {on_asset}) "
+                    f"(and {_held_chain(t, x[0])} {_agent_within_pddl(t, y[0])}))"
+                )
+            return FALSE_PDDL
+        if kind is K.AGENT:
+            return _agent_within_pddl(t, y[0]) if target in STATIC_KINDS else FALSE_PDDL
+        if target in STATIC_KINDS and kind in STATIC_KINDS:
+            return f"(static_within {x[0]} {y[0]})"
+        return FALSE_PDDL
+
+    def compile(self, c, x, y):
+        kind, target = _kind(c, x), _kind(c, y)
+        if kind is K.AGENT:
+            return agent_within(c, y) if target in STATIC_KINDS else c.const(False)
+        if kind is not K.OBJECT:
+            return c.const(self.holds(c.g.state, x, y))
+
+        def through(chain: Chain) -> Compiled:
+            if y in chain.parents:
+                return _links(c, chain.prefix_to(y))
+            if chain.asset is None:
+                if target is K.AGENT:
+                    return _links(c, chain.links)
+                if target in STATIC_KINDS:
+                    return c.all_of([_links(c, chain.links), agent_within(c, y)])
+                return c.const(False)
+            ancestors = c.g.graph.ancestors(chain.asset)
+            return _links(c, chain.links) if y in ancestors else c.const(False)
+
+        return c.any_of(through(chain) for chain in c.g.chains(x))
+
+
+@register_predicate
+class InRoom(GoalPredicate):
+    name, params, placement = "in_room", ("x", "r"), True
+    doc = "x is in room r (an object on an asset there, or held while the agent is there)"
+
+    def holds(self, state, x, r):
+        return state.room_of(x) == r
+
+    def pddl(self, t, x, r):
+        if r[1] is not K.ROOM:
+            return FALSE_PDDL
+        kind = x[1]
+        if kind is K.OBJECT:
+            a = t.fresh("a")
+            return (
+                f"(or (exists ({a} - asset) (and (below {x[0]} {a}) (asset_in_room {a} {r[0]}))) "
+                f"(and {_held_chain(t, x[0])} (agent_at {r[0]})))"
+            )
+        if kind is K.ASSET:
+            return f"(asset_in_room {x[0]} {r[0]})"
+        if kind is K.AGENT:
+            return f"(agent_at {r[0]})"
+        if kind is K.ROOM:
+            return f"(= {x[0]} {r[0]})"
+        return FALSE_PDDL
+
+    def compile(self, c, x, r):
+        kind = _kind(c, x)
+        if kind is K.AGENT:
+            return agent_at(c, r) if _kind(c, r) is K.ROOM else c.const(False)
+        if kind is not K.OBJECT:
+            return c.const(c.g.state.room_of(x) == r)
+        if _kind(c, r) is not K.ROOM:
+            return c.const(False)
+
+        def through(chain: Chain) -> Compiled:
+            if chain.asset is None:
+                return c.all_of([_links(c, chain.links), agent_at(c, r)])
+            in_r = c.g.graph.room_of(chain.asset) == r
+            return _links(c, chain.links) if in_r else c.const(False)
+
+        return c.any_of(through(chain) for chain in c.g.chains(x))
+
+
+@register_predicate
+class Held(GoalPredicate):
+    name, params, placement = "held", ("x",), True
+    doc = "the agent holds x"
+
+    def holds(self, state, x):
+        return state.holding == x
+
+    def pddl(self, t, x):
+        return f"(holding {x[0]})" if x[1] is K.OBJECT else FALSE_PDDL
+
+    def compile(self, c, x):
+        return c.prop(("holding", x)) if _kind(c, x) is K.OBJECT else c.const(False)
+
+
+@register_predicate
+class HandEmpty(GoalPredicate):
+    name, params, subject = "handempty", (), None
+    doc = "the agent holds nothing"
+
+    def holds(self, state):
+        return state.holding is None
+
+    def pddl(self, t):
+        return "(handempty)"
+
+    def compile(self, c):
+        return c.prop(("handempty",))
+
+
+@register_predicate
+class AgentAt(GoalPredicate):
+    name, params, subject = "agent_at", ("p",), None
+    doc = "the agent is at room or pose p"
+
+    def holds(self, state, p):
+        return state.agent_at == p
+
+    def pddl(self, t, p):
+        return f"(agent_at {p[0]})" if p[1] in (K.ROOM, K.POSE) else FALSE_PDDL
+
+    def compile(self, c, p):
+        return agent_at(c, p)
+
+
+@register_predicate
+class Attr(GoalPredicate):
+    name, params, arg_kinds = "attr", ("x", "word"), ("node", "word")
+    static, subject = True, None
+    doc = "x has the attribute word (attributes never change)"
+
+    def holds(self, state, x, word):
+        return word in state.node(x).attributes
+
+    def pddl(self, t, x, word):
+        t.need_attribute(word[0])
+        return f"({pddl_attribute(word[0])} {x[0]})"
+
+    def compile(self, c, x, word):
+        return c.const(self.holds(c.g.state, x, word))
+
+
+@register_predicate
+class Is(GoalPredicate):
+    name, params, static, subject = "is", ("x", "y"), True, None
+    doc = "x and y are the same node (useful with quantifiers)"
+
+    def holds(self, state, x, y):
+        return x == y
+
+    def pddl(self, t, x, y):
+        return f"(= {x[0]} {y[0]})"
+
+    def compile(self, c, x, y):
+        return c.const(x == y)
+
+
+class StateWord(GoalPredicate):
+    """Any other one-argument name: a state word, e.g. `open(fridge)`, `hot(soup)`."""
+
+    params, state_word = ("x",), True
+    doc = "x is in state WORD (open, closed, on, off, hot, cold, clean, dirty, full, empty, ...)"
+
+    def __init__(self, word: str = "WORD"):
+        self.name = word  # type: ignore[misc]
+
+    def holds(self, state, x):
+        return self.name in state.states(x)
+
+    def pddl(self, t, x):
+        t.need_word(self.name)
+        return f"({pddl_word(self.name)} {x[0]})"
+
+    def compile(self, c, x):
+        if x in c.g.objects or x in c.g.assets:
+            return c.prop(("state", self.name, x))
+        return c.const(self.holds(c.g.state, x))
+
+    def achievable(self, graph, x):
+        node = graph.nodes[x]
+        affordances, by_appliance = setters(self.name)
+        if affordances is None:
+            return True  # no action sets or clears this word: it is what it is
+        return bool(affordances & {None, *node.affordances}) or (
+            by_appliance and node.kind is K.OBJECT
+        )
