@@ -11,20 +11,8 @@ from dataclasses import dataclass
 from sceneplan.graph.model import SceneGraph
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveResult, solve
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import Cause
 from sceneplan.world.simulator import Failure, Simulator
 from sceneplan.world.state import WorldState
-
-# Failures about the action itself, which no earlier steps can repair.
-_NO_STATE_HELPS = frozenset(
-    {
-        Cause.UNKNOWN_ACTION,
-        Cause.WRONG_ARITY,
-        Cause.UNKNOWN_NODE,
-        Cause.WRONG_KIND,
-        Cause.NO_AFFORDANCE,
-    }
-)
 
 
 @dataclass
@@ -53,7 +41,7 @@ def verify_preconditions(
     failure = Simulator(graph).check(state, action)
     if failure is None:
         return Verified(action, None, [], None)
-    if failure.cause in _NO_STATE_HELPS:
-        return Verified(action, failure, [], None)  # no state makes it executable
+    if not failure.cause.repairable:
+        return Verified(action, failure, [], None)  # about the action itself: no state helps
     result = solve(PlanningProblem(graph, state=state, target=action), timeout, planner)
     return Verified(action, failure, list(result.plan), result)

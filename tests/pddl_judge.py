@@ -1,0 +1,109 @@
+"""Judge the exported PDDL against the simulator: same verdict on a plan, same final state.
+
+The independent judge is unified-planning's SequentialPlanValidator on the
+exported domain and problem. A plan's goal is the simulator's final state
+written as literals (every placement, hand, place, access and state-word fact,
+true or false), so a VALID verdict means the two final states agree. Shared by
+the differential tests and the extension tests (tests/world/test_extension.py).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+
+import unified_planning.shortcuts as ups
+from unified_planning.engines.plan_validator import SequentialPlanValidator
+from unified_planning.engines.results import ValidationResultStatus
+from unified_planning.io import PDDLReader
+
+from sceneplan.graph import SceneGraph
+from sceneplan.graph.model import NodeKind
+from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts
+from sceneplan.world import Action, Simulator
+
+ups.get_environment().credits_stream = None
+WORDS = ("open", "closed", "on", "off", "hot", "cold", "clean", "dirty", "full", "empty")
+
+
+class Judge:
+    """One scene and vocabulary, its simulator, and its exported problem parsed once."""
+
+    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+        self.graph = graph
+        self.vocabulary = vocabulary
+        self.sim = Simulator(graph, vocabulary)
+        self.used: set[str] = set()  # actions judged, by name
+
+    @cached_property
+    def problem(self):
+        files = export_pddl(self.graph, vocabulary=self.vocabulary)
+        return PDDLReader().parse_problem_string(files.domain, files.problem)
+
+    def universe(self) -> set[str]:
+        """Every dynamic fact the goal of a comparison talks about."""
+        graph = self.graph
+        things = [n.id for n in graph if n.kind in (NodeKind.ASSET, NodeKind.OBJECT)]
+        items = [n.id for n in graph if n.kind is NodeKind.OBJECT]
+        places = [n.id for n in graph if n.kind in (NodeKind.ROOM, NodeKind.POSE)]
+        out = {"(handempty)"}
+        out |= {f"(agent_at {p})" for p in places}
+        out |= {f"(accessed {a.id})" for a in graph.of_kind(NodeKind.ASSET)}
+        out |= {f"(holding {o})" for o in items}
+        out |= {f"(is_{w} {x})" for w in WORDS for x in things}
+        for o in items:
+            for y in things:
+                out |= {f"({p} {o} {y})" for p in ("ontop_of", "inside_of", "below", "enclosed")}
+        return out
+
+    def judge(self, plan):
+        """(simulator verification, UP validation result) for one plan."""
+        problem = self.problem
+        result = self.sim.verify_plan(plan)
+        self.used.update(a.name for a in result.plan[: result.executed + 1])
+
+        def expression(fact: str):
+            name, *args = fact.strip("()").split()
+            return problem.fluent(name)(*(problem.object(a) for a in args))
+
+        facts, universe = set(state_facts(result.final_state)), self.universe()
+        goal = problem.clone()
+        goal.clear_goals()
+        parts = [expression(f) for f in sorted(facts)]
+        parts += [ups.Not(expression(f)) for f in sorted(universe - facts)]
+        goal.add_goal(ups.And(*parts))
+        up_plan = PDDLReader().parse_plan_string(goal, plan_pddl(result.plan))
+        return result, SequentialPlanValidator().validate(goal, up_plan)
+
+    def assert_agree(self, plan) -> None:
+        result, verdict = self.judge(plan)
+        if result.ok:
+            assert verdict.status is ValidationResultStatus.VALID, (
+                f"simulator: executable; validator: {verdict.reason} {verdict.inapplicable_action}"
+            )
+        else:
+            assert verdict.status is ValidationResultStatus.INVALID, (
+                f"simulator: {result.feedback}; validator: valid"
+            )
+            assert str(verdict.inapplicable_action) == str(result.failure.action)
+
+    def random_walk(self, seed: int, length: int = 9) -> list[Action]:
+        """Mostly executable steps (so deep states occur), ending with one arbitrary action."""
+        rng = random.Random(seed)
+        candidates = [
+            Action(s.name, (n.id,))
+            for s in self.sim.schemas.values()
+            if s.params
+            for n in self.graph
+            if n.kind in s.params[0].kinds
+        ]
+        state, plan = self.sim.initial_state(), []
+        moves = ("goto", "go_to")
+        for _ in range(length):
+            valid = [a for a in candidates if self.sim.check(state, a) is None]
+            useful = [a for a in valid if a.name not in moves] or valid
+            action = rng.choice(useful if rng.random() < 0.7 else valid)
+            state, _ = self.sim.step(state, action)
+            plan.append(action)
+        plan.append(rng.choice(candidates))
+        return plan
