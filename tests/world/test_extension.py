@@ -1,0 +1,222 @@
+"""Extending the domain from outside `src/`: a new action, new primitives, a new goal predicate.
+
+`wipe(x)`: the agent must reach x (SayPlan's access), x must be dirty (a new
+test primitive, `soiled`, with a new cause); x becomes clean (a new effect
+primitive, `wipe_clean`). `spotless_on(x, y)`: x is clean and rests on y (a new
+goal predicate). Everything below is defined here; nothing under src/ names
+them. Then the simulator runs and explains wipe, the PDDL export carries it and
+unified-planning's validator agrees with the simulator on random plans using
+it, the symbolic planner finds plans that need it, and prompts list it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from sceneplan.cli import app
+from sceneplan.graph import from_dict
+from sceneplan.graph.io import save
+from sceneplan.symbolic.pddl import export_pddl
+from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.domain import (
+    THINGS,
+    ActionSchema,
+    Eff,
+    Param,
+    Pre,
+    forget_action,
+    register_action,
+)
+from sceneplan.world.predicates import GoalPredicate, forget_predicate, register_predicate
+from sceneplan.world.primitives import (
+    Cause,
+    Effect,
+    Test,
+    forget_primitive,
+    opposite_facts,
+    primitive,
+)
+from scenes import kitchen_dict
+
+TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
+
+
+def define_wipe() -> None:
+    not_dirty = Cause.define(
+        "not_dirty", "{x} is not dirty; there is nothing to wipe", "wrong_action"
+    )
+
+    @primitive
+    class Soiled(Test):
+        name, params, text = "soiled", ("x",), "{x} is dirty"
+
+        def check(self, state, x):
+            return None if "dirty" in state.states(x) else {}
+
+        def pddl(self, x):
+            return f"(is_dirty {x})"
+
+        def ground(self, g, b, x):
+            return [({}, (("state", "dirty", x),), ())]
+
+        def words(self, args):
+            return {"dirty"}
+
+    @primitive
+    class WipeClean(Effect):
+        name, params, text = "wipe_clean", ("x",), "{x} is clean"
+
+        def apply(self, state, x):
+            state.set_state(x, "clean")
+
+        def pddl(self, x):
+            return f"(is_clean {x}) (not (is_dirty {x}))"
+
+        def ground(self, g, b, x):
+            return [("state", "clean", x)], opposite_facts("clean", x), []
+
+        def words(self, args):
+            return {"clean", "dirty"}
+
+    register_action(
+        "sayplan",
+        ActionSchema(
+            "wipe",
+            (Param("x", THINGS, "wipe"),),
+            (
+                Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED),
+                Pre("soiled", ("x",), not_dirty),
+            ),
+            (Eff("wipe_clean", ("x",)),),
+            "Wipe a dirty surface or object clean.",
+        ),
+    )
+
+    @register_predicate
+    class SpotlessOn(GoalPredicate):
+        name, params = "spotless_on", ("x", "y")
+        doc = "x is clean and rests directly on y"
+        placement = True
+
+        def holds(self, state, x, y):
+            on = state.parent(x) == y and state.relation(x).value == "ontop_of"
+            return on and "clean" in state.states(x)
+
+        def pddl(self, t, x, y):
+            t.need_word("clean")
+            return f"(and (is_clean {x[0]}) (ontop_of {x[0]} {y[0]}))"
+
+        def compile(self, c, x, y):
+            on = (
+                [c.prop(("ontop_of", x, y))]
+                if (y, "ontop_of") in [(p, r.value) for p, r in c.g.placements(x)]
+                else [c.const(False)]
+            )
+            return c.all_of([c.prop(("state", "clean", x)), *on])
+
+
+def forget_wipe() -> None:
+    forget_action("sayplan", "wipe")
+    forget_primitive("soiled")
+    forget_primitive("wipe_clean")
+    forget_predicate("spotless_on")
+    Cause.forget("not_dirty")
+
+
+@pytest.fixture
+def wipe():
+    define_wipe()
+    yield
+    forget_wipe()
+
+
+def wipeable_kitchen():
+    """The tiny kitchen with a dirty bench and plate that can be wiped."""
+    data = kitchen_dict()
+    for n in data["nodes"]:
+        if n["id"] in ("bench", "plate", "desk"):
+            n["affordances"] = [*n.get("affordances", []), "wipe"]
+        if n["id"] == "bench":
+            n["state"] = ["dirty"]
+    return from_dict(data, "wipeable")
+
+
+def test_the_simulator_runs_and_explains_the_new_action(wipe):
+    sim = Simulator(wipeable_kitchen())
+    result = sim.verify_plan(f"{TO_KITCHEN} > access(bench) > wipe(plate) > wipe(bench)")
+    assert result.ok, result.feedback
+    assert {"clean"} <= result.final_state.states("plate")
+    assert "dirty" not in result.final_state.states("bench")
+    again = sim.verify_plan(f"{TO_KITCHEN} > access(bench) > wipe(bench) > wipe(bench)")
+    assert again.failure.cause == "not_dirty"
+    assert again.feedback == "step 6 wipe(bench): bench is not dirty; there is nothing to wipe"
+    unreached = sim.verify_plan(f"{TO_KITCHEN} > wipe(plate)")
+    assert unreached.failure.cause is Cause.NOT_ACCESSED
+    assert sim.verify_plan("wipe(mug)").failure.cause is Cause.NO_AFFORDANCE
+    assert parse_goal("spotless_on(plate, bench)").holds(result.final_state)
+    assert not parse_goal("spotless_on(plate, bench)").holds(sim.initial_state())
+
+
+def test_the_pddl_export_and_the_validator_agree_with_the_simulator(wipe):
+    pytest.importorskip("unified_planning")
+    from pddl_judge import Judge
+
+    graph = wipeable_kitchen()
+    files = export_pddl(graph, "spotless_on(plate, bench)")
+    assert "(:action wipe" in files.domain
+    assert "(is_dirty ?x)" in files.domain and "(can_wipe bench)" in files.problem
+    assert "(and (is_clean plate) (ontop_of plate bench))" in files.problem
+    judge = Judge(graph)
+    judge.assert_agree(f"{TO_KITCHEN} > access(bench) > wipe(plate) > wipe(bench) > wipe(bench)")
+    judge.assert_agree(f"{TO_KITCHEN} > wipe(plate)")
+    for seed in range(6):
+        judge.assert_agree(judge.random_walk(seed, length=10))
+    assert "wipe" in judge.used
+
+
+def test_the_cli_exports_the_new_action(wipe, tmp_path):
+    graph_file = tmp_path / "wipeable.json"
+    save(wipeable_kitchen(), graph_file)
+    result = CliRunner().invoke(
+        app, ["pddl", str(graph_file), "--out", str(tmp_path / "pddl"), "--goal", "clean(bench)"]
+    )
+    assert result.exit_code == 0, result.output
+    domain = (tmp_path / "pddl" / "domain.pddl").read_text()
+    assert "(:action wipe" in domain and "(is_clean ?x) (not (is_dirty ?x))" in domain
+
+
+@pytest.mark.parametrize("planner", ["gbfs", "bfsf"])
+def test_the_symbolic_planner_finds_plans_that_need_it(wipe, planner):
+    if planner == "bfsf":
+        pytest.importorskip("lapkt")
+    graph = wipeable_kitchen()
+    sim = Simulator(graph)
+    for goal in ("clean(bench)", "spotless_on(plate, bench) and clean(bench)"):
+        result = solve(PlanningProblem(graph, goal), timeout=20, planner=planner)
+        assert result.ok, (goal, result.status)
+        names = [str(a) for a in result.plan]
+        assert "wipe(bench)" in names
+        assert ("wipe(plate)" in names) == ("plate" in goal)
+        final = sim.run(result.plan)
+        assert parse_goal(goal, graph).holds(final)
+
+
+def test_prompts_list_the_new_action_and_its_condition(wipe):
+    lines = Simulator(wipeable_kitchen()).describe_actions(conditions=True)
+    wipe_line = next(line for line in lines if line.startswith("wipe("))
+    assert wipe_line == (
+        "wipe(<x>): Wipe a dirty surface or object clean. "
+        "Needs: <x> is the accessed asset or rests on it; <x> is dirty."
+    )
+    assert lines[-1].startswith("done(")
+
+
+def test_forgetting_the_extension_leaves_the_domain_as_it_was():
+    before = Simulator(wipeable_kitchen()).describe_actions()
+    define_wipe()
+    forget_wipe()
+    assert Simulator(wipeable_kitchen()).describe_actions() == before
+    failure = Simulator(wipeable_kitchen()).verify_plan("wipe(bench)").failure
+    assert failure.cause is Cause.UNKNOWN_ACTION
