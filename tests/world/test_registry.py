@@ -1,0 +1,157 @@
+"""The registries: every schema names registered primitives with every face; bad
+extensions are refused with a message that names what is missing."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from sceneplan.errors import UnsupportedError
+from sceneplan.world import VOCABULARIES, parse_goal
+from sceneplan.world.domain import OBJECTS, ActionSchema, Eff, Param, Pre
+from sceneplan.world.predicates import PREDICATES, GoalPredicate, register_predicate
+from sceneplan.world.primitives import (
+    EFFECTS,
+    ERROR_TYPES,
+    TESTS,
+    Cause,
+    Effect,
+    Primitive,
+    Test,
+    primitive,
+)
+
+FACES = {Test: ("check", "pddl", "ground"), Effect: ("apply", "pddl", "ground")}
+
+
+def used_primitives():
+    for vocabulary, schemas in VOCABULARIES.items():
+        for schema in schemas.values():
+            for pre in schema.pre:
+                yield vocabulary, schema, TESTS[pre.test], pre.args
+            for eff in schema.effects:
+                yield vocabulary, schema, EFFECTS[eff.op], eff.args
+
+
+@pytest.mark.parametrize(
+    ("vocabulary", "schema", "prim", "args"),
+    list(used_primitives()),
+    ids=lambda v: getattr(v, "name", str(v)),
+)
+def test_every_primitive_a_schema_names_has_every_face(vocabulary, schema, prim, args):
+    base = Test if isinstance(prim, Test) else Effect
+    for face in FACES[base]:
+        assert getattr(type(prim), face) is not getattr(base, face), f"{prim.name} lacks {face}"
+    assert len(args) == len(prim.params)
+    assert prim.text.format(**dict.fromkeys(prim.params, "n")).strip()
+    terms = tuple(f"?{a}" if any(p.name == a for p in schema.params) else a for a in args)
+    text = prim.pddl(*terms)
+    assert isinstance(text, str) and "{" not in text
+    if text:
+        assert text.count("(") == text.count(")"), text
+
+
+def test_every_cause_of_a_schema_is_registered_with_an_error_type():
+    for schemas in VOCABULARIES.values():
+        for schema in schemas.values():
+            for pre in schema.pre:
+                assert Cause(pre.cause) is pre.cause
+                assert pre.cause.error_type in ERROR_TYPES and pre.cause.feedback
+
+
+def test_a_primitive_without_a_face_is_refused():
+    with pytest.raises(UnsupportedError, match="lacks: pddl"):
+
+        @primitive
+        class NoPDDL(Test):
+            name, params, text = "no_pddl", ("x",), "{x}"
+
+            def check(self, state, x):
+                return None
+
+            def ground(self, g, b, x):
+                return []
+
+    with pytest.raises(UnsupportedError, match="lacks: text"):
+
+        @primitive
+        class NoText(Effect):
+            name, params = "no_text", ("x",)
+
+            def apply(self, state, x): ...
+            def pddl(self, x): ...
+            def ground(self, g, b, x): ...
+
+    with pytest.raises(UnsupportedError, match="check must take 1 argument"):
+
+        @primitive
+        class WrongArity(Test):
+            name, params, text = "wrong_arity_test", ("x",), "{x}"
+
+            def check(self, state, x, y): ...
+            def pddl(self, x): ...
+            def ground(self, g, b, x): ...
+
+    assert not {"no_pddl", "no_text", "wrong_arity_test"} & (set(TESTS) | set(EFFECTS))
+
+
+def test_a_name_cannot_be_taken_twice():
+    with pytest.raises(UnsupportedError, match="already registered"):
+
+        @primitive
+        class Impostor(Test):
+            name, params, text = "holding", ("o",), "{o}"
+
+            def check(self, state, o): ...
+            def pddl(self, o): ...
+            def ground(self, g, b, o): ...
+
+    assert type(TESTS["holding"]).__name__ == "Holding"
+
+
+def test_a_schema_is_checked_against_the_primitives_it_names():
+    param = (Param("o", OBJECTS),)
+    with pytest.raises(UnsupportedError, match="no precondition test 'shiny'"):
+        ActionSchema("polish", param, (Pre("shiny", ("o",), Cause.NOT_HOLDING),), (), "")
+    with pytest.raises(UnsupportedError, match="has_state takes 2 argument"):
+        ActionSchema("polish", param, (Pre("has_state", ("o",), Cause.NOT_HOLDING),), (), "")
+    with pytest.raises(UnsupportedError, match="no effect 'shine'"):
+        ActionSchema("polish", param, (), (Eff("shine", ("o",)),), "")
+    with pytest.raises(UnsupportedError, match="place is defined for asset only"):
+        ActionSchema("polish", param, (), (Eff("place", ("o", "ontop_of")),), "")
+    with pytest.raises(UnsupportedError, match="only right after set_state"):
+        ActionSchema("polish", param, (), (Eff("apply_appliance", ("o",)),), "")
+    with pytest.raises(UnsupportedError, match="not a registered Cause"):
+        ActionSchema("polish", param, (Pre("holding", ("o",), "not_holding"),), (), "")
+
+
+def test_causes_look_up_by_name_and_refuse_unknown_ones():
+    assert Cause("not_adjacent") is Cause.NOT_ADJACENT
+    assert Cause.NOT_ADJACENT.value == "not_adjacent" and Cause.NOT_ADJACENT == "not_adjacent"
+    assert not Cause.UNKNOWN_NODE.repairable and Cause.HAND_FULL.repairable
+    with pytest.raises(ValueError, match="'teleported' is not a registered cause"):
+        Cause("teleported")
+    with pytest.raises(UnsupportedError, match="error type 'oops'"):
+        Cause.define("odd", "odd", "oops")
+
+
+def test_every_goal_predicate_has_its_faces_and_parses_with_its_arity():
+    for name, predicate in PREDICATES.items():
+        assert not inspect.isabstract(type(predicate)) and predicate.doc
+        args = ", ".join(f"a{i}" for i in range(predicate.arity))
+        assert parse_goal(f"{name}({args})").children() == ()
+    with pytest.raises(UnsupportedError, match="lacks: compile"):
+
+        @register_predicate
+        class Half(GoalPredicate):
+            name, params, doc = "half", ("x",), "half a predicate"
+
+            def holds(self, state, x): ...
+            def pddl(self, t, x): ...
+
+    assert "half" not in PREDICATES
+
+
+def test_primitive_base_is_abstract():
+    assert inspect.isabstract(Primitive) or not hasattr(Primitive, "check")
