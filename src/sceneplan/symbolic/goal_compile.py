@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.grounding import Grounder
 from sceneplan.symbolic.task import Fact
-from sceneplan.world.goal_forms import conjoin, disjoin, negate
+from sceneplan.world.goal_forms import conjoin, disjoin, map_leaves
 from sceneplan.world.goals import And, Atom, Const, Formula, Not, Or, Prop
 
 K = NodeKind
@@ -68,7 +68,10 @@ class CompiledGoal:
 
 def compile_goal(ground: Formula, grounder: Grounder) -> CompiledGoal:
     """Turn a ground goal (`world.goal_forms.ground`) into goal facts and goal-phase actions."""
-    formula = _facts(ground, AtomCompiler(grounder))
+    atoms = AtomCompiler(grounder)
+    formula = map_leaves(
+        ground, lambda leaf: atoms.compile(leaf) if isinstance(leaf, Atom) else leaf
+    )
     out = CompiledGoal()
     if isinstance(formula, Const):
         out.constant = formula.value
@@ -90,19 +93,6 @@ def _leaf(f: Formula) -> tuple[Fact, bool] | None:
     if isinstance(f, Not) and isinstance(f.body, Prop):
         return f.body.fact, False
     return None
-
-
-def _facts(f: Formula, atoms: AtomCompiler) -> Formula:
-    """Each goal atom of a formula in negation normal form replaced by its task facts."""
-    if isinstance(f, Atom):
-        return atoms.compile(f)
-    if isinstance(f, Not):
-        return negate(_facts(f.body, atoms))
-    if isinstance(f, And):
-        return conjoin(_facts(p, atoms) for p in f.parts)
-    if isinstance(f, Or):
-        return disjoin(_facts(p, atoms) for p in f.parts)
-    return f
 
 
 def _aux(f: Formula, aux: dict[Formula, Fact], out: CompiledGoal) -> Fact:

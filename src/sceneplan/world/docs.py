@@ -38,9 +38,7 @@ def vocabulary_table(name: str) -> str:
         "|---|---|---|---|",
     ]
     for schema in VOCABULARIES[name].values():
-        conditions = [
-            f"{TESTS[p.test].describe(p.args)} (`{p.cause}`)" for p in schema.pre
-        ]
+        conditions = [f"{TESTS[p.test].describe(p.args)} (`{p.cause}`)" for p in schema.pre]
         rows.append(
             f"| `{schema.signature}` | {', '.join(map(_param, schema.params)) or 'none'} | "
             f"{'; '.join(conditions) or 'none'} | {_effects(schema)} |"

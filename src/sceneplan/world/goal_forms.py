@@ -14,7 +14,7 @@ on request, where it is positive: the metrics read a guard as a guard).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.goals import (
@@ -34,32 +34,27 @@ TRUE, FALSE = Const(True), Const(False)
 Leaf = Atom | Prop
 
 
-def conjoin(parts: Iterable[Formula]) -> Formula:
-    """`and` of the parts, flattened, without duplicates or constants."""
+def _join(parts: Iterable[Formula], kind: type[And | Or], unit: Const, zero: Const) -> Formula:
     flat: list[Formula] = []
     for part in parts:
-        if part == FALSE:
-            return FALSE
-        if isinstance(part, And):
+        if part == zero:
+            return zero
+        if isinstance(part, kind):
             flat.extend(part.parts)
-        elif part != TRUE:
+        elif part != unit:
             flat.append(part)
     flat = list(dict.fromkeys(flat))
-    return TRUE if not flat else flat[0] if len(flat) == 1 else And(tuple(flat))
+    return unit if not flat else flat[0] if len(flat) == 1 else kind(tuple(flat))
+
+
+def conjoin(parts: Iterable[Formula]) -> Formula:
+    """`and` of the parts, flattened, without duplicates or constants."""
+    return _join(parts, And, TRUE, FALSE)
 
 
 def disjoin(parts: Iterable[Formula]) -> Formula:
     """`or` of the parts, flattened, without duplicates or constants."""
-    flat: list[Formula] = []
-    for part in parts:
-        if part == TRUE:
-            return TRUE
-        if isinstance(part, Or):
-            flat.extend(part.parts)
-        elif part != FALSE:
-            flat.append(part)
-    flat = list(dict.fromkeys(flat))
-    return FALSE if not flat else flat[0] if len(flat) == 1 else Or(tuple(flat))
+    return _join(parts, Or, FALSE, TRUE)
 
 
 def negate(f: Formula) -> Formula:
@@ -126,24 +121,30 @@ def expand(f: Formula, graph: SceneGraph) -> Formula:
     return f
 
 
+def map_leaves(f: Formula, fn: Callable[[Leaf], Formula]) -> Formula:
+    """A quantifier-free formula in negation normal form with each leaf replaced by
+    `fn(leaf)` (negated where the leaf was), simplified."""
+    if isinstance(f, Atom | Prop):
+        return fn(f)
+    if isinstance(f, Not):
+        return negate(map_leaves(f.body, fn))
+    if isinstance(f, And):
+        return conjoin(map_leaves(p, fn) for p in f.parts)
+    if isinstance(f, Or):
+        return disjoin(map_leaves(p, fn) for p in f.parts)
+    return f
+
+
 def ground(f: Formula, graph: SceneGraph) -> Formula:
     """The goal over node ids only, in negation normal form, with what no action can
     change decided by the graph: static predicates, and placements of fixed nodes."""
     initial = WorldState(graph)
 
-    def decide(g: Formula) -> Formula:
-        if isinstance(g, Atom) and _fixed(g, graph):
-            return Const(g.holds(initial))
-        if isinstance(g, Not):
-            inner = decide(g.body)
-            return negate(inner) if isinstance(inner, Const) else g
-        if isinstance(g, And):
-            return conjoin(decide(p) for p in g.parts)
-        if isinstance(g, Or):
-            return disjoin(decide(p) for p in g.parts)
-        return g
+    def decide(leaf: Leaf) -> Formula:
+        fixed = isinstance(leaf, Atom) and _fixed(leaf, graph)
+        return Const(leaf.holds(initial)) if fixed else leaf
 
-    return decide(expand(nnf(f), graph))
+    return map_leaves(expand(nnf(f), graph), decide)
 
 
 def _fixed(atom: Atom, graph: SceneGraph) -> bool:

@@ -18,15 +18,20 @@ A name that is not registered and takes one argument is a state word.
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar, Protocol
 
-from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.world.domain import setters
-from sceneplan.world.primitives import Chain, Grounding, pddl_attribute, pddl_word
+from sceneplan.world.primitives import (
+    Chain,
+    Grounding,
+    add_once,
+    check_faces,
+    pddl_attribute,
+    pddl_word,
+)
 from sceneplan.world.state import WorldState
 
 K = NodeKind
@@ -116,15 +121,8 @@ PREDICATES: dict[str, GoalPredicate] = {}
 
 def register_predicate(cls: type[GoalPredicate]) -> type[GoalPredicate]:
     """Class decorator: add a goal predicate (every face must be present)."""
-    missing = [a for a in ("name", "params", "doc") if not hasattr(cls, a)]
-    if missing or inspect.isabstract(cls):
-        faces = missing + sorted(getattr(cls, "__abstractmethods__", ()))
-        raise UnsupportedError(f"goal predicate {cls.__name__} lacks: {', '.join(faces)}")
-    current = PREDICATES.get(cls.name)
-    if current is not None and type(current).__qualname__ != cls.__qualname__:
-        raise UnsupportedError(f"a goal predicate called '{cls.name}' is already registered")
-    PREDICATES[cls.name] = cls()
-    return cls
+    check_faces(cls, "goal predicate", ("name", "params", "doc"))
+    return add_once(PREDICATES, cls, "goal predicate")
 
 
 def forget_predicate(name: str) -> None:

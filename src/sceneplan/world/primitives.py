@@ -261,13 +261,9 @@ def primitive(cls: P) -> P:
     Registration fails if a face is missing (an abstract method or a class
     attribute not set) or the name is taken by a different primitive.
     """
-    missing = [a for a in ("name", "params", "text") if not hasattr(cls, a)]
-    if missing or inspect.isabstract(cls):
-        faces = missing + sorted(getattr(cls, "__abstractmethods__", ()))
-        raise UnsupportedError(f"primitive {cls.__name__} lacks: {', '.join(faces)}")
-    table: dict[str, Any] = TESTS if issubclass(cls, Test) else EFFECTS
     if not issubclass(cls, Test | Effect):
         raise UnsupportedError(f"{cls.__name__} is neither a Test nor an Effect")
+    check_faces(cls, "primitive", ("name", "params", "text"))
     for face, leading in (("check", 1), ("apply", 1), ("pddl", 0), ("ground", 2)):
         method = getattr(cls, face, None)
         if method is not None and not _takes(method, leading, len(cls.params)):
@@ -275,9 +271,22 @@ def primitive(cls: P) -> P:
                 f"primitive '{cls.name}': {face} must take {len(cls.params)} argument(s) "
                 f"({', '.join(cls.params)})"
             )
+    return add_once(TESTS if issubclass(cls, Test) else EFFECTS, cls, "primitive")
+
+
+def check_faces(cls: type, what: str, attributes: tuple[str, ...]) -> None:
+    """Raise UnsupportedError naming every face `cls` lacks (attributes, abstract methods)."""
+    missing = [a for a in attributes if not hasattr(cls, a)]
+    if missing or inspect.isabstract(cls):
+        faces = missing + sorted(getattr(cls, "__abstractmethods__", ()))
+        raise UnsupportedError(f"{what} {cls.__name__} lacks: {', '.join(faces)}")
+
+
+def add_once(table: dict[str, Any], cls: Any, what: str) -> Any:
+    """Register an instance of `cls` under its name; a name taken by another class fails."""
     current = table.get(cls.name)
     if current is not None and type(current).__qualname__ != cls.__qualname__:
-        raise UnsupportedError(f"a primitive called '{cls.name}' is already registered")
+        raise UnsupportedError(f"a {what} called '{cls.name}' is already registered")
     table[cls.name] = cls()
     return cls
 
