@@ -28,7 +28,7 @@ class AskingPlanner(Planner):
 
     async def _run(self, run: Run) -> None:
         reply = await run.ask("plan", [{"role": "user", "content": run.instruction}], Answer)
-        words = reply.parsed.answer if reply is not None else []
+        words = reply.parsed.answer if reply.parsed is not None else []
         if run.task is not None and run.task.is_search:
             run.episode.answer = words
             run.episode.explored = list(run.task.answer_rooms)

@@ -1,14 +1,20 @@
 """The shared planner machinery, through a tiny planner that verifies a fixed plan."""
 
 import json
+from pathlib import Path
+from typing import ClassVar
 
 import pytest
+from pydantic import BaseModel
 
-from sceneplan.datasets.tasks import Task
+from sceneplan import runs
+from sceneplan.datasets import load_environment
 from sceneplan.errors import BadInputError, LLMUnavailableError
-from sceneplan.planners import Episode, ErrorType, Planner, Status, get_planner
+from sceneplan.graph import to_dict
+from sceneplan.planners import Episode, ErrorType, Planner, Reply, Status, get_planner
 from sceneplan.planners.outcome import classify
 from sceneplan.world import Cause
+from sceneplan.world.task import Task
 
 FIXED = (
     "goto(bobs_room) > access(wardrobe1) > open(wardrobe1) > pickup(coffee_mug) > "
@@ -23,6 +29,7 @@ class FixedPlanner(Planner):
     needs_llm = False
 
     def __init__(self, plan: str, fail_with: Exception | None = None):
+        super().__init__()
         self.fixed, self.fail_with = plan, fail_with
 
     async def _run(self, run):
@@ -49,7 +56,7 @@ def coffee_task(goal="full(coffee_mug) and in_room(coffee_mug, toms_room)"):
 
 
 def test_success_with_goal_check_and_json_round_trip():
-    episode = FixedPlanner(FIXED).plan(coffee_task())
+    episode = FixedPlanner(FIXED).plan(coffee_task(), load_environment("coffee"))
     assert episode.status is Status.SUCCESS
     assert episode.executable and episode.goal_reached and episode.goal_unmet == []
     assert episode.full_plan[4:8] == [
@@ -66,35 +73,36 @@ def test_success_with_goal_check_and_json_round_trip():
 
 def test_executable_but_goal_missed_is_a_missing_action():
     plan = FIXED.replace("turn_on(coffee_machine) > ", "")
-    episode = FixedPlanner(plan).plan(coffee_task())
+    episode = runs.plan(FixedPlanner(plan), coffee_task())
     assert episode.executable and episode.goal_reached is False
     assert episode.goal_unmet == ["full(coffee_mug) is false"]
     assert episode.status is Status.FAILED and episode.error_type is ErrorType.MISSING_ACTION
 
 
 def test_failed_verification_is_classified_from_the_cause():
-    episode = FixedPlanner(FIXED.replace("open(wardrobe1) > ", "")).plan(coffee_task())
+    episode = runs.plan(FixedPlanner(FIXED.replace("open(wardrobe1) > ", "")), coffee_task())
     assert episode.executable is False and episode.error_type is ErrorType.MISSING_ACTION
-    episode = FixedPlanner(FIXED.replace("goto(kitchen)", "goto(cellar)")).plan(coffee_task())
+    bad = FixedPlanner(FIXED.replace("goto(kitchen)", "goto(cellar)"))
+    episode = runs.plan(bad, coffee_task())
     assert episode.error_type is ErrorType.HALLUCINATED_NODE
     assert classify(Cause.NOT_ADJACENT) is ErrorType.MISSING_POSE
     assert classify("no_affordance") is ErrorType.WRONG_ACTION
 
 
 def test_every_cause_has_an_error_type():
-    for cause in Cause:
+    for cause in Cause.all():
         assert isinstance(classify(cause), ErrorType)
 
 
 def test_errors_end_the_run_but_keep_what_was_recorded():
     down = LLMUnavailableError("cannot reach the OpenAI-compatible server at http://127.0.0.1:9")
-    episode = FixedPlanner(FIXED, fail_with=down).plan(coffee_task())
+    episode = runs.plan(FixedPlanner(FIXED, fail_with=down), coffee_task())
     assert episode.status is Status.ERROR and "cannot reach" in episode.error
     assert episode.executable and len(episode.sim_calls) == 1
 
 
 def test_instruction_matching_a_packaged_task_is_checked_as_that_task():
-    episode = FixedPlanner("done").plan("Find me a bottle of wine.", "home")
+    episode = runs.plan(FixedPlanner("done"), "Find me a bottle of wine.", "home")
     assert episode.task_id == "home-simple-02" and episode.answer_correct is False
 
 
@@ -103,13 +111,77 @@ def test_free_search_succeeds_when_it_names_something():
         async def _run(self, run):
             run.episode.answer = list(self.fixed.split())
 
-    episode = Answering("coffee_mug").plan("Where is a blue mug?", "coffee")
+    episode = runs.plan(Answering("coffee_mug"), "Where is a blue mug?", "coffee")
     assert episode.task_id is None and episode.status is Status.SUCCESS
-    assert Answering("").plan("Where is a blue mug?", "coffee").status is Status.FAILED
+    assert runs.plan(Answering(""), "Where is a blue mug?", "coffee").status is Status.FAILED
 
 
 def test_bad_requests():
     with pytest.raises(BadInputError, match="needs an environment"):
-        FixedPlanner("done").plan("Do something unheard of.")
-    with pytest.raises(BadInputError, match="unknown planner 'magic'"):
+        runs.plan(FixedPlanner("done"), "Do something unheard of.")
+    with pytest.raises(BadInputError, match=r"unknown planner 'magic'; choose one of: .*sayplan"):
         get_planner("magic")
+
+
+def test_planners_take_a_graph_and_say_where_names_are_resolved():
+    with pytest.raises(BadInputError, match=r"not 'coffee'.*sceneplan\.runs\.plan"):
+        FixedPlanner("done").plan("Make coffee.", "coffee")
+
+
+def test_resolution_applies_the_initial_facts_to_a_copy():
+    graph = load_environment("coffee")
+    task = coffee_task().model_copy(update={"initial": ["held(coffee_mug)"]})
+    setup = runs.resolve(task, graph)
+    assert setup.task is task and setup.graph is not graph
+    assert setup.graph.nodes["coffee_mug"].relation != graph.nodes["coffee_mug"].relation
+    plain = runs.resolve("Do something unheard of.", graph)
+    assert plain.target == "Do something unheard of." and plain.task is None
+    assert plain.graph is graph
+    assert runs.resolve(coffee_task()).graph.name == "coffee"  # the task's own environment
+
+
+def test_a_graph_file_without_a_name_is_named_by_its_path(tmp_path):
+    data = to_dict(load_environment("coffee"))
+    data.pop("name")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    episode = runs.plan(FixedPlanner("done"), "Do nothing.", str(path))
+    assert episode.environment == str(path)
+
+
+class Said(BaseModel):
+    word: str
+
+
+class Asking(Planner):
+    """Asks twice; keeps what each reply record says."""
+
+    name = "asking"
+    replies: ClassVar[list[Reply]] = []
+
+    async def _run(self, run):
+        for stage in ("first", "second"):
+            reply = await run.ask(stage, [{"role": "user", "content": f"{stage} word?"}], Said)
+            reply.call.command = f"read {stage}"
+            Asking.replies.append(reply)
+
+
+def test_ask_returns_the_call_it_recorded(scripted_llm):
+    scripted_llm.enqueue_json({"word": "yes"})
+    scripted_llm.enqueue_text("no json")  # unusable, and again after the re-ask
+    scripted_llm.enqueue_text("still none")
+    Asking.replies = []
+    with scripted_llm.client() as llm:
+        episode = runs.plan(Asking(), "Say a word.", "coffee", llm)
+    first, second = Asking.replies
+    assert first.ok and first.parsed == Said(word="yes") and first.call is episode.llm_calls[0]
+    assert first.call.parsed == {"word": "yes"} and first.text == first.call.reply
+    assert not second.ok and second.parsed is None and second.call is episode.llm_calls[1]
+    assert second.text == "still none" and second.call.error
+    assert [c.command for c in episode.llm_calls] == ["read first", "read second"]
+
+
+def test_no_planner_reads_the_episodes_call_list():
+    planners = Path(__file__).parents[2] / "src" / "sceneplan" / "planners"
+    for path in planners.glob("*.py"):
+        assert "llm_calls[" not in path.read_text(encoding="utf-8"), path.name

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from sayplan_script import contents, expand, plan, switch
+from sceneplan import runs
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Episode, ErrorType, Status, get_planner
 
@@ -19,7 +20,7 @@ def run(scripted_llm, planner, replies, task="planning-simple-02"):
     for reply in replies:
         scripted_llm.enqueue_json(reply)
     with scripted_llm.client() as llm:
-        return get_planner(planner).plan(get_task(task), llm=llm)
+        return runs.plan(get_planner(planner), get_task(task), llm=llm)
 
 
 def test_llm_as_planner_skipping_poses_is_a_missing_pose(scripted_llm):
@@ -77,11 +78,11 @@ def test_all_four_planners_end_to_end_on_office_and_home(scripted_llm, planner):
         # Office: a planning task.
         for reply in (expand("kitchen"), switch(), plan(*PLANS[planner])):
             scripted_llm.enqueue_json(reply)
-        office = chosen.plan(get_task("planning-simple-02"), llm=llm)
+        office = runs.plan(chosen, get_task("planning-simple-02"), llm=llm)
         # Home: a search task (Find me a bottle of wine.).
         scripted_llm.enqueue_json(expand("dining_room1", find=True))
         scripted_llm.enqueue_json(switch(["wine_bottle0"]))
-        home = chosen.plan(get_task("home-simple-02"), llm=llm)
+        home = runs.plan(chosen, get_task("home-simple-02"), llm=llm)
     assert office.environment == "office" and home.environment == "home"
     assert office.status is Status.SUCCESS and office.goal_reached and office.executable
     assert home.status is Status.SUCCESS and home.answer_correct and home.answer_room_explored

@@ -2,8 +2,9 @@
 
 import pytest
 
+from sceneplan import runs
 from sceneplan.datasets.tasks import packaged_tasks
-from sceneplan.planners import Status, get_planner
+from sceneplan.planners import Status
 
 PLANNING_TASKS = [t for t in packaged_tasks() if not t.is_search]
 
@@ -14,7 +15,7 @@ def test_there_are_planning_tasks_to_solve():
 
 @pytest.mark.parametrize("task", PLANNING_TASKS, ids=lambda t: t.id)
 def test_oracle_solves_every_planning_task(task):
-    episode = get_planner("oracle").plan(task)
+    episode = runs.plan("oracle", task)
     assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
     assert episode.executable and episode.goal_reached
     assert episode.action_sources == ["planner"] * len(episode.full_plan)
@@ -22,6 +23,6 @@ def test_oracle_solves_every_planning_task(task):
 
 
 def test_oracle_needs_a_goal():
-    episode = get_planner("oracle").plan("make coffee", "coffee")
+    episode = runs.plan("oracle", "make coffee", "coffee")
     assert episode.status is Status.ERROR
     assert "planning task" in episode.error

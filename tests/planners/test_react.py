@@ -4,6 +4,7 @@ import pytest
 
 from react_script import act, field, latest, rooms, shown_nodes
 from sayplan_script import COFFEE_TASK
+from sceneplan import runs
 from sceneplan.errors import BadInputError
 from sceneplan.planners import Episode, Status, get_planner
 
@@ -30,7 +31,7 @@ def run(scripted_llm, planner, *actions, target=COFFEE_TASK, **options) -> Episo
     for action in actions:
         scripted_llm.enqueue_json(act(action))
     with scripted_llm.client() as llm:
-        return get_planner(planner, **options).plan(target, "coffee", llm)
+        return runs.plan(get_planner(planner, **options), target, "coffee", llm)
 
 
 def test_react_feeds_an_invalid_action_back_and_counts_it(scripted_llm):
@@ -152,9 +153,10 @@ def test_search_tasks_are_refused(scripted_llm):
 @pytest.mark.parametrize(
     ("planner", "options", "message"),
     [
-        ("react", {"max_steps": 0}, "react: max_steps must be at least 1"),
-        ("react_pv", {"pv_timeout": 0}, "react_pv: pv_timeout must be positive"),
-        ("react_pv", {"planner": "magic"}, "react_pv: unknown symbolic planner 'magic'"),
+        ("react", {"max_steps": 0}, "'react': option 'max_steps' should be greater than or equal"),
+        ("react_pv", {"pv_timeout": 0}, "'react_pv': option 'pv_timeout' should be greater than 0"),
+        ("react", {"planner": "gbfs"}, "'react': no option 'planner'; options of react: "),
+        ("react_pv", {"planner": "magic"}, "option 'planner' unknown symbolic planner 'magic'"),
     ],
 )
 def test_options_are_checked(planner, options, message):

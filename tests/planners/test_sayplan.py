@@ -15,6 +15,7 @@ from sayplan_script import (
     shown,
     switch,
 )
+from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
@@ -32,7 +33,7 @@ REFRIGERATE = get_task("planning-simple-02").reference_plan
 
 def run(scripted_llm, target, planner="sayplan", env=None, **options):
     with scripted_llm.client() as llm:
-        return get_planner(planner, **options).plan(target, env, llm)
+        return runs.plan(get_planner(planner, **options), target, env, llm)
 
 
 def test_search_expands_contracts_and_switches_to_planning(scripted_llm):
@@ -288,7 +289,9 @@ def test_server_failing_mid_run_ends_in_error_keeping_the_trace(scripted_llm):
 
 
 def test_options_are_checked():
-    with pytest.raises(BadInputError, match="max_rounds must be at least 1"):
+    with pytest.raises(BadInputError, match="option 'max_rounds' should be greater than or"):
         get_planner("sayplan", max_rounds=0)
-    with pytest.raises(BadInputError, match="max_search_turns must be at least 1"):
+    with pytest.raises(BadInputError, match="option 'max_search_turns' should be greater than"):
         get_planner("sayplan_lite", max_search_turns=0)
+    with pytest.raises(BadInputError, match="'llm_plus_p': no option 'max_rounds'"):
+        get_planner("llm_plus_p", max_rounds=2)

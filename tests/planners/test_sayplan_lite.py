@@ -1,6 +1,7 @@
 """SayPlan Lite: the two stages as two separate dialogues, with the room-level vocabulary."""
 
 from sayplan_script import contents, expand, plan, shown, switch
+from sceneplan import runs
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Status, get_planner
 
@@ -16,7 +17,7 @@ FIXED = [
 
 def run(scripted_llm, task, **options):
     with scripted_llm.client() as llm:
-        return get_planner("sayplan_lite", **options).plan(task, llm=llm)
+        return runs.plan(get_planner("sayplan_lite", **options), task, llm=llm)
 
 
 def test_search_and_planning_are_two_dialogues(scripted_llm):

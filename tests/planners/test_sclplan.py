@@ -6,6 +6,7 @@ import pytest
 
 from react_script import act, field, goal, latest, shown_nodes
 from sayplan_script import COFFEE_TASK
+from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
@@ -20,7 +21,7 @@ UNSOLVABLE = "inside_of(coffee_mug, bed1)"  # bed1 is no container: things go on
 
 def run(scripted_llm, target, planner="sclplan", env=None, **options) -> Episode:
     with scripted_llm.client() as llm:
-        return get_planner(planner, **options).plan(target, env, llm)
+        return runs.plan(get_planner(planner, **options), target, env, llm)
 
 
 def test_goal_solved_by_the_global_planner_and_executed(scripted_llm):
@@ -235,10 +236,11 @@ def test_search_tasks_are_refused(scripted_llm):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"max_steps": 0}, "max_steps must be at least 1"),
-        ({"timeout": 0}, "timeout must be positive"),
-        ({"planner": "magic"}, "unknown symbolic planner 'magic'"),
-        ({"graph_budget": -1}, "graph_budget must be 0 or more"),
+        ({"max_steps": 0}, "option 'max_steps' should be greater than or equal to 1"),
+        ({"timeout": 0}, "option 'timeout' should be greater than 0"),
+        ({"planner": "magic"}, "unknown symbolic planner 'magic'; choose one of: "),
+        ({"graph_budget": -1}, "option 'graph_budget' should be greater than or equal to 0"),
+        ({"timeout": "soon"}, "option 'timeout' should be a valid number"),
     ],
 )
 def test_options_are_checked(options, message):

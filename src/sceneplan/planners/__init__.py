@@ -1,10 +1,23 @@
-"""Planners: one interface (`plan(task_or_instruction, env, llm) -> Episode`), many methods.
+"""Planners: one interface (`plan(task_or_instruction, graph, llm) -> Episode`), many methods.
 
-Planners are registered by name and imported only when asked for.
+Planners are registered by name and imported only when asked for; installed
+packages add more through the `sceneplan.planners` entry-point group. Each
+declares its options (`Planner.Options`). To plan by environment name or
+packaged task, see `sceneplan.runs`.
 """
 
-from sceneplan.planners.base import PLANNERS, Planner, Run, get_planner, register_planner
+from sceneplan.planners.base import (
+    PLANNERS,
+    Planner,
+    Reply,
+    Run,
+    get_planner,
+    planner_class,
+    planner_names,
+    register_planner,
+)
 from sceneplan.planners.episode import Episode, ErrorType, Status
+from sceneplan.planners.options import PlannerOptions
 
 register_planner("sayplan", "sceneplan.planners.sayplan", "SayPlan")
 register_planner("sayplan_lite", "sceneplan.planners.sayplan_lite", "SayPlanLite")
@@ -20,8 +33,12 @@ __all__ = [
     "Episode",
     "ErrorType",
     "Planner",
+    "PlannerOptions",
+    "Reply",
     "Run",
     "Status",
     "get_planner",
+    "planner_class",
+    "planner_names",
     "register_planner",
 ]

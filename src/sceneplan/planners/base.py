@@ -1,8 +1,14 @@
 """The planner interface, the per-run context planners work through, and the registry.
 
-Every planner implements `_run(run)`; the public `aplan`/`plan` resolve the
-task and environment, time the run, turn errors into a recorded Episode
-status, and check the outcome (goal or answer) the same way for all planners.
+Every planner implements `_run(run)`; the public `aplan`/`plan` set up the
+run, time it, turn errors into a recorded Episode status, and check the
+outcome (goal or answer) the same way for all planners. Planners take a
+resolved task (or an instruction) and a scene graph: finding a packaged task
+or an environment by name is `sceneplan.runs`'s job, above this layer.
+
+Planners are found by name: the built-in ones (`register_planner`), then
+those installed packages add through the `sceneplan.planners` entry-point
+group (docs/extending.md).
 """
 
 from __future__ import annotations
@@ -11,24 +17,58 @@ import asyncio
 import importlib
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from sceneplan.datasets.registry import load_environment
-from sceneplan.datasets.tasks import Task, find_task
-from sceneplan.errors import BadInputError, LLMError, LLMReplyError, SceneplanError
+from pydantic import BaseModel
+
+from sceneplan.errors import (
+    BackendUnavailableError,
+    BadInputError,
+    LLMError,
+    LLMReplyError,
+    SceneplanError,
+)
 from sceneplan.graph.model import SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
+from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
-from sceneplan.world.setup import with_facts
+from sceneplan.planners.progress import OnEvent
+from sceneplan.plugins import GROUPS, load_plugin, plugin_names
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
+from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    from sceneplan.llm import LLMClient
 
-    from sceneplan.llm import LLMClient, Response
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Reply(Generic[T]):
+    """What `Run.ask` got: the call it recorded in the Episode, and the validated reply.
+
+    `parsed` is None when the reply stayed unusable (it did not parse or
+    validate even after the client's re-ask: `ok` is False and the call
+    carries the error), or when no schema was asked for (read `text`).
+    Planners note what they read from it in `call.command`.
+    """
+
+    call: LLMCall
+    parsed: T | None = None
+
+    @property
+    def text(self) -> str:
+        """The model's raw reply ('' when there was none)."""
+        return self.call.reply
+
+    @property
+    def ok(self) -> bool:
+        """Whether the reply was usable."""
+        return self.call.error is None
 
 
 @dataclass
@@ -48,13 +88,14 @@ class Run:
         return self.episode.instruction
 
     async def ask(
-        self, stage: str, messages: list[dict[str, str]], schema: type[BaseModel] | None = None
-    ) -> Response | None:
-        """Ask the model and record the call; None when its reply stayed unusable.
+        self, stage: str, messages: list[dict[str, str]], schema: type[T] | None = None
+    ) -> Reply[T]:
+        """Ask the model (for a reply of `schema`); record the call and return it with the reply.
 
         A reply that does not parse or validate even after the client's re-ask
-        is recorded with its error and returns None, so the planner can turn it
-        into feedback. Transport errors (server down, timeouts) propagate.
+        is recorded with its error and comes back with `parsed` None, so the
+        planner can turn it into feedback. Transport errors (server down,
+        timeouts) propagate.
         """
         if self.llm is None:
             raise BadInputError(f"planner '{self.episode.planner}' needs an LLM (--llm MODEL)")
@@ -62,35 +103,33 @@ class Run:
             response = await self.llm.acomplete(messages, schema=schema)
         except LLMReplyError as exc:
             usage = exc.usage
-            self.episode.llm_calls.append(
-                LLMCall(
-                    stage=stage,
-                    messages=messages,
-                    reply=exc.raw_reply or "",
-                    error=str(exc),
-                    input_tokens=usage.input_tokens if usage else 0,
-                    output_tokens=usage.output_tokens if usage else 0,
-                    latency_s=usage.latency_s if usage else 0.0,
-                    cost_usd=(usage.cost_usd or 0.0) if usage else 0.0,
-                )
-            )
-            return None
-        usage = response.usage
-        parsed = response.parsed.model_dump(mode="json") if response.parsed is not None else None
-        self.episode.llm_calls.append(
-            LLMCall(
+            call = LLMCall(
                 stage=stage,
                 messages=messages,
-                reply=response.text,
-                parsed=parsed,
-                input_tokens=usage.input_tokens,
-                output_tokens=usage.output_tokens,
-                latency_s=usage.latency_s,
-                cost_usd=usage.cost_usd or 0.0,
-                cached=usage.cached,
+                reply=exc.raw_reply or "",
+                error=str(exc),
+                input_tokens=usage.input_tokens if usage else 0,
+                output_tokens=usage.output_tokens if usage else 0,
+                latency_s=usage.latency_s if usage else 0.0,
+                cost_usd=(usage.cost_usd or 0.0) if usage else 0.0,
             )
+            self.episode.llm_calls.append(call)
+            return Reply(call)
+        usage = response.usage
+        parsed = response.parsed
+        call = LLMCall(
+            stage=stage,
+            messages=messages,
+            reply=response.text,
+            parsed=parsed.model_dump(mode="json") if parsed is not None else None,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            latency_s=usage.latency_s,
+            cost_usd=usage.cost_usd or 0.0,
+            cached=usage.cached,
         )
-        return response
+        self.episode.llm_calls.append(call)
+        return Reply(call, parsed)
 
     def verify(self, plan: PlanLike, state: WorldState | None = None) -> Verification:
         """Verify a plan in the simulator and record the call and its feedback."""
@@ -115,48 +154,67 @@ class Run:
 
 
 class Planner(ABC):
-    """A task planner. Subclasses set `name` and implement `_run`."""
+    """A task planner. Subclasses set `name`, declare `Options` and implement `_run`.
+
+    `Planner(options, on_event=...)` or `Planner(max_steps=3, ...)`: options
+    are validated against `Options` (a BadInputError names the bad one);
+    `on_event` is called with each PlanEvent as the run goes on. A subclass
+    that defines `__init__` calls `super().__init__(...)`.
+    """
 
     name: ClassVar[str]
     needs_llm: ClassVar[bool] = True
     vocabulary: ClassVar[str] = "sayplan"
+    Options: ClassVar[type[PlannerOptions]] = PlannerOptions
 
-    def plan(
-        self, target: Task | str, env: SceneGraph | str | None = None, llm: LLMClient | None = None
-    ) -> Episode:
-        """Blocking `aplan`."""
-        return asyncio.run(self.aplan(target, env, llm))
+    def __init__(
+        self,
+        options: PlannerOptions | Mapping[str, Any] | None = None,
+        *,
+        on_event: OnEvent | None = None,
+        **values: Any,
+    ) -> None:
+        given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
+        self.options = self.Options.build(self.name, {**given, **values})
+        self.on_event = on_event
+
+    def plan(self, target: Task | str, graph: SceneGraph, llm: LLMClient | None = None) -> Episode:
+        """Blocking `aplan`.
+
+        To plan by environment name or packaged task, resolve them first:
+        `sceneplan.runs.plan(get_planner("sayplan"), "Find the mug.", "office", llm)`.
+        """
+        return asyncio.run(self.aplan(target, graph, llm))
 
     async def aplan(
-        self, target: Task | str, env: SceneGraph | str | None = None, llm: LLMClient | None = None
+        self, target: Task | str, graph: SceneGraph, llm: LLMClient | None = None
     ) -> Episode:
-        """Plan for a task or an instruction in an environment; always returns an Episode.
+        """Plan for a task or an instruction in `graph`; always returns an Episode.
 
-        An instruction that is exactly a packaged task's is checked as that task.
+        `graph` is the world at the start: for a task, its environment with the
+        task's `initial` facts applied. `sceneplan.runs.resolve` makes both from
+        names (an instruction that is exactly a packaged task's becomes that
+        task); `sceneplan.runs.plan`/`aplan` resolve and plan in one call.
         Errors a user can cause (server down, unusable replies, bad input) end
         the run with Status.ERROR and the message, keeping everything recorded.
         """
+        if not isinstance(graph, SceneGraph):
+            raise BadInputError(
+                f"planner '{self.name}' plans in a SceneGraph, not {graph!r}; to name an "
+                "environment, use sceneplan.runs.plan(planner, instruction, env, llm)"
+            )
         if self.needs_llm and llm is None:
             raise BadInputError(f"planner '{self.name}' needs an LLM: pass --llm PROVIDER:MODEL")
         task = target if isinstance(target, Task) else None
-        env_name = env if isinstance(env, str) else (env.name if env is not None else None)
-        if task is None:
-            task = find_task(str(target), env_name)
-        if env is None:
-            if task is None:
-                raise BadInputError("an instruction needs an environment (--env NAME_OR_FILE)")
-            env = task.environment
-        graph = load_environment(env) if isinstance(env, str) else env
-        if task is not None and task.initial:
-            graph = with_facts(graph, task.initial)
         episode = Episode(
             planner=self.name,
             model=llm.model if llm is not None else "none",
-            environment=graph.name or str(env),
+            environment=graph.name or (task.environment if task else "graph"),
             instruction=task.instruction if task else str(target),
             task_id=task.id if task else None,
             family=task.family.value if task else None,
             goal=task.goal if task else None,
+            options=self.options.changed(),
         )
         run = Run(episode, graph, task, llm, Simulator(graph, self.vocabulary), Navigator(graph))
         started = time.perf_counter()
@@ -166,7 +224,7 @@ class Planner(ABC):
             episode.status, episode.error = Status.ERROR, str(exc)
         finally:
             episode.wall_time_s = time.perf_counter() - started
-        finish_episode(run)
+        finish_episode(episode, task, graph, run.final_state)
         return episode
 
     @abstractmethod
@@ -174,7 +232,11 @@ class Planner(ABC):
         """Fill in `run.episode` (plans, search, answer) and set `run.final_state`."""
 
 
-# name -> (module, class); imported only when asked for.
+# -- the registry ---------------------------------------------------------------------
+
+GROUP = GROUPS["planners"]
+
+# name -> (module, class) of the built-in planners; imported only when asked for.
 PLANNERS: dict[str, tuple[str, str]] = {}
 
 
@@ -183,12 +245,44 @@ def register_planner(name: str, module: str, cls: str) -> None:
     PLANNERS[name] = (module, cls)
 
 
-def get_planner(name: str, **options: Any) -> Planner:
-    """A planner instance by name; unknown names list the known ones."""
-    try:
+def planner_names() -> list[str]:
+    """Every planner: the built-in ones, then those installed packages add, each sorted."""
+    return [*sorted(PLANNERS), *(n for n in plugin_names(GROUP) if n not in PLANNERS)]
+
+
+def planner_class(name: str) -> type[Planner]:
+    """The class of a planner by name; unknown names list the known ones, plugins included."""
+    if name in PLANNERS:
         module, cls = PLANNERS[name]
-    except KeyError:
+        return getattr(importlib.import_module(module), cls)
+    if name not in plugin_names(GROUP):
         raise BadInputError(
-            f"unknown planner '{name}'; choose one of: {', '.join(sorted(PLANNERS))}"
-        ) from None
-    return getattr(importlib.import_module(module), cls)(**options)
+            f"unknown planner '{name}'; choose one of: {', '.join(planner_names())}"
+        )
+    found = load_plugin(GROUP, name)
+    if not (isinstance(found, type) and issubclass(found, Planner)):
+        raise BackendUnavailableError(
+            f"the {GROUP} entry point '{name}' is {found!r}, not a subclass of "
+            "sceneplan.planners.Planner (see docs/extending.md)"
+        )
+    if found.name != name:
+        raise BackendUnavailableError(
+            f"the {GROUP} entry point '{name}' names {found.__name__}, whose name is "
+            f"'{found.name}'; the entry point and the class's `name` must agree"
+        )
+    return found
+
+
+def get_planner(
+    name: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    **values: Any,
+) -> Planner:
+    """A planner by name, with its options validated (`options` and keywords, text or typed).
+
+    >>> get_planner("sclplan", timeout="5").options.timeout
+    5.0
+    """
+    return planner_class(name)(options, on_event=on_event, **values)

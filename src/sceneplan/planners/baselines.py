@@ -9,25 +9,23 @@
 
 from __future__ import annotations
 
-from sceneplan.planners.progress import OnEvent
-from sceneplan.planners.sayplan import SayPlan
+from sceneplan.planners.sayplan import SayPlan, SearchOptions
 
 
 class LLMAsPlanner(SayPlan):
-    """LLM-As-Planner. Options: `max_search_turns` (25), `on_event`."""
+    """LLM-As-Planner: one plan with every pose, no path planner, no replanning."""
 
     name = "llm_as_planner"
     path_planner = False
+    Options = SearchOptions
 
-    def __init__(self, max_search_turns: int = 25, on_event: OnEvent | None = None):
-        super().__init__(max_search_turns, max_rounds=1, on_event=on_event)
+    @property
+    def max_rounds(self) -> int:
+        return 1
 
 
-class LLMPlusP(SayPlan):
-    """LLM+P. Options: `max_search_turns` (25), `on_event`."""
+class LLMPlusP(LLMAsPlanner):
+    """LLM+P: one plan, the path planner inserts the poses, no replanning."""
 
     name = "llm_plus_p"
     path_planner = True
-
-    def __init__(self, max_search_turns: int = 25, on_event: OnEvent | None = None):
-        super().__init__(max_search_turns, max_rounds=1, on_event=on_event)

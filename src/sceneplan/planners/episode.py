@@ -82,6 +82,7 @@ class Episode:
     instruction: str
     task_id: str | None = None
     family: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # the planner's non-default options
     status: Status = Status.FAILED
     error: str | None = None  # what stopped the run, for Status.ERROR
     llm_calls: list[LLMCall] = field(default_factory=list)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import asyncio
 
+from pydantic import Field
+
 from sceneplan.errors import BadInputError
 from sceneplan.planners.base import Planner, Run
+from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
 
 
@@ -19,16 +22,21 @@ class Oracle(Planner):
     name = "oracle"
     needs_llm = False
 
-    def __init__(self, planner: str = DEFAULT_PLANNER, timeout: float = 60.0):
-        self.symbolic_planner = planner
-        self.timeout = timeout
+    class Options(PlannerOptions):
+        planner: SymbolicPlanner = Field(
+            DEFAULT_PLANNER, description=f"symbolic planner, one of: {SYMBOLIC_PLANNERS}"
+        )
+        timeout: float = Field(60.0, gt=0, description="seconds for the symbolic planner")
+
+    options: Options
 
     async def _run(self, run: Run) -> None:
         task = run.task
         if task is None or task.goal is None:
             raise BadInputError("the oracle plans to a task's goal: give a planning task")
         problem = PlanningProblem(run.graph, task.goal)
-        result = await asyncio.to_thread(solve, problem, self.timeout, self.symbolic_planner)
+        options = self.options
+        result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         episode = run.episode
         episode.extra["symbolic"] = result.to_dict() | {"plan": None}
         if not result.ok:

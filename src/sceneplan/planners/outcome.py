@@ -2,61 +2,40 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sceneplan.errors import GoalParseError
-from sceneplan.planners.episode import ErrorType, Status
+from sceneplan.graph.model import SceneGraph
+from sceneplan.planners.episode import Episode, ErrorType, Status
 from sceneplan.world.domain import Cause
 from sceneplan.world.goals import parse_goal
-
-if TYPE_CHECKING:
-    from sceneplan.planners.base import Run
-
-# SayPlan Table 3 (right): which simulator causes count as which plan error.
-ERROR_TYPES: dict[Cause, ErrorType] = {
-    Cause.UNKNOWN_NODE: ErrorType.HALLUCINATED_NODE,
-    Cause.NOT_ADJACENT: ErrorType.MISSING_POSE,
-    Cause.NOT_IN_ROOM: ErrorType.MISSING_ACTION,
-    Cause.NOT_ACCESSED: ErrorType.MISSING_ACTION,
-    Cause.NOTHING_ACCESSED: ErrorType.MISSING_ACTION,
-    Cause.HAND_FULL: ErrorType.MISSING_ACTION,
-    Cause.NOT_HOLDING: ErrorType.MISSING_ACTION,
-    Cause.CONTAINER_CLOSED: ErrorType.MISSING_ACTION,
-    Cause.IS_CLOSED: ErrorType.MISSING_ACTION,
-    Cause.MUST_CLOSE_FIRST: ErrorType.MISSING_ACTION,
-    Cause.UNKNOWN_ACTION: ErrorType.WRONG_ACTION,
-    Cause.WRONG_ARITY: ErrorType.WRONG_ACTION,
-    Cause.WRONG_KIND: ErrorType.WRONG_ACTION,
-    Cause.NO_AFFORDANCE: ErrorType.WRONG_ACTION,
-    Cause.ALREADY_OPEN: ErrorType.WRONG_ACTION,
-    Cause.ALREADY_CLOSED: ErrorType.WRONG_ACTION,
-    Cause.ALREADY_ON: ErrorType.WRONG_ACTION,
-    Cause.ALREADY_OFF: ErrorType.WRONG_ACTION,
-    Cause.NOT_A_CONTAINER: ErrorType.WRONG_ACTION,
-}
+from sceneplan.world.state import WorldState
+from sceneplan.world.task import Task
 
 
 def classify(cause: Cause | str) -> ErrorType:
-    """The plan error type of a simulator failure cause."""
-    return ERROR_TYPES[Cause(cause)]
+    """The plan error type (SayPlan Table 3, right) of a simulator failure cause.
+
+    Each cause carries its error type where it is defined (`world.domain`).
+    """
+    return ErrorType(Cause(cause).error_type)
 
 
-def finish_episode(run: Run) -> None:
+def finish_episode(
+    episode: Episode, task: Task | None, graph: SceneGraph, final_state: WorldState | None
+) -> None:
     """Fill in the goal check, the answer check, the error type and the status."""
-    episode, task = run.episode, run.task
-    if run.final_state is not None:
-        episode.final_changes = run.final_state.changes()
+    if final_state is not None:
+        episode.final_changes = final_state.changes()
         if task is not None and task.goal is not None:
             try:
-                goal = parse_goal(task.goal, run.graph)
+                goal = parse_goal(task.goal, graph)
             except GoalParseError as exc:
                 episode.status, episode.error = Status.ERROR, f"task {task.id}: {exc}"
                 return
-            episode.goal_reached = goal.holds(run.final_state)
-            episode.goal_unmet = goal.explain(run.final_state)
+            episode.goal_reached = goal.holds(final_state)
+            episode.goal_unmet = goal.explain(final_state)
     if task is not None and task.is_search:
-        _judge_answer(run)
-    _classify_error(run)
+        _judge_answer(episode, task, graph)
+    _classify_error(episode, graph)
     if episode.status is Status.ERROR:
         return
     if task is not None and task.is_search:
@@ -68,9 +47,7 @@ def finish_episode(run: Run) -> None:
     episode.status = Status.SUCCESS if ok else Status.FAILED
 
 
-def _judge_answer(run: Run) -> None:
-    episode, task = run.episode, run.task
-    assert task is not None
+def _judge_answer(episode: Episode, task: Task, graph: SceneGraph) -> None:
     given = set(episode.answer)
     if task.has_no_answer:
         episode.answer_correct = not given
@@ -78,14 +55,13 @@ def _judge_answer(run: Run) -> None:
         needed = task.answer_count or 1
         episode.answer_correct = bool(given) and given <= task.answers and len(given) >= needed
     targets = set(task.answer_rooms) or {
-        room for node in task.answers if (room := run.graph.room_of(node)) is not None
+        room for node in task.answers if (room := graph.room_of(node)) is not None
     }
     if targets:
         episode.answer_room_explored = targets <= set(episode.explored)
 
 
-def _classify_error(run: Run) -> None:
-    episode = run.episode
+def _classify_error(episode: Episode, graph: SceneGraph) -> None:
     if episode.executable is False and episode.failure is not None:
         episode.error_type = classify(episode.failure["cause"])
     elif episode.executable and episode.goal_reached is False:
@@ -93,7 +69,7 @@ def _classify_error(run: Run) -> None:
         goal_rooms = {
             room
             for node in parse_goal(episode.goal or "true").nodes()
-            if node in run.graph and (room := run.graph.room_of(node)) is not None
+            if node in graph and (room := graph.room_of(node)) is not None
         }
         searched = bool(episode.search)
         if searched and goal_rooms - explored:

@@ -15,51 +15,39 @@ from __future__ import annotations
 
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.progress import OnEvent
-from sceneplan.planners.react_loop import ReactSettings, react, refuse_search
-from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, choose_scene
-from sceneplan.symbolic.solver import DEFAULT_PLANNER
+from sceneplan.planners.react_loop import PVOptions, ReactOptions, react, refuse_search
+from sceneplan.planners.scene import choose_scene
 
 
 class React(Planner):
-    """ReAct. Options: `max_steps` (30), `graph_budget` (see `scene`), `on_event`."""
+    """ReAct: the model proposes each next action and sees what happened."""
 
     name = "react"
-
-    def __init__(
-        self,
-        max_steps: int = 30,
-        graph_budget: int = DEFAULT_GRAPH_BUDGET,
-        on_event: OnEvent | None = None,
-    ):
-        self.settings = ReactSettings(max_steps, pv=False, graph_budget=graph_budget)
-        self.settings.check(self.name)
-        self.on_event = on_event
+    Options = ReactOptions
+    options: ReactOptions
 
     async def _run(self, run: Run) -> None:
         refuse_search(run, self.name)
-        execution = Execution.start(run, pv=self.settings.pv)
+        pv = self.options if isinstance(self.options, PVOptions) else None
+        execution = Execution.start(run, pv=pv is not None)
         ended = False
         try:
-            scene = await choose_scene(run, self.settings.graph_budget, self.on_event)
-            ended = await react(run, execution, scene, self.settings, on_event=self.on_event)
+            scene = await choose_scene(run, self.options.graph_budget, self.on_event)
+            ended = await react(
+                run,
+                execution,
+                scene,
+                max_steps=self.options.max_steps,
+                pv=pv,
+                on_event=self.on_event,
+            )
         finally:
             execution.finish(ended)
 
 
 class ReactPV(React):
-    """ReAct + PV. Options: those of react, plus the symbolic `planner` and `pv_timeout` (s)."""
+    """ReAct + PV: precondition verification makes each proposed action executable."""
 
     name = "react_pv"
-
-    def __init__(
-        self,
-        max_steps: int = 30,
-        planner: str = DEFAULT_PLANNER,
-        pv_timeout: float = 10.0,
-        graph_budget: int = DEFAULT_GRAPH_BUDGET,
-        on_event: OnEvent | None = None,
-    ):
-        self.settings = ReactSettings(max_steps, True, planner, pv_timeout, graph_budget)
-        self.settings.check(self.name)
-        self.on_event = on_event
+    Options = PVOptions
+    options: PVOptions

@@ -20,53 +20,45 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from sceneplan.errors import BadInputError, PlanExecutionError, PlanParseError, UnsupportedError
-from sceneplan.planners.base import Run
+from pydantic import Field
+
+from sceneplan.errors import PlanExecutionError, PlanParseError, UnsupportedError
+from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, render
-from sceneplan.planners.episode import LLMCall
 from sceneplan.planners.execution import Execution
+from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
 from sceneplan.planners.react_replies import ActionReply
 from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
 from sceneplan.symbolic.precondition import verify_preconditions
-from sceneplan.symbolic.solver import BACKENDS, DEFAULT_PLANNER
+from sceneplan.symbolic.solver import DEFAULT_PLANNER
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.goals import Formula
-
-if TYPE_CHECKING:
-    from sceneplan.llm import Response
 
 TURN = "react_turn.md"
 
 
-@dataclass(frozen=True)
-class ReactSettings:
-    """How the loop runs: the step cap, PV with its symbolic back end and timeout, the scene."""
+class ReactOptions(PlannerOptions):
+    """The options of the ReAct loop: its step cap and how much of the scene it shows."""
 
-    max_steps: int = 30
-    pv: bool = False
-    planner: str = DEFAULT_PLANNER
-    pv_timeout: float = 10.0
-    graph_budget: int = DEFAULT_GRAPH_BUDGET  # see `scene.choose_scene`
+    max_steps: int = Field(30, ge=1, description="cap on ReAct steps (model replies)")
+    graph_budget: int = Field(
+        DEFAULT_GRAPH_BUDGET,
+        ge=0,
+        description="tokens up to which the whole scene graph is shown; above, chosen rooms",
+    )
 
-    def check(self, name: str) -> None:
-        """Raise BadInputError naming the first option out of range."""
-        if self.graph_budget < 0:
-            raise BadInputError(f"{name}: graph_budget must be 0 or more, got {self.graph_budget}")
-        if self.max_steps < 1:
-            raise BadInputError(f"{name}: max_steps must be at least 1, got {self.max_steps}")
-        if self.pv_timeout <= 0:
-            raise BadInputError(f"{name}: pv_timeout must be positive, got {self.pv_timeout}")
-        if self.planner not in BACKENDS:
-            raise BadInputError(
-                f"{name}: unknown symbolic planner '{self.planner}'; "
-                f"choose one of: {', '.join(sorted(BACKENDS))}"
-            )
+
+class PVOptions(ReactOptions):
+    """ReAct with precondition verification: its symbolic back end and time limit."""
+
+    planner: SymbolicPlanner = Field(
+        DEFAULT_PLANNER, description=f"symbolic planner of PV, one of: {SYMBOLIC_PLANNERS}"
+    )
+    pv_timeout: float = Field(10.0, gt=0, description="seconds per precondition verification")
 
 
 def refuse_search(run: Run, planner: str) -> None:
@@ -82,18 +74,20 @@ async def react(
     run: Run,
     execution: Execution,
     scene: Scene,
-    settings: ReactSettings,
     *,
+    max_steps: int,
+    pv: PVOptions | None = None,
     observation: str = "none yet",
     goal: Formula | None = None,
     on_event: OnEvent | None = None,
 ) -> bool:
     """Ask for, check and run actions; whether the run ended by `done()` or with `goal` holding.
 
+    With `pv`, precondition verification makes proposed actions executable.
     `observation` is the first turn's: what happened before the loop started.
     """
     dialogue = Dialogue(render("react_system.md", actions=actions_text(run.simulator)))
-    for step in range(1, settings.max_steps + 1):
+    for step in range(1, max_steps + 1):
         state = execution.state
         dialogue.user_turn(
             TURN,
@@ -102,20 +96,19 @@ async def react(
             robot=robot_text(state),
             observation=observation,
             step=str(step),
-            max_steps=str(settings.max_steps),
+            max_steps=str(max_steps),
         )
         emit(on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
         reply = await run.ask("react", dialogue.snapshot(), ActionReply)
-        call = run.episode.llm_calls[-1]
-        if call.reply:
-            dialogue.assistant(call.reply)
+        if reply.text:
+            dialogue.assistant(reply.text)
         execution.react_predictions += 1
-        action, observation = _read(reply, call)
+        action, observation = _read(reply)
         ok = ended = False
         if action is None:
             execution.react_invalid += 1
         else:
-            ok, observation = await _act(run, execution, action, settings)
+            ok, observation = await _act(run, execution, action, pv)
             reached = goal is not None and goal.holds(execution.state)
             ended = ok and (action.name == "done" or reached)
         emit(on_event, PlanEvent("verify", "react", step, observation, ok))
@@ -124,26 +117,26 @@ async def react(
     return False
 
 
-def _read(reply: Response | None, call: LLMCall) -> tuple[Action | None, str]:
+def _read(reply: Reply[ActionReply]) -> tuple[Action | None, str]:
     """The action in a reply, or None and the feedback saying why there is none."""
-    if reply is None or reply.parsed is None:
-        return None, unusable_reply_feedback(call.reply, ActionReply)
+    if reply.parsed is None:
+        return None, unusable_reply_feedback(reply.text, ActionReply)
     try:
         action = parse_action(reply.parsed.action)
     except PlanParseError as exc:
         return None, str(exc)
-    call.command = str(action)
+    reply.call.command = str(action)
     return action, ""
 
 
 async def _act(
-    run: Run, execution: Execution, action: Action, settings: ReactSettings
+    run: Run, execution: Execution, action: Action, pv: PVOptions | None
 ) -> tuple[bool, str]:
     """Run a proposed action (after PV's steps, with PV on); whether it ran, and the observation.
 
     An action that cannot run as proposed counts as an invalid prediction.
     """
-    if not settings.pv:
+    if pv is None:
         failure = execution.step(action, "react")
         if failure is not None:
             execution.react_invalid += 1
@@ -161,8 +154,8 @@ async def _act(
         run.graph,
         execution.state,
         action,
-        settings.pv_timeout,
-        settings.planner,
+        pv.pv_timeout,
+        pv.planner,
     )
     execution.symbolic_s += time.perf_counter() - started
     if not verified.executable:

@@ -50,14 +50,13 @@ async def iterative_replanning(
         )
         emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
         reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
-        call = run.episode.llm_calls[-1]
-        if call.reply:
-            dialogue.assistant(call.reply)
-        if reply is None or reply.parsed is None:
-            feedback = unusable_reply_feedback(call.reply, PlanReply)
+        if reply.text:
+            dialogue.assistant(reply.text)
+        if reply.parsed is None:
+            feedback = unusable_reply_feedback(reply.text, PlanReply)
             emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
             continue
-        call.command = "plan"
+        reply.call.command = "plan"
         steps = list(reply.parsed.plan)
         emit(on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps}))
         feedback = _verify(run, steps, path_planner)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from sceneplan.errors import BadInputError
+from pydantic import Field
+
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
-from sceneplan.planners.progress import OnEvent
+from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.replanning import iterative_replanning
 from sceneplan.planners.search import is_search, semantic_search
 from sceneplan.world.simulator import Simulator
@@ -30,27 +31,35 @@ def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> st
     )
 
 
+class SearchOptions(PlannerOptions):
+    """The options of semantic search."""
+
+    max_search_turns: int = Field(25, ge=1, description="cap on semantic-search turns")
+
+
 class SayPlan(Planner):
-    """SayPlan. Options: `max_search_turns` (25), `max_rounds` of planning (5), `on_event`."""
+    """SayPlan: semantic search, then iterative replanning with the simulator's feedback."""
 
     name = "sayplan"
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
 
-    def __init__(
-        self, max_search_turns: int = 25, max_rounds: int = 5, on_event: OnEvent | None = None
-    ):
-        for option, value in (("max_search_turns", max_search_turns), ("max_rounds", max_rounds)):
-            if value < 1:
-                raise BadInputError(f"{self.name}: {option} must be at least 1, got {value}")
-        self.max_search_turns = max_search_turns
-        self.max_rounds = max_rounds
-        self.on_event = on_event
+    class Options(SearchOptions):
+        max_rounds: int = Field(5, ge=1, description="planning rounds with simulator feedback")
+
+    @property
+    def max_rounds(self) -> int:
+        """Planning rounds: the option, or 1 for the open-loop baselines."""
+        return self.options.max_rounds
 
     async def _run(self, run: Run) -> None:
         find = is_search(run)
         dialogue = Dialogue(self.system_prompt(run, find))
         result = await semantic_search(
-            run, dialogue, find=find, max_turns=self.max_search_turns, on_event=self.on_event
+            run,
+            dialogue,
+            find=find,
+            max_turns=self.options.max_search_turns,
+            on_event=self.on_event,
         )
         if find:
             run.episode.answer = result.answer

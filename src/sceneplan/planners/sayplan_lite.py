@@ -19,7 +19,7 @@ _NOT_PLANNED = frozenset({"look_on", "look_inside"})
 
 
 class SayPlanLite(SayPlan):
-    """SayPlan Lite. Options as SayPlan's: `max_search_turns`, `max_rounds`, `on_event`."""
+    """SayPlan Lite: SayPlan's search and planning as two dialogues, room-level actions."""
 
     name = "sayplan_lite"
     vocabulary = "lookplangraph"
@@ -32,7 +32,7 @@ class SayPlanLite(SayPlan):
             run,
             search,
             find=find,
-            max_turns=self.max_search_turns,
+            max_turns=self.options.max_search_turns,
             topology=False,
             on_event=self.on_event,
         )

@@ -79,10 +79,10 @@ async def choose_scene(run: Run, budget: int, on_event: OnEvent | None = None) -
         )
         emit(on_event, PlanEvent("ask", "rooms", 1, "waiting for the rooms to show"))
         reply = await run.ask("rooms", dialogue.snapshot(), RoomsReply)
-        named = list(reply.parsed.rooms) if reply is not None and reply.parsed else []
+        named = list(reply.parsed.rooms) if reply.parsed is not None else []
         nodes = run.graph.nodes
         rooms = [r for r in named if r in nodes and nodes[r].kind is NodeKind.ROOM]
         scene = Scene(list(dict.fromkeys(rooms)), [r for r in named if r not in rooms])
-        run.episode.llm_calls[-1].command = f"rooms({', '.join(scene.rooms or [])})"
+        reply.call.command = f"rooms({', '.join(scene.rooms or [])})"
     run.episode.extra["scene"] = scene.to_dict()
     return scene

@@ -23,55 +23,47 @@ from __future__ import annotations
 
 import asyncio
 
-from sceneplan.errors import BadInputError, GoalParseError
+from pydantic import Field
+
+from sceneplan.errors import GoalParseError
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.progress import OnEvent, PlanEvent, emit
-from sceneplan.planners.react_loop import ReactSettings, react, refuse_search
+from sceneplan.planners.progress import PlanEvent, emit
+from sceneplan.planners.react_loop import PVOptions, react, refuse_search
 from sceneplan.planners.react_replies import GoalReply
-from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, robot_text
+from sceneplan.planners.scene import Scene, choose_scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
-from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.goals import Formula, parse_goal
 
 
 class SCLPlan(Planner):
-    """SCLPlan. Options: `max_steps` of ReAct (30), the symbolic `planner`, `timeout` of the
-    global plan (s), `pv_timeout` (s), `graph_budget` (tokens of the full graph shown), `on_event`.
-    """
+    """SCLPlan: an LLM goal, the global symbolic plan, then ReAct with PV."""
 
     name = "sclplan"
 
-    def __init__(
-        self,
-        max_steps: int = 30,
-        planner: str = DEFAULT_PLANNER,
-        timeout: float = 30.0,
-        pv_timeout: float = 10.0,
-        graph_budget: int = DEFAULT_GRAPH_BUDGET,
-        on_event: OnEvent | None = None,
-    ):
-        self.settings = ReactSettings(max_steps, True, planner, pv_timeout, graph_budget)
-        self.settings.check(self.name)
-        if timeout <= 0:
-            raise BadInputError(f"{self.name}: timeout must be positive, got {timeout}")
-        self.timeout = timeout
-        self.on_event = on_event
+    class Options(PVOptions):
+        timeout: float = Field(
+            30.0, gt=0, description="seconds for the global plan (the same symbolic planner)"
+        )
+
+    options: Options
 
     async def _run(self, run: Run) -> None:
         refuse_search(run, self.name)
         execution = Execution.start(run, pv=True)
         ended = False
         try:
-            scene = await choose_scene(run, self.settings.graph_budget, self.on_event)
+            scene = await choose_scene(run, self.options.graph_budget, self.on_event)
             goal = await self._write_goal(run, scene, execution)
             observation = await self._global_plan(run, goal, execution)
             ended = observation is None or await react(
                 run,
                 execution,
                 scene,
-                self.settings,
+                max_steps=self.options.max_steps,
+                pv=self.options,
                 observation=observation,
                 goal=goal,
                 on_event=self.on_event,
@@ -96,12 +88,11 @@ class SCLPlan(Planner):
         for attempt in (1, 2):
             emit(self.on_event, PlanEvent("ask", "goal", attempt, "waiting for the goal"))
             reply = await run.ask("goal", dialogue.snapshot(), GoalReply)
-            call = run.episode.llm_calls[-1]
             info["goal_attempts"] = attempt
-            if call.reply:
-                dialogue.assistant(call.reply)
-            if reply is None or reply.parsed is None:
-                error = unusable_reply_feedback(call.reply, GoalReply)
+            if reply.text:
+                dialogue.assistant(reply.text)
+            if reply.parsed is None:
+                error = unusable_reply_feedback(reply.text, GoalReply)
             else:
                 info["goal"] = text = reply.parsed.goal
                 try:
@@ -109,7 +100,7 @@ class SCLPlan(Planner):
                 except GoalParseError as exc:
                     error = str(exc)
                 else:
-                    call.command = "goal"
+                    reply.call.command = "goal"
                     info["goal_valid"] = True
                     emit(self.on_event, PlanEvent("plan", "goal", attempt, str(formula)))
                     return formula
@@ -126,7 +117,8 @@ class SCLPlan(Planner):
         if goal is None:
             return "no valid goal could be written, so there is no global plan: act step by step"
         problem = PlanningProblem(run.graph, goal, state=execution.state)
-        result = await asyncio.to_thread(solve, problem, self.timeout, self.settings.planner)
+        options = self.options
+        result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         execution.symbolic_s += result.total_s
         run.episode.extra["symbolic"] = result.to_dict() | {"plan": None}
         if not result.ok:

@@ -17,7 +17,7 @@ from sceneplan.errors import BadInputError, UnknownNodeError
 from sceneplan.graph.tokens import count_tokens
 from sceneplan.graph.views import GraphView, collapse
 from sceneplan.llm.structured import parse_reply
-from sceneplan.planners.base import Run
+from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
@@ -89,11 +89,9 @@ async def semantic_search(
             record = SearchTurn(turn, "invalid", None, False, "", *tokens)
             emit(on_event, PlanEvent("ask", "search", turn, "waiting for the model"))
             reply = await run.ask("search", dialogue.snapshot(), schema)
-            call = run.episode.llm_calls[-1]
-            if call.reply:
-                dialogue.assistant(call.reply)
-            parsed = reply.parsed if reply is not None else None
-            answer = _take_turn(run, view, record, parsed, schema)
+            if reply.text:
+                dialogue.assistant(reply.text)
+            answer = _take_turn(run, view, record, reply, schema)
             run.episode.search.append(record)
             data = {"command": record.command, "node": record.node, "memory": record.memory}
             if answer is not None:
@@ -111,17 +109,17 @@ def _take_turn(
     run: Run,
     view: GraphView,
     record: SearchTurn,
-    parsed: SearchReply | None,
+    reply: Reply[SearchReply],
     schema: type[SearchReply],
 ) -> list[str] | None:
     """Act on one reply and fill in its turn; the answer if the model switched to planning.
 
     The answer is empty for planning tasks; None means the search goes on.
     """
-    call = run.episode.llm_calls[-1]
+    call, parsed = reply.call, reply.parsed
     answer = None
     if parsed is None:
-        record.feedback = unusable_reply_feedback(call.reply, schema)
+        record.feedback = unusable_reply_feedback(reply.text, schema)
     elif parsed.mode == "planning":
         answer = list(parsed.answer) if isinstance(parsed, FindReply) else []
         call.command = "planning"
