@@ -1,4 +1,8 @@
-"""`sceneplan eval` runs planners on task suites into a results store; `report` reads it."""
+"""`sceneplan eval` runs planners on task suites into a results store; `report` reads it.
+
+`--planners` takes planner specs with options in brackets:
+`sayplan,sclplan[planner=bfsf,timeout=5]` (`sceneplan planners` lists them).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import evaluate, load_tasks
 from sceneplan.eval.store import Record, Store
+from sceneplan.planners.options import split_specs
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -35,7 +40,10 @@ def eval_command(
     planners: Annotated[
         str,
         typer.Option(
-            "--planners", "-p", help="Planners, comma-separated (e.g. sayplan,llm_plus_p)."
+            "--planners",
+            "-p",
+            help="Planners, comma-separated, with options in brackets "
+            "(e.g. sayplan,sclplan[planner=bfsf,timeout=5]).",
         ),
     ],
     only: Annotated[
@@ -58,7 +66,7 @@ def eval_command(
 ) -> None:
     """Run planners on task suites; what is already stored in --out is skipped."""
     tasks = load_tasks(_names(suite), _names(only))
-    planner_names = _names(planners)
+    planner_names = split_specs(planners)
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
     with Store(out) as store:

@@ -1,5 +1,9 @@
 """`sceneplan plan`: plan an instruction with a planner and an LLM, verified in the simulator.
 
+Planner options are set with `-o KEY=VALUE` (repeatable; `sceneplan planners`
+lists them); the dedicated flags (--max-turns, --max-rounds, --max-steps) are
+shortcuts for the options they name.
+
 Exit status: 0 when the run succeeded (an executable plan, reaching the goal
 when the instruction is a known task; for a search task, the right answer;
 for a search instruction that is no known task, an answer naming something);
@@ -9,8 +13,6 @@ for a search instruction that is no known task, an answer naming something);
 from __future__ import annotations
 
 import asyncio
-import importlib
-import inspect
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,14 +24,17 @@ from rich.text import Text
 
 from sceneplan.datasets.tasks import Task, get_task
 from sceneplan.errors import BadInputError
+from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient
-from sceneplan.planners import PLANNERS, Episode, Planner, Status, get_planner
-from sceneplan.planners.progress import PlanEvent
+from sceneplan.planners import Episode, Planner, Status, planner_class
+from sceneplan.planners.options import parse_assignments
+from sceneplan.planners.progress import OnEvent, PlanEvent
+from sceneplan.runs import resolve
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
-# Planner constructor options and the command-line flags that set them.
+# Planner options and the command-line flags that are shortcuts for them.
 _FLAGS = {
     "max_search_turns": "--max-turns",
     "max_rounds": "--max-rounds",
@@ -48,8 +53,17 @@ def plan(
         ),
     ] = None,
     planner: Annotated[
-        str, typer.Option("--planner", "-p", help=f"One of: {', '.join(sorted(PLANNERS))}.")
+        str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
     ] = "sayplan",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="KEY=VALUE",
+            help="A planner option, e.g. -o timeout=5 (repeatable; see `sceneplan planners`).",
+        ),
+    ] = None,
     llm: Annotated[
         str | None,
         typer.Option("--llm", help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b (default: configured)."),
@@ -77,20 +91,16 @@ def plan(
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
     target = _target(instruction, task, env)
     show = None if as_json else _Progress()
-    chosen = _make_planner(
-        planner,
-        max_search_turns=max_turns,
-        max_rounds=max_rounds,
-        max_steps=max_steps,
-        on_event=show,
-    )
+    flags = {"max_search_turns": max_turns, "max_rounds": max_rounds, "max_steps": max_steps}
+    chosen = _make_planner(planner, option or [], flags, on_event=show)
+    setup = resolve(target, env)
     client = LLMClient(llm) if chosen.needs_llm else None
     if show is not None:
-        show.header(chosen, client, target, env)
+        show.header(chosen, client, setup.target, env)
         with show.spinner:
-            episode = asyncio.run(_run(chosen, target, env, client))
+            episode = asyncio.run(_run(chosen, setup.target, setup.graph, client))
     else:
-        episode = asyncio.run(_run(chosen, target, env, client))
+        episode = asyncio.run(_run(chosen, setup.target, setup.graph, client))
     if trace is not None:
         _write_trace(trace, episode)
     if as_json:
@@ -105,12 +115,12 @@ def plan(
 
 
 async def _run(
-    planner: Planner, target: Task | str, env: str | None, client: LLMClient | None
+    planner: Planner, target: Task | str, graph: SceneGraph, client: LLMClient | None
 ) -> Episode:
     if client is None:
-        return await planner.aplan(target, env)
+        return await planner.aplan(target, graph)
     async with client:
-        return await planner.aplan(target, env, client)
+        return await planner.aplan(target, graph, client)
 
 
 def _target(instruction: str | None, task_id: str | None, env: str | None) -> Task | str:
@@ -132,17 +142,25 @@ def _target(instruction: str | None, task_id: str | None, env: str | None) -> Ta
     return task
 
 
-def _make_planner(name: str, **options: Any) -> Planner:
-    """The planner with the options its constructor takes; a flag it cannot use is an error."""
-    if name not in PLANNERS:
-        get_planner(name)  # raises the error that lists the planners
-    module, cls = PLANNERS[name]
-    accepted = inspect.signature(getattr(importlib.import_module(module), cls)).parameters
-    given = {key: value for key, value in options.items() if value is not None}
-    for key, flag in _FLAGS.items():
-        if key in given and key not in accepted:
-            raise BadInputError(f"planner '{name}' has no {flag} option")
-    return get_planner(name, **{key: value for key, value in given.items() if key in accepted})
+def _make_planner(
+    name: str, assignments: list[str], flags: dict[str, Any], on_event: OnEvent | None
+) -> Planner:
+    """The planner with its `-o KEY=VALUE` options and the flags that stand for options.
+
+    A flag the planner has no option for, or a flag and an `-o` that set the
+    same option, is an error; the planner validates the rest.
+    """
+    cls = planner_class(name)
+    options: dict[str, Any] = parse_assignments(assignments, where="--option")
+    for key, value in flags.items():
+        if value is None:
+            continue
+        if key not in cls.Options.model_fields:
+            raise BadInputError(f"planner '{name}' has no {_FLAGS[key]} option")
+        if key in options:
+            raise BadInputError(f"{_FLAGS[key]} and -o {key}=... both set {key}: give one")
+        options[key] = value
+    return cls(options, on_event=on_event)
 
 
 def _write_trace(path: Path, episode: Episode) -> None:

@@ -18,6 +18,7 @@ from sceneplan.eval.annotate import KEY, changed_nodes
 from sceneplan.eval.store import Record
 from sceneplan.planners import execution
 from sceneplan.planners.episode import Episode, ErrorType, Status
+from sceneplan.planners.options import planner_label
 
 __all__ = [
     "ALL_PLANNING",
@@ -323,7 +324,9 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
 
 
 def _pm(record: Record) -> tuple[str, str]:
-    return record.episode.planner, record.episode.model
+    """The planner (with its non-default options, `sclplan[planner=bfsf]`) and the model."""
+    episode = record.episode
+    return planner_label(episode.planner, episode.options), episode.model
 
 
 def _pmef(record: Record) -> tuple[str, str, str, str]:

@@ -1,5 +1,9 @@
 """The benchmark runner: every (task, planner, model, run) not yet stored, concurrently.
 
+Planners are given as specs with options, `sclplan[planner=bfsf,timeout=5]`
+(`planners.options`); a planner with other options is another planner to
+the store, and options equal to the defaults are no options at all.
+
 Jobs run as asyncio tasks, at most `concurrency` at once, with one LLMClient
 per model shared by all of them (plus one without the response cache for the
 runs after the first, so that repeated runs really ask the model again).
@@ -14,6 +18,7 @@ the model name "none".
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -24,13 +29,41 @@ from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, load_suite
 from sceneplan.errors import BadInputError
 from sceneplan.eval.annotate import annotate
-from sceneplan.eval.store import Key, Store
+from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
 from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient, LLMSettings, load_settings
 from sceneplan.planners.base import get_planner
 from sceneplan.planners.episode import Episode, Status
+from sceneplan.planners.options import parse_spec, planner_label
+from sceneplan.runs import resolve
 
 NO_MODEL = "none"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A planner with options: its name and non-default options (`options_key`)."""
+
+    planner: str
+    options: str = NO_OPTIONS
+    needs_llm: bool = True
+
+    @property
+    def label(self) -> str:
+        return planner_label(self.planner, json.loads(self.options))
+
+
+def load_specs(specs: Sequence[str]) -> list[Spec]:
+    """Planner specs (`name[key=value,...]`) checked now, each setup once, in order.
+
+    An unknown planner or a bad option raises BadInputError before any run.
+    """
+    out: dict[Spec, None] = {}
+    for text in specs:
+        name, raw = parse_spec(text)
+        planner = get_planner(name, raw)
+        out[Spec(name, options_key(planner.options.changed()), planner.needs_llm)] = None
+    return list(out)
 
 
 @dataclass(frozen=True)
@@ -41,10 +74,11 @@ class Job:
     planner: str
     model: str
     run: int
+    options: str = NO_OPTIONS  # the planner's non-default options, `options_key`
 
     @property
     def key(self) -> Key:
-        return Key(self.task.id, self.planner, self.model, self.run)
+        return Key(self.task.id, self.planner, self.model, self.run, self.options)
 
 
 @dataclass
@@ -102,20 +136,20 @@ def load_tasks(suites: Sequence[str], only: Sequence[str] = ()) -> list[Task]:
 
 
 def plan_jobs(
-    tasks: Sequence[Task], planners: dict[str, bool], models: Sequence[str], runs: int
+    tasks: Sequence[Task], planners: Sequence[Spec], models: Sequence[str], runs: int
 ) -> list[Job]:
-    """Every job, run by run; `planners` maps each name to whether it needs an LLM."""
+    """Every job, run by run; planners without an LLM run once, under NO_MODEL."""
     return [
-        Job(task, planner, model, run)
+        Job(task, spec.planner, model, run, spec.options)
         for run in range(1, runs + 1)
-        for planner, needs_llm in planners.items()
-        for model in (models if needs_llm else [NO_MODEL])
+        for spec in planners
+        for model in (models if spec.needs_llm else [NO_MODEL])
         for task in tasks
     ]
 
 
 def resolve_models(
-    planners: dict[str, bool], models: Sequence[str], settings: LLMSettings
+    planners: Sequence[Spec], models: Sequence[str], settings: LLMSettings
 ) -> list[str]:
     """The models to run; the configured one when none is named and a planner needs one.
 
@@ -123,7 +157,7 @@ def resolve_models(
     a model) when a planner needs one and none is named or configured.
     """
     models = list(dict.fromkeys(models))
-    if not models and any(planners.values()):
+    if not models and any(spec.needs_llm for spec in planners):
         models = [settings.default_model()]
     return models
 
@@ -140,13 +174,16 @@ async def run_eval(
     retry_errors: bool = False,
     reporter: Reporter | None = None,
 ) -> Totals:
-    """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it."""
+    """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it.
+
+    `planners` are specs: names, with options in brackets (`sclplan[timeout=5]`).
+    """
     if runs < 1 or concurrency < 1:
         raise BadInputError("--runs and --concurrency must be at least 1")
     settings = settings if settings is not None else load_settings()
-    needs = {name: get_planner(name).needs_llm for name in dict.fromkeys(planners)}
-    models = resolve_models(needs, models, settings)
-    jobs = plan_jobs(tasks, needs, models, runs)
+    specs = load_specs(planners)
+    models = resolve_models(specs, models, settings)
+    jobs = plan_jobs(tasks, specs, models, runs)
     stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
     pending = [job for job in jobs if job.key not in stored]
     # Runs after the first must ask the model again, not read the response cache.
@@ -192,9 +229,12 @@ async def _worker(
 async def run_job(job: Job, llm: LLMClient | None) -> Episode:
     """One planner run, annotated; anything it raises becomes an Episode with Status.ERROR."""
     started = time.perf_counter()
+    options = json.loads(job.options)
     try:
-        episode = await get_planner(job.planner).aplan(job.task, None, llm)
-        episode.planner, episode.model = job.planner, job.model  # the names the store keys on
+        setup = resolve(job.task)
+        episode = await get_planner(job.planner, options).aplan(setup.target, setup.graph, llm)
+        # the names the store keys on
+        episode.planner, episode.model, episode.options = job.planner, job.model, options
         annotate(episode, job.task, _graph(job.task.environment))
     except Exception as exc:  # a planner bug or a bad task file must not stop the benchmark
         task = job.task
@@ -205,6 +245,7 @@ async def run_job(job: Job, llm: LLMClient | None) -> Episode:
             instruction=task.instruction,
             task_id=task.id,
             family=task.family.value,
+            options=options,
             goal=task.goal,
             status=Status.ERROR,
             error=f"{type(exc).__name__}: {exc}",

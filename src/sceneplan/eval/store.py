@@ -1,4 +1,7 @@
-"""The results store: one SQLite row per (task, planner, model, run), with the full Episode.
+"""The results store: one SQLite row per (task, planner, options, model, run), with the Episode.
+
+`options` is the planner's non-default options as canonical JSON (`{}` for
+the defaults), so one planner run with other options is another row.
 
 Each row is committed on its own in WAL mode, so a run stopped by Ctrl-C or
 a crash keeps every Episode finished before it. Summary columns are indexed
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from sceneplan.errors import BadInputError
 from sceneplan.planners.episode import Episode, Status
@@ -61,12 +64,76 @@ def _v1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX episodes_status ON episodes (status)")
 
 
+def _v2(db: sqlite3.Connection) -> None:
+    """Planner options join the key; rows stored before ran with the defaults (`{}`)."""
+    db.execute(
+        """
+        CREATE TABLE episodes_v2 (
+            id INTEGER PRIMARY KEY,
+            task_id TEXT NOT NULL,
+            planner TEXT NOT NULL,
+            options TEXT NOT NULL,
+            model TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            suite TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            family TEXT,
+            status TEXT NOT NULL,
+            error TEXT,
+            error_type TEXT,
+            executable INTEGER,
+            goal_reached INTEGER,
+            answer_correct INTEGER,
+            answer_room_explored INTEGER,
+            replans INTEGER NOT NULL,
+            search_turns INTEGER NOT NULL,
+            llm_calls INTEGER NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            cost_usd REAL NOT NULL,
+            wall_time_s REAL NOT NULL,
+            created_at TEXT NOT NULL,
+            episode TEXT NOT NULL,
+            UNIQUE (task_id, planner, options, model, run)
+        )
+        """
+    )
+    kept = ", ".join(_V1_COLUMNS)
+    db.execute(f"INSERT INTO episodes_v2 ({kept}, options) SELECT {kept}, '{{}}' FROM episodes")
+    db.execute("DROP TABLE episodes")
+    db.execute("ALTER TABLE episodes_v2 RENAME TO episodes")
+    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, options, model)")
+    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
+    db.execute("CREATE INDEX episodes_status ON episodes (status)")
+
+
+_V1_COLUMNS = (
+    *("id", "task_id", "planner", "model", "run", "suite", "environment", "family", "status"),
+    *("error", "error_type", "executable", "goal_reached", "answer_correct"),
+    *("answer_room_explored", "replans", "search_turns", "llm_calls", "input_tokens"),
+    *("output_tokens", "cost_usd", "wall_time_s", "created_at", "episode"),
+)
+
+
 # Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1,)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+
+NO_OPTIONS = "{}"
+
+
+def options_key(options: dict[str, Any]) -> str:
+    """A planner's non-default options as the store keys them: canonical JSON.
+
+    >>> options_key({"timeout": 5.0, "planner": "bfsf"})
+    '{"planner":"bfsf","timeout":5.0}'
+    """
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))
+
 
 _SUMMARY = (
     "task_id",
     "planner",
+    "options",
     "model",
     "run",
     "suite",
@@ -93,12 +160,13 @@ _SUMMARY = (
 
 @dataclass(frozen=True, order=True)
 class Key:
-    """What identifies one stored result."""
+    """What identifies one stored result; `options` as `options_key` writes them."""
 
     task_id: str
     planner: str
     model: str
     run: int
+    options: str = NO_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -112,7 +180,7 @@ class Record:
     @property
     def key(self) -> Key:
         e = self.episode
-        return Key(e.task_id or "", e.planner, e.model, self.run)
+        return Key(e.task_id or "", e.planner, e.model, self.run, options_key(e.options))
 
 
 class Store:
@@ -161,6 +229,7 @@ class Store:
         row = {
             **{name: summary.get(name) for name in _SUMMARY},
             "run": run,
+            "options": options_key(episode.options),
             "suite": suite,
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "episode": json.dumps(episode.to_dict(), separators=(",", ":")),
@@ -171,17 +240,20 @@ class Store:
 
     def keys(self, *, with_status: set[Status] | None = None) -> set[Key]:
         """Keys of the stored results (only those with one of `with_status`, if given)."""
-        rows = self._db.execute("SELECT task_id, planner, model, run, status FROM episodes")
+        rows = self._db.execute(
+            "SELECT task_id, planner, model, run, options, status FROM episodes"
+        )
         return {
-            Key(t, p, m, r)
-            for t, p, m, r, s in rows
+            Key(t, p, m, r, o)
+            for t, p, m, r, o, s in rows
             if with_status is None or Status(s) in with_status
         }
 
     def records(self) -> list[Record]:
         """Every stored result, in key order."""
         rows = self._db.execute(
-            "SELECT suite, run, episode FROM episodes ORDER BY task_id, planner, model, run"
+            "SELECT suite, run, episode FROM episodes "
+            "ORDER BY task_id, planner, options, model, run"
         )
         return [
             Record(suite, run, Episode.from_dict(json.loads(text))) for suite, run, text in rows

@@ -1,0 +1,80 @@
+"""`sceneplan planners`: every planner, built-in or from a plugin, with its options."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from sceneplan.errors import SceneplanError
+from sceneplan.planners import PLANNERS, planner_class, planner_names
+from sceneplan.planners.base import GROUP
+from sceneplan.plugins import find_plugin
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def planners_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """List the planners with their options (set them with `plan -o KEY=VALUE`)."""
+    described, broken = [], []
+    for name in planner_names():
+        try:
+            described.append(describe(name))
+        except SceneplanError as exc:  # a plugin that cannot be loaded: list the others
+            broken.append(str(exc))
+    if as_json:
+        print(json.dumps(described, indent=2))
+    else:
+        for entry in described:
+            _show(entry)
+    for message in broken:
+        err_console.print(Text("error: ", style="bold red") + Text(message))
+    if broken:
+        raise typer.Exit(2)
+
+
+def describe(name: str) -> dict[str, Any]:
+    """A planner as plain data: where it comes from, what it does, its options."""
+    cls = planner_class(name)
+    source = "built-in"
+    if name not in PLANNERS:
+        ep = find_plugin(GROUP, name)
+        dist = ep.dist.name if ep is not None and ep.dist is not None else "a package"
+        source = f"plugin from {dist}"
+    doc = (cls.__doc__ or "").strip().splitlines()
+    return {
+        "name": name,
+        "source": source,
+        "needs_llm": cls.needs_llm,
+        "summary": doc[0] if doc else "",
+        "options": cls.Options.describe(),
+    }
+
+
+def _show(entry: dict[str, Any]) -> None:
+    llm = "needs an LLM" if entry["needs_llm"] else "no LLM"
+    console.print(
+        Text.assemble((entry["name"], "bold"), f"  ({entry['source']}; {llm})  ", entry["summary"])
+    )
+    if not entry["options"]:
+        console.print("  no options\n")
+        return
+    table = Table(box=None, padding=(0, 2), show_edge=False)
+    for column in ("option", "type", "default", "description"):
+        table.add_column(column, style="bold" if column == "option" else None)
+    for row in entry["options"]:
+        default = "(required)" if row["required"] else json.dumps(row["default"])
+        table.add_row(f"  {row['name']}", row["type"], default, row["description"])
+    console.print(table)
+    console.print()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("planners")(planners_command)
