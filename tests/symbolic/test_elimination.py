@@ -80,12 +80,6 @@ def test_an_access_nothing_uses_is_dropped():
     assert eliminate(problem, sim, padded) == COFFEE_PLAN.split(" > ")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="eliminate_redundant makes one forward pass removing single actions: an action "
-    "that only a later useless action needs (access(wardrobe2) before open(wardrobe2)) is "
-    "tried while it is still needed and never again, so it stays in the plan",
-)
 @pytest.mark.parametrize(
     "side_trip",
     [

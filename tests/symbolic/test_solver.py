@@ -129,12 +129,6 @@ def test_a_problem_parses_its_goal_and_target_and_starts_from_the_initial_state(
     assert target == parse_action("pickup(coffee_mug)")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solve grounds a target action without checking it: an unknown action raises "
-    "KeyError, an unknown node KeyError, an asset to pick up AttributeError (grounding.py "
-    "_chains: relation None), instead of one BadInputError",
-)
 @pytest.mark.parametrize("target", ["fly(bed1)", "pickup(blue_mug)", "pickup(bed1)"])
 def test_a_target_no_state_allows_is_a_clear_error_or_unsolvable(target):
     try:
@@ -156,12 +150,6 @@ def fresh_bfsf_worker_afterwards():
         get_backend("bfsf").close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solve does not check its timeout: with 0, -1 or NaN, gbfs plans anyway (its search "
-    "gets max(timeout - elapsed, 0.001)); bfsf reports 'timeout' (0, -1) or raises ValueError "
-    "from select() (NaN)",
-)
 @pytest.mark.parametrize("planner", PLANNERS)
 @pytest.mark.parametrize("timeout", [0, -1.0, math.nan])
 def test_a_timeout_that_is_not_positive_is_refused(timeout, planner, fresh_bfsf_worker_afterwards):
@@ -177,12 +165,6 @@ def test_a_timeout_that_is_not_positive_is_refused(timeout, planner, fresh_bfsf_
             "bfsf",
             marks=[
                 pytest.mark.skipif(not HAS_LAPKT, reason="needs LAPKT"),
-                pytest.mark.xfail(
-                    strict=True,
-                    raises=OverflowError,
-                    reason="bfsf hands an infinite timeout to select(), which raises "
-                    "OverflowError ('timestamp out of range for platform time_t')",
-                ),
             ],
         ),
     ],

@@ -159,12 +159,6 @@ def test_gbfs_reads_the_clock_at_least_every_64_expansions(monkeypatch, branchin
     assert outcome.expanded <= 64
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gbfs reads the clock only at a pop where its counter (advanced by pops AND pushes) "
-    "is a multiple of 64; with 63 new successors per expansion the counter moves by exactly "
-    "64 per expansion and the check never fires, so the timeout is ignored",
-)
 def test_gbfs_reads_the_clock_whatever_the_branching_factor(monkeypatch):
     clock = _LateClock()
     monkeypatch.setattr(gbfs_module, "time", clock)

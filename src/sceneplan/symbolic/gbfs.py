@@ -167,7 +167,7 @@ def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:
     preferred: list = []
     boost = turn = 0
     best = INF
-    expanded = evaluated = 0
+    expanded = evaluated = pops = 0
     while regular or preferred:
         turn += 1
         use_preferred = bool(preferred) and (boost > 0 or turn % 2 == 0 or not regular)
@@ -176,12 +176,13 @@ def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:
             boost -= 1
         _, _, state, parent, via = heapq.heappop(queue)
         counter += 1
+        pops += 1
         if state in parents:
             continue
         parents[state] = (parent, via) if parent is not None else None
         if c.is_goal(state):
             return SearchOutcome("plan", _path(parents, state), expanded, evaluated)
-        if counter % 64 == 0 and time.perf_counter() > deadline:
+        if pops % 64 == 0 and time.perf_counter() > deadline:  # every 64 pops, not pushes
             return SearchOutcome("timeout", [], expanded, evaluated)
         h, helpful = c.h_ff(state)
         evaluated += 1

@@ -17,6 +17,7 @@ problem's state and reaches the goal (or makes the target action executable).
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -161,11 +162,19 @@ def solve(
 
     `focus=False` grounds the whole graph at once (for comparisons).
     """
+    if not (isinstance(timeout, int | float) and 0 < timeout < math.inf):
+        raise BadInputError(
+            f"the planner's timeout must be a positive number of seconds, not {timeout}"
+        )
     backend = get_backend(planner)
     started = time.perf_counter()
     state = problem.state
     assert state is not None
     simulator = Simulator(problem.graph, problem.vocabulary)
+    if isinstance(problem.target, Action):
+        failure = simulator.check(state, problem.target)
+        if failure is not None and not failure.cause.repairable:
+            raise BadInputError(f"no plan can make {failure.message}")
     result = SolveResult(SolveStatus.UNSOLVABLE, [], backend.name)
     if _reached(problem, simulator, state):
         result.status = SolveStatus.PLAN
@@ -216,20 +225,21 @@ def solve(
 def eliminate_redundant(
     problem: PlanningProblem, simulator: Simulator, state: WorldState, plan: list[Action]
 ) -> list[Action]:
-    """Greedy action elimination: drop each action whose removal keeps the plan valid.
+    """Greedy action elimination: drop actions whose removal keeps the plan valid, from the
+    last backwards, until no single removal does.
 
     Satisficing search can leave useless steps (an `access` never used, a
     detour); each removal is checked in the simulator, so the result is valid.
     """
-    kept = list(plan)
-    index = 0
-    while index < len(kept):
-        candidate = kept[:index] + kept[index + 1 :]
-        result = simulator.verify_plan(candidate, state)
-        if result.ok and _reached(problem, simulator, result.final_state):
-            kept = candidate
-        else:
-            index += 1
+    kept, changed = list(plan), True
+    while changed:  # again after any removal: a step may have been needed only by a removed one
+        changed, index = False, len(kept) - 1
+        while index >= 0:
+            candidate = kept[:index] + kept[index + 1 :]
+            result = simulator.verify_plan(candidate, state)
+            if result.ok and _reached(problem, simulator, result.final_state):
+                kept, changed = candidate, True
+            index -= 1
     return kept
 
 
