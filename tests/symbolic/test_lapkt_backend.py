@@ -11,7 +11,6 @@ pytest.importorskip("lapkt", reason="the bfsf back end needs LAPKT: pip install 
 
 from ground_tasks import Builder, chain, execute, names, trap
 from sceneplan.datasets import load_environment
-from sceneplan.errors import PlanExecutionError
 from sceneplan.symbolic import lapkt_backend
 from sceneplan.symbolic.lapkt_backend import LapktBFSf
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
@@ -80,11 +79,6 @@ def test_bfsf_reaches_a_negative_goal(bfsf):
     assert names(task, outcome.plan) == ["go", "tidy"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="LAPKT writes an empty plan file when BFS(f) finds no plan, and the back end "
-    "reads that as the empty plan: an unsolvable task reports status 'plan' with []",
-)
 @pytest.mark.parametrize("kind", ["dead_start", "trap"])
 def test_bfsf_reports_no_plan_for_an_unsolvable_task(bfsf, kind):
     if kind == "dead_start":
@@ -109,12 +103,6 @@ def test_bfsf_honours_its_timeout_and_the_next_search_gets_a_fresh_worker(bfsf):
     assert names(task, bfsf.search(task, timeout=10).plan) == ["step0", "step1", "step2"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="search() writes the request, then an exception in select() (a NaN or infinite "
-    "timeout, or KeyboardInterrupt) leaves the worker alive with its reply unread: the next "
-    "search reads the previous task's plan",
-)
 def test_a_search_that_raises_does_not_leave_its_reply_for_the_next_one():
     backend = LapktBFSf()
     try:
@@ -172,12 +160,6 @@ def test_bfsf_plans_validate_in_the_simulator(environment, goal):
     assert parse_goal(goal, graph).holds(verification.final_state)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=PlanExecutionError,
-    reason="the empty 'plan' bfsf returns for an unsolvable task fails the goal check on the "
-    "whole graph, and solve raises 'returned a plan the simulator rejects (plan verified)'",
-)
 def test_solve_with_bfsf_reports_an_unsolvable_goal():
     graph = load_environment("coffee")
     result = solve(PlanningProblem(graph, "hot(coffee_mug)"), timeout=30, planner="bfsf")

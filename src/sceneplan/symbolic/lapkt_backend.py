@@ -155,7 +155,12 @@ class LapktBFSf:
             self.close()
             raise BackendUnavailableError("the LAPKT worker process is not running") from None
         self._solves += 1
-        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        try:
+            ready, _, _ = select.select([process.stdout], [], [], timeout)
+        except BaseException:  # its reply would stay unread and answer the next request
+            process.kill()
+            self.close()
+            raise
         if not ready:
             process.kill()
             self.close()
@@ -165,6 +170,9 @@ class LapktBFSf:
             self.close()
             raise BackendUnavailableError("the LAPKT worker process died during a solve")
         plan = pickle.loads(process.stdout.read(int.from_bytes(header, "big")))
+        at_goal = task.goal <= task.init and not (task.goal_neg & task.init)
+        if plan == [] and not at_goal:
+            plan = None  # LAPKT leaves an empty plan file when BFS(f) finds nothing
         if plan is None:
             overran = time.perf_counter() - started >= _LAPKT_BUDGET_S
             return SearchOutcome("timeout" if overran else "unsolvable", [])
