@@ -150,3 +150,19 @@ def _rows(db) -> int:
             return conn.execute("SELECT count(*) FROM episodes").fetchone()[0]
     except sqlite3.OperationalError:  # the table is not created yet
         return 0
+
+
+def test_planner_specs_with_options_run_and_show_in_the_report(coffee_tasks, tmp_path):
+    db = tmp_path / "r.db"
+    specs = "oracle, oracle[timeout=5,planner=gbfs]"
+    result = run("eval", "-s", coffee_tasks, "-t", "coffee-plan-01", "-p", specs, "--out", db)
+    assert result.exit_code == 0, result.output
+    assert "2 run(s) stored" in result.stdout
+    report = run("report", db)
+    assert "| oracle | none | 1 | 1 | 1 | 1 |" in report.stdout
+    assert "| oracle[timeout=5] | none | 1 | 1 | 1 | 1 |" in report.stdout
+    bad = run("eval", "-s", coffee_tasks, "-p", "oracle[timeout=5", "--out", db)
+    assert bad.exit_code == 2 and "a '[' without its ']'" in bad.stderr
+    bad = run("eval", "-s", coffee_tasks, "-p", "oracle[planner=magic]", "--out", db)
+    assert bad.exit_code == 2 and "unknown symbolic planner 'magic'" in bad.stderr
+    assert "Traceback" not in bad.output

@@ -172,3 +172,32 @@ def test_repeated_runs_ask_the_model_again(scripted_llm, toys, coffee_tasks, tmp
     with Store(tmp_path / "again.db") as store:  # a new store: run 1 comes from the cache
         evaluate(task, ["toy_asking"], [scripted_llm.model], store, settings=settings)
     assert len(scripted_llm.requests) == 3
+
+
+def test_planner_options_make_another_setup_and_resume(coffee_tasks, tmp_path):
+    tasks = [t for t in load_tasks([str(coffee_tasks)]) if not t.is_search]
+    specs = ["oracle", "oracle[timeout=5]", "oracle[timeout=60]"]  # 60 is the default
+    with Store(tmp_path / "r.db") as store:
+        totals = evaluate(tasks, specs, [], store)
+        assert (totals.total, totals.done) == (4, 4)
+        keys = store.keys()
+        assert {k.options for k in keys} == {"{}", '{"timeout":5.0}'}
+        stored = {(r.episode.task_id, json.dumps(r.episode.options)) for r in store.records()}
+        assert ("coffee-plan-01", '{"timeout": 5.0}') in stored
+        again = evaluate(tasks, ["oracle[timeout=5.0]"], [], store)
+        assert (again.skipped, again.done) == (2, 0)
+        rows = compute(store.records())["overview"]
+    assert [(r["planner"], r["episodes"], r["success"]) for r in rows] == [
+        ("oracle", 2, 2),
+        ("oracle[timeout=5]", 2, 2),
+    ]
+
+
+def test_a_bad_planner_option_fails_before_any_work(coffee_tasks, tmp_path):
+    tasks = load_tasks([str(coffee_tasks)])
+    with Store(tmp_path / "r.db") as store:
+        with pytest.raises(BadInputError, match="planner 'oracle': option 'timeout' should be"):
+            evaluate(tasks, ["oracle", "oracle[timeout=-1]"], [], store)
+        with pytest.raises(BadInputError, match="planner 'oracle': no option 'max_steps'"):
+            evaluate(tasks, ["oracle[max_steps=3]"], [], store)
+        assert len(store) == 0

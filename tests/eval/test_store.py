@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -86,3 +87,41 @@ def test_files_that_are_not_stores(tmp_path):
     newer.close()
     with pytest.raises(BadInputError, match="newer sceneplan"):
         Store(tmp_path / "newer.db")
+
+
+def test_options_are_part_of_the_key(tmp_path):
+    with Store(tmp_path / "r.db") as store:
+        store.put("s", 1, episode())
+        store.put("s", 1, episode(options={"timeout": 5.0}))
+        store.put("s", 1, episode(options={"timeout": 5.0}, status=Status.FAILED))  # replaces
+        assert len(store) == 2
+        timed = Key("t-01", "p", "m", 1, '{"timeout":5.0}')
+        assert store.keys() == {Key("t-01", "p", "m", 1), timed}
+        assert {r.key for r in store.records()} == store.keys()
+
+
+def test_a_store_of_schema_1_opens_and_its_runs_count_as_default_options(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA application_id=0x53505253")
+    db.execute("PRAGMA user_version=1")
+    old = episode().to_dict()
+    old.pop("options")  # Episodes of schema 1 had no options
+    db.execute(
+        "INSERT INTO episodes (task_id, planner, model, run, suite, environment, family, status, "
+        "replans, search_turns, llm_calls, input_tokens, output_tokens, cost_usd, wall_time_s, "
+        "created_at, episode) VALUES ('t-01', 'p', 'm', 1, 's', 'coffee', 'simple_planning', "
+        "'success', 0, 0, 0, 0, 0, 0, 0, '2026-01-01', ?)",
+        (json.dumps(old),),
+    )
+    db.close()
+    with Store(path) as store:
+        assert store.schema_version == len(MIGRATIONS) == 2
+        assert store.keys() == {Key("t-01", "p", "m", 1)}
+        [record] = store.records()
+        assert record.episode.options == {} and record.episode == episode()
+        store.put("s", 1, episode(options={"max_steps": 3}))  # a new setup is a new row
+        assert len(store) == 2
+    columns = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(episodes)")]
+    assert "options" in columns

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from sceneplan.errors import SceneplanError
@@ -59,6 +58,7 @@ def describe(name: str) -> dict[str, Any]:
 
 
 def _show(entry: dict[str, Any]) -> None:
+    """The planner's line, then one aligned line per option: name, type, default, description."""
     llm = "needs an LLM" if entry["needs_llm"] else "no LLM"
     console.print(
         Text.assemble((entry["name"], "bold"), f"  ({entry['source']}; {llm})  ", entry["summary"])
@@ -66,14 +66,20 @@ def _show(entry: dict[str, Any]) -> None:
     if not entry["options"]:
         console.print("  no options\n")
         return
-    table = Table(box=None, padding=(0, 2), show_edge=False)
-    for column in ("option", "type", "default", "description"):
-        table.add_column(column, style="bold" if column == "option" else None)
-    for row in entry["options"]:
-        default = "(required)" if row["required"] else json.dumps(row["default"])
-        table.add_row(f"  {row['name']}", row["type"], default, row["description"])
-    console.print(table)
+    rows = [("option", "type", "default", "description")]
+    for r in entry["options"]:
+        default = "(required)" if r["required"] else _value(r["default"])
+        rows.append((r["name"], r["type"], default, r["description"]))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for index, row in enumerate(rows):
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        line = "  " + "  ".join([*cells, row[3]])
+        console.print(Text(line, style="dim" if index == 0 else ""))
     console.print()
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def register(app: typer.Typer) -> None:

@@ -56,7 +56,8 @@ class PVOptions(ReactOptions):
     """ReAct with precondition verification: its symbolic back end and time limit."""
 
     planner: SymbolicPlanner = Field(
-        DEFAULT_PLANNER, description=f"symbolic planner of PV, one of: {SYMBOLIC_PLANNERS}"
+        DEFAULT_PLANNER,
+        description=f"symbolic planner (of PV, and sclplan's global plan): {SYMBOLIC_PLANNERS}",
     )
     pv_timeout: float = Field(10.0, gt=0, description="seconds per precondition verification")
 
