@@ -50,9 +50,7 @@ class Scene:
 def robot_text(state: WorldState) -> str:
     """Where the robot is, what it holds and which asset it has accessed, in words.
 
-    >>> from sceneplan.datasets import load_environment
-    >>> robot_text(WorldState(load_environment("coffee")))
-    'at bobs_room; holding nothing; accessed asset: none'
+    For example `at bobs_room; holding nothing; accessed asset: none`.
     """
     return (
         f"at {state.agent_at}; holding {state.holding or 'nothing'}; "
