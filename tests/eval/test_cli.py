@@ -161,6 +161,9 @@ def test_planner_specs_with_options_run_and_show_in_the_report(coffee_tasks, tmp
     report = run("report", db)
     assert "| oracle | none | 1 | 1 | 1 | 1 |" in report.stdout
     assert "| oracle[timeout=5] | none | 1 | 1 | 1 | 1 |" in report.stdout
+    search = run("eval", "-s", coffee_tasks, "-t", "coffee-search-01", "-p", specs, "--out", db)
+    assert search.exit_code == 0, search.output  # the oracle plans to goals: an error, stored
+    assert "error in coffee-search-01 (oracle[timeout=5], none): " in search.stderr
     bad = run("eval", "-s", coffee_tasks, "-p", "oracle[timeout=5", "--out", db)
     assert bad.exit_code == 2 and "a '[' without its ']'" in bad.stderr
     bad = run("eval", "-s", coffee_tasks, "-p", "oracle[planner=magic]", "--out", db)

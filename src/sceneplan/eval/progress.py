@@ -13,6 +13,7 @@ from rich.text import Text
 
 from sceneplan.eval.runner import Totals
 from sceneplan.planners.episode import Episode, Status
+from sceneplan.planners.options import planner_label
 
 
 class ProgressBar:
@@ -36,8 +37,9 @@ class ProgressBar:
         if not self._progress.live.is_started:  # shown once the run has checked its inputs
             self._progress.start()
         if episode is not None and episode.status is Status.ERROR:
+            planner = planner_label(episode.planner, episode.options)
             self._progress.console.print(
-                Text(f"error in {episode.task_id} ({episode.planner}, {episode.model}): ")
+                Text(f"error in {episode.task_id} ({planner}, {episode.model}): ")
                 + Text(str(episode.error), style="red")
             )
         self._progress.update(

@@ -34,7 +34,7 @@ from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient, LLMSettings, load_settings
 from sceneplan.planners.base import get_planner
 from sceneplan.planners.episode import Episode, Status
-from sceneplan.planners.options import parse_spec, planner_label
+from sceneplan.planners.options import parse_spec
 from sceneplan.runs import resolve
 
 NO_MODEL = "none"
@@ -47,10 +47,6 @@ class Spec:
     planner: str
     options: str = NO_OPTIONS
     needs_llm: bool = True
-
-    @property
-    def label(self) -> str:
-        return planner_label(self.planner, json.loads(self.options))
 
 
 def load_specs(specs: Sequence[str]) -> list[Spec]:
