@@ -33,6 +33,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from sceneplan import envvars
 from sceneplan.llm import Ledger, LLMClient, LLMSettings
 
 MODEL_NAME = "scripted-model"
@@ -226,18 +227,7 @@ def scripted_llm(tmp_path: Path) -> Iterator[ScriptedLLMServer]:
 
 
 # Environment variables through which the machine could choose a model, key or config.
-LLM_ENV_VARS = (
-    "SCENEPLAN_LLM",
-    "SCENEPLAN_CONFIG",
-    "SCENEPLAN_CACHE_DIR",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "OLLAMA_HOST",
-    "VLLM_API_KEY",
-    "VLLM_BASE_URL",
-)
+LLM_ENV_VARS = envvars.LLM
 
 
 def isolate_llm_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

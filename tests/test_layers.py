@@ -89,7 +89,7 @@ def test_no_upward_imports(part):
 
 
 def test_always_allowed_modules_import_nothing_else_of_sceneplan():
-    for name in ALWAYS - {"errors"}:  # errors names llm's Usage, for types only
+    for name in ALWAYS:
         found = {part_of(m) for m in imports(PACKAGE / f"{name}.py")} - ALWAYS
         assert not found, f"sceneplan.{name} imports sceneplan.{', '.join(sorted(found))}"
 

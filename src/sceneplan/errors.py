@@ -7,10 +7,7 @@ messages.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from sceneplan.llm.usage import Usage
+from typing import Any
 
 
 class SceneplanError(Exception):
@@ -121,7 +118,7 @@ class LLMReplyError(LLMError, BadInputError):
         super().__init__(message)
         self.raw_reply = raw_reply
         self.problems = list(problems)
-        self.usage: Usage | None = None
+        self.usage: Any = None  # an llm.usage.Usage; not imported, errors import nothing
 
 
 class ReplayMismatchError(LLMError):

@@ -127,10 +127,3 @@ def test_bad_model_names(spec, message):
 
 def test_model_split_keeps_tags():
     assert split_model("ollama:qwen2.5:7b") == ("ollama", "qwen2.5:7b")
-
-
-def test_the_tests_isolate_every_llm_variable():
-    from sceneplan import envvars
-    from scripted_llm import LLM_ENV_VARS
-
-    assert set(envvars.LLM) <= set(LLM_ENV_VARS)

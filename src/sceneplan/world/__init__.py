@@ -6,6 +6,7 @@ from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.primitives import Cause
 from sceneplan.world.simulator import Failure, Simulator, Verification
 from sceneplan.world.state import WorldState
+from sceneplan.world.task import Family, Task
 
 __all__ = [
     "LOOKPLANGRAPH",
@@ -15,8 +16,10 @@ __all__ = [
     "ActionSchema",
     "Cause",
     "Failure",
+    "Family",
     "Formula",
     "Simulator",
+    "Task",
     "Verification",
     "WorldState",
     "parse_action",
