@@ -115,6 +115,14 @@ class GoalPredicate(ABC):
         """False when no action can ever make the atom true (prunes hopeless literals)."""
         return True
 
+    # Whether a task's `initial` facts may use it (world.setup): those that override
+    # `establish`, which makes the atom true in a start state or says why it cannot.
+    establishable: ClassVar[bool] = False
+
+    def establish(self, state: WorldState, *args: str) -> str | None:
+        """Make the atom true in `state`; an error message when it cannot be."""
+        raise NotImplementedError
+
 
 PREDICATES: dict[str, GoalPredicate] = {}
 
@@ -195,6 +203,14 @@ class _Relation(GoalPredicate):
             for r in self.relations
         )
 
+    def establish(self, state, x, y):
+        if len(self.relations) != 1:
+            raise NotImplementedError
+        if state.holding == x:
+            state.holding = None
+        state.move(x, y, self.relations[0])
+        return None
+
     def achievable(self, graph, x, y):
         target = graph.nodes[y]
         if target.kind is not K.ASSET or "release" not in target.affordances:
@@ -204,13 +220,13 @@ class _Relation(GoalPredicate):
 
 @register_predicate
 class OntopOf(_Relation):
-    name, doc = "ontop_of", "x rests directly on top of y"
+    name, doc, establishable = "ontop_of", "x rests directly on top of y", True
     relations = (Relation.ONTOP_OF,)
 
 
 @register_predicate
 class InsideOf(_Relation):
-    name, doc = "inside_of", "x is directly inside y"
+    name, doc, establishable = "inside_of", "x is directly inside y", True
     relations = (Relation.INSIDE_OF,)
 
 
@@ -322,11 +338,18 @@ class InRoom(GoalPredicate):
 
 @register_predicate
 class Held(GoalPredicate):
-    name, params, placement = "held", ("x",), True
+    name, params, placement, establishable = "held", ("x",), True, True
     doc = "the agent holds x"
 
     def holds(self, state, x):
         return state.holding == x
+
+    def establish(self, state, x):
+        if state.holding is not None and state.holding != x:
+            return f"the agent already holds {state.holding}"
+        state.move(x, state.agent_id, Relation.HELD)
+        state.holding = x
+        return None
 
     def pddl(self, t, x):
         return f"(holding {x[0]})" if x[1] is K.OBJECT else FALSE_PDDL
@@ -352,11 +375,17 @@ class HandEmpty(GoalPredicate):
 
 @register_predicate
 class AgentAt(GoalPredicate):
-    name, params, subject = "agent_at", ("p",), None
+    name, params, subject, establishable = "agent_at", ("p",), None, True
     doc = "the agent is at room or pose p"
 
     def holds(self, state, p):
         return state.agent_at == p
+
+    def establish(self, state, p):
+        if state.node(p).kind not in (K.ROOM, K.POSE):
+            return "the agent stands in a room or at a pose"
+        state.move(state.agent_id, p, None)
+        return None
 
     def pddl(self, t, p):
         return f"(agent_at {p[0]})" if p[1] in (K.ROOM, K.POSE) else FALSE_PDDL
@@ -400,7 +429,7 @@ class Is(GoalPredicate):
 class StateWord(GoalPredicate):
     """Any other one-argument name: a state word, e.g. `open(fridge)`, `hot(soup)`."""
 
-    params, state_word = ("x",), True
+    params, state_word, establishable = ("x",), True, True
     doc = "x is in state WORD (open, closed, on, off, hot, cold, clean, dirty, full, empty, ...)"
 
     def __init__(self, word: str = "WORD"):
@@ -408,6 +437,10 @@ class StateWord(GoalPredicate):
 
     def holds(self, state, x):
         return self.name in state.states(x)
+
+    def establish(self, state, x):
+        state.set_state(x, self.name)
+        return None
 
     def pddl(self, t, x):
         t.need_word(self.name)

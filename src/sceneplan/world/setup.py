@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sceneplan.errors import GoalParseError
-from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.graph.model import SceneGraph
 from sceneplan.world.goals import Atom, check_goal, parse_goal
+from sceneplan.world.predicates import PREDICATES
 from sceneplan.world.state import WorldState
-
-_PLACING = {"ontop_of": Relation.ONTOP_OF, "inside_of": Relation.INSIDE_OF}
 
 
 def with_facts(graph: SceneGraph, facts: Iterable[str]) -> SceneGraph:
     """A copy of `graph` in which each fact holds.
 
-    Facts are goal-language atoms: `held(x)`, `ontop_of(x, y)`, `inside_of(x, y)`,
+    Facts are goal-language atoms whose predicate can be established (its
+    `establish` face): `held(x)`, `ontop_of(x, y)`, `inside_of(x, y)`,
     `agent_at(place)`, or a state word such as `open(fridge)`.
     """
     state = WorldState(graph)
@@ -37,23 +37,10 @@ def with_facts(graph: SceneGraph, facts: Iterable[str]) -> SceneGraph:
 
 
 def _apply(state: WorldState, atom: Atom, text: str) -> None:
-    name, args = atom.name, atom.args
-    if name == "held":
-        if state.holding is not None and state.holding != args[0]:
-            raise GoalParseError(f"initial fact {text!r}: the agent already holds {state.holding}")
-        state.move(args[0], state.agent_id, Relation.HELD)
-        state.holding = args[0]
-    elif name in _PLACING:
-        if state.holding == args[0]:
-            state.holding = None
-        state.move(args[0], args[1], _PLACING[name])
-    elif name == "agent_at":
-        if state.node(args[0]).kind not in (NodeKind.ROOM, NodeKind.POSE):
-            raise GoalParseError(f"initial fact {text!r}: the agent stands in a room or at a pose")
-        state.move(state.agent_id, args[0], None)
-    elif len(args) == 1 and name not in ("is", "handempty"):
-        state.set_state(args[0], name)
-    else:
-        raise GoalParseError(
-            f"initial fact {text!r}: use held, ontop_of, inside_of, agent_at or a state word"
-        )
+    predicate = atom.predicate
+    if not predicate.establishable:
+        usable = [n for n, p in PREDICATES.items() if p.establishable]
+        raise GoalParseError(f"initial fact {text!r}: use {', '.join(usable)} or a state word")
+    problem = predicate.establish(state, *atom.args)
+    if problem is not None:
+        raise GoalParseError(f"initial fact {text!r}: {problem}")
