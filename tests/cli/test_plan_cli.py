@@ -125,8 +125,8 @@ def test_server_down_is_an_error_and_the_trace_is_kept(tmp_path):
     ("args", "message"),
     [
         (
-            ["-p", "llm_as_planner", "--max-rounds", "3"],
-            "planner 'llm_as_planner' has no --max-rounds",
+            ["-p", "llm_as_planner", "--max-replans", "3"],
+            "planner 'llm_as_planner' has no --max-replans",
         ),
         (["-p", "magic"], "unknown planner 'magic'"),
         (["Close the fridge."], "task planning-simple-02 is 'Refrigerate the orange"),

@@ -14,7 +14,8 @@ def test_every_built_in_option_has_a_default_a_description_and_a_type():
         assert issubclass(cls.Options, PlannerOptions), name
         for row in cls.Options.describe():
             assert not row["required"] and row["description"], (name, row["name"])
-            assert row["type"] in {"int", "float", "str", "bool"}, (name, row)
+            choices = "|" in row["type"]  # a Literal: its values
+            assert row["type"] in {"int", "float", "str", "bool"} or choices, (name, row)
         assert cls.Options().changed() == {}, name
 
 
@@ -28,12 +29,12 @@ def test_options_come_as_keywords_a_mapping_or_text():
 
 def test_a_bad_option_names_the_planner_the_option_the_problem_and_the_choices():
     with pytest.raises(BadInputError) as caught:
-        get_planner("sayplan", max_rounds="many", colour="red")
+        get_planner("sayplan", max_replans="many", colour="red")
     message = str(caught.value)
     assert message.startswith("planner 'sayplan': ")
-    assert "option 'max_rounds' should be a valid integer" in message and "'many'" in message
+    assert "option 'max_replans' should be a valid integer" in message and "'many'" in message
     assert "no option 'colour'" in message
-    assert "options of sayplan: max_search_turns, max_rounds" in message
+    assert "options of sayplan: max_search_turns, dialogue, max_replans" in message
     assert "\n" not in message and "pydantic" not in message and "https://" not in message
 
 

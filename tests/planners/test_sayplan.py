@@ -95,7 +95,7 @@ def test_search_expands_contracts_and_switches_to_planning(scripted_llm):
 def test_one_dialogue_carries_the_graph_only_in_its_latest_message(scripted_llm):
     for reply in (expand("kitchen"), switch(), plan(*REFRIGERATE)):
         scripted_llm.enqueue_json(reply)
-    run(scripted_llm, get_task("planning-simple-02"))
+    run(scripted_llm, get_task("planning-simple-02"), dialogue="chat")
     first, second, third = (contents(r) for r in scripted_llm.requests)
     graph = json.dumps(shown(scripted_llm.requests[0]).graph, separators=(",", ":"))
     assert second[:2] == [first[0], first[1].replace(graph, GRAPH_MOVED)]
@@ -117,8 +117,9 @@ def test_replanning_feeds_the_simulators_feedback_back(scripted_llm):
     episode = run(scripted_llm, COFFEE_TASK)
 
     feedback = "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"
+    quoted = f" (in your last plan: {' > '.join(COFFEE_PLAN_NOT_OPENED)})"
     assert shown(scripted_llm.requests[4]).feedback == "none"
-    assert shown(scripted_llm.requests[5]).feedback == feedback
+    assert shown(scripted_llm.requests[5]).feedback == feedback + quoted
     assert episode.status is Status.SUCCESS and episode.executable and episode.goal_reached
     assert episode.replans == 1 and episode.plan == COFFEE_PLAN
     assert episode.full_plan[4:8] == [
@@ -210,7 +211,8 @@ def test_a_room_no_path_reaches_is_feedback(scripted_llm):
     episode = run(scripted_llm, "Fetch the apple.", env=from_dict(data, "tiny"))
     feedback = shown(scripted_llm.requests[2]).feedback
     assert feedback.startswith("no path from office to attic")
-    assert episode.sim_calls[0] == SimCall("verify", "goto(attic) > done()", False, feedback)
+    raw = feedback.removesuffix(" (in your last plan: goto(attic) > done())")
+    assert episode.sim_calls[0] == SimCall("verify", "goto(attic) > done()", False, raw)
     assert episode.executable and episode.status is Status.SUCCESS and episode.replans == 1
 
 
@@ -219,21 +221,23 @@ def test_hallucinated_node_in_the_last_plan_is_classified(scripted_llm):
     bad = [s.replace("toms_room", "tims_room") for s in COFFEE_PLAN]
     scripted_llm.enqueue_json(plan(*bad))
     scripted_llm.enqueue_json(plan(*bad))
-    episode = run(scripted_llm, COFFEE_TASK, max_rounds=2)
+    episode = run(scripted_llm, COFFEE_TASK, max_replans=1)
     assert "there is no node called 'tims_room'" in shown(scripted_llm.requests[2]).feedback
     assert episode.executable is False and episode.error_type is ErrorType.HALLUCINATED_NODE
     assert episode.status is Status.FAILED and episode.failure["cause"] == "unknown_node"
 
 
-def test_five_rounds_at_most(scripted_llm):
+def test_a_first_plan_and_five_replans_at_most(scripted_llm):
+    """SayPlan Tables 17-18: "5 was the maximum number of replanning steps"; a run that
+    never verifies counts 5 replans."""
     forgot_access = [s for s in COFFEE_PLAN if s != "access(bed2)"]
     scripted_llm.enqueue_json(switch())
-    for _ in range(5):
+    for _ in range(7):
         scripted_llm.enqueue_json(plan(*forgot_access))
-    episode = run(scripted_llm, COFFEE_TASK)
-    assert scripted_llm.pending == 0 and len(scripted_llm.requests) == 6
-    assert episode.replans == 4 and episode.executable is False
-    assert len([c for c in episode.sim_calls if c.op == "verify"]) == 5
+    episode = run(scripted_llm, COFFEE_TASK, dialogue="chat")
+    assert scripted_llm.pending == 1 and len(scripted_llm.requests) == 7
+    assert episode.replans == 5 and episode.executable is False
+    assert len([c for c in episode.sim_calls if c.op == "verify"]) == 6
     assert episode.failure["cause"] == "nothing_accessed"
     assert episode.error_type is ErrorType.MISSING_ACTION and episode.status is Status.FAILED
     # The world as it was when the plan failed: a full mug in hand, in Tom's room.
@@ -288,10 +292,42 @@ def test_server_failing_mid_run_ends_in_error_keeping_the_trace(scripted_llm):
     assert len(episode.llm_calls) == 1 and episode.sim_calls[0].op == "expand"
 
 
+def test_a_markovian_dialogue_sends_the_static_prompt_and_the_latest_turn(scripted_llm):
+    """SayPlan Sec. 3.2: the memory input stands in for the interaction history."""
+    for reply in (expand("kitchen"), switch(), plan(*COFFEE_PLAN_NOT_OPENED), plan(*COFFEE_PLAN)):
+        scripted_llm.enqueue_json(reply)
+    episode = run(scripted_llm, COFFEE_TASK)
+    assert [len(r["messages"]) for r in scripted_llm.requests] == [2, 2, 2, 2]
+    system = contents(scripted_llm.requests[0])[0]
+    assert all(contents(r)[0] == system for r in scripted_llm.requests)
+    turn = shown(scripted_llm.requests[2])
+    assert turn.memory == ["kitchen"] and turn.feedback == "none"
+    assert "Make Tom a coffee" in contents(scripted_llm.requests[3])[1]
+    assert shown(scripted_llm.requests[3]).feedback.endswith(
+        f"(in your last plan: {' > '.join(COFFEE_PLAN_NOT_OPENED)})"
+    )
+    assert episode.status is Status.SUCCESS and episode.replans == 1
+
+
+def test_the_same_failing_plan_asks_the_same_question(scripted_llm):
+    """Markovian replanning with unchanged feedback repeats a temperature-0 request, which
+    the response cache answers: the rounds still count, the server is not asked again."""
+    forgot_access = [s for s in COFFEE_PLAN if s != "access(bed2)"]
+    scripted_llm.enqueue_json(switch())
+    for _ in range(2):
+        scripted_llm.enqueue_json(plan(*forgot_access))
+    episode = run(scripted_llm, COFFEE_TASK)
+    assert len(scripted_llm.requests) == 3 and episode.replans == 5
+    plans = [c for c in episode.llm_calls if c.stage == "plan"]
+    assert len(plans) == 6 and [c.cached for c in plans] == [False, False, *[True] * 4]
+
+
 def test_options_are_checked():
-    with pytest.raises(BadInputError, match="option 'max_rounds' should be greater than or"):
-        get_planner("sayplan", max_rounds=0)
+    with pytest.raises(BadInputError, match="option 'max_replans' should be greater than or"):
+        get_planner("sayplan", max_replans=-1)
     with pytest.raises(BadInputError, match="option 'max_search_turns' should be greater than"):
         get_planner("sayplan_lite", max_search_turns=0)
-    with pytest.raises(BadInputError, match="'llm_plus_p': no option 'max_rounds'"):
-        get_planner("llm_plus_p", max_rounds=2)
+    with pytest.raises(BadInputError, match="'llm_plus_p': no option 'max_replans'"):
+        get_planner("llm_plus_p", max_replans=2)
+    with pytest.raises(BadInputError, match="option 'dialogue' should be 'markov' or 'chat'"):
+        get_planner("sayplan", dialogue="history")

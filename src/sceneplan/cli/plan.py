@@ -1,7 +1,7 @@
 """`sceneplan plan`: plan an instruction with a planner and an LLM, verified in the simulator.
 
 Planner options are set with `-o KEY=VALUE` (repeatable; `sceneplan planners`
-lists them); the dedicated flags (--max-turns, --max-rounds, --max-steps) are
+lists them); the dedicated flags (--max-turns, --max-replans, --max-steps) are
 shortcuts for the options they name.
 
 Exit status: 0 when the run succeeded (an executable plan, reaching the goal
@@ -37,7 +37,7 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 # Planner options and the command-line flags that are shortcuts for them.
 _FLAGS = {
     "max_search_turns": "--max-turns",
-    "max_rounds": "--max-rounds",
+    "max_replans": "--max-replans",
     "max_steps": "--max-steps",
 }
 
@@ -74,8 +74,9 @@ def plan(
     max_turns: Annotated[
         int | None, typer.Option(min=1, help="Cap on semantic-search turns (default 25).")
     ] = None,
-    max_rounds: Annotated[
-        int | None, typer.Option(min=1, help="Planning rounds with feedback (default 5).")
+    max_replans: Annotated[
+        int | None,
+        typer.Option(min=0, help="Replans after the first plan, with feedback (default 5)."),
     ] = None,
     max_steps: Annotated[
         int | None,
@@ -91,7 +92,7 @@ def plan(
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
     target = _target(instruction, task, env)
     show = None if as_json else _Progress()
-    flags = {"max_search_turns": max_turns, "max_rounds": max_rounds, "max_steps": max_steps}
+    flags = {"max_search_turns": max_turns, "max_replans": max_replans, "max_steps": max_steps}
     chosen = _make_planner(planner, option or [], flags, on_event=show)
     setup = resolve(target, env)
     client = LLMClient(llm) if chosen.needs_llm else None

@@ -20,8 +20,8 @@ class LLMAsPlanner(SayPlan):
     Options = SearchOptions
 
     @property
-    def max_rounds(self) -> int:
-        return 1
+    def max_replans(self) -> int:
+        return 0
 
 
 class LLMPlusP(LLMAsPlanner):

@@ -54,6 +54,11 @@ class Dialogue:
     a pointer to the newest one) when a new turn is added, so the dialogue
     grows by the replies and feedback, not by a graph per turn.
 
+    A Markovian dialogue (`markov=True`, SayPlan Sec. 3.2: the memory input
+    stands in for the history) sends only the system prompt and the newest
+    user turn, which carries the instruction, the graph, the memory and the
+    last feedback; the whole exchange is still kept in `messages`.
+
     >>> d = Dialogue("You plan.")
     >>> d.user("graph: {big}", compact="graph: (see below)")
     >>> d.assistant("ok")
@@ -62,9 +67,10 @@ class Dialogue:
     ['You plan.', 'graph: (see below)', 'ok', 'graph: {bigger}']
     """
 
-    def __init__(self, system: str):
+    def __init__(self, system: str, *, markov: bool = False):
         self.messages: list[dict[str, str]] = [{"role": "system", "content": system}]
         self._compact: dict[int, str] = {}
+        self.markov = markov
 
     def user(self, content: str, *, compact: str | None = None) -> None:
         """Add a user turn; `compact` is what it becomes once a newer turn follows."""
@@ -83,10 +89,24 @@ class Dialogue:
     def assistant(self, content: str) -> None:
         self.messages.append({"role": "assistant", "content": content})
 
+    def sent(self) -> list[dict[str, str]]:
+        """The messages a request carries now: all of them, or (Markovian) the system
+        prompt and the newest user turn."""
+        if not self.markov:
+            return self.messages
+        last_user = next((m for m in reversed(self.messages) if m["role"] == "user"), None)
+        return [self.messages[0]] + ([last_user] if last_user is not None else [])
+
     def snapshot(self) -> list[dict[str, str]]:
-        """A copy of the messages as they are now (the Episode keeps what was sent)."""
-        return [dict(m) for m in self.messages]
+        """A copy of the messages a request carries now (the Episode keeps what was sent).
+
+        >>> d = Dialogue("You plan.", markov=True)
+        >>> d.user("turn 1"); d.assistant("ok"); d.user("turn 2")
+        >>> [m["content"] for m in d.snapshot()]
+        ['You plan.', 'turn 2']
+        """
+        return [dict(m) for m in self.sent()]
 
     def tokens(self) -> int:
         """Tokens of the whole prompt as it would be sent now."""
-        return sum(count_tokens(m["content"]) for m in self.messages)
+        return sum(count_tokens(m["content"]) for m in self.sent())

@@ -2,9 +2,11 @@
 
 The model writes a high-level plan over the explored subgraph; the path
 planner inserts the poses between rooms; the simulator verifies the result;
-its feedback goes back to the model; until the plan verifies or the rounds
-run out. With one round and no path planner this is LLM-As-Planner; with
-one round and the path planner, LLM+P.
+its feedback goes back to the model; until the plan verifies or the replans
+run out (SayPlan: a first plan and up to 5 replans, Tables 17-18). With no
+replans and no path planner this is LLM-As-Planner; with no replans and the
+path planner, LLM+P. In a Markovian dialogue (the model sees only the latest
+turn) the feedback also quotes the plan it is about.
 """
 
 from __future__ import annotations
@@ -27,19 +29,20 @@ async def iterative_replanning(
     dialogue: Dialogue,
     view: GraphView,
     *,
-    max_rounds: int,
+    max_replans: int,
     path_planner: bool,
     topology: bool = True,
     on_event: OnEvent | None = None,
 ) -> None:
     """Plan, verify and feed back in `dialogue`; fill the Episode's plans and `run.final_state`.
 
-    The Episode keeps the last plan the simulator judged; `replans` counts
-    the rounds after the first.
+    The Episode keeps the last plan the simulator judged; `replans` counts the
+    plans after the first, as SayPlan's Tables 17-18 do (0 when the first plan
+    verifies; `max_replans` when none did).
     """
     episode = run.episode
     feedback = ""
-    for round_ in range(1, max_rounds + 1):
+    for round_ in range(1, max_replans + 2):
         episode.replans = round_ - 1
         dialogue.user_turn(
             PLAN_TURN,
@@ -60,6 +63,8 @@ async def iterative_replanning(
         steps = list(reply.parsed.plan)
         emit(on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps}))
         feedback = _verify(run, steps, path_planner)
+        if feedback and dialogue.markov:
+            feedback = f"{feedback} (in your last plan: {' > '.join(steps)})"
         emit(
             on_event,
             PlanEvent(

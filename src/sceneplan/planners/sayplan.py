@@ -3,14 +3,18 @@
 Algorithm 1: the model explores the collapsed scene graph with expand and
 contract until it switches to planning; it then writes a high-level plan,
 the path planner inserts the poses, the simulator verifies it, and its
-feedback goes back to the model, for at most `max_rounds` rounds. Both
-stages are one dialogue, kept compact: only the newest message carries the
-scene graph. For a search task the run ends with the answer the model names.
+feedback goes back to the model, for a first plan and at most `max_replans`
+replans (5, as in the paper). Both stages are one dialogue. As in the paper it
+is Markovian by default: each request carries the static prompt and one turn
+with the instruction, the current graph, the memory of explored nodes and the
+last feedback (`dialogue=chat` sends the whole exchange instead, the graph
+only in the newest message). For a search task the run ends with the answer
+the model names.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -32,9 +36,14 @@ def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> st
 
 
 class SearchOptions(PlannerOptions):
-    """The options of semantic search."""
+    """The options of semantic search, and of the dialogue the SayPlan family holds."""
 
     max_search_turns: int = Field(25, ge=1, description="cap on semantic-search turns")
+    dialogue: Literal["markov", "chat"] = Field(
+        "markov",
+        description="markov: each request is the static prompt and the latest turn "
+        "(instruction, graph, memory, feedback), as in the paper; chat: the whole exchange",
+    )
 
 
 class SayPlan(Planner):
@@ -44,16 +53,21 @@ class SayPlan(Planner):
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
 
     class Options(SearchOptions):
-        max_rounds: int = Field(5, ge=1, description="planning rounds with simulator feedback")
+        max_replans: int = Field(
+            5, ge=0, description="replans after the first plan, each with the simulator's feedback"
+        )
 
     @property
-    def max_rounds(self) -> int:
-        """Planning rounds: the option, or 1 for the open-loop baselines."""
-        return self.options.max_rounds
+    def max_replans(self) -> int:
+        """Replans after the first plan: the option, or 0 for the open-loop baselines."""
+        return self.options.max_replans
+
+    def dialogue(self, system: str) -> Dialogue:
+        return Dialogue(system, markov=self.options.dialogue == "markov")
 
     async def _run(self, run: Run) -> None:
         find = is_search(run)
-        dialogue = Dialogue(self.system_prompt(run, find))
+        dialogue = self.dialogue(self.system_prompt(run, find))
         result = await semantic_search(
             run,
             dialogue,
@@ -68,7 +82,7 @@ class SayPlan(Planner):
             run,
             dialogue,
             result.view,
-            max_rounds=self.max_rounds,
+            max_replans=self.max_replans,
             path_planner=self.path_planner,
             on_event=self.on_event,
         )

@@ -9,7 +9,7 @@ so there are no poses to show or insert.
 from __future__ import annotations
 
 from sceneplan.planners.base import Run
-from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.dialogue import render
 from sceneplan.planners.replanning import iterative_replanning
 from sceneplan.planners.sayplan import SayPlan, actions_text
 from sceneplan.planners.search import is_search, semantic_search
@@ -27,7 +27,7 @@ class SayPlanLite(SayPlan):
     async def _run(self, run: Run) -> None:
         find = is_search(run)
         answer = render("sayplan_answer.md") if find else ""
-        search = Dialogue(render("sayplan_lite_search.md", answer=answer))
+        search = self.dialogue(render("sayplan_lite_search.md", answer=answer))
         result = await semantic_search(
             run,
             search,
@@ -39,14 +39,14 @@ class SayPlanLite(SayPlan):
         if find:
             run.episode.answer = result.answer
             return
-        planning = Dialogue(
+        planning = self.dialogue(
             render("sayplan_lite_plan.md", actions=actions_text(run.simulator, _NOT_PLANNED))
         )
         await iterative_replanning(
             run,
             planning,
             result.view,
-            max_rounds=self.max_rounds,
+            max_replans=self.max_replans,
             path_planner=False,
             topology=False,
             on_event=self.on_event,
