@@ -26,6 +26,7 @@ import asyncio
 from pydantic import Field
 
 from sceneplan.errors import GoalParseError
+from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
@@ -36,6 +37,29 @@ from sceneplan.planners.scene import Scene, choose_scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.predicates import PREDICATES, StateWord
+
+
+def predicates_text() -> str:
+    """The goal predicates `parse_goal` accepts, one line each, from the predicate table."""
+    table = [*PREDICATES.values(), StateWord()]
+    return "\n".join(f"- {p.signature}: {p.doc}" for p in table)
+
+
+def categories_text(graph: SceneGraph, rooms: list[str] | None = None) -> str:
+    """Each category of the scene's assets and objects with its nodes, for quantifiers
+    (only those in `rooms` when the scene shows some rooms only).
+
+    >>> from sceneplan.datasets import load_environment
+    >>> categories_text(load_environment("coffee")).split("; ")[:2]
+    ['bed: bed1, bed2', 'coffee_machine: coffee_machine']
+    """
+    members: dict[str, list[str]] = {}
+    for node in graph:
+        shown = rooms is None or graph.room_of(node.id) in rooms
+        if node.kind in (NodeKind.ASSET, NodeKind.OBJECT) and node.category and shown:
+            members.setdefault(node.category, []).append(node.id)
+    return "; ".join(f"{c}: {', '.join(ids)}" for c, ids in sorted(members.items()))
 
 
 class SCLPlan(Planner):
@@ -74,13 +98,14 @@ class SCLPlan(Planner):
     async def _write_goal(self, run: Run, scene: Scene, execution: Execution) -> Formula | None:
         """Phase 1: the model's goal, checked against the graph; one retry with the error."""
         state = execution.state
-        dialogue = Dialogue(render("sclplan_goal.md"))
+        dialogue = Dialogue(render("sclplan_goal.md", predicates=predicates_text()))
         dialogue.user(
             render(
                 "sclplan_goal_turn.md",
                 instruction=run.instruction,
                 graph=scene.text(state),
                 robot=robot_text(state),
+                categories=categories_text(run.graph, scene.rooms),
             )
         )
         info = execution.info

@@ -1,0 +1,46 @@
+"""Prompts say what the code accepts: action names, goal predicates, categories."""
+
+import re
+
+from sceneplan.datasets import load_environment
+from sceneplan.planners.dialogue import render
+from sceneplan.planners.sayplan import actions_text
+from sceneplan.planners.sclplan import categories_text, predicates_text
+from sceneplan.world import Simulator, parse_goal, parse_plan
+from sceneplan.world.predicates import PREDICATES
+
+OFFICE = load_environment("office")
+
+
+def test_sayplan_lite_plan_prompt_uses_only_its_simulators_actions():
+    simulator = Simulator(OFFICE, "lookplangraph")
+    prompt = render("sayplan_lite_plan.md", actions=actions_text(simulator))
+    examples = re.findall(r'"plan": \[(.*?)\]', prompt.split("## Example", 1)[1])
+    assert examples
+    for example in examples:
+        steps = [s.strip(' "') for s in example.split(",")]
+        names = {a.name for a in parse_plan(steps)}
+        assert names <= set(simulator.schemas), names - set(simulator.schemas)
+    for name in simulator.schemas:
+        if name not in ("look_on", "look_inside"):
+            assert f"- {name}(" in actions_text(simulator)
+
+
+def test_sclplan_goal_prompt_lists_every_predicate_parse_goal_accepts():
+    prompt = render("sclplan_goal.md", predicates=predicates_text())
+    for name, predicate in PREDICATES.items():
+        assert f"- {predicate.signature}: " in prompt, name
+        args = ", ".join(["kitchen"] * predicate.arity)
+        parse_goal(f"{name}({args})")  # what the prompt offers parses
+    assert "- WORD(x): " in prompt
+    assert "without its trailing number" not in prompt  # the old, wrong category hint
+
+
+def test_sclplan_goal_turn_names_the_categories_a_quantifier_can_use():
+    text = categories_text(OFFICE)
+    assert "bin: compost_bin, recycling_bin, rubbish_bin" in text
+    assert "mug: mug1, coffee_mug" in text and "bench: kitchen_bench" in text
+    for category in re.findall(r"(?:^|; )(\w+):", text):
+        parse_goal(f"exists x in {category}: held(x)", OFFICE)  # every listed one is known
+    kitchen_only = categories_text(OFFICE, ["kitchen"])
+    assert "bench: kitchen_bench" in kitchen_only and "terminator_poster" not in kitchen_only
