@@ -222,3 +222,58 @@ def test_lookplangraph_vocabulary():
 def test_describe_actions_lists_the_vocabulary(sim):
     lines = sim.describe_actions()
     assert lines[0].startswith("goto(<x>): ") and lines[-1].startswith("done(): ")
+
+
+# -- relaxed execution (correctness apart from executability, SayPlan Table 3) ----------
+
+
+def test_relaxed_run_applies_steps_whose_preconditions_fail(sim):
+    # the fridge is never opened and the kitchen is reached without its poses
+    plan = "access(desk) > pickup(mug) > goto(kitchen) > access(fridge) > release(mug)"
+    assert sim.verify_plan(plan).failure.cause is Cause.NOT_ADJACENT
+    relaxed = sim.relaxed_run(plan)
+    state = relaxed.final_state
+    assert state.agent_at == "kitchen" and state.parent("mug") == "fridge"
+    assert state.relation("mug") is Relation.ONTOP_OF  # the fridge stayed closed
+    assert [(f.index, f.cause) for f in relaxed.ignored] == [(2, Cause.NOT_ADJACENT)]
+    assert relaxed.skipped == []
+    opened = sim.relaxed_run(f"{TO_KITCHEN} > access(bench) > pickup(soup)")
+    assert opened.final_state.holding == "soup"
+    assert [f.cause for f in opened.ignored] == [Cause.NOT_ACCESSED, Cause.CONTAINER_CLOSED]
+
+
+@pytest.mark.parametrize(
+    ("step", "cause"),
+    [
+        ("fly(kitchen)", Cause.UNKNOWN_ACTION),
+        ("goto(kitchn)", Cause.UNKNOWN_NODE),
+        ("goto(desk)", Cause.WRONG_KIND),
+        ("access(desk, mug)", Cause.WRONG_ARITY),
+        ("turn_on(desk)", Cause.NO_AFFORDANCE),
+        ("release(plate)", Cause.NOT_HOLDING),  # the agent holds the mug, not the plate
+    ],
+)
+def test_relaxed_run_skips_steps_it_cannot_apply(sim, step, cause):
+    relaxed = sim.relaxed_run(f"access(desk) > pickup(mug) > {step} > goto(pose1)")
+    assert [(f.index, f.cause) for f in relaxed.skipped] == [(2, cause)]
+    state = relaxed.final_state
+    assert state.holding == "mug" and state.agent_at == "pose1"
+    assert state.parent("plate") == "bench" and "on" not in state.states("desk")
+
+
+def test_relaxed_run_skips_a_release_with_nothing_accessed(sim):
+    relaxed = sim.relaxed_run("access(desk) > pickup(mug) > goto(pose1) > release(mug)")
+    assert [f.cause for f in relaxed.skipped] == [Cause.NOTHING_ACCESSED]
+    assert relaxed.final_state.holding == "mug"
+
+
+def test_relaxed_run_of_an_executable_plan_is_the_run(sim):
+    plan = f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(coffee_machine) > release(mug)"
+    plan += " > turn_on(coffee_machine) > done > goto(pose2)"
+    start = sim.initial_state()
+    relaxed = sim.relaxed_run(plan, start)
+    assert relaxed.ignored == [] and relaxed.skipped == []
+    assert relaxed.final_state.changes() == sim.run(plan).changes()
+    assert relaxed.final_state.agent_at == "kitchen"  # stopped at done
+    assert start.changes() == sim.initial_state().changes()  # the input is not changed
+    assert relaxed.to_dict() == {"ignored": [], "skipped": []}

@@ -4,11 +4,18 @@
 >>> sim = Simulator(load_environment("coffee"))
 >>> print(sim.verify_plan("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug)").feedback)
 step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed
+
+A relaxed run applies the same plan's effects, ignoring the precondition that failed
+(SayPlan Table 3 judges a plan's correctness apart from its executability):
+
+>>> relaxed = sim.relaxed_run("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug)")
+>>> relaxed.final_state.holding, [f.cause.value for f in relaxed.ignored]
+('coffee_mug', ['container_closed'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +90,31 @@ class Verification:
         }
 
 
+@dataclass
+class RelaxedRun:
+    """The outcome of `Simulator.relaxed_run`: the world the plan's effects lead to."""
+
+    plan: list[Action]
+    final_state: WorldState
+    ignored: list[Failure]  # failed preconditions of steps applied anyway
+    skipped: list[Failure]  # steps that could not be applied at all, with why
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ignored": [f.message for f in self.ignored],
+            "skipped": [f.message for f in self.skipped],
+        }
+
+
+# Failed preconditions a relaxed run cannot ignore: the effects would act on
+# something that is not there (an object not in hand, no asset to put it on).
+_ACTS_ON_NOTHING = frozenset({"not_holding", "nothing_accessed"})
+
+
+def _blocks_relaxed(cause: Cause) -> bool:
+    return not cause.repairable or cause.value in _ACTS_ON_NOTHING
+
+
 class Simulator:
     """Executes actions of one vocabulary ('sayplan' or 'lookplangraph') on a scene graph."""
 
@@ -120,6 +152,10 @@ class Simulator:
             failure = self._check_param(schema, param, arg, action)
             if failure is not None:
                 return failure
+        return next(self._unmet(state, action, schema), None)
+
+    def _unmet(self, state: WorldState, action: Action, schema: ActionSchema) -> Iterator[Failure]:
+        """The failures of the preconditions of a well-formed action that do not hold, in order."""
         binding = schema.bind(action.args)
         for pre in schema.pre:
             facts = TESTS[pre.test].check(state, *(binding.get(a, a) for a in pre.args))
@@ -130,8 +166,7 @@ class Simulator:
                     "action": action.name,
                     **facts,
                 }
-                return Failure(pre.cause, action, filled)
-        return None
+                yield Failure(pre.cause, action, filled)
 
     def _check_param(self, schema, param, arg: str, action: Action) -> Failure | None:
         node = self.graph.nodes.get(arg)
@@ -195,6 +230,38 @@ class Simulator:
             if current.done:
                 return Verification(actions, index + 1, None, current)
         return Verification(actions, len(actions), None, current)
+
+    def relaxed_run(self, plan: PlanLike, state: WorldState | None = None) -> RelaxedRun:
+        """Apply a plan's effects step by step, ignoring the preconditions that fail.
+
+        What the plan would do if every missing step (a pose, an access, an
+        open) had been taken: the world it leads to decides whether the plan is
+        *correct*, apart from whether it is *executable* (SayPlan Table 3). A
+        step is skipped, changing nothing, when it cannot be applied at all: an
+        unknown action or node, a wrong number or kind of arguments, a node
+        without the affordance, a failed precondition that no earlier step
+        could repair, or one whose effects would act on something that is not
+        there (releasing an object the agent does not hold, or with no asset
+        accessed to put it on). The run stops after done(), as `verify_plan`.
+        """
+        actions = parse_plan(plan)
+        current = (state or self.initial_state()).copy()
+        ignored: list[Failure] = []
+        skipped: list[Failure] = []
+        for index, action in enumerate(actions):
+            first = self.check(current, action)  # malformed steps fail here, unrepairably
+            unmet = []
+            if first is not None and first.cause.repairable:
+                unmet = list(self._unmet(current, action, self.schemas[action.name]))
+            blocking = next((f for f in [first, *unmet] if f and _blocks_relaxed(f.cause)), None)
+            if blocking is not None:
+                skipped.append(Failure(blocking.cause, action, blocking.facts, index))
+                continue
+            ignored += [Failure(f.cause, action, f.facts, index) for f in unmet]
+            self.apply(current, action)
+            if current.done:
+                break
+        return RelaxedRun(actions, current, ignored, skipped)
 
     def run(self, plan: PlanLike, state: WorldState | None = None) -> WorldState:
         """The final world state of an executable plan; a failing plan raises PlanExecutionError."""
