@@ -11,34 +11,44 @@ from rich.console import Console
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
+from sceneplan.graph.model import SceneGraph
+from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import export_pddl
 
 console = Console(highlight=False, soft_wrap=True)
 
 
-def goal_argument(task_id: str | None, goal: str | None, required: bool) -> str | None:
-    """The goal text from `--task` or `--goal` (at most one of them)."""
+def planning_start(
+    env: str, task_id: str | None, goal: str | None, required: bool
+) -> tuple[SceneGraph, str | None]:
+    """The graph to plan in and the goal text, from `--task` or `--goal` (at most one).
+
+    With a task, the graph is the task's start state (`sceneplan.runs.resolve`:
+    its `initial` facts applied); with a bare goal, the environment as stored.
+    """
     if task_id and goal:
         raise BadInputError("give --task or --goal, not both")
     if task_id:
         task = get_task(task_id)
         if task.goal is None:
             raise BadInputError(f"task '{task_id}' is a search task: it has no goal to plan for")
-        return task.goal
+        return resolve(task, env).graph, task.goal
     if required and not goal:
         raise BadInputError("give a goal: --goal 'closed(fridge)' or --task TASK_ID")
-    return goal
+    return load_environment(env), goal
 
 
 def pddl(
     env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
     out: Annotated[Path, typer.Option("--out", help="Folder for domain.pddl and problem.pddl.")],
-    task: Annotated[str | None, typer.Option("--task", help="Use this task's goal.")] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", help="Use this task's goal and start state.")
+    ] = None,
     goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
 ) -> None:
     """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL."""
-    graph = load_environment(env)
-    files = export_pddl(graph, goal_argument(task, goal, required=False))
+    graph, goal_text = planning_start(env, task, goal, required=False)
+    files = export_pddl(graph, goal_text)
     domain_path, problem_path = files.write(out)
     console.print(f"wrote {domain_path} and {problem_path}")
 

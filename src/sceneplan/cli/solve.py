@@ -9,8 +9,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from sceneplan.cli.pddl import goal_argument
-from sceneplan.datasets import load_environment
+from sceneplan.cli.pddl import planning_start
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 
@@ -20,14 +19,16 @@ console = Console(highlight=False, soft_wrap=True)
 def solve_command(
     env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
     goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
-    task: Annotated[str | None, typer.Option("--task", help="Use this task's goal.")] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", help="Use this task's goal and start state.")
+    ] = None,
     planner: Annotated[str, typer.Option(help="Back end: gbfs or bfsf (LAPKT).")] = DEFAULT_PLANNER,
     timeout: Annotated[float, typer.Option(help="Seconds for grounding and search.")] = 30.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Find a plan for a goal; print it, its verification in the simulator and the goal check."""
-    graph = load_environment(env)
-    formula = parse_goal(goal_argument(task, goal, required=True), graph)
+    graph, goal_text = planning_start(env, task, goal, required=True)
+    formula = parse_goal(goal_text, graph)
     result = solve(PlanningProblem(graph, formula), timeout=timeout, planner=planner)
     simulator = Simulator(graph)
     verification = simulator.verify_plan(result.plan)
