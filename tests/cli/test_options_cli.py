@@ -68,12 +68,18 @@ def test_planners_lists_every_planner_with_its_options():
     assert "sclplan  (built-in; needs an LLM)  SCLPlan: an LLM goal" in result.stdout
     assert "oracle  (built-in; no LLM)" in result.stdout
     sclplan = result.stdout[result.stdout.index("sclplan  (") :]
-    lines = [line.split(maxsplit=3) for line in sclplan.splitlines()[1:7]]
+    lines = [line.split(maxsplit=3) for line in sclplan.splitlines()[1:8]]
     assert lines == [
         ["option", "type", "default", "description"],
-        ["max_steps", "int", "30", "cap on ReAct steps (model replies)"],
-        ["graph_budget", "int", "8000", lines[2][3]],
-        ["planner", "str", "gbfs", lines[3][3]],
+        [
+            "max_steps",
+            "int",
+            "72",
+            "cap on ReAct steps (model replies); 2x the longest oracle plan",
+        ],
+        ["path_planner", "bool", "true", lines[2][3]],
+        ["graph_budget", "int", "8000", lines[3][3]],
+        ["planner", "str", "gbfs", lines[4][3]],
         ["pv_timeout", "float", "10.0", "seconds per precondition verification"],
         ["timeout", "float", "30.0", "seconds for the global plan (the same symbolic planner)"],
     ]
@@ -88,9 +94,11 @@ def test_planners_as_json():
     assert sclplan["max_steps"] == {
         "name": "max_steps",
         "type": "int",
-        "default": 30,
+        "default": 72,
         "required": False,
-        "description": "cap on ReAct steps (model replies)",
+        "description": "cap on ReAct steps (model replies); 2x the longest oracle plan",
     }
-    assert set(sclplan) == {"max_steps", "graph_budget", "planner", "pv_timeout", "timeout"}
+    assert set(sclplan) == {
+        *("max_steps", "path_planner", "graph_budget", "planner", "pv_timeout", "timeout")
+    }
     assert listed["oracle"]["needs_llm"] is False and listed["sayplan"]["source"] == "built-in"

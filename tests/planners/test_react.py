@@ -35,7 +35,14 @@ def run(scripted_llm, planner, *actions, target=COFFEE_TASK, **options) -> Episo
 
 
 def test_react_feeds_an_invalid_action_back_and_counts_it(scripted_llm):
-    episode = run(scripted_llm, "react", "pickup(coffee_mug)", "goto(kitchen)", *COFFEE_STEPS)
+    episode = run(
+        scripted_llm,
+        "react",
+        "pickup(coffee_mug)",
+        "goto(kitchen)",
+        *COFFEE_STEPS,
+        path_planner=False,  # moving pose by pose: a far room is an invalid action
+    )
 
     observations = [field(r, "Observation") for r in scripted_llm.requests]
     assert observations[:4] == [
@@ -100,6 +107,7 @@ def test_react_pv_inserts_the_missing_steps(scripted_llm):
         "pickup(coffee_mug)",
         "goto(toms_room)",
         "done()",
+        path_planner=False,  # PV plans the pose-level moves to the kitchen
     )
     assert episode.status is Status.SUCCESS and episode.executable and episode.goal_reached
     assert episode.plan == COFFEE_STEPS
@@ -162,3 +170,35 @@ def test_search_tasks_are_refused(scripted_llm):
 def test_options_are_checked(planner, options, message):
     with pytest.raises(BadInputError, match=message):
         get_planner(planner, **options)
+
+
+def test_react_goes_to_a_far_room_along_the_shortest_path(scripted_llm):
+    episode = run(
+        scripted_llm,
+        "react",
+        "access(wardrobe1)",
+        "open(wardrobe1)",
+        "pickup(coffee_mug)",
+        "goto(kitchen)",
+        "access(coffee_machine)",
+        "release(coffee_mug)",
+        "turn_on(coffee_machine)",
+        "pickup(coffee_mug)",
+        "goto(toms_room)",
+        "goto(attic)",
+        "done()",
+    )
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert "the path through the poses on the way is planned for you" in system
+    assert field(scripted_llm.requests[4], "Observation") == (
+        "goto(kitchen) succeeded (via pose1, toms_room, pose5)"
+    )
+    assert field(scripted_llm.requests[10], "Observation").startswith(
+        "goto(attic) failed: there is no node called 'attic'"
+    )
+    assert episode.status is Status.SUCCESS and episode.plan == COFFEE_STEPS
+    assert episode.action_sources == ["react"] * len(COFFEE_STEPS)
+    metrics = episode.extra["sclplan"]
+    # every pose is an environment step; so is the rejected goto(attic)
+    assert metrics["env_steps"] == len(COFFEE_STEPS) + 1
+    assert (metrics["react_predictions"], metrics["react_invalid"]) == (11, 1)

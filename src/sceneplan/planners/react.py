@@ -38,6 +38,7 @@ class React(Planner):
                 execution,
                 scene,
                 max_steps=self.options.max_steps,
+                path_planner=self.options.path_planner,
                 pv=pv,
                 on_event=self.on_event,
             )

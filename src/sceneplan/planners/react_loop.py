@@ -14,6 +14,12 @@ plans to a state where it can run, those steps run first (source "pv"), then
 the action. When PV finds no such steps, the failure is the observation.
 Either way, an action that could not run as proposed (or a reply with no
 usable action) counts as an invalid ReAct prediction.
+
+Navigation, as in SCLPlan's experiments, is not the model's job: with
+`path_planner` on (the default) `goto(room)` takes the shortest path through
+the poses, each move an environment step; off, the model moves pose by pose.
+The step cap (72) is twice the longest room-level oracle plan of the Office
+planning tasks (36 actions, planning-long-12), so no task is out of reach.
 """
 
 from __future__ import annotations
@@ -23,7 +29,14 @@ import time
 
 from pydantic import Field
 
-from sceneplan.errors import PlanExecutionError, PlanParseError, UnsupportedError
+from sceneplan.errors import (
+    PlanExecutionError,
+    PlanParseError,
+    UnknownNodeError,
+    UnreachableError,
+    UnsupportedError,
+)
+from sceneplan.nav import MOVE_ACTIONS
 from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
@@ -39,12 +52,21 @@ from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.goals import Formula
 
 TURN = "react_turn.md"
+MAX_STEPS = 72  # 2 x 36, the longest room-level oracle plan of the Office planning tasks
 
 
 class ReactOptions(PlannerOptions):
     """The options of the ReAct loop: its step cap and how much of the scene it shows."""
 
-    max_steps: int = Field(30, ge=1, description="cap on ReAct steps (model replies)")
+    max_steps: int = Field(
+        MAX_STEPS,
+        ge=1,
+        description="cap on ReAct steps (model replies); 2x the longest oracle plan",
+    )
+    path_planner: bool = Field(
+        True,
+        description="goto(room) follows the shortest path through the poses; off: pose by pose",
+    )
     graph_budget: int = Field(
         DEFAULT_GRAPH_BUDGET,
         ge=0,
@@ -77,6 +99,7 @@ async def react(
     scene: Scene,
     *,
     max_steps: int,
+    path_planner: bool = True,
     pv: PVOptions | None = None,
     observation: str = "none yet",
     goal: Formula | None = None,
@@ -87,7 +110,15 @@ async def react(
     With `pv`, precondition verification makes proposed actions executable.
     `observation` is the first turn's: what happened before the loop started.
     """
-    dialogue = Dialogue(render("react_system.md", actions=actions_text(run.simulator)))
+    dialogue = Dialogue(
+        render(
+            "react_system.md",
+            actions=actions_text(run.simulator),
+            navigation=render(
+                "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
+            ),
+        )
+    )
     for step in range(1, max_steps + 1):
         state = execution.state
         dialogue.user_turn(
@@ -109,7 +140,7 @@ async def react(
         if action is None:
             execution.react_invalid += 1
         else:
-            ok, observation = await _act(run, execution, action, pv)
+            ok, observation = await _act(run, execution, action, pv, path_planner)
             reached = goal is not None and goal.holds(execution.state)
             ended = ok and (action.name == "done" or reached)
         emit(on_event, PlanEvent("verify", "react", step, observation, ok))
@@ -131,12 +162,31 @@ def _read(reply: Reply[ActionReply]) -> tuple[Action | None, str]:
 
 
 async def _act(
-    run: Run, execution: Execution, action: Action, pv: PVOptions | None
+    run: Run, execution: Execution, action: Action, pv: PVOptions | None, path_planner: bool
 ) -> tuple[bool, str]:
     """Run a proposed action (after PV's steps, with PV on); whether it ran, and the observation.
 
     An action that cannot run as proposed counts as an invalid prediction.
     """
+    via = ""
+    if path_planner and action.name in MOVE_ACTIONS:
+        try:
+            route = run.navigator.expand_plan([action], start=execution.state.agent_at)
+        except (UnreachableError, UnknownNodeError) as exc:
+            execution.react_invalid += 1
+            return False, f"{action} failed: {exc}"
+        failure = execution.steps(route[:-1], "react")  # the poses on the way
+        if failure is not None:
+            execution.react_invalid += 1
+            return False, f"{action} failed on the way: {failure.message}"
+        via = f" (via {', '.join(a.args[0] for a in route[:-1])})" if len(route) > 1 else ""
+    ok, observation = await _act_here(run, execution, action, pv)
+    return ok, observation + via if ok else observation
+
+
+async def _act_here(
+    run: Run, execution: Execution, action: Action, pv: PVOptions | None
+) -> tuple[bool, str]:
     if pv is None:
         failure = execution.step(action, "react")
         if failure is not None:

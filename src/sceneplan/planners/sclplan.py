@@ -87,6 +87,7 @@ class SCLPlan(Planner):
                 execution,
                 scene,
                 max_steps=self.options.max_steps,
+                path_planner=self.options.path_planner,
                 pv=self.options,
                 observation=observation,
                 goal=goal,
