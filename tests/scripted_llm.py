@@ -17,6 +17,11 @@ Replies are consumed in the order they were enqueued, whichever protocol asks.
 (`openai-compatible:http://127.0.0.1:PORT/v1/scripted-model`), and
 `scripted_llm.settings()` the matching fast settings (short timeouts, tiny
 backoff, cache in the test's tmp_path).
+
+`scripted_llm.reject_format("json_schema", body=...)` makes the server behave
+like one without that structured-output feature: every OpenAI-protocol request
+whose `response_format` has that type gets the error (400 by default), is
+recorded in `requests`, and consumes no scripted reply.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ class ScriptedLLMServer:
         """The JSON bodies received, in order."""
         self.paths: list[str] = []
         self._queue: deque[_Scripted] = deque()
+        self._rejected_formats: dict[str, tuple[int, Any]] = {}
         self._lock = threading.Lock()
         self._released = threading.Event()
         httpserver.expect_request("/v1/chat/completions", method="POST").respond_with_handler(
@@ -123,6 +129,22 @@ class ScriptedLLMServer:
         """Hold the next request for `seconds` (or until the test ends), then answer `text`."""
         self._push(_Scripted(text=text, delay=seconds))
 
+    def reject_format(self, kind: str, *, status: int = 400, body: Any = None) -> None:
+        """Refuse every OpenAI-protocol request whose `response_format` type is `kind`.
+
+        The refusal is `status` with `body` (by default an error naming the
+        format), sent without consuming a scripted reply.
+        """
+        if body is None:
+            body = {"error": {"message": f"response_format type '{kind}' is not supported"}}
+        with self._lock:
+            self._rejected_formats[kind] = (status, body)
+
+    @property
+    def formats(self) -> list[str | None]:
+        """The `response_format` type of each request received (None where it had none)."""
+        return [(r.get("response_format") or {}).get("type") for r in self.requests]
+
     @property
     def pending(self) -> int:
         """Replies enqueued and not yet sent."""
@@ -153,6 +175,15 @@ class ScriptedLLMServer:
         return scripted
 
     def _openai(self, request: Request) -> Response:
+        body = request.get_json(silent=True) or {}
+        kind = (body.get("response_format") or {}).get("type")
+        with self._lock:
+            rejected = self._rejected_formats.get(kind) if kind else None
+            if rejected is not None:
+                self.requests.append(body)
+                self.paths.append(request.path)
+        if rejected is not None:
+            return _json_response(rejected[1], rejected[0])
         scripted = self._next(request)
         if isinstance(scripted, Response):
             return scripted

@@ -72,7 +72,7 @@ def test_record_then_replay_gives_identical_results(scripted_llm, tmp_path):
     with scripted_llm.client(transcript=transcript) as llm:
         recorded = run(llm)
     header, *lines = transcript.read_text().splitlines()
-    assert json.loads(header) == {"format": "sceneplan-llm-transcript", "version": 1}
+    assert json.loads(header) == {"format": "sceneplan-llm-transcript", "version": 2}
     assert len(lines) == 4  # the re-ask is a call of its own
 
     with LLMClient(f"replay:{transcript}", settings=LLMSettings(cache_dir=tmp_path)) as llm:

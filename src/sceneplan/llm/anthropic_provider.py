@@ -2,7 +2,10 @@
 
 Structured replies use tool use: one tool whose input schema is the reply
 schema, and `tool_choice` forcing the model to call it. Every Claude model
-with tools supports this, and the tool's input is the JSON reply.
+with tools supports this, and the tool's input is the JSON reply; it is the
+`json_schema` structured mode. In the other modes (never reached with the
+Anthropic API, which does not refuse the tool) no tool is sent: the schema is
+in the prompt.
 
 The messages API of this SDK generation takes no sampling temperature, so the
 request's temperature is not sent (it still decides whether the reply is
@@ -20,7 +23,7 @@ from sceneplan import envvars
 from sceneplan.errors import ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.config import config_path
-from sceneplan.llm.messages import ProviderReply, Request
+from sceneplan.llm.messages import JSON_SCHEMA, ProviderReply, Request
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
@@ -70,7 +73,7 @@ class AnthropicProvider(SDKProvider):
         }
         if system:
             params["system"] = system
-        if request.schema is not None:
+        if request.schema is not None and request.mode == JSON_SCHEMA:
             params["tools"] = [
                 {
                     "name": REPLY_TOOL,

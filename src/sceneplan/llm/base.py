@@ -7,12 +7,26 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from sceneplan.errors import LLMError, LLMRequestError, LLMTimeoutError, LLMUnavailableError
+from sceneplan.llm.structured import is_format_rejection
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
     from sceneplan.llm.messages import ProviderReply, Request
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+
+class ResponseFormatRejected(LLMRequestError):
+    """The server refused the structured mode asked for, not the request as a whole.
+
+    Raised by a provider when a request in structured mode `mode` (`json_schema`
+    or `json_object`) is refused because of it (a 400 about `response_format`);
+    the client then asks again in the next mode and remembers the step.
+    """
+
+    def __init__(self, message: str, *, mode: str, url: str | None = None) -> None:
+        super().__init__(message, url=url)
+        self.mode = mode
 
 
 class Provider(ABC):
@@ -117,8 +131,13 @@ class SDKProvider(Provider):
             await self._client.close()
         self._client = self._client_loop = None
 
-    def translate_error(self, exc: Exception) -> LLMError:
-        """The LLMError for an SDK exception."""
+    def translate_error(self, exc: Exception, *, format_mode: str | None = None) -> LLMError:
+        """The LLMError for an SDK exception.
+
+        `format_mode` is the structured mode the request asked for in a way the
+        server may refuse (`json_schema`, `json_object`); a refusal about it
+        becomes ResponseFormatRejected, so that the client falls back.
+        """
         if isinstance(exc, self.timeout_error):
             return LLMTimeoutError(
                 f"{self.where} did not answer within {self.timeout:g} s", url=self.base_url
@@ -139,6 +158,13 @@ class SDKProvider(Provider):
                     url=self.base_url,
                     retry_after=_retry_after(exc),
                 )
+            if format_mode and is_format_rejection(status, detail, getattr(exc, "param", None)):
+                return ResponseFormatRejected(
+                    f"{self.where} refused {format_mode} replies for model '{self.model}' "
+                    f"({status}): {detail}",
+                    mode=format_mode,
+                    url=self.base_url,
+                )
             return LLMRequestError(
                 f"{self.where} refused the request for model '{self.model}' ({status}): {detail}",
                 url=self.base_url,
@@ -147,14 +173,35 @@ class SDKProvider(Provider):
 
 
 def _error_detail(exc: Exception) -> str:
-    """The server's own error message, if its body has one."""
+    """The server's own error message, if its body has one.
+
+    Servers put it in `error.message` (OpenAI, llama.cpp), `message` (vLLM),
+    `detail` (FastAPI validation errors) or send plain text.
+    """
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         error = body.get("error", body)
         message = error.get("message") if isinstance(error, dict) else error
         if message:
             return str(message)
+        if body.get("detail"):
+            return _describe_detail(body["detail"])
+    if isinstance(body, str) and body.strip():
+        return body.strip()[:500]
     return getattr(exc, "message", None) or str(exc)
+
+
+def _describe_detail(detail: Any) -> str:
+    """A FastAPI/pydantic `detail` (a list of {loc, msg}) in one line.
+
+    >>> _describe_detail([{"loc": ["body", "response_format"], "msg": "Input should be 'text'"}])
+    "body.response_format: Input should be 'text'"
+    """
+    if isinstance(detail, list) and all(isinstance(d, dict) and "msg" in d for d in detail):
+        return "; ".join(
+            f"{'.'.join(str(part) for part in d.get('loc', []))}: {d['msg']}" for d in detail
+        )
+    return str(detail)
 
 
 def _retry_after(exc: Exception) -> float | None:

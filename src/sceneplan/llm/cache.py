@@ -1,4 +1,9 @@
-"""The local response cache: SQLite, keyed by a hash of the full request."""
+"""The local response cache: SQLite, keyed by a hash of the full request.
+
+Besides replies it keeps the server's refusals of a structured mode (a 400
+about `response_format`), so that a cached rerun repeats the same fallback
+without asking the server again.
+"""
 
 from __future__ import annotations
 
@@ -32,8 +37,20 @@ def _m001_responses(db: sqlite3.Connection) -> None:
     )
 
 
+def _m002_rejections(db: sqlite3.Connection) -> None:
+    # A table of its own: older versions, which know only `responses`, never read these.
+    db.execute(
+        """CREATE TABLE rejections (
+            key TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            error TEXT NOT NULL,
+            created REAL NOT NULL
+        )"""
+    )
+
+
 # Schema migrations, applied in order; PRAGMA user_version counts those applied.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_responses]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_responses, _m002_rejections]
 
 
 class ResponseCache:
@@ -74,6 +91,23 @@ class ResponseCache:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses (key, model, reply, created) VALUES (?, ?, ?, ?)",
                 (request_key(request), request.model, json.dumps(reply.to_dict()), time.time()),
+            )
+
+    def get_rejection(self, request: Request) -> str | None:
+        """The server's message if it refused `request`'s structured mode, else None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT error FROM rejections WHERE key = ?", (request_key(request),)
+            ).fetchone()
+        return row[0] if row else None
+
+    def put_rejection(self, request: Request, error: str) -> None:
+        """Store that the server refused `request`'s structured mode, with its message."""
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO rejections (key, model, error, created) "
+                "VALUES (?, ?, ?, ?)",
+                (request_key(request), request.model, error, time.time()),
             )
 
     def close(self) -> None:

@@ -7,7 +7,7 @@ import importlib
 import time
 import weakref
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Self, TypeVar
 
 from pydantic import BaseModel
@@ -19,14 +19,28 @@ from sceneplan.errors import (
     LLMReplyError,
     UnsupportedError,
 )
-from sceneplan.llm.base import Provider
+from sceneplan.llm.base import Provider, ResponseFormatRejected
 from sceneplan.llm.cache import ResponseCache
 from sceneplan.llm.config import LLMSettings, load_settings
-from sceneplan.llm.messages import MessagesLike, ProviderReply, Request, as_messages
+from sceneplan.llm.messages import (
+    JSON_SCHEMA,
+    STRUCTURED_MODES,
+    Message,
+    MessagesLike,
+    ProviderReply,
+    Request,
+    as_messages,
+)
 from sceneplan.llm.prices import PriceTable
 from sceneplan.llm.registry import BUILTIN, GROUP, provider_names, split_model
 from sceneplan.llm.retry import RetryPolicy
-from sceneplan.llm.structured import parse_reply, reask_messages
+from sceneplan.llm.structured import (
+    RESPONSE_FORMAT_MODES,
+    next_mode,
+    parse_reply,
+    reask_messages,
+    with_schema_instruction,
+)
 from sceneplan.llm.transcript import TranscriptWriter
 from sceneplan.llm.usage import CallRecord, Ledger, Usage
 from sceneplan.plugins import load_plugin
@@ -93,6 +107,11 @@ class Response(Generic[T]):
     usage: Usage
     reasks: int = 0
 
+    @property
+    def structured_mode(self) -> str | None:
+        """How the schema was asked for: `json_schema`, `json_object`, `prompt`; None without."""
+        return self.usage.structured_mode
+
 
 class LLMClient:
     """One chat model and everything around a call to it.
@@ -104,6 +123,10 @@ class LLMClient:
     Async code awaits `acomplete` (and `aclose`, or uses `async with`); many
     calls may run at once, limited per provider by `concurrency`. Each call is
     added to `ledger` (and to the `ledger` passed to the call, if any).
+
+    `structured_mode` is the mode the next call with a schema starts from: it
+    moves on (`json_schema` -> `json_object` -> `prompt`) when the server
+    refuses one, and never back, so only the first calls pay the refusals.
     """
 
     def __init__(
@@ -127,6 +150,7 @@ class LLMClient:
             TranscriptWriter(self.settings.transcript) if self.settings.transcript else None
         )
         self._runner: asyncio.Runner | None = None
+        self.structured_mode = JSON_SCHEMA
 
     async def acomplete(
         self,
@@ -139,6 +163,11 @@ class LLMClient:
     ) -> Response[T]:
         """Ask the model; with `schema`, the reply must be JSON that validates against it.
 
+        A server that refuses the schema's structured output (a 400 about
+        `response_format`) is asked again in JSON mode, then in plain text with
+        the schema in the prompt; the mode that worked is kept for later calls
+        and reported as `usage.structured_mode`.
+
         A reply that does not parse or validate is shown to the model with the
         problems and asked again once; if that fails too, LLMReplyError (with
         the raw reply and the usage) is raised and the failed call is recorded.
@@ -146,24 +175,33 @@ class LLMClient:
         then raised as LLMUnavailableError / LLMTimeoutError, also recorded.
         """
         prompt = as_messages(messages)
-        request = Request(
-            self.model,
-            prompt,
-            schema.model_json_schema() if schema is not None else None,
-            temperature,
-            max_tokens,
-        )
+        json_schema = schema.model_json_schema() if schema is not None else None
+        request = Request(self.model, prompt, json_schema, temperature, max_tokens)
         started = time.perf_counter()
         replies: list[tuple[ProviderReply, bool]] = []
         parsed: T | None = None
         try:
-            replies.append(await self._ask(request))
-            if schema is not None:
-                parsed, problems = parse_reply(replies[-1][0].text, schema)
+            if schema is None:
+                replies.append(await self._ask(request))
+            else:
+                asked = request
+                request = self._in_mode(asked, self.structured_mode)
+                while True:
+                    try:
+                        replies.append(await self._ask(request))
+                        break
+                    except ResponseFormatRejected as exc:
+                        following = next_mode(exc.mode)
+                        if following is None:  # plain text refused: nothing left to try
+                            raise
+                        self._advance_mode(following)
+                        request = self._in_mode(asked, following)
+                lenient = request.structured_mode != JSON_SCHEMA
+                parsed, problems = parse_reply(replies[-1][0].text, schema, lenient=lenient)
                 if problems:
                     request = request.followed_by(*reask_messages(replies[-1][0].text, problems))
                     replies.append(await self._ask(request))
-                    parsed, problems = parse_reply(replies[-1][0].text, schema)
+                    parsed, problems = parse_reply(replies[-1][0].text, schema, lenient=lenient)
                 if problems:
                     raise LLMReplyError(
                         f"{self.model}: the reply does not match {schema.__name__} even after a "
@@ -172,7 +210,7 @@ class LLMClient:
                         problems=problems,
                     )
         except LLMError as exc:
-            usage = self._usage(replies, started)
+            usage = self._usage(replies, started, request.mode)
             if isinstance(exc, LLMReplyError):
                 exc.usage = usage
             self._record(
@@ -195,7 +233,7 @@ class LLMClient:
             parsed=parsed,
             model=self.model,
             served_model=final.served_model,
-            usage=self._usage(replies, started),
+            usage=self._usage(replies, started, request.mode),
             reasks=len(replies) - 1,
         )
         self._record(
@@ -231,15 +269,52 @@ class LLMClient:
             )
         )
 
+    def _in_mode(self, request: Request, mode: str) -> Request:
+        """`request` asked in structured `mode` (the schema in the prompt unless `json_schema`).
+
+        A refusal of a mode (ResponseFormatRejected) moves the call, and the
+        client, on to the next mode; see `acomplete`.
+        """
+        assert request.schema is not None
+        messages: tuple[Message, ...] = request.messages
+        if mode != JSON_SCHEMA:
+            messages = with_schema_instruction(messages, request.schema)
+        return replace(request, messages=messages, structured_mode=mode)
+
+    def _advance_mode(self, mode: str) -> None:
+        """Make `mode` the client's structured mode, unless it is already further on."""
+        if STRUCTURED_MODES.index(mode) > STRUCTURED_MODES.index(self.structured_mode):
+            self.structured_mode = mode
+
     async def _ask(self, request: Request) -> tuple[ProviderReply, bool]:
-        """One reply: from the cache for temperature 0, else from the provider with retries."""
+        """One reply: from the cache for temperature 0, else from the provider with retries.
+
+        A refusal of the request's structured mode is cached and recorded in
+        the transcript like a reply, then raised (ResponseFormatRejected).
+        """
         cache = self._open_cache() if self.caching and request.temperature == 0 else None
         if cache is not None and (hit := cache.get(request)) is not None:
             if self._transcript:
                 self._transcript.write(request, hit, latency_s=0.0, cached=True)
             return hit, True
+        refusable = request.mode in RESPONSE_FORMAT_MODES
+        if cache is not None and refusable and (error := cache.get_rejection(request)):
+            if self._transcript:
+                self._transcript.write_rejection(request, error, latency_s=0.0, cached=True)
+            raise ResponseFormatRejected(
+                error, mode=request.structured_mode, url=self.provider.base_url
+            )
         started = time.perf_counter()
-        reply = await self.retry.run(lambda: self._send(request))
+        try:
+            reply = await self.retry.run(lambda: self._send(request))
+        except ResponseFormatRejected as exc:
+            if cache is not None:
+                cache.put_rejection(request, exc.detail)
+            if self._transcript:
+                self._transcript.write_rejection(
+                    request, exc.detail, latency_s=time.perf_counter() - started, cached=False
+                )
+            raise
         if cache is not None:
             cache.put(request, reply)
         if self._transcript:
@@ -257,7 +332,9 @@ class LLMClient:
         async with _limit(self.provider):
             return await self.provider.complete(request)
 
-    def _usage(self, replies: list[tuple[ProviderReply, bool]], started: float) -> Usage:
+    def _usage(
+        self, replies: list[tuple[ProviderReply, bool]], started: float, mode: str | None
+    ) -> Usage:
         costs = [self.prices.cost(r.price_key, r.input_tokens, r.output_tokens) for r, _ in replies]
         return Usage(
             input_tokens=sum(r.input_tokens for r, _ in replies),
@@ -265,6 +342,7 @@ class LLMClient:
             latency_s=time.perf_counter() - started,
             cost_usd=None if None in costs else sum(c for c in costs if c is not None),
             cached=bool(replies) and all(cached for _, cached in replies),
+            structured_mode=mode,
         )
 
     def _record(self, ledger: Ledger | None, record: CallRecord) -> None:

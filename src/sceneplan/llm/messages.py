@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from sceneplan.errors import BadInputError
 
 Role = Literal["system", "user", "assistant"]
 ROLES: tuple[str, ...] = get_args(Role)
+
+JSON_SCHEMA = "json_schema"
+JSON_OBJECT = "json_object"
+PROMPT = "prompt"
+STRUCTURED_MODES: tuple[str, ...] = (JSON_SCHEMA, JSON_OBJECT, PROMPT)
+"""How a reply schema is asked for, in the order tried (see `sceneplan.llm.structured`)."""
 
 
 @dataclass(frozen=True)
@@ -52,29 +58,43 @@ def as_messages(messages: MessagesLike) -> tuple[Message, ...]:
 
 @dataclass(frozen=True)
 class Request:
-    """Everything that determines a reply; its `key_data` keys the cache and the transcript."""
+    """Everything that determines a reply; its `key_data` keys the cache and the transcript.
+
+    `structured_mode` says how `schema` is asked for (see `sceneplan.llm.structured`):
+    `json_schema` (the server's own structured output), `json_object` (JSON
+    mode) or `prompt` (plain text); in the last two the messages already
+    describe the schema. It is part of the key only when it is not
+    `json_schema`, so keys of requests made before the modes existed still hold.
+    """
 
     model: str
     messages: tuple[Message, ...]
     schema: dict[str, Any] | None = None
     temperature: float = 0.0
     max_tokens: int | None = None
+    structured_mode: str = JSON_SCHEMA
 
     def key_data(self) -> dict[str, Any]:
         """The request as plain JSON data."""
-        return {
+        data = {
             "model": self.model,
             "messages": [m.to_dict() for m in self.messages],
             "schema": self.schema,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
         }
+        if self.schema is not None and self.structured_mode != JSON_SCHEMA:
+            data["structured_mode"] = self.structured_mode
+        return data
+
+    @property
+    def mode(self) -> str | None:
+        """The structured mode in effect: None without a schema."""
+        return self.structured_mode if self.schema is not None else None
 
     def followed_by(self, *messages: Message) -> Request:
         """The same request with more turns appended (used to re-ask)."""
-        return Request(
-            self.model, self.messages + messages, self.schema, self.temperature, self.max_tokens
-        )
+        return replace(self, messages=self.messages + messages)
 
 
 @dataclass(frozen=True)

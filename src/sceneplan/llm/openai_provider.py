@@ -1,8 +1,11 @@
 """Providers that speak the OpenAI chat-completions protocol: OpenAI, Ollama, vLLM, any server.
 
 All go through the official `openai` SDK with a base URL. Structured replies
-use `response_format` with a JSON schema, which OpenAI, Ollama, vLLM and the
-llama.cpp server all accept.
+use `response_format` with a JSON schema, which OpenAI, Ollama, recent vLLM and
+the llama.cpp server accept; a server that refuses it (older vLLM and
+llama.cpp builds, some proxies, models without structured outputs) answers
+400, and the request is asked again in JSON mode (`json_object`), then as plain
+text (see `sceneplan.llm.structured`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError, ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.config import config_path
-from sceneplan.llm.messages import ProviderReply, Request
+from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
 
 if TYPE_CHECKING:
@@ -84,7 +87,8 @@ class OpenAIProvider(SDKProvider):
         }
         if request.max_tokens is not None:
             params[self.max_tokens_param] = request.max_tokens
-        if request.schema is not None:
+        mode = request.mode
+        if mode == JSON_SCHEMA and request.schema is not None:
             params["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {
@@ -93,10 +97,13 @@ class OpenAIProvider(SDKProvider):
                     "strict": is_strict_compatible(request.schema),
                 },
             }
+        elif mode == JSON_OBJECT:
+            params["response_format"] = {"type": "json_object"}
         try:
             completion = await self.client().chat.completions.create(**params)
         except openai.OpenAIError as exc:
-            raise self.translate_error(exc) from exc
+            format_mode = mode if "response_format" in params else None
+            raise self.translate_error(exc, format_mode=format_mode) from exc
         if not getattr(completion, "choices", None):
             raise LLMRequestError(f"{self.where} sent a reply without choices", url=self.base_url)
         message = completion.choices[0].message

@@ -1,8 +1,13 @@
 """`replay:PATH`: a provider that answers from a recorded transcript, never from a server.
 
-A request matches a recorded one when its messages, schema, temperature and
-max tokens are equal (the model is not compared: it is `replay:PATH` now).
-Identical requests recorded several times are answered in recorded order.
+A request matches a recorded one when its messages, schema, temperature, max
+tokens and structured mode are equal (the model is not compared: it is
+`replay:PATH` now). Identical requests recorded several times are answered in
+recorded order.
+
+Where the recorded server refused a structured mode (a `rejected` line), a
+request in that mode with no recorded reply is refused again with the recorded
+message, so the client falls back to the mode the recorded run used.
 """
 
 from __future__ import annotations
@@ -13,14 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from sceneplan.errors import ReplayMismatchError
-from sceneplan.llm.base import Provider
-from sceneplan.llm.messages import ProviderReply, Request
+from sceneplan.llm.base import Provider, ResponseFormatRejected
+from sceneplan.llm.messages import JSON_SCHEMA, ProviderReply, Request
 from sceneplan.llm.transcript import TranscriptEntry, read_transcript
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
 
-_COMPARED = ("messages", "schema", "temperature", "max_tokens")
+_COMPARED = ("messages", "schema", "temperature", "max_tokens", "structured_mode")
 
 
 class ReplayProvider(Provider):
@@ -35,10 +40,17 @@ class ReplayProvider(Provider):
     ) -> None:
         super().__init__(str(path), base_url=None, timeout=timeout, concurrency=concurrency)
         self.path = path
-        self.entries = entries
+        self.entries = [entry for entry in entries if entry.reply is not None]
+        """The recorded replies."""
+        self.rejections: dict[str, TranscriptEntry] = {}
+        """The first recorded refusal of each structured mode."""
         self._pending: dict[str, deque[TranscriptEntry]] = {}
         for entry in entries:
-            self._pending.setdefault(_match_key(entry.request), deque()).append(entry)
+            if entry.reply is None:
+                mode = entry.request.get("structured_mode", JSON_SCHEMA)
+                self.rejections.setdefault(mode, entry)
+            else:
+                self._pending.setdefault(_match_key(entry.request), deque()).append(entry)
 
     @classmethod
     def from_settings(cls, model: str, settings: LLMSettings) -> Self:
@@ -60,7 +72,16 @@ class ReplayProvider(Provider):
         key = _match_key(request.key_data())
         queue = self._pending.get(key)
         if queue:
-            return queue.popleft().reply
+            reply = queue.popleft().reply
+            assert reply is not None  # only replies are queued
+            return reply
+        mode = request.mode
+        if mode is not None and (rejection := self.rejections.get(mode)) is not None:
+            raise ResponseFormatRejected(
+                f"{rejection.rejected} (replayed from line {rejection.line})",
+                mode=mode,
+                url=self.base_url,
+            )
         if queue is not None:
             raise ReplayMismatchError(
                 f"{self.path}: this request was recorded "
@@ -104,6 +125,10 @@ requested 'go to the office'"
         if recorded.get(field) != requested.get(field):
             if field == "schema":
                 return "the reply schema differs"
+            if field == "structured_mode":
+                recorded_mode = recorded.get(field) or JSON_SCHEMA
+                requested_mode = requested.get(field) or JSON_SCHEMA
+                return f"structured mode: recorded {recorded_mode}, requested {requested_mode}"
             return f"{field}: recorded {recorded.get(field)!r}, requested {requested.get(field)!r}"
     return "no difference"
 

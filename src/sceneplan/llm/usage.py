@@ -12,6 +12,9 @@ class Usage:
 
     `cost_usd` is what the call costs at list price, None if the model has no
     price; a call answered from the cache still reports it, with `cached` set.
+    `structured_mode` is how a reply schema was asked for in the end
+    (`json_schema`, `json_object` or `prompt`, see `sceneplan.llm.structured`);
+    None for a call without a schema.
     """
 
     input_tokens: int = 0
@@ -19,6 +22,7 @@ class Usage:
     latency_s: float = 0.0
     cost_usd: float | None = 0.0
     cached: bool = False
+    structured_mode: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data."""
