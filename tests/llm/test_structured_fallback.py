@@ -8,10 +8,14 @@ import json
 import pytest
 from pydantic import BaseModel
 
+from sayplan_script import expand, switch
+from sceneplan import runs
+from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import LLMReplyError, LLMRequestError
 from sceneplan.llm import LLMClient, LLMSettings
 from sceneplan.llm.replay import first_difference
 from sceneplan.llm.structured import is_format_rejection, json_objects, parse_reply
+from sceneplan.planners import Episode, get_planner
 
 
 class Step(BaseModel):
@@ -439,3 +443,23 @@ def test_lenient_parsing_problems():
 def test_json_objects_skips_nested_and_broken_braces():
     text = 'a {"x": {"y": {}}} b {not json} c {"z": [1, {"w": 2}]}'
     assert list(json_objects(text)) == ['{"x": {"y": {}}}', '{"z": [1, {"w": 2}]}']
+
+
+# -- the Episode --------------------------------------------------------------------
+
+
+def test_the_episode_records_the_mode_of_each_call(scripted_llm):
+    scripted_llm.reject_format("json_schema", body=VLLM_NO_JSON_SCHEMA)
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_text("I cannot plan that.")  # the plan reply: unusable twice
+    scripted_llm.enqueue_text("Still no plan.")
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("llm_plus_p"), get_task("planning-simple-02"), llm=llm)
+    assert scripted_llm.formats[:2] == ["json_schema", "json_object"]
+    assert "json_schema" not in scripted_llm.formats[2:]
+    modes = [call.structured_mode for call in episode.llm_calls]
+    assert len(modes) == 3 and set(modes) == {"json_object"}
+    assert episode.llm_calls[-1].error is not None  # the failed call has its mode too
+    again = Episode.from_dict(json.loads(json.dumps(episode.to_dict())))
+    assert [call.structured_mode for call in again.llm_calls] == modes

@@ -112,6 +112,7 @@ class Run:
                 output_tokens=usage.output_tokens if usage else 0,
                 latency_s=usage.latency_s if usage else 0.0,
                 cost_usd=(usage.cost_usd or 0.0) if usage else 0.0,
+                structured_mode=usage.structured_mode if usage else None,
             )
             self.episode.llm_calls.append(call)
             return Reply(call)
@@ -127,6 +128,7 @@ class Run:
             latency_s=usage.latency_s,
             cost_usd=usage.cost_usd or 0.0,
             cached=usage.cached,
+            structured_mode=usage.structured_mode,
         )
         self.episode.llm_calls.append(call)
         return Reply(call, parsed)

@@ -45,6 +45,7 @@ class LLMCall:
     cost_usd: float = 0.0
     cached: bool = False
     error: str | None = None
+    structured_mode: str | None = None  # json_schema / json_object / prompt (llm.structured)
 
 
 @dataclass
