@@ -259,12 +259,15 @@ ROOMS: dict[str, Room] = {
                 obj("spoon", "clean"),
             ),
             appliance("microwave"),
-            device("coffee_machine", state=("on",), attrs=("espresso",)),
-            container(
-                "cabinet",
-                obj("plate3", "clean", attrs=("white",)),
+            # Off, as App. G's coffee plans need (they switch it on); a mug waits
+            # under the spout, so switching it on shows it works (planning-simple-12).
+            device(
+                "coffee_machine",
                 obj("mug1", "clean", "empty", attrs=("purple",), cat="mug"),
-                desc="The crockery cupboard.",
+                attrs=("espresso",),
+            ),
+            container(
+                "cabinet", obj("plate3", "clean", attrs=("white",)), desc="The crockery cupboard."
             ),
             container("drawer", obj("teaspoon", "clean"), desc="The cutlery drawer."),
             container("compost_bin", cat="bin", desc="For food scraps."),
@@ -480,6 +483,8 @@ ROOMS: dict[str, Room] = {
         "pose5",
         (
             surface("desk1", obj("coffee_mug", "clean", "empty", attrs=("white",), cat="mug")),
+            # a cabinet, a desk and a chair: office-simple-12 (App. F, both sequences stop here)
+            container("cabinet11"),
             surface("chair1"),
         ),
     ),
@@ -519,9 +524,8 @@ ROOMS: dict[str, Room] = {
     ),
     "ajays_office": Room((28, 52), "pose4", (surface("desk8"), container("cabinet9"))),
     "lauriannes_office": Room((58, 36), "pose11", (surface("desk28"), container("cabinet10"))),
-    "chris_office": Room(
-        (56, 48), "pose11", (surface("desk29"), container("cabinet11"), surface("chair2"))
-    ),
+    # the office without a cabinet: office-simple-11 (App. F, the human's sequence ends here)
+    "chris_office": Room((56, 48), "pose11", (surface("desk29"), surface("chair2"))),
     "dimitys_office": Room(
         (60, 26),
         "pose22",
