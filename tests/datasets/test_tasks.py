@@ -9,12 +9,14 @@ from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import (
     find_task,
     get_task,
+    graph_problems,
     list_suites,
     load_suite,
     load_task_file,
     packaged_tasks,
 )
 from sceneplan.errors import BadInputError
+from sceneplan.planners import get_planner
 from sceneplan.world import parse_goal
 from sceneplan.world.setup import with_facts
 
@@ -25,7 +27,9 @@ SEARCH = """
   environment: coffee
   instruction: Find the mug.
   answer: coffee_mug
+  answer_kind: object
 """
+NOTHING = SEARCH.replace("answer: coffee_mug", "answer: none")
 
 
 def test_packaged_suites_hold_the_90_sayplan_instructions():
@@ -47,6 +51,54 @@ def test_every_packaged_task_names_real_nodes():
         if task.goal is not None:
             parse_goal(task.goal, graph)
         with_facts(graph, task.initial)
+
+
+def test_every_search_task_says_what_kind_of_node_answers_it():
+    graphs = {}
+    for task in (t for t in packaged_tasks() if t.is_search):
+        graph = graphs.setdefault(task.environment, load_environment(task.environment))
+        assert task.answer_kind in ("room", "asset", "object"), task.id
+        assert graph_problems(task, graph) == []
+
+
+def test_graph_problems_name_task_field_and_node(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        SEARCH.replace("answer: coffee_mug", "answer: [kitchen, ghost]")
+        + "  answer_rooms: [fridge]\n"
+    )
+    (task,) = load_task_file(path)
+    assert graph_problems(task, load_environment("coffee")) == [
+        "task 't1': field 'answer': no node 'ghost' in the graph",
+        "task 't1': field 'answer': kitchen is a room, but answer_kind is object",
+        "task 't1': field 'answer_rooms': fridge is an asset, not a room",
+    ]
+
+
+def test_nothing_matches_tasks_name_the_rooms_to_search():
+    nothing = {t.id: t for t in packaged_tasks() if t.has_no_answer}
+    assert set(nothing) == {"home-simple-01", "office-complex-12", "home-complex-15"}
+    assert nothing["office-complex-12"].must_explore == [f"meeting_room{i}" for i in range(1, 5)]
+    assert nothing["home-complex-15"].must_explore == ["closet0", "closet1"]
+    home = load_environment("home")  # Find me a FooBar: every room that holds something
+    holding = {n.id for n in home if n.kind.value == "room" and set(home.descendants(n.id)) - {"agent"}}
+    assert set(nothing["home-simple-01"].must_explore) == holding and len(holding) == 22
+    # SayPlan's search can expand them all and answer within its default turn cap
+    assert len(holding) + 1 <= get_planner("sayplan").options.max_search_turns
+
+
+@pytest.mark.parametrize(
+    ("task_id", "kind", "answer"),
+    [
+        ("home-complex-11", "room", {"dining_room0"}),  # "Find somewhere I can heat up my food"
+        ("home-complex-14", "object", {"vegetable_lasagna0"}),  # "... Locate it." (the dinner)
+        ("home-simple-07", "room", {"living_room0"}),  # "Which room is it in"
+        ("office-complex-06", "asset", {"desk27"}),  # "Find the desk ..."
+    ],
+)
+def test_answer_kind_follows_the_question(task_id, kind, answer):
+    task = get_task(task_id)
+    assert (task.answer_kind, task.answers) == (kind, answer)
 
 
 def test_user_task_file(tmp_path):
@@ -79,6 +131,28 @@ def test_user_task_file(tmp_path):
         (
             SEARCH.replace("  instruction: Find the mug.\n", ""),
             "task 't1': field 'instruction': Field required",
+        ),
+        (
+            SEARCH.replace("  answer_kind: object\n", ""),
+            "task 't1': field 'task': Value error, a search task needs 'answer_kind': room, "
+            "asset or object",
+        ),
+        (SEARCH.replace("answer_kind: object", "answer_kind: thing"), "field 'answer_kind'"),
+        (NOTHING, "a task whose answer is none needs 'must_explore'"),
+        (
+            NOTHING + "  must_explore: [kitchen]\n  answer_rooms: [kitchen]\n",
+            "a task whose answer is none has no answer_count or answer_rooms",
+        ),
+        (
+            SEARCH + "  answer_count: 2\n",
+            "answer_count is 2, but 'answer' lists only 1 distinct node(s)",
+        ),
+        (SEARCH + "  answer_count: 0\n", "field 'answer_count': Input should be greater"),
+        (
+            SEARCH.replace("simple_search", "simple_planning").replace(
+                "  answer: coffee_mug\n", "  goal: held(coffee_mug)\n"
+            ),
+            "a planning task has no answer_kind (search fields)",
         ),
     ],
 )

@@ -57,9 +57,10 @@ class ReferencePlanner(Planner):
         task = run.task
         assert task is not None
         if task.is_search:
-            run.episode.answer = sorted(task.answers)[: task.answer_count or 1]
-            run.episode.explored = list(task.answer_rooms)
-            for turn, room in enumerate(task.answer_rooms, start=1):
+            rooms = [*task.answer_rooms, *task.must_explore]
+            run.episode.answer = sorted(task.answers)[: task.needed]
+            run.episode.explored = rooms
+            for turn, room in enumerate(rooms, start=1):
                 run.episode.search.append(
                     SearchTurn(turn, "expand", room, True, "", graph_tokens=100 * turn)
                 )

@@ -16,6 +16,7 @@ import yaml
 from pydantic import ValidationError
 
 from sceneplan.errors import BadInputError
+from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.task import Family, Task
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "Task",
     "find_task",
     "get_task",
+    "graph_problems",
     "list_suites",
     "load_suite",
     "load_task_file",
@@ -109,3 +111,30 @@ def find_task(instruction: str, environment: str | None = None) -> Task | None:
         if " ".join(task.instruction.split()).lower() == wanted:
             return task
     return None
+
+
+def graph_problems(task: Task, graph: SceneGraph) -> list[str]:
+    """What a search task names that its graph does not hold, or not of the kind it says.
+
+    Every answer node must exist and be of the task's `answer_kind`; every room
+    of `answer_rooms` and `must_explore` must be a room. Each problem names the
+    task and the field.
+    """
+    problems = []
+    for node in sorted(task.answers):
+        if node not in graph:
+            problems.append(f"task '{task.id}': field 'answer': no node '{node}' in the graph")
+        elif task.answer_kind and graph.nodes[node].kind.value != task.answer_kind:
+            found = graph.nodes[node].kind.with_article
+            problems.append(
+                f"task '{task.id}': field 'answer': {node} is {found}, "
+                f"but answer_kind is {task.answer_kind}"
+            )
+    for field, rooms in (("answer_rooms", task.answer_rooms), ("must_explore", task.must_explore)):
+        for room in rooms:
+            if room not in graph:
+                problems.append(f"task '{task.id}': field '{field}': no room '{room}' in the graph")
+            elif graph.nodes[room].kind is not NodeKind.ROOM:
+                found = graph.nodes[room].kind.with_article
+                problems.append(f"task '{task.id}': field '{field}': {room} is {found}, not a room")
+    return problems

@@ -15,7 +15,7 @@ from typing import Any
 class Status(StrEnum):
     """How a run ended."""
 
-    SUCCESS = "success"  # executable plan (and goal reached / answer correct when known)
+    SUCCESS = "success"  # executable plan and goal reached (when known) / answer correct
     FAILED = "failed"  # the planner finished without a usable result
     ERROR = "error"  # the run stopped on an error (server down, bad reply, ...)
 
@@ -94,7 +94,8 @@ class Episode:
     full_plan: list[str] = field(default_factory=list)  # after pose expansion
     action_sources: list[str] = field(default_factory=list)  # per action of full_plan
     replans: int = 0  # plan rounds after the first
-    executable: bool | None = None
+    executable: bool | None = None  # the simulator accepts the plan
+    correct: bool | None = None  # the goal holds after the plan's relaxed execution
     failure: dict[str, Any] | None = None  # Failure.to_dict() of the last verification
     error_type: ErrorType | None = None
     goal: str | None = None
@@ -118,6 +119,11 @@ class Episode:
         return sum(c.output_tokens for c in self.llm_calls)
 
     @property
+    def success(self) -> bool:
+        """The strict measure: the run ended with Status.SUCCESS."""
+        return self.status is Status.SUCCESS
+
+    @property
     def cost_usd(self) -> float:
         return sum(c.cost_usd for c in self.llm_calls)
 
@@ -130,6 +136,7 @@ class Episode:
         skip = {"llm_calls", "sim_calls", "search", "extra"}
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         out.update(
+            success=self.success,
             llm_calls=len(self.llm_calls),
             search_turns=len(self.search),
             input_tokens=self.input_tokens,

@@ -1,14 +1,30 @@
-"""Judging a run the same way for every planner: goal check, answer check, error type."""
+"""Judging a run the same way for every planner: goal check, answer check, error type.
+
+A planning run gets three separate measures (SayPlan Table 3, docs/eval.md):
+*executable* (the simulator accepts the plan, set by the planner), *correct*
+(the goal holds after a relaxed execution of the plan, which applies every
+step's effects and ignores the preconditions that fail) and the strict
+*success* of the status (executable and the goal reached). A search run is
+judged on its answer (`answer_correct`) and, apart from it, on whether the
+rooms holding the answer were expanded (`answer_room_explored`).
+"""
 
 from __future__ import annotations
 
-from sceneplan.errors import GoalParseError
-from sceneplan.graph.model import SceneGraph
+from collections.abc import Sequence
+
+from sceneplan.errors import GoalParseError, PlanParseError
+from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.episode import Episode, ErrorType, Status
-from sceneplan.world.domain import Cause
-from sceneplan.world.goals import parse_goal
+from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.domain import VOCABULARIES, Cause
+from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+
+# Where an Episode keeps what the relaxed execution ignored and skipped.
+RELAXED = "relaxed"
 
 
 def classify(cause: Cause | str) -> ErrorType:
@@ -20,19 +36,30 @@ def classify(cause: Cause | str) -> ErrorType:
 
 
 def finish_episode(
-    episode: Episode, task: Task | None, graph: SceneGraph, final_state: WorldState | None
+    episode: Episode,
+    task: Task | None,
+    graph: SceneGraph,
+    final_state: WorldState | None,
+    vocabulary: str | None = None,
 ) -> None:
-    """Fill in the goal check, the answer check, the error type and the status."""
+    """Fill in the goal check, correctness, the answer check, the error type and the status.
+
+    `graph` is the world the run started in; `vocabulary` the planner's action
+    vocabulary (else the one the plan's action names belong to).
+    """
     if final_state is not None:
         episode.final_changes = final_state.changes()
-        if task is not None and task.goal is not None:
-            try:
-                goal = parse_goal(task.goal, graph)
-            except GoalParseError as exc:
+    if task is not None and task.goal is not None:
+        try:
+            goal = parse_goal(task.goal, graph)
+        except GoalParseError as exc:
+            if episode.status is not Status.ERROR:  # else keep what stopped the run
                 episode.status, episode.error = Status.ERROR, f"task {task.id}: {exc}"
-                return
+            return
+        if final_state is not None:
             episode.goal_reached = goal.holds(final_state)
             episode.goal_unmet = goal.explain(final_state)
+        episode.correct = _judge_correct(episode, goal, graph, vocabulary)
     if task is not None and task.is_search:
         _judge_answer(episode, task, graph)
     _classify_error(episode, graph)
@@ -47,18 +74,70 @@ def finish_episode(
     episode.status = Status.SUCCESS if ok else Status.FAILED
 
 
+def _judge_correct(
+    episode: Episode, goal: Formula, graph: SceneGraph, vocabulary: str | None
+) -> bool:
+    """Whether the goal holds after the plan's relaxed execution from the start graph."""
+    actions = _parsed(episode.full_plan or episode.plan)
+    simulator = Simulator(graph, vocabulary or vocabulary_of(actions))
+    relaxed = simulator.relaxed_run(actions)
+    if relaxed.ignored or relaxed.skipped:
+        episode.extra[RELAXED] = relaxed.to_dict()
+    return goal.holds(relaxed.final_state)
+
+
+def _parsed(plan: Sequence[str]) -> list[Action]:
+    """The steps that parse as actions (a step that does not is not applied)."""
+    actions = []
+    for step in plan:
+        try:
+            actions.append(parse_action(step))
+        except PlanParseError:
+            continue
+    return actions
+
+
+def vocabulary_of(actions: Sequence[Action]) -> str:
+    """The vocabulary that knows most of the plan's action names ('sayplan' on a tie).
+
+    >>> vocabulary_of([parse_action("go_to(kitchen)"), parse_action("open(fridge)")])
+    'lookplangraph'
+    """
+    names = {a.name for a in actions}
+    return max(VOCABULARIES, key=lambda v: (len(names & set(VOCABULARIES[v])), v == "sayplan"))
+
+
 def _judge_answer(episode: Episode, task: Task, graph: SceneGraph) -> None:
-    given = set(episode.answer)
+    """Judge the answer (`answer_correct`) and, apart from it, the search
+    (`answer_room_explored`: every room holding the answer, and every room the
+    task says must be searched, was expanded).
+
+    Nodes of another kind than the task's `answer_kind` are read as context and left
+    out (a room question answered with the room and the object that identifies it
+    names the right room); unknown ids are not. "Nothing" (an empty answer) is right
+    only for a task without an answer, and only once its `must_explore` rooms were
+    all expanded.
+    """
+    explored = set(episode.explored)
+    searched = set(task.must_explore) <= explored
     if task.has_no_answer:
-        episode.answer_correct = not given
+        episode.answer_correct = not episode.answer and searched
     else:
-        needed = task.answer_count or 1
-        episode.answer_correct = bool(given) and given <= task.answers and len(given) >= needed
-    targets = set(task.answer_rooms) or {
-        room for node in task.answers if (room := graph.room_of(node)) is not None
-    }
+        named = {n for n in episode.answer if _of_kind(n, task.answer_kind, graph)}
+        episode.answer_correct = searched and named <= task.answers and len(named) >= task.needed
+    targets = set(task.must_explore) | (
+        set(task.answer_rooms)
+        or {room for node in task.answers if (room := graph.room_of(node)) is not None}
+    )
     if targets:
-        episode.answer_room_explored = targets <= set(episode.explored)
+        episode.answer_room_explored = targets <= explored
+
+
+def _of_kind(node: str, kind: str | None, graph: SceneGraph) -> bool:
+    """Whether an answered id counts as an answer: unknown ids always do."""
+    if kind is None or node not in graph:
+        return True
+    return graph.nodes[node].kind is NodeKind(kind)
 
 
 def _classify_error(episode: Episode, graph: SceneGraph) -> None:

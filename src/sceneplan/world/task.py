@@ -11,7 +11,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+AnswerKind = Literal["room", "asset", "object"]
 
 
 class Family(StrEnum):
@@ -30,10 +32,15 @@ class Family(StrEnum):
 class Task(BaseModel):
     """One instruction with what counts as solving it.
 
+    A search task names its acceptable answer nodes and what kind of node
+    they are (`answer_kind`); `answer: none` means nothing answers it, and then
+    `must_explore` lists the rooms a search has to expand before "nothing"
+    counts as an answer.
+
     >>> task = Task(id="t1", suite="mine", family="simple_search", environment="coffee",
-    ...             instruction="Find the mug.", answer="coffee_mug")
-    >>> task.is_search, sorted(task.answers)
-    (True, ['coffee_mug'])
+    ...             instruction="Find the mug.", answer="coffee_mug", answer_kind="object")
+    >>> task.is_search, sorted(task.answers), task.needed
+    (True, ['coffee_mug'], 1)
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -46,8 +53,10 @@ class Task(BaseModel):
     source: str = ""
     note: str = ""
     answer: list[str] | Literal["none"] | None = None
-    answer_count: int | None = None
+    answer_kind: AnswerKind | None = None
+    answer_count: int | None = Field(None, ge=1)
     answer_rooms: list[str] = []
+    must_explore: list[str] = []
     goal: str | None = None
     reference_plan: list[str] = []
     initial: list[str] = []
@@ -59,10 +68,37 @@ class Task(BaseModel):
 
     @model_validator(mode="after")
     def _answer_or_goal(self) -> Task:
-        if self.family.is_search and self.answer is None:
+        if not self.family.is_search:
+            if self.goal is None:
+                raise ValueError("a planning task needs 'goal' (a goal formula)")
+            search_only = ("answer", "answer_kind", "answer_count", "answer_rooms", "must_explore")
+            given = [name for name in search_only if name in self.model_fields_set]
+            if given:
+                raise ValueError(f"a planning task has no {', '.join(given)} (search fields)")
+            return self
+        if self.answer is None:
             raise ValueError("a search task needs 'answer' (a list of node ids, or none)")
-        if not self.family.is_search and self.goal is None:
-            raise ValueError("a planning task needs 'goal' (a goal formula)")
+        if self.answer_kind is None:
+            raise ValueError(
+                "a search task needs 'answer_kind': room, asset or object, the kind of node "
+                "the instruction asks for"
+            )
+        if self.answer == "none":
+            if self.answer_count is not None or self.answer_rooms:
+                raise ValueError(
+                    "a task whose answer is none has no answer_count or answer_rooms; "
+                    "list the rooms a search must expand in 'must_explore'"
+                )
+            if not self.must_explore:
+                raise ValueError(
+                    "a task whose answer is none needs 'must_explore': the rooms a search must "
+                    "have expanded before answering that nothing matches"
+                )
+        elif self.needed > len(self.answers):
+            raise ValueError(
+                f"answer_count is {self.needed}, but 'answer' lists only "
+                f"{len(self.answers)} distinct node(s)"
+            )
         return self
 
     @property
@@ -77,3 +113,8 @@ class Task(BaseModel):
     @property
     def has_no_answer(self) -> bool:
         return self.answer == "none"
+
+    @property
+    def needed(self) -> int:
+        """How many distinct acceptable nodes a full answer names (`answer_count`, else 1)."""
+        return self.answer_count or 1
