@@ -61,20 +61,23 @@ FIXTURE = [
     Record("home-search", 1, ep("s3", "simple_search", "home", Status.ERROR, error="boom")),
     # planning, planner a
     Record("office-planning", 1, ep("p1", "simple_planning", "office", Status.SUCCESS, goal="g",
-        executable=True, goal_reached=True, plan=["goto(kitchen)", "pickup(x)", "done"],
-        final_changes=MOVED_X, llm_calls=[call(), call()], wall_time_s=3.0,
+        executable=True, correct=True, goal_reached=True,
+        plan=["goto(kitchen)", "pickup(x)", "done"], final_changes=MOVED_X,
+        llm_calls=[call(), call()], wall_time_s=3.0,
         extra={"eval": {"important": ["x"], "right": ["x"], "observed": ["x", "fridge", "b", "c"]}},
     )),
     Record("office-planning", 1, ep("p2", "simple_planning", "office", Status.FAILED, goal="g",
-        executable=False, goal_reached=False, error_type=ErrorType.MISSING_POSE, replans=2,
+        executable=False, correct=True, goal_reached=False, error_type=ErrorType.MISSING_POSE,
+        replans=2,
         plan=["a(b)", "c(d)"], wall_time_s=1.0, extra={"eval": {"important": ["x", "y"]}})),
     Record("office-planning", 1, ep("p3", "long_horizon", "office", Status.FAILED, goal="g",
-        executable=True, goal_reached=False, error_type=ErrorType.MISSING_ACTION, replans=1,
+        executable=True, correct=False, goal_reached=False,
+        error_type=ErrorType.MISSING_ACTION, replans=1,
         plan=["a(1)", "b(2)", "c(3)", "d(4)", "done()"], final_changes={"state": {"z": ["on"]}},
         extra={"eval": {"important": ["z", "w"], "right": [], "observed": ["z", "w", "q"]}})),
     Record("office-planning", 1, ep("p4", "long_horizon", "office", Status.ERROR, goal="g",
-        error="down")),
-    # repeatability, planner b: t1 three runs, t2 two runs
+        correct=False, error="down")),
+    # repeatability, planner b: t1 three runs, t2 two runs; stored before correctness was
     *(
         Record("rep", run, ep(task, "simple_planning", "office", status, planner="b", model="m2",
             llm_calls=[call(input_tokens=tokens, output_tokens=0)], sim_calls=sims(steps),
@@ -102,8 +105,8 @@ def rows(metrics, section, **where):
 def test_search(metrics):
     [row] = rows(metrics, "search", planner="a")
     assert row["environment"] == "home" and row["family"] == "simple_search" and row["n"] == 3
-    assert row["success"] == approx(1 / 3)
-    assert row["subgraph_success"] == approx(1 / 2) and row["subgraph_n"] == 2
+    assert row["answered"] == approx(1 / 3)
+    assert row["found"] == approx(1 / 2) and row["found_n"] == 2
     assert row["explored_rooms"] == approx(3.0)
     assert row["search_turns"] == approx(4 / 3)
 
@@ -113,14 +116,22 @@ def test_planning_per_family_and_over_both(metrics):
         rows(metrics, "planning", planner="a", family=f)[0]
         for f in ("simple_planning", "long_horizon", "planning")
     )
-    assert (simple["n"], simple["correctness"], simple["executability"]) == (2, 0.5, 0.5)
+    # p2 is correct but not executable: the three measures are independent
+    assert (simple["n"], simple["correctness"], simple["executability"]) == (2, 1.0, 0.5)
+    assert simple["success"] == 0.5
     assert simple["replans"] == approx(1.0) and simple["missing_pose"] == approx(0.5)
     assert (long["correctness"], long["executability"], long["replans"]) == (0.0, 0.5, 0.5)
-    assert long["missing_action"] == approx(0.5)
-    assert both["n"] == 4 and both["correctness"] == approx(0.25)
+    assert long["success"] == 0.0 and long["missing_action"] == approx(0.5)
+    assert both["n"] == 4 and both["correctness"] == approx(0.5)
+    assert both["success"] == approx(0.25)
     assert both["executability"] == approx(0.5) and both["replans"] == approx(0.75)
     assert both["missing_action"] == both["missing_pose"] == approx(0.25)
     assert both["wrong_action"] == both["incomplete_search"] == both["hallucinated_node"] == 0
+
+
+def test_correctness_is_unknown_for_episodes_stored_before_it_was_measured(metrics):
+    [old] = rows(metrics, "planning", planner="b", family="simple_planning")
+    assert old["correctness"] is None and old["success"] == approx(4 / 5)
 
 
 def test_lookplangraph_sr_apa_apl_nrr(metrics):

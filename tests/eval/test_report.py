@@ -43,13 +43,13 @@ def test_markdown_puts_published_numbers_next_to_measured_ones(records):
     assert "| toy_reference | none | 68 | 34 | 2 | 68 | 0 | 0 |" in text
     assert "## Semantic search success (SayPlan Table 1)" in text
     assert lines_of(text, "| home | Simple search") == [
-        "| home | Simple search | 100.0% of 30 | 100.0% | 0.0% | 86.7% |"
+        "| home | Simple search | 100.0% of 30 | 100.0% of 30 | 100.0% | 0.0% | 86.7% |"
     ]
     assert lines_of(text, "| home | Complex search") == [
-        "| home | Complex search | 100.0% of 30 | 100.0% | 0.0% | 73.3% |"
+        "| home | Complex search | 100.0% of 30 | 100.0% of 30 | 100.0% | 0.0% | 73.3% |"
     ]
-    assert "| LLM-As-Planner [paper] | GPT-4 | office | 93.3% | 80.0% | 66.7% | 13.3% | 20.0% | " \
-        "60.0% | 0.17% | 0.03% | 10.0% | - |" in text  # fmt: skip
+    assert "| LLM-As-Planner [paper] | GPT-4 | office | 93.3% | 80.0% | - | 66.7% | 13.3% | - | " \
+        "20.0% | 60.0% | 0.17% | 0.03% | 10.0% | - |" in text  # fmt: skip
     assert lines_of(text, "| coffee-mini |") == [
         "| coffee-mini | toy_reference | none | 4 | 1.00 | 0.50 | 9.00 | - |"
     ]
@@ -82,7 +82,8 @@ def test_csv_is_long_format(records):
     rows = list(csv.DictReader(io.StringIO(render(compute(records), "csv"))))
     home = [r for r in rows if r["section"] == "search" and r["environment"] == "home"]
     assert {(r["family"], r["metric"], r["value"]) for r in home} >= {
-        ("simple_search", "success", "1.0"),
+        ("simple_search", "answered", "1.0"),
+        ("simple_search", "found", "1.0"),
         ("complex_search", "n", "30"),
     }
     assert {r["section"] for r in rows} >= {"overview", "lookplangraph", "repeatability_tasks"}
@@ -106,13 +107,13 @@ def test_compare_shows_the_difference(records):
     rows = compare(compute(records), compute(worse))
     changed = [r for r in rows if r["delta"]]
     assert [(r["section"], r["environment"], r["family"], r["metric"]) for r in changed] == [
-        ("search", "coffee", "simple_search", "success")
+        ("search", "coffee", "simple_search", "answered")
     ]
     assert changed[0]["delta"] == -1.0
     text = render_compare(rows, "md", ("a.db", "b.db"))
     assert "A = a.db, B = b.db" in text
     assert (
-        "| toy_reference / none / coffee / simple_search | success | 1.0000 | 0.0000 | -1.0000 |"
+        "| toy_reference / none / coffee / simple_search | answered | 1.0000 | 0.0000 | -1.0000 |"
         in text
     )
     table = list(csv.DictReader(io.StringIO(render_compare(rows, "csv", ("a", "b")))))
@@ -166,4 +167,4 @@ def test_compare_pairs_a_planner_run_with_one_model_in_each_store(records):
         other.append(Record(record.suite, record.run, episode))
     rows = compare(compute(records), compute(other))
     assert {r["model"] for r in rows} == {"none -> ollama:qwen2.5:7b"}
-    assert all(r["delta"] == 0 for r in rows if r["metric"] in ("success", "sr", "apa"))
+    assert all(r["delta"] == 0 for r in rows if r["metric"] in ("answered", "sr", "apa"))

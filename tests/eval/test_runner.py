@@ -152,6 +152,22 @@ def test_bad_requests_fail_before_any_work(coffee_tasks, toys, tmp_path):
         load_tasks(["nope"])
 
 
+def test_search_tasks_that_disagree_with_their_graph_fail_before_any_work(coffee_tasks, tmp_path):
+    text = coffee_tasks.read_text().replace("answer_kind: room", "answer_kind: asset")
+    text = text.replace("answer_rooms: [bobs_room]", "answer_rooms: [wardrobe1]")
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text)
+    with Store(tmp_path / "r.db") as store:
+        with pytest.raises(BadInputError) as info:
+            evaluate(load_tasks([str(wrong)]), ["oracle"], [], store)
+        assert len(store) == 0
+    assert str(info.value) == (
+        "2 problem(s) in the search tasks\n"
+        "  - task 'coffee-search-01': field 'answer_rooms': wardrobe1 is an asset, not a room\n"
+        "  - task 'coffee-search-02': field 'answer': kitchen is a room, but answer_kind is asset"
+    )
+
+
 def test_tasks_can_be_picked_by_id(coffee_tasks):
     tasks = load_tasks([str(coffee_tasks), "home-search"], ["home-simple-02", "coffee-plan-01"])
     assert [t.id for t in tasks] == ["coffee-plan-01", "home-simple-02"]

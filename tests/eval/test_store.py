@@ -30,6 +30,7 @@ def test_round_trip_with_summary_columns(tmp_path):
         llm_calls=[LLMCall("plan", [{"role": "user", "content": "x"}], "y", input_tokens=5)],
         search=[SearchTurn(1, "expand", "kitchen", True, "", graph_tokens=40)],
         executable=False,
+        correct=True,
         error_type=ErrorType.MISSING_POSE,
         extra={"eval": {"important": ["mug"]}},
     )
@@ -43,6 +44,8 @@ def test_round_trip_with_summary_columns(tmp_path):
         "SELECT status, error_type, executable, input_tokens, search_turns, llm_calls FROM episodes"
     ).fetchone()
     assert row == ("success", "missing_pose", 0, 5, 1, 1)
+    measures = db.execute("SELECT correct, executable, success FROM episodes").fetchone()
+    assert measures == (1, 0, 1)  # correct and executable are measured apart
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"episodes_planner_model", "episodes_status"} <= indexes
@@ -117,7 +120,7 @@ def test_a_store_of_schema_1_opens_and_its_runs_count_as_default_options(tmp_pat
     )
     db.close()
     with Store(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 2
+        assert store.schema_version == len(MIGRATIONS) == 3
         assert store.keys() == {Key("t-01", "p", "m", 1)}
         [record] = store.records()
         assert record.episode.options == {} and record.episode == episode()
@@ -125,3 +128,31 @@ def test_a_store_of_schema_1_opens_and_its_runs_count_as_default_options(tmp_pat
         assert len(store) == 2
     columns = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(episodes)")]
     assert "options" in columns
+
+
+def test_a_store_of_schema_2_gains_correct_and_success_columns(tmp_path):
+    path = tmp_path / "v2.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](db)
+    MIGRATIONS[1](db)
+    db.execute("PRAGMA application_id=0x53505253")
+    db.execute("PRAGMA user_version=2")
+    for task_id, status in (("t-01", "success"), ("t-02", "failed")):
+        old = episode(task_id, status=Status(status), executable=True).to_dict()
+        old.pop("correct")  # Episodes of schema 2 had no correctness
+        db.execute(
+            "INSERT INTO episodes (task_id, planner, options, model, run, suite, environment, "
+            "family, status, executable, replans, search_turns, llm_calls, input_tokens, "
+            "output_tokens, cost_usd, wall_time_s, created_at, episode) VALUES (?, 'p', '{}', "
+            "'m', 1, 's', 'coffee', 'simple_planning', ?, 1, 0, 0, 0, 0, 0, 0, 0, '2026-01-01', ?)",
+            (task_id, status, json.dumps(old)),
+        )
+    db.close()
+    with Store(path) as store:
+        assert store.schema_version == 3
+        assert [r.episode.correct for r in store.records()] == [None, None]
+        store.put("s", 1, episode("t-03", correct=False, executable=True, status=Status.FAILED))
+    rows = sqlite3.connect(path).execute(
+        "SELECT task_id, correct, executable, success FROM episodes ORDER BY task_id"
+    )
+    assert list(rows) == [("t-01", None, 1, 1), ("t-02", None, 1, 0), ("t-03", 0, 1, 0)]

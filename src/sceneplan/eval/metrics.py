@@ -80,17 +80,20 @@ def overview(records: Sequence[Record]) -> list[Row]:
 
 
 def search(records: Sequence[Record]) -> list[Row]:
-    """SayPlan Table 1 and App. F: search success, subgraph success, explored rooms, turns.
+    """SayPlan Table 1 and App. F: found, answered, explored rooms, turns.
 
-    `success`: the answer is in the task's answer set. `subgraph_success`: the
-    rooms holding the answer were all expanded, over the `subgraph_n`
-    Episodes where that is known (tasks that name target rooms).
+    `found`: the search expanded every room holding the answer (and every room
+    a "nothing matches" task says must be searched), over the `found_n`
+    Episodes where that is known (tasks that name such rooms): Table 1's
+    "finding a suitable subgraph". `answered`: the answer is right (the nodes
+    of the kind asked for, as many as asked for; "nothing" only after the
+    rooms to search were expanded).
     """
     rows = []
     chosen = [r for r in records if r.episode.family in SEARCH]
     for (planner, model, env, family), group in _groups(chosen, _pmef).items():
         episodes = [r.episode for r in group]
-        explored = [e.answer_room_explored for e in episodes if e.answer_room_explored is not None]
+        known = [e.answer_room_explored for e in episodes if e.answer_room_explored is not None]
         rows.append(
             {
                 "planner": planner,
@@ -98,9 +101,9 @@ def search(records: Sequence[Record]) -> list[Row]:
                 "environment": env,
                 "family": family,
                 "n": len(episodes),
-                "success": _rate(e.answer_correct for e in episodes),
-                "subgraph_success": _rate(explored),
-                "subgraph_n": len(explored),
+                "found": _rate(known),
+                "found_n": len(known),
+                "answered": _rate(e.answer_correct for e in episodes),
                 "explored_rooms": _mean(
                     len(rooms)
                     for e in episodes
@@ -113,11 +116,16 @@ def search(records: Sequence[Record]) -> list[Row]:
 
 
 def planning(records: Sequence[Record]) -> list[Row]:
-    """SayPlan Table 3: correctness (goal reached), executability, replans, error-type rates.
+    """SayPlan Table 3: correctness, executability and success, replans, error-type rates.
 
-    One row per planning family, and one over both (family "planning"), as
-    Table 3 (right) gives the error types over all planning tasks. An error
-    type's rate is the share of Episodes whose plan ended with that error.
+    Three measures, each on its own: `correctness` (the goal holds after the
+    plan's relaxed execution, `Episode.correct`), `executability` (the
+    simulator accepts the plan) and `success` (both the strict way: the plan
+    runs and reaches the goal). Correctness is None ("-") for a group whose
+    Episodes were all stored before it was measured. One row per planning
+    family, and one over both (family "planning"), as Table 3 (right) gives
+    the error types over all planning tasks. An error type's rate is the
+    share of Episodes whose plan ended with that error.
     """
     chosen = [r for r in records if r.episode.family in PLANNING]
     both = [(r, ALL_PLANNING) for r in chosen]
@@ -136,8 +144,9 @@ def planning(records: Sequence[Record]) -> list[Row]:
                 "environment": env,
                 "family": family,
                 "n": n,
-                "correctness": _rate(e.goal_reached for e in episodes),
+                "correctness": _rate_known([e.correct for e in episodes]),
                 "executability": _rate(e.executable for e in episodes),
+                "success": _rate(e.success for e in episodes),
                 "replans": _mean(e.replans for e in episodes),
                 **{t.value: sum(e.error_type is t for e in episodes) / n for t in ErrorType},
             }
@@ -344,6 +353,11 @@ def _rate(values: Iterable[bool | None]) -> float | None:
     """Share of True; None (unknown, e.g. after an error) counts as not achieved."""
     values = list(values)
     return sum(v is True for v in values) / len(values) if values else None
+
+
+def _rate_known(values: list[bool | None]) -> float | None:
+    """`_rate`, or None when no value is known (a measure the Episodes predate)."""
+    return None if all(v is None for v in values) else _rate(values)
 
 
 def _share(part: int, whole: int) -> float | None:

@@ -43,18 +43,19 @@ def write_plots(metrics: dict[str, list[Row]], folder: str | Path) -> list[Path]
 
 
 def _success_by_family(metrics: dict[str, list[Row]], figure: Figure) -> bool:
-    """Search success and planning correctness per family, pooled over environments."""
+    """Search found (Table 1) and planning correctness (Table 3) per family, pooled over
+    environments; groups where the measure is unknown are left out."""
     pooled: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
-    for section, families, value in (
-        ("search", SEARCH, "success"),
-        ("planning", PLANNING, "correctness"),
+    for section, families, value, count in (
+        ("search", SEARCH, "found", "found_n"),
+        ("planning", PLANNING, "correctness", "n"),
     ):
         for r in metrics[section]:
-            if r["family"] in families:
+            if r["family"] in families and r[value] is not None:
                 hits, n = pooled[(r["planner"], r["model"])].get(r["family"], [0.0, 0])
                 pooled[(r["planner"], r["model"])][r["family"]] = [
-                    hits + r[value] * r["n"],
-                    n + r["n"],
+                    hits + r[value] * r[count],
+                    n + r[count],
                 ]
     families = [f for f in (*SEARCH, *PLANNING) if any(f in v for v in pooled.values())]
     if not families:
@@ -63,9 +64,7 @@ def _success_by_family(metrics: dict[str, list[Row]], figure: Figure) -> bool:
         f"{p} ({m})": [v[f][0] / v[f][1] if f in v else 0.0 for f in families]
         for (p, m), v in sorted(pooled.items())
     }
-    _bars(
-        figure, families, series, "success (search) / correctness (planning)", "Success by family"
-    )
+    _bars(figure, families, series, "found (search) / correctness (planning)", "Success by family")
     return True
 
 

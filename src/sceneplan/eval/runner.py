@@ -26,8 +26,8 @@ from functools import cache
 from typing import Any, Protocol
 
 from sceneplan.datasets.registry import load_environment
-from sceneplan.datasets.tasks import Task, load_suite
-from sceneplan.errors import BadInputError
+from sceneplan.datasets.tasks import Task, graph_problems, load_suite
+from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.eval.annotate import annotate
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
 from sceneplan.graph.model import SceneGraph
@@ -131,6 +131,26 @@ def load_tasks(suites: Sequence[str], only: Sequence[str] = ()) -> list[Task]:
     return list(tasks.values())
 
 
+def check_tasks(tasks: Sequence[Task]) -> None:
+    """Refuse search tasks whose answers or rooms their graph does not have, or not of the kind
+    they say: one BadInputError naming every problem. A graph that does not load is left to
+    the run, which stores it as an error."""
+    problems = []
+    for task in tasks:
+        if not task.is_search:
+            continue
+        try:
+            graph = _graph(task.environment)
+        except SceneplanError:
+            continue
+        problems += graph_problems(task, graph)
+    if problems:
+        raise BadInputError(
+            f"{len(problems)} problem(s) in the search tasks\n"
+            + "\n".join(f"  - {p}" for p in problems)
+        )
+
+
 def plan_jobs(
     tasks: Sequence[Task], planners: Sequence[Spec], models: Sequence[str], runs: int
 ) -> list[Job]:
@@ -178,6 +198,7 @@ async def run_eval(
         raise BadInputError("--runs and --concurrency must be at least 1")
     settings = settings if settings is not None else load_settings()
     specs = load_specs(planners)
+    check_tasks(tasks)
     models = resolve_models(specs, models, settings)
     jobs = plan_jobs(tasks, specs, models, runs)
     stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
@@ -243,6 +264,7 @@ async def run_job(job: Job, llm: LLMClient | None) -> Episode:
             family=task.family.value,
             options=options,
             goal=task.goal,
+            correct=False if task.goal is not None else None,  # no plan: the goal is not met
             status=Status.ERROR,
             error=f"{type(exc).__name__}: {exc}",
             wall_time_s=time.perf_counter() - started,

@@ -115,8 +115,19 @@ _V1_COLUMNS = (
 )
 
 
+def _v3(db: sqlite3.Connection) -> None:
+    """Correctness (the goal after a relaxed execution) and the strict success as columns.
+
+    Runs stored before have no correctness (NULL: the report shows "-" for it);
+    their success is read from their status.
+    """
+    db.execute("ALTER TABLE episodes ADD COLUMN correct INTEGER")
+    db.execute("ALTER TABLE episodes ADD COLUMN success INTEGER")
+    db.execute("UPDATE episodes SET success = (status = 'success')")
+
+
 # Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 
 NO_OPTIONS = "{}"
 
@@ -143,6 +154,8 @@ _SUMMARY = (
     "error",
     "error_type",
     "executable",
+    "correct",
+    "success",
     "goal_reached",
     "answer_correct",
     "answer_room_explored",
