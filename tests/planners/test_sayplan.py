@@ -280,6 +280,36 @@ def test_free_instruction_asking_to_find_is_a_search(scripted_llm):
     scripted_llm.enqueue_json(switch(["coffee_mug"]))
     episode = run(scripted_llm, "Find the blue mug.", env="coffee")
     assert episode.task_id is None and episode.answer == ["coffee_mug"]
+    answer_with = shown(scripted_llm.requests[0]).text.splitlines()[1]
+    assert answer_with.startswith("Answer with: the ids of the nodes the instruction asks for")
+
+
+@pytest.mark.parametrize("planner", ["sayplan", "sayplan_lite"])
+@pytest.mark.parametrize(
+    ("task_id", "asked"),
+    [
+        ("home-simple-07", "the id of one room node (the room itself, not something in it)"),
+        ("office-complex-06", "the id of one asset node (furniture or an appliance, not its"),
+        ("office-simple-02", "the id of one object node (the thing itself, not the asset or"),
+        ("home-simple-14", "the ids of 2 different nodes, each a room node"),
+    ],
+)
+def test_search_prompt_says_what_kind_of_node_to_answer_with(scripted_llm, planner, task_id, asked):
+    task = get_task(task_id)
+    scripted_llm.enqueue_json(expand(task.answer_rooms[0], find=True))
+    scripted_llm.enqueue_json(switch([]))
+    run(scripted_llm, task, planner)
+    assert len(scripted_llm.requests) == 2
+    for request in scripted_llm.requests:
+        turn = shown(request).text.splitlines()
+        assert turn[1].startswith(f"Answer with: {asked}") and turn[1].endswith(
+            "; [] if nothing in the building answers it"
+        )
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert '"node": "lounge"}, "answer": []}' in system  # an exploring turn
+    assert '"mode": "planning", "command": null, "answer": ["soda_can"]}' in system
+    for example in (line for line in system.splitlines() if '"answer": [' in line):
+        json.loads(example)  # the examples are replies the schema accepts
 
 
 def test_server_failing_mid_run_ends_in_error_keeping_the_trace(scripted_llm):

@@ -3,7 +3,9 @@
 The model starts from the collapsed graph and, turn by turn, expands or
 contracts nodes until it switches to planning. Each turn shows it the
 instruction, the current view, the memory of expanded nodes and the feedback
-of the last turn; a command that cannot be applied becomes that feedback.
+of the last turn; a command that cannot be applied becomes that feedback. A
+search task's turns also say what to answer with: the kind of node the task
+asks for (room, asset or object) and how many.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
 from sceneplan.planners.replies import Command, FindReply, SearchReply
 from sceneplan.world.domain import Cause
+from sceneplan.world.task import Task
 
 SEARCH_TURN = "sayplan_search_turn.md"
+FIND_TURN = "sayplan_find_turn.md"  # a search task's turn: says what to answer with
 # An instruction without a task is a search task when it starts by asking to find something.
 _FIND = re.compile(r"^\W*(please\s+)?((can|could) you\s+)?(find|locate|where)\b", re.IGNORECASE)
 LAST_TURN = "This is your last search turn: switch to planning mode now."
@@ -46,6 +50,28 @@ def is_search(run: Run) -> bool:
     (True, False)
     """
     return run.task.is_search if run.task is not None else bool(_FIND.match(run.instruction))
+
+
+_KINDS = {
+    "room": "room node (the room itself, not something in it)",
+    "asset": "asset node (furniture or an appliance, not its room nor what is on or in it)",
+    "object": "object node (the thing itself, not the asset or room it is in)",
+}
+
+
+def answer_with(task: Task | None) -> str:
+    """What a search task's answer names: the node kind it asks for, and how many.
+
+    >>> answer_with(None)
+    'the ids of the nodes the instruction asks for (rooms, assets or objects); [] if nothing in the building answers it'
+    """  # noqa: E501
+    if task is None or task.answer_kind is None:
+        what = "the ids of the nodes the instruction asks for (rooms, assets or objects)"
+    elif task.needed == 1:
+        what = f"the id of one {_KINDS[task.answer_kind]}"
+    else:
+        what = f"the ids of {task.needed} different nodes, each a {_KINDS[task.answer_kind]}"
+    return f"{what}; [] if nothing in the building answers it"
 
 
 def unusable_reply_feedback(reply: str, schema: type[BaseModel]) -> str:
@@ -72,6 +98,9 @@ async def semantic_search(
     """
     view = collapse(run.graph)
     schema = FindReply if find else SearchReply
+    template, asked = SEARCH_TURN, {}
+    if find:
+        template, asked = FIND_TURN, {"answer_with": answer_with(run.task)}
     feedback = ""
     try:
         for turn in range(1, max_turns + 1):
@@ -79,11 +108,12 @@ async def semantic_search(
                 feedback = f"{feedback} {LAST_TURN}".strip()
             graph = graph_text(view, topology=topology)
             dialogue.user_turn(
-                SEARCH_TURN,
+                template,
                 graph=graph,
                 instruction=run.instruction,
                 memory=memory_text(view),
                 feedback=feedback or "none",
+                **asked,
             )
             tokens = (count_tokens(graph), dialogue.tokens())
             record = SearchTurn(turn, "invalid", None, False, "", *tokens)
