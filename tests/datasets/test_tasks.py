@@ -81,7 +81,8 @@ def test_nothing_matches_tasks_name_the_rooms_to_search():
     assert nothing["office-complex-12"].must_explore == [f"meeting_room{i}" for i in range(1, 5)]
     assert nothing["home-complex-15"].must_explore == ["closet0", "closet1"]
     home = load_environment("home")  # Find me a FooBar: every room that holds something
-    holding = {n.id for n in home if n.kind.value == "room" and set(home.descendants(n.id)) - {"agent"}}
+    rooms = [n.id for n in home if n.kind.value == "room"]
+    holding = {r for r in rooms if set(home.descendants(r)) - {"agent"}}
     assert set(nothing["home-simple-01"].must_explore) == holding and len(holding) == 22
     # SayPlan's search can expand them all and answer within its default turn cap
     assert len(holding) + 1 <= get_planner("sayplan").options.max_search_turns
