@@ -379,7 +379,7 @@ def _plants_bathroom(g):
 @expects("home-complex-11")
 def _heat_outside_kitchen(g):
     heaters = [h for h in of_category(g, *HEATERS) if g.nodes[g.room_of(h)].category != "kitchen"]
-    return set(heaters) | {g.room_of(h) for h in heaters}
+    return {g.room_of(h) for h in heaters}  # the question asks for somewhere: a room
 
 
 @expects("home-complex-12")
@@ -402,7 +402,7 @@ def _vegetarian_dinner(g):
         by_room.setdefault(g.room_of(dish), set()).add(dish)
     assert {g.nodes[r].category for r in by_room} == {"dining_room"}
     vegetarian = [
-        {room, *found}
+        found  # the question asks to locate the dinner: the dish
         for room, found in by_room.items()
         if all(g.nodes[d].category in VEGETARIAN_DISHES for d in found)
     ]

@@ -72,7 +72,7 @@ def plan(
         str | None, typer.Option("--task", "-t", help="A packaged task id: its goal is checked.")
     ] = None,
     max_turns: Annotated[
-        int | None, typer.Option(min=1, help="Cap on semantic-search turns (default 25).")
+        int | None, typer.Option(min=1, help="Cap on semantic-search turns (default 40).")
     ] = None,
     max_replans: Annotated[
         int | None,

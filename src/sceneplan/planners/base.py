@@ -226,7 +226,7 @@ class Planner(ABC):
             episode.status, episode.error = Status.ERROR, str(exc)
         finally:
             episode.wall_time_s = time.perf_counter() - started
-        finish_episode(episode, task, graph, run.final_state)
+        finish_episode(episode, task, graph, run.final_state, run.simulator.vocabulary)
         return episode
 
     @abstractmethod

@@ -38,7 +38,8 @@ def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> st
 class SearchOptions(PlannerOptions):
     """The options of semantic search, and of the dialogue the SayPlan family holds."""
 
-    max_search_turns: int = Field(25, ge=1, description="cap on semantic-search turns")
+    # above the Office's 37 rooms, so that a search may look everywhere
+    max_search_turns: int = Field(40, ge=1, description="cap on semantic-search turns")
     dialogue: Literal["markov", "chat"] = Field(
         "markov",
         description="markov: each request is the static prompt and the latest turn "
