@@ -173,21 +173,8 @@ def test_options_are_checked(planner, options, message):
 
 
 def test_react_goes_to_a_far_room_along_the_shortest_path(scripted_llm):
-    episode = run(
-        scripted_llm,
-        "react",
-        "access(wardrobe1)",
-        "open(wardrobe1)",
-        "pickup(coffee_mug)",
-        "goto(kitchen)",
-        "access(coffee_machine)",
-        "release(coffee_mug)",
-        "turn_on(coffee_machine)",
-        "pickup(coffee_mug)",
-        "goto(toms_room)",
-        "goto(attic)",
-        "done()",
-    )
+    # App. L's plan from Bob's room, rooms only, then a room that does not exist
+    episode = run(scripted_llm, "react", *COFFEE_PLAN[1:10], "goto(attic)", "done()")
     system = scripted_llm.requests[0]["messages"][0]["content"]
     assert "the path through the poses on the way is planned for you" in system
     assert field(scripted_llm.requests[4], "Observation") == (
