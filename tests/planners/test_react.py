@@ -3,7 +3,7 @@
 import pytest
 
 from react_script import act, field, latest, rooms, shown_nodes
-from sayplan_script import COFFEE_TASK
+from sayplan_script import COFFEE_PLAN, COFFEE_TASK
 from sceneplan import runs
 from sceneplan.errors import BadInputError
 from sceneplan.planners import Episode, Status, get_planner
