@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
@@ -10,10 +11,21 @@ from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli.pddl import planning_start
-from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
 
 console = Console(highlight=False, soft_wrap=True)
+
+# Exit status when no plan is found; 0 is a plan that reaches the goal, 2 bad input.
+EXIT_NO_PLAN = 1
+EXIT_TIMEOUT = 3
+
+
+def positive_seconds(value: float | None) -> float | None:
+    """A typer callback: a time limit must be a finite number of seconds above zero."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise typer.BadParameter(f"must be a positive, finite number of seconds, not {value}")
+    return value
 
 
 def solve_command(
@@ -23,10 +35,19 @@ def solve_command(
         str | None, typer.Option("--task", help="Use this task's goal and start state.")
     ] = None,
     planner: Annotated[str, typer.Option(help="Back end: gbfs or bfsf (LAPKT).")] = DEFAULT_PLANNER,
-    timeout: Annotated[float, typer.Option(help="Seconds for grounding and search.")] = 30.0,
+    timeout: Annotated[
+        float,
+        typer.Option(callback=positive_seconds, help="Seconds for grounding and search (above 0)."),
+    ] = 30.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """Find a plan for a goal; print it, its verification in the simulator and the goal check."""
+    """Find a plan for a goal; print it, its verification in the simulator and the goal check.
+
+    Exit status: 0 when a plan reaches the goal; 1 when no plan exists (the
+    whole graph was searched); 2 on bad input (an unknown node or predicate in
+    the goal, a bad option); 3 when the search ran out of time (try a larger
+    --timeout).
+    """
     graph, goal_text = planning_start(env, task, goal, required=True)
     formula = parse_goal(goal_text, graph)
     result = solve(PlanningProblem(graph, formula), timeout=timeout, planner=planner)
@@ -49,14 +70,20 @@ def solve_command(
             )
             console.print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
             console.print("goal reached" if reached else "[bold red]goal not reached[/]")
+        elif result.status is SolveStatus.TIMEOUT:
+            console.print(
+                f"[bold red]timeout[/]: no plan found within {timeout:g} s; try a larger --timeout"
+            )
         else:
-            console.print(f"[bold red]{result.status.value}[/]")
+            console.print("[bold red]no plan exists[/]: the goal cannot be reached from this state")
         console.print(
             f"{result.planner} on the {result.scope} scope: grounding {result.grounding_s:.3f} s, "
             f"search {result.search_s:.3f} s, validation {result.validation_s:.3f} s"
         )
+    if result.status is SolveStatus.TIMEOUT:
+        raise typer.Exit(EXIT_TIMEOUT)
     if not reached:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_NO_PLAN)
 
 
 def register(app: typer.Typer) -> None:
