@@ -74,7 +74,52 @@ def test_planners_that_need_a_model_fail_fast_without_one(toys, coffee_tasks, tm
     assert result.exit_code == 0, result.output
     assert "4 run(s) stored" in result.stdout and "--retry-errors" not in result.stdout
     result = run("eval", "-s", coffee_tasks, "-p", "toy_broken", "--out", db)
-    assert "2 error(s)" in result.stdout and "--retry-errors runs them again" in result.stdout
+    assert result.exit_code == 1 and "2 error(s)" in result.stdout
+    assert "2 run(s) ended in an error" in result.stderr and "--retry-errors" in result.stderr
+
+
+def _no_retries(monkeypatch, tmp_path) -> None:
+    """LLM settings that give up on the first 5xx, so a dead server fails fast."""
+    config = tmp_path / "fast.toml"
+    config.write_text("[llm]\nmax_retries = 0\nbackoff_base = 0\n", encoding="utf-8")
+    monkeypatch.setenv("SCENEPLAN_CONFIG", str(config))
+
+
+def test_eval_exits_1_when_every_run_errored(
+    scripted_llm, toys, coffee_tasks, tmp_path, monkeypatch
+):
+    _no_retries(monkeypatch, tmp_path)
+    for _ in range(4):
+        scripted_llm.enqueue_status(400)  # refused: an error, but not "cannot reach"
+    db = tmp_path / "r.db"
+    args = ["eval", "-s", coffee_tasks, "-p", "toy_asking", "--llm", scripted_llm.model]
+    result = run(*args, "--concurrency", "1", "--out", db)
+    assert result.exit_code == 1, result.output
+    assert "4 error(s)" in result.stdout and "stopped early" not in result.stderr
+    assert "4 run(s) ended in an error" in result.stderr
+    assert "--retry-errors" in result.stderr and _rows(db) == 4
+
+
+def test_eval_stops_when_the_server_cannot_be_reached_n_times_in_a_row(
+    scripted_llm, toys, coffee_tasks, tmp_path, monkeypatch
+):
+    _no_retries(monkeypatch, tmp_path)
+    for _ in range(2):
+        scripted_llm.enqueue_status(503)
+    db = tmp_path / "r.db"
+    args = ["eval", "-s", coffee_tasks, "-p", "toy_asking", "--llm", scripted_llm.model]
+    result = run(*args, "--concurrency", "1", "--stop-after", "2", "--out", db)
+    assert result.exit_code == 1, result.output
+    assert "stopped early: 2 runs in a row could not reach the LLM server" in result.stderr
+    assert "2 run(s) not started" in result.stderr
+    assert _rows(db) == 2 and len(scripted_llm.requests) == 2  # the rest never asked
+    assert "Traceback" not in result.output
+
+    # the breaker counts runs in a row: a success in between resets it
+    scripted_llm.enqueue_status(503)
+    scripted_llm.enqueue_json({"answer": ["fridge"]})
+    result = run(*args, "--concurrency", "1", "--stop-after", "2", "--out", db)
+    assert "stopped early" not in result.stderr and _rows(db) == 4
 
 
 def test_ctrl_c_keeps_what_is_stored_and_a_rerun_finishes(toys, coffee_tasks, tmp_path):
@@ -170,7 +215,7 @@ def test_planner_specs_with_options_run_and_show_in_the_report(coffee_tasks, tmp
         "   instruction: Close the fridge., goal: closed(fridge)}\n"
     )
     broken = run("eval", "-s", lost, "-p", specs, "--out", db)
-    assert broken.exit_code == 0, broken.output  # an environment that does not load: stored
+    assert broken.exit_code == 1, broken.output  # an environment that does not load: stored
     assert "error in lost-01 (oracle[timeout=5], none): " in broken.stderr
     bad = run("eval", "-s", coffee_tasks, "-p", "oracle[timeout=5", "--out", db)
     assert bad.exit_code == 2 and "a '[' without its ']'" in bad.stderr

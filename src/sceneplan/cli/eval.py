@@ -18,7 +18,7 @@ from sceneplan.eval.metrics import compute
 from sceneplan.eval.plots import write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
-from sceneplan.eval.runner import evaluate, load_tasks
+from sceneplan.eval.runner import STOP_AFTER, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store
 from sceneplan.planners.options import split_specs
 
@@ -63,8 +63,19 @@ def eval_command(
         bool,
         typer.Option("--retry-errors", help="Run again the stored runs that ended in an error."),
     ] = False,
+    stop_after: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Stop when this many runs in a row cannot reach the LLM server "
+            "(what is done stays stored).",
+        ),
+    ] = STOP_AFTER,
 ) -> None:
-    """Run planners on task suites; what is already stored in --out is skipped."""
+    """Run planners on task suites; what is already stored in --out is skipped.
+
+    Exits 1 when a run ended in an error (stored; --retry-errors runs them again).
+    """
     tasks = load_tasks(_names(suite), _names(only))
     planner_names = split_specs(planners)
     if not planner_names:
@@ -81,6 +92,7 @@ def eval_command(
                     concurrency=concurrency,
                     retry_errors=retry_errors,
                     reporter=bar,
+                    stop_after=stop_after,
                 )
         except KeyboardInterrupt:
             err_console.print(
@@ -94,9 +106,19 @@ def eval_command(
         f"{totals.errors} error(s); {totals.input_tokens:,} input and "
         f"{totals.output_tokens:,} output tokens, ${totals.cost_usd:.4f}"
     )
-    if totals.errors:
-        console.print("runs that ended in an error are kept; --retry-errors runs them again")
+    if totals.stopped:
+        err_console.print(
+            f"stopped early: {totals.stopped}; {totals.remaining} run(s) not started. "
+            "Check the server (`sceneplan llm check`), then run the same command again"
+        )
     console.print(f"report: sceneplan report {out}")
+    if totals.errors:
+        err_console.print(
+            f"{totals.errors} run(s) ended in an error (kept in {out}); "
+            "run the same command with --retry-errors to run them again"
+        )
+    if totals.errors or totals.stopped:
+        raise typer.Exit(1)
 
 
 def report_command(

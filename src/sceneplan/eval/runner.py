@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, graph_problems, load_suite
-from sceneplan.errors import BadInputError, SceneplanError
+from sceneplan.errors import BadInputError, LLMUnavailableError, SceneplanError
 from sceneplan.eval.annotate import annotate
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
 from sceneplan.graph.model import SceneGraph
@@ -38,6 +38,8 @@ from sceneplan.planners.options import parse_spec
 from sceneplan.runs import resolve
 
 NO_MODEL = "none"
+# Runs in a row that could not reach the LLM server before the benchmark stops (`--stop-after`).
+STOP_AFTER = 5
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ class Totals:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    unreachable: int = 0  # runs in a row, up to the last one, that could not reach the server
+    stopped: str | None = None  # why the benchmark stopped early (the circuit breaker)
 
     @property
     def remaining(self) -> int:
@@ -189,13 +193,17 @@ async def run_eval(
     settings: LLMSettings | None = None,
     retry_errors: bool = False,
     reporter: Reporter | None = None,
+    stop_after: int = STOP_AFTER,
 ) -> Totals:
     """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it.
 
     `planners` are specs: names, with options in brackets (`sclplan[timeout=5]`).
+    When `stop_after` runs in a row end because the LLM server cannot be
+    reached (LLMUnavailableError), no new run starts: the runs under way
+    finish and are stored, and `Totals.stopped` says why.
     """
-    if runs < 1 or concurrency < 1:
-        raise BadInputError("--runs and --concurrency must be at least 1")
+    if runs < 1 or concurrency < 1 or stop_after < 1:
+        raise BadInputError("--runs, --concurrency and --stop-after must be at least 1")
     settings = settings if settings is not None else load_settings()
     specs = load_specs(planners)
     check_tasks(tasks)
@@ -216,7 +224,7 @@ async def run_eval(
             reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
             for _ in range(min(concurrency, len(pending))):
-                group.create_task(_worker(queue, clients, store, totals, reporter))
+                group.create_task(_worker(queue, clients, store, totals, reporter, stop_after))
     finally:
         for client in clients.values():
             await client.aclose()
@@ -234,22 +242,62 @@ async def _worker(
     store: Store,
     totals: Totals,
     reporter: Reporter | None,
+    stop_after: int = STOP_AFTER,
 ) -> None:
     for job in queue:  # workers share the iterator: each job is taken once
-        episode = await run_job(job, clients.get((job.model, job.run > 1)))
+        if totals.stopped:
+            return
+        client = clients.get((job.model, job.run > 1))
+        watched = _Watched(client) if client is not None else None
+        episode = await run_job(job, watched)
         store.put(job.task.suite, job.run, episode)
         totals.add(episode)
+        cause = watched.unreachable if watched is not None else None
+        if episode.status is Status.ERROR and cause is not None:
+            totals.unreachable += 1
+            if totals.unreachable >= stop_after and not totals.stopped:
+                totals.stopped = (
+                    f"{totals.unreachable} runs in a row could not reach the LLM server "
+                    f"({cause}); the results so far are stored"
+                )
+        else:
+            totals.unreachable = 0
         if reporter is not None:
             reporter.update(totals, episode)
 
 
-async def run_job(job: Job, llm: LLMClient | None) -> Episode:
+class _Watched:
+    """An LLMClient that remembers whether its last request could not reach the server.
+
+    The planner turns that error into an Episode with Status.ERROR and a
+    message; the circuit breaker needs its kind, not its text.
+    """
+
+    def __init__(self, client: LLMClient) -> None:
+        self._client = client
+        self.unreachable: LLMUnavailableError | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    async def acomplete(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            response = await self._client.acomplete(*args, **kwargs)
+        except LLMUnavailableError as exc:
+            self.unreachable = exc
+            raise
+        self.unreachable = None
+        return response
+
+
+async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
     """One planner run, annotated; anything it raises becomes an Episode with Status.ERROR."""
     started = time.perf_counter()
     options = json.loads(job.options)
     try:
         setup = resolve(job.task)
-        episode = await get_planner(job.planner, options).aplan(setup.target, setup.graph, llm)
+        planner = get_planner(job.planner, options)
+        episode = await planner.aplan(setup.target, setup.graph, llm)  # type: ignore[arg-type]
         # the names the store keys on
         episode.planner, episode.model, episode.options = job.planner, job.model, options
         annotate(episode, job.task, _graph(job.task.environment))
