@@ -33,6 +33,27 @@ ROWS = [
     (["plan", "-t", "planning-simple-02", "--max-turns", "0"], 2, "--max-turns"),
     (["plan", "-t", "planning-simple-02", "--max-replans", "-1"], 2, "--max-replans"),
     (["plan", "-t", "planning-simple-02", "--max-steps", "0"], 2, "--max-steps"),
+    # output paths: checked before any work, one message
+    (
+        ["plan", "-t", "planning-simple-02", "--llm", "ollama:x", "--trace", "a_file.txt/r.json"],
+        2,
+        "cannot write the trace a_file.txt/r.json: a_file.txt is a file, not a folder",
+    ),
+    (
+        ["plan", "-t", "planning-simple-02", "--llm", "ollama:x", "--trace", "."],
+        2,
+        "the trace . is a folder; give a file name",
+    ),
+    (
+        ["pddl", "coffee", *GOAL, "--out", "a_file.txt"],
+        2,
+        "the PDDL folder a_file.txt is an existing file, not a folder",
+    ),
+    (
+        ["pddl", "coffee", *GOAL, "--out", "a_file.txt/pddl"],
+        2,
+        "cannot write the PDDL folder a_file.txt/pddl: a_file.txt is a file, not a folder",
+    ),
     # no plan: exit 1, said in words
     (["solve", "coffee", "--goal", "held(coffee_mug) and handempty()"], 1, "no plan exists"),
 ]

@@ -70,6 +70,27 @@ def test_json_summary_and_trace_of_a_search_task(scripted_llm, tmp_path):
     assert episode["llm_calls"][0]["messages"][0]["role"] == "system"
 
 
+def test_trace_into_a_missing_folder_creates_it(scripted_llm, tmp_path):
+    scripted_llm.enqueue_json(expand("dining_room1", find=True))
+    scripted_llm.enqueue_json(switch(["wine_bottle0"]))
+    trace = tmp_path / "runs" / "today" / "episode.json"
+    args = ["plan", "--task", "home-simple-02", "--planner", "sayplan_lite"]
+    result = runner.invoke(app, [*args, "--llm", scripted_llm.model, "--trace", str(trace)])
+    assert result.exit_code == 0, result.output
+    assert "answer     wine_bottle0" in result.stdout
+    assert json.loads(trace.read_text())["status"] == "success"
+
+
+def test_a_trace_that_cannot_be_written_stops_before_any_llm_call(scripted_llm, tmp_path):
+    (tmp_path / "a_file").write_text("")
+    trace = tmp_path / "a_file" / "episode.json"
+    args = ["plan", "--task", "home-simple-02", "--llm", scripted_llm.model, "--trace", str(trace)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"cannot write the trace {trace}" in result.stderr
+    assert not scripted_llm.requests
+
+
 def test_a_wrong_answer_exits_1(scripted_llm):
     scripted_llm.enqueue_json(switch(["bottle0"]))
     args = ["plan", "--task", "home-simple-02", "--llm", scripted_llm.model]

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from sceneplan.cli.paths import check_output_folder
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
@@ -40,16 +41,27 @@ def planning_start(
 
 def pddl(
     env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
-    out: Annotated[Path, typer.Option("--out", help="Folder for domain.pddl and problem.pddl.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Folder for domain.pddl and problem.pddl (created if missing; "
+            "files of those names in it are replaced).",
+        ),
+    ],
     task: Annotated[
         str | None, typer.Option("--task", help="Use this task's goal and start state.")
     ] = None,
     goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
 ) -> None:
     """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL."""
+    check_output_folder(out, "the PDDL folder")
     graph, goal_text = planning_start(env, task, goal, required=False)
     files = export_pddl(graph, goal_text)
-    domain_path, problem_path = files.write(out)
+    try:
+        domain_path, problem_path = files.write(out)
+    except OSError as exc:
+        raise BadInputError(f"cannot write the PDDL files into {out}: {exc}") from None
     console.print(f"wrote {domain_path} and {problem_path}")
 
 

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.status import Status as Spinner
 from rich.text import Text
 
+from sceneplan.cli.paths import check_output_file
 from sceneplan.datasets.tasks import Task, get_task
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import SceneGraph
@@ -86,10 +87,16 @@ def plan(
         bool, typer.Option("--json", help="Print the Episode summary as JSON.")
     ] = False,
     trace: Annotated[
-        Path | None, typer.Option(help="Write the full Episode (every call) to this JSON file.")
+        Path | None,
+        typer.Option(
+            help="Write the full Episode (every call) to this JSON file; missing folders "
+            "are created. Checked before the run starts."
+        ),
     ] = None,
 ) -> None:
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
+    if trace is not None:
+        check_output_file(trace, "the trace")
     target = _target(instruction, task, env)
     show = None if as_json else _Progress()
     flags = {"max_search_turns": max_turns, "max_replans": max_replans, "max_steps": max_steps}
@@ -102,12 +109,12 @@ def plan(
             episode = asyncio.run(_run(chosen, setup.target, setup.graph, client))
     else:
         episode = asyncio.run(_run(chosen, setup.target, setup.graph, client))
-    if trace is not None:
-        _write_trace(trace, episode)
     if as_json:
         print(json.dumps(episode.summary(), indent=2))
     else:
         _report(episode)
+    if trace is not None:  # after the report, so that a failed write loses nothing shown
+        _write_trace(trace, episode)
     if episode.status is Status.ERROR:
         err_console.print(Text("error: ", style="bold red") + Text(str(episode.error)))
         raise typer.Exit(2)
@@ -166,6 +173,7 @@ def _make_planner(
 
 def _write_trace(path: Path, episode: Episode) -> None:
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
