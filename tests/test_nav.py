@@ -4,7 +4,7 @@ from sceneplan.datasets import load_environment
 from sceneplan.errors import UnknownNodeError, UnreachableError
 from sceneplan.graph import from_dict
 from sceneplan.nav import Navigator
-from sceneplan.world import Simulator
+from sceneplan.world import Simulator, parse_action
 from scenes import kitchen, kitchen_dict, node
 
 
@@ -51,6 +51,15 @@ def test_unknown_targets_are_left_for_the_simulator():
     plan = Navigator(graph).expand_plan("goto(pantry) > goto(desk)")
     assert [str(a) for a in plan] == ["goto(pantry)", "goto(desk)"]
     assert Simulator(graph).verify_plan(plan).failure.cause.value == "unknown_node"
+
+
+@pytest.mark.parametrize("step", ["goto(kitchen, office)", "goto()", "goto"])
+def test_goto_with_wrong_arity_is_kept_for_the_simulator(step):
+    graph = kitchen()
+    plan = Navigator(graph).expand_plan(f"{step} > done")
+    assert plan == [parse_action(step), parse_action("done")]
+    failure = Simulator(graph).verify_plan(plan).failure
+    assert failure.cause.value == "wrong_arity" and failure.index == 0
 
 
 def test_unreachable_room_is_a_clear_error():

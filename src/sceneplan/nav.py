@@ -55,14 +55,17 @@ class Navigator:
     def expand_plan(self, plan: PlanLike, start: str | None = None) -> list[Action]:
         """Insert the poses between the places of a plan's goto steps.
 
-        Starts from `start`, or the agent's location in the graph. A goto whose
-        target is not a known room or pose is kept as it is, so the simulator can
-        report it; a target that no path reaches raises UnreachableError.
+        Starts from `start`, or the agent's location in the graph. Only a goto
+        with exactly one argument is expanded: one with any other number of
+        arguments, or whose target is not a known room or pose, is kept as it
+        is, so the simulator reports it (an extra argument is never dropped); a
+        target that no path reaches raises UnreachableError.
         """
         here = start if start is not None else self.graph.agent.parent
         out: list[Action] = []
         for action in parse_plan(plan):
-            target = action.args[0] if action.name in MOVE_ACTIONS and action.args else None
+            is_move = action.name in MOVE_ACTIONS and len(action.args) == 1
+            target = action.args[0] if is_move else None
             if target is None or target not in self.graph.topology or here is None:
                 out.append(action)
                 continue

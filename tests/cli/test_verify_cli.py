@@ -55,3 +55,10 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
     broken.write_text("[not json")
     result = runner.invoke(app, ["verify", "coffee", str(broken)])
     assert result.exit_code == 2 and "not a valid JSON list of actions" in result.stderr
+
+
+def test_goto_with_an_extra_argument_is_not_executable():
+    result = runner.invoke(app, ["verify", "coffee", "goto(kitchen, bobs_room)"])
+    assert result.exit_code == 1, result.output
+    assert "not executable" in result.stdout
+    assert "goto(kitchen, bobs_room)" in result.stdout and "argument" in result.stdout
