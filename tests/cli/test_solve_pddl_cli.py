@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sceneplan.cli import app
@@ -67,3 +68,23 @@ def test_pddl_without_a_task_keeps_the_stored_state(tmp_path: Path):
 def test_task_and_goal_together_is_one_line_error():
     result = runner.invoke(app, ["solve", "office", "--task", HELD, "--goal", "closed(fridge)"])
     assert result.exit_code == 2 and "give --task or --goal, not both" in result.stderr
+
+
+def test_pddl_without_a_goal_says_the_goal_is_empty(tmp_path: Path):
+    result = runner.invoke(app, ["pddl", "coffee", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "note: no --goal or --task, so the problem's goal is (and)" in result.stdout
+    problem = (tmp_path / "problem.pddl").read_text(encoding="utf-8")
+    assert "; No goal was given (--goal or --task)" in problem
+    assert problem.rstrip().endswith("(:goal (and)))")
+    reader = pytest.importorskip("unified_planning.io").PDDLReader()
+    parsed = reader.parse_problem(str(tmp_path / "domain.pddl"), str(tmp_path / "problem.pddl"))
+    assert parsed.goals == [] or all(g.is_true() for g in parsed.goals)
+
+
+def test_pddl_with_a_goal_has_no_such_note(tmp_path: Path):
+    result = runner.invoke(
+        app, ["pddl", "coffee", "--goal", "full(coffee_mug)", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0 and "note:" not in result.stdout
+    assert "No goal was given" not in (tmp_path / "problem.pddl").read_text(encoding="utf-8")

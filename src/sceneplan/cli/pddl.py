@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,12 @@ from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import export_pddl
 
 console = Console(highlight=False, soft_wrap=True)
+
+# Written above the goal of a problem exported without --goal or --task.
+NO_GOAL_COMMENT = (
+    "  ; No goal was given (--goal or --task): the goal (and) is true in every state,\n"
+    "  ; so this problem only checks that a plan is executable.\n"
+)
 
 
 def planning_start(
@@ -54,15 +61,29 @@ def pddl(
     ] = None,
     goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
 ) -> None:
-    """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL."""
+    """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL.
+
+    Without --goal or --task the problem's goal is the empty (and), true in
+    every state: a problem for checking that a plan is executable. The file
+    says so in a comment above the goal, and so does the command.
+    """
     check_output_folder(out, "the PDDL folder")
     graph, goal_text = planning_start(env, task, goal, required=False)
     files = export_pddl(graph, goal_text)
+    if goal_text is None:
+        files = replace(
+            files, problem=files.problem.replace("  (:goal", NO_GOAL_COMMENT + "  (:goal", 1)
+        )
     try:
         domain_path, problem_path = files.write(out)
     except OSError as exc:
         raise BadInputError(f"cannot write the PDDL files into {out}: {exc}") from None
     console.print(f"wrote {domain_path} and {problem_path}")
+    if goal_text is None:
+        console.print(
+            "note: no --goal or --task, so the problem's goal is (and), true in every state: "
+            "it checks only that a plan is executable"
+        )
 
 
 def register(app: typer.Typer) -> None:
