@@ -54,6 +54,21 @@ ROWS = [
         2,
         "cannot write the PDDL folder a_file.txt/pddl: a_file.txt is a file, not a folder",
     ),
+    # goals naming what does not exist: a goal error, not "no plan"
+    (["solve", "coffee", "--goal", "levitating(coffee_mug)"], 2, "unknown predicate 'levitating'"),
+    (
+        ["solve", "coffee", "--goal", "ful(coffee_mug)"],
+        2,
+        "unknown predicate 'ful' (did you mean full?)",
+    ),
+    (
+        ["pddl", "coffee", "--goal", "levitating(coffee_mug)", "--out", "pddl"],
+        2,
+        "predicates are ontop_of, inside_of",
+    ),
+    (["solve", "coffee", "--goal", "full(cofee_mug)"], 2, "unknown node 'cofee_mug'"),
+    (["solve", "coffee", "--goal", "full(coffee_mug"], 2, "expected ')'"),
+    (["solve", "coffee"], 2, "give a goal: --goal"),
     # no plan: exit 1, said in words
     (["solve", "coffee", "--goal", "held(coffee_mug) and handempty()"], 1, "no plan exists"),
 ]

@@ -1,8 +1,10 @@
 import pytest
 
 from sceneplan.errors import GoalParseError
+from sceneplan.graph.io import from_dict
 from sceneplan.world import Simulator, parse_goal
-from scenes import kitchen
+from sceneplan.world.predicates import PREDICATES
+from scenes import kitchen, kitchen_dict
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
@@ -104,3 +106,31 @@ def test_names_checked_against_the_graph():
     with pytest.raises(GoalParseError, match="no node has category 'banana'"):
         parse_goal("exists b in banana: held(b)", graph)
     assert parse_goal("exists x in apple: held(x)", graph).nodes() == set()
+
+
+def test_an_unknown_predicate_is_a_goal_error_listing_what_is_known():
+    with pytest.raises(GoalParseError) as info:
+        parse_goal("closed(fridge) and levitating(apple)", kitchen())
+    message = str(info.value)
+    assert "unknown predicate 'levitating'" in message and "did you mean" not in message
+    assert "predicates are " + ", ".join(PREDICATES) in message
+    assert "state words known here are clean, closed, cold, dirty, empty, full" in message
+
+
+def test_a_misspelt_predicate_gets_a_did_you_mean():
+    with pytest.raises(GoalParseError, match=r"unknown predicate 'ful' \(did you mean full\?\)"):
+        parse_goal("ful(apple)", kitchen())
+    with pytest.raises(GoalParseError, match=r"did you mean inside_of\?"):
+        parse_goal("not insideof(apple)", kitchen())
+
+
+def test_a_state_word_is_known_from_the_graph_the_actions_or_the_appliances():
+    data = kitchen_dict()
+    apple = next(n for n in data["nodes"] if n["id"] == "apple")
+    apple["state"] = ["rotten"]
+    graph = from_dict(data, "rotten_kitchen")
+    assert str(parse_goal("not rotten(apple)", graph)) == "not rotten(apple)"  # a node has it
+    assert parse_goal("open(fridge) and hot(apple)", kitchen())  # an action, an appliance
+    with pytest.raises(GoalParseError, match="unknown predicate 'rotten'"):
+        parse_goal("rotten(apple)", kitchen())
+    assert parse_goal("levitating(apple)").nodes() == {"apple"}  # no graph, no check

@@ -14,13 +14,17 @@ False
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sceneplan.errors import GoalParseError, UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
-from sceneplan.world.predicates import GoalPredicate, get_predicate
+from sceneplan.world import rules
+from sceneplan.world.domain import VOCABULARIES, setters
+from sceneplan.world.predicates import PREDICATES, GoalPredicate, get_predicate
+from sceneplan.world.primitives import get_effect
 from sceneplan.world.state import WorldState
 
 _TOKEN = re.compile(r"\s*(?:(?P<word>[A-Za-z_][\w\-]*(?::[a-z]+)?)|(?P<punct>[(),:]))")
@@ -235,8 +239,16 @@ def parse_goal(text: str, graph: SceneGraph | None = None) -> Formula:
 
 
 def check_goal(formula: Formula, graph: SceneGraph, text: str = "") -> None:
-    """Raise GoalParseError naming the first unknown node or category in a formula."""
+    """Raise GoalParseError naming the first unknown node, category or predicate in a formula.
+
+    Any one-argument name that is not a predicate is a state word; it is
+    unknown (most likely a misspelt or invented predicate) when no node of
+    the graph has it, no action sets it and no appliance gives it.
+    """
     label = f"goal {text!r}: " if text else "goal: "
+    for sub in walk(formula):
+        if isinstance(sub, Atom) and sub.name not in PREDICATES:
+            _check_state_word(sub.name, graph, label)
     for node_id in sorted(formula.nodes()):
         if node_id not in graph:
             hint = graph.suggest(node_id)
@@ -250,6 +262,32 @@ def check_goal(formula: Formula, graph: SceneGraph, text: str = "") -> None:
             and not sub.domain(graph)
         ):
             raise GoalParseError(f"{label}no node has category '{sub.selector}'")
+
+
+def _check_state_word(word: str, graph: SceneGraph, label: str) -> None:
+    if any(word in node.state for node in graph):
+        return
+    affordances, by_appliance = setters(word)
+    if affordances is not None or by_appliance:
+        return
+    words = sorted(state_words(graph))
+    close = difflib.get_close_matches(word, [*PREDICATES, *words], n=3)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    raise GoalParseError(
+        f"{label}unknown predicate '{word}'{hint}: no node has that state, and no action or "
+        f"appliance gives it; predicates are {', '.join(PREDICATES)}; "
+        f"state words known here are {', '.join(words)}"
+    )
+
+
+def state_words(graph: SceneGraph) -> set[str]:
+    """State words a goal over `graph` may use: on its nodes, set by actions or appliances."""
+    words = {w for node in graph for w in node.state} | rules.appliance_words()
+    for actions in VOCABULARIES.values():
+        for schema in actions.values():
+            for eff in schema.effects:
+                words |= set(get_effect(eff.op).words(eff.args))
+    return words
 
 
 def walk(formula: Formula) -> Iterator[Formula]:
