@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from sayplan_script import contract, expand, plan, switch
 from sceneplan.cli import app
 from sceneplan.datasets.tasks import get_task
+from sceneplan.planners import planner_class, planner_names
 from scripted_llm import isolate_llm_env
 
 runner = CliRunner()
@@ -162,3 +163,13 @@ def test_bad_requests(args, message):
 def test_instruction_or_task_is_required():
     result = runner.invoke(app, ["plan", "--env", "office"])
     assert result.exit_code == 2 and "give an INSTRUCTION" in result.stderr
+
+
+def test_help_lists_every_planner_with_its_line():
+    result = runner.invoke(app, ["plan", "--help"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "Planners (-p NAME; options: `sceneplan planners`):" in text
+    for name in planner_names():
+        summary = (planner_class(name).__doc__ or "").strip().splitlines()[0]
+        assert " ".join(f"{name}: {summary}".split()) in text, name

@@ -21,13 +21,14 @@ import typer
 from rich.console import Console
 from rich.status import Status as Spinner
 from rich.text import Text
+from typer.core import TyperCommand
 
 from sceneplan.cli.paths import check_output_file
 from sceneplan.datasets.tasks import Task, get_task
-from sceneplan.errors import BadInputError
+from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient
-from sceneplan.planners import Episode, Planner, Status, planner_class
+from sceneplan.planners import Episode, Planner, Status, planner_class, planner_names
 from sceneplan.planners.options import parse_assignments
 from sceneplan.planners.progress import OnEvent, PlanEvent
 from sceneplan.runs import resolve
@@ -244,5 +245,27 @@ def _report(episode: Episode) -> None:
     )
 
 
+def planner_lines() -> list[str]:
+    """One line per planner: its name and the first line of its docstring."""
+    lines = []
+    for name in planner_names():
+        try:
+            doc = (planner_class(name).__doc__ or "").strip().splitlines()
+        except SceneplanError as exc:  # a plugin that cannot be loaded still gets its line
+            doc = [f"(cannot be loaded: {exc})"]
+        lines.append(f"{name}: {doc[0] if doc else ''}")
+    return lines
+
+
+class _PlanCommand(TyperCommand):
+    """`plan`, whose --help ends with the planners, looked up only when help is asked for."""
+
+    def format_help(self, ctx, formatter):
+        self.epilog = "Planners (-p NAME; options: `sceneplan planners`):\n" + "\n".join(
+            f"  {line}" for line in planner_lines()
+        )
+        return super().format_help(ctx, formatter)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("plan")(plan)
+    app.command("plan", cls=_PlanCommand)(plan)
