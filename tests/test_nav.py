@@ -62,6 +62,13 @@ def test_goto_with_wrong_arity_is_kept_for_the_simulator(step):
     assert failure.cause.value == "wrong_arity" and failure.index == 0
 
 
+def test_steps_after_done_are_kept_as_written():
+    graph = kitchen()
+    plan = Navigator(graph).expand_plan("goto(kitchen) > done > goto(office)")
+    assert [str(a) for a in plan][-2:] == ["done()", "goto(office)"]
+    assert Simulator(graph).verify_plan(plan).ignored == [parse_action("goto(office)")]
+
+
 def test_unreachable_room_is_a_clear_error():
     data = kitchen_dict()
     data["nodes"].append(node("attic", "room"))

@@ -59,11 +59,17 @@ class Navigator:
         with exactly one argument is expanded: one with any other number of
         arguments, or whose target is not a known room or pose, is kept as it
         is, so the simulator reports it (an extra argument is never dropped); a
-        target that no path reaches raises UnreachableError.
+        target that no path reaches raises UnreachableError. Steps after done()
+        are kept as they are: they are not run, and a caller that reports them
+        (see `Verification.ignored`) names the steps as written.
         """
         here = start if start is not None else self.graph.agent.parent
+        actions = parse_plan(plan)
         out: list[Action] = []
-        for action in parse_plan(plan):
+        for position, action in enumerate(actions):
+            if action.name == "done":
+                out.extend(actions[position:])
+                break
             is_move = action.name in MOVE_ACTIONS and len(action.args) == 1
             target = action.args[0] if is_move else None
             if target is None or target not in self.graph.topology or here is None:

@@ -1,5 +1,6 @@
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from sceneplan.cli import app
@@ -62,3 +63,47 @@ def test_goto_with_an_extra_argument_is_not_executable():
     assert result.exit_code == 1, result.output
     assert "not executable" in result.stdout
     assert "goto(kitchen, bobs_room)" in result.stdout and "argument" in result.stdout
+
+
+@pytest.mark.parametrize("plan", ["", "   ", " > > ", "[]"])
+def test_an_empty_plan_is_an_input_error(plan):
+    result = runner.invoke(app, ["verify", "coffee", plan])
+    assert result.exit_code == 2, result.output
+    assert "error: the plan is empty" in result.stderr and "executable" not in result.stdout
+
+
+def test_an_empty_plan_file_is_an_input_error(tmp_path):
+    empty = tmp_path / "plan.txt"
+    empty.write_text("\n  \n")
+    result = runner.invoke(app, ["verify", "coffee", f"@{empty}"])
+    assert result.exit_code == 2 and "the plan is empty" in result.stderr
+
+
+def test_steps_after_done_are_named_in_a_warning():
+    result = runner.invoke(app, ["verify", "coffee", "done > goto(kitchen) > access(fridge)"])
+    assert result.exit_code == 0, result.output
+    assert "warning: 2 steps after done() not run: goto(kitchen) > access(fridge)" in (
+        result.stderr
+    )
+    report = json.loads(
+        runner.invoke(app, ["verify", "coffee", "done > goto(kitchen)", "--json"]).stdout
+    )
+    assert report["ignored"] == ["goto(kitchen)"]
+    assert "warning" not in runner.invoke(app, ["verify", "coffee", FIXED]).stderr
+
+
+def test_plan_files_given_with_at_or_as_a_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.txt").write_text(FIXED)
+    for argument in ("@plan.txt", "plan.txt", str(tmp_path / "plan.txt")):
+        result = runner.invoke(app, ["verify", "coffee", argument])
+        assert result.exit_code == 0, (argument, result.output)
+
+
+@pytest.mark.parametrize("argument", ["missing.txt", "@missing.txt", "plans/x.json", "@done"])
+def test_a_missing_plan_file_says_no_such_file(argument, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["verify", "coffee", argument])
+    assert result.exit_code == 2, result.output
+    assert f"error: no such file: {argument.lstrip('@')}" in result.stderr
+    assert "cannot parse" not in result.stderr

@@ -189,6 +189,13 @@ def test_done_ends_the_plan(sim):
     assert result.ok and result.executed == 1 and result.final_state.done
 
 
+def test_steps_after_done_are_listed_as_ignored(sim):
+    result = sim.verify_plan("done > goto(kitchen) > access(fridge)")
+    assert [str(a) for a in result.ignored] == ["goto(kitchen)", "access(fridge)"]
+    assert result.to_dict()["ignored"] == ["goto(kitchen)", "access(fridge)"]
+    assert sim.verify_plan("goto(kitchen) > done").ignored == []
+
+
 def test_run_raises_with_feedback(sim):
     with pytest.raises(PlanExecutionError, match="step 1 goto\\(kitchen\\)"):
         sim.run("goto(kitchen)")

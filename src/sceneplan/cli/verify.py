@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -13,17 +14,49 @@ from rich.text import Text
 from sceneplan.datasets import load_environment
 from sceneplan.errors import BadInputError
 from sceneplan.nav import Navigator
-from sceneplan.world import Simulator, parse_plan
+from sceneplan.world import Action, Simulator, parse_plan
 
 console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+# A plan argument shaped like a file name (a folder separator, or an extension
+# such as `.txt`) cannot be a plan: no action name has those characters.
+_PATH_LIKE = re.compile(r"[/\\]|\.\w+$")
+
+EXAMPLE_PLAN = "goto(kitchen) > access(fridge) > done"
 
 
 def read_plan_argument(plan: str) -> str | list:
-    """A plan given on the command line: a path to a file (JSON list or text) or the plan."""
+    """A plan given on the command line: `@FILE`, a path to a file (JSON list or text), or
+    the plan itself.
+
+    `@FILE` always names a file. Without `@`, an existing file is read; an argument
+    shaped like a path (with `/` or an extension) that names no file is reported as
+    "no such file" rather than parsed as a plan.
+    """
+    if plan.startswith("@"):
+        return _read_plan_file(Path(plan[1:]))
     path = Path(plan)
-    if "(" in plan or not path.is_file():
+    if "(" in plan or ">" in plan:
         return plan
-    text = path.read_text(encoding="utf-8")
+    if path.is_file():
+        return _read_plan_file(path)
+    if _PATH_LIKE.search(plan.strip()):
+        raise BadInputError(
+            f"no such file: {plan} (a plan is a file or actions like '{EXAMPLE_PLAN}')"
+        )
+    return plan
+
+
+def _read_plan_file(path: Path) -> str | list:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInputError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise BadInputError(f"cannot read plan file {path}: {reason}") from None
     if text.lstrip().startswith("["):
         try:
             return json.loads(text)
@@ -32,20 +65,46 @@ def read_plan_argument(plan: str) -> str | list:
     return text
 
 
+def parse_plan_argument(plan: str) -> list[Action]:
+    """The actions of a plan argument (see `read_plan_argument`); an empty plan is an error."""
+    actions = parse_plan(read_plan_argument(plan))
+    if not actions:
+        raise BadInputError(
+            f"the plan is empty: give actions separated by '>', e.g. '{EXAMPLE_PLAN}'"
+        )
+    return actions
+
+
 def verify(
     env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
-    plan: Annotated[str, typer.Argument(help="A plan file, or actions separated by '>' or ','.")],
+    plan: Annotated[
+        str,
+        typer.Argument(help="Actions separated by '>' or ',', or a plan file (@FILE or a path)."),
+    ],
     vocabulary: Annotated[str, typer.Option(help="Action vocabulary.")] = "sayplan",
     expand: Annotated[bool, typer.Option(help="Insert poses between rooms first.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """Verify a plan: executable or not, the failing step and why, and the pose-level plan."""
+    """Verify a plan: executable or not, the failing step and why, and the pose-level plan.
+
+    Steps after done() are not run; a warning names them (the exit status is that of
+    the steps up to done()).
+    """
     graph = load_environment(env)
     simulator = Simulator(graph, vocabulary)
-    actions = parse_plan(read_plan_argument(plan))
+    actions = parse_plan_argument(plan)
     if expand and vocabulary == "sayplan":
         actions = Navigator(graph).expand_plan(actions)
     result = simulator.verify_plan(actions)
+    if result.ignored:
+        count = len(result.ignored)
+        err_console.print(
+            Text.assemble(
+                ("warning: ", "bold yellow"),
+                f"{count} step{'s' if count > 1 else ''} after done() not run: ",
+                " > ".join(str(a) for a in result.ignored),
+            )
+        )
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -66,12 +66,18 @@ class _Blank(dict):
 
 @dataclass
 class Verification:
-    """The outcome of forward-simulating a plan."""
+    """The outcome of forward-simulating a plan.
+
+    `ignored` holds the steps after done(), which end the plan unrun: they are
+    not an error (the plan stands or falls by the steps up to done()), but they
+    are listed so a caller can warn about them.
+    """
 
     plan: list[Action]
     executed: int
     failure: Failure | None
     final_state: WorldState
+    ignored: list[Action] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -87,6 +93,7 @@ class Verification:
             "executed": self.executed,
             "plan": [str(a) for a in self.plan],
             "failure": self.failure.to_dict() if self.failure else None,
+            "ignored": [str(a) for a in self.ignored],
         }
 
 
@@ -218,7 +225,10 @@ class Simulator:
         return new, None
 
     def verify_plan(self, plan: PlanLike, state: WorldState | None = None) -> Verification:
-        """Forward-simulate a plan; stop at the first failing step or at done()."""
+        """Forward-simulate a plan; stop at the first failing step or at done().
+
+        Steps after done() are not run: they are returned in `ignored`.
+        """
         actions = parse_plan(plan)
         current = (state or self.initial_state()).copy()
         for index, action in enumerate(actions):
@@ -228,7 +238,7 @@ class Simulator:
                 return Verification(actions, index, failure, current)
             self.apply(current, action)
             if current.done:
-                return Verification(actions, index + 1, None, current)
+                return Verification(actions, index + 1, None, current, actions[index + 1 :])
         return Verification(actions, len(actions), None, current)
 
     def relaxed_run(self, plan: PlanLike, state: WorldState | None = None) -> RelaxedRun:
