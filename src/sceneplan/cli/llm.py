@@ -1,8 +1,9 @@
-"""`sceneplan llm`: check that a chat model is configured and answers."""
+"""`sceneplan llm`: check that a chat model is configured and answers as planning needs."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
@@ -10,69 +11,118 @@ from rich.console import Console
 from rich.text import Text
 
 from sceneplan.errors import LLMError
-from sceneplan.llm import LLMClient, load_settings
+from sceneplan.llm import load_settings
+from sceneplan.llm.check import CheckReport, ProbeStatus, check_model
 
-console = Console(highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 llm_app = typer.Typer(
     help="Check the chat models sceneplan plans with (see docs/llm.md).",
     no_args_is_help=True,
 )
 
-CHECK_PROMPT = [
-    {"role": "system", "content": "You are a connectivity check. Answer in one word."},
-    {"role": "user", "content": "Reply with the single word: ok"},
-]
+_STYLES = {
+    ProbeStatus.OK: "bold green",
+    ProbeStatus.REFUSED: "yellow",
+    ProbeStatus.BAD_REPLY: "bold red",
+    ProbeStatus.FAILED: "bold red",
+    ProbeStatus.NOT_TRIED: "dim",
+}
 
 
 @llm_app.command("check")
 def check(
     model: Annotated[
         str | None,
-        typer.Argument(help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b; default: the configured one."),
+        typer.Argument(
+            help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b; default: the configured one.",
+            show_default=False,
+        ),
     ] = None,
     timeout: Annotated[
-        float | None, typer.Option(help="Seconds to wait for the answer.", min=0.001)
+        float | None,
+        typer.Option(
+            help="Seconds the whole check may take, retries and waits included "
+            "(default: the configured timeout).",
+            min=0.001,
+            show_default=False,
+        ),
+    ] = None,
+    max_wait: Annotated[
+        float | None,
+        typer.Option(
+            help="Longest wait granted to a server's Retry-After, in seconds "
+            "(default: retry_after_max, else backoff_max, of the config).",
+            min=0.0,
+            show_default=False,
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """Send one tiny request (never cached) and report success, latency and the reply."""
-    settings = load_settings(timeout=timeout)
-    # A check should be quick to say no: at most one retry, and nothing cached or recorded.
-    settings = settings.model_copy(
-        update={"cache": False, "transcript": None, "max_retries": min(settings.max_retries, 1)}
-    )
+    """Ask the model in each structured mode planning may use, and say which work.
+
+    Three tiny requests, never cached: a JSON-schema reply (json_schema), JSON
+    mode (json_object) and plain text with the schema in the prompt (prompt).
+    Planning uses the first the server does not refuse, so that one must give
+    the JSON asked for; an empty reply or an HTML page does not count. Exit
+    status 0 when planning can use the model, 2 otherwise.
+    """
+    if model is not None and not model.strip():
+        raise typer.BadParameter(
+            "is empty; write PROVIDER:MODEL, e.g. ollama:qwen2.5:7b", param_hint="'MODEL'"
+        )
+    if timeout is not None and not math.isfinite(timeout):
+        raise typer.BadParameter(f"{timeout} is not a number of seconds", param_hint="'--timeout'")
+    settings = load_settings(retry_after_max=max_wait)
+    total = timeout if timeout is not None else settings.timeout
+    # A check should be quick to say no: at most one retry.
+    settings = settings.model_copy(update={"max_retries": min(settings.max_retries, 1)})
     name = model or settings.model
     try:
-        with LLMClient(model, settings=settings) as llm:
-            name = llm.model
-            response = llm.complete(CHECK_PROMPT)
+        name = model or settings.default_model()
+        report = check_model(
+            name,
+            settings,
+            total_timeout=total,
+            on_wait=lambda message: err_console.print(Text("waiting: ", style="yellow") + message),
+        )
     except LLMError as exc:
         if not as_json:
             raise
         print(json.dumps({"ok": False, "model": name, "error": str(exc)}, indent=2))
         raise typer.Exit(2) from None
-    usage = response.usage
     if as_json:
-        report = {
-            "ok": True,
-            "model": response.model,
-            "served_model": response.served_model,
-            "reply": response.text,
-            **usage.to_dict(),
-        }
-        print(json.dumps(report, indent=2))
-        return
-    console.print(
-        Text.assemble(
-            ("ok ", "bold green"),
-            (response.model, "bold"),
-            f" answered in {usage.latency_s:.2f} s",
-            f" (served as {response.served_model}; "
-            f"{usage.input_tokens} tokens in, {usage.output_tokens} out)",
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        _print_report(report)
+    if not report.ok:
+        raise typer.Exit(2)
+
+
+def _print_report(report: CheckReport) -> None:
+    served = f" (served as {report.served_model})" if report.served_model else ""
+    console.print(Text.assemble(("model ", "bold"), report.model, served))
+    width = max(len(p.mode) for p in report.probes)
+    for probe in report.probes:
+        line = Text(f"  {probe.mode:<{width}}  ")
+        line.append(f"{probe.status:<9}", style=_STYLES[probe.status])
+        if probe.latency_s is not None:
+            line.append(
+                f"  {probe.latency_s:.2f} s, {probe.input_tokens} tokens in, "
+                f"{probe.output_tokens} out"
+            )
+        if probe.detail:
+            line.append(f"  {probe.detail}")
+        console.print(line)
+    if report.ok:
+        console.print(
+            Text.assemble(
+                ("ok ", "bold green"), f"planning will use {report.planning_mode} replies"
+            )
         )
-    )
-    console.print(Text.assemble(("reply: ", "bold"), response.text.strip()))
+    else:
+        err_console.print(Text("error: ", style="bold red") + Text(report.problem or ""))
 
 
 def register(app: typer.Typer) -> None:

@@ -142,7 +142,10 @@ class LLMClient:
         self.ledger = ledger if ledger is not None else Ledger()
         self.prices = PriceTable.load(self.settings.prices)
         self.retry = RetryPolicy(
-            self.settings.max_retries, self.settings.backoff_base, self.settings.backoff_max
+            self.settings.max_retries,
+            self.settings.backoff_base,
+            self.settings.backoff_max,
+            retry_after_cap=self.settings.retry_after_max,
         )
         self.caching = self.settings.cache and self.provider.cacheable
         self._cache: ResponseCache | None = None  # opened at the first cacheable request

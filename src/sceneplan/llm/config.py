@@ -65,6 +65,11 @@ class LLMSettings(BaseModel):
     max_retries: int = Field(default=3, ge=0, description="extra attempts on 429/5xx/network")
     backoff_base: float = Field(default=1.0, ge=0, description="first retry delay, seconds")
     backoff_max: float = Field(default=30.0, ge=0, description="longest retry delay, seconds")
+    retry_after_max: float | None = Field(
+        default=None,
+        ge=0,
+        description="longest wait granted to a Retry-After; default: backoff_max",
+    )
     concurrency: int = Field(default=4, ge=1, description="requests in flight per provider")
     cache: bool = Field(default=True, description="cache replies to temperature-0 requests")
     cache_dir: Path | None = None

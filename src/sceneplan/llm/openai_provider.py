@@ -104,6 +104,14 @@ class OpenAIProvider(SDKProvider):
         except openai.OpenAIError as exc:
             format_mode = mode if "response_format" in params else None
             raise self.translate_error(exc, format_mode=format_mode) from exc
+        if isinstance(completion, str) and completion.lstrip().startswith("<"):
+            # A 200 with a web page: a login portal, a proxy, or a URL that is not the API's.
+            raise LLMRequestError(
+                f"{self.where} answered with an HTML page, not a chat completion: "
+                f"{' '.join(completion.split())[:120]!r}; is {self.base_url} the API's URL "
+                "(it usually ends in /v1)?",
+                url=self.base_url,
+            )
         if not getattr(completion, "choices", None):
             raise LLMRequestError(f"{self.where} sent a reply without choices", url=self.base_url)
         message = completion.choices[0].message
