@@ -10,15 +10,19 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.tree import Tree
 
 from sceneplan.datasets import load_environment
 from sceneplan.graph import (
+    GraphView,
+    Node,
     NodeKind,
     collapse,
     count_tokens,
     token_report,
     view_to_dict,
     view_to_text,
+    visible_links,
 )
 
 console = Console(highlight=False)
@@ -83,6 +87,30 @@ def stats(env: EnvArg, level: LevelOpt = LevelChoice.ROOM, as_json: JsonOpt = Fa
 
 
 @graph_app.command()
+def check(
+    env: EnvArg,
+    as_json: JsonOpt = False,
+) -> None:
+    """Load a scene graph and report every problem in it (exit status 2 if there are any).
+
+    A file passes when every planning command accepts it: e.g.
+    `sceneplan graph check examples/two_rooms.json`.
+    """
+    graph = load_environment(env)
+    counts = graph.counts()
+    nodes = {kind.value: counts[kind.value] for kind in NodeKind if counts[kind.value]}
+    if as_json:
+        data = {"ok": True, "graph": graph.name, "nodes": nodes, "links": counts["links"]}
+        typer.echo(json.dumps(data, indent=2))
+        return
+    listed = ", ".join(f"{n} {kind}" for kind, n in nodes.items())
+    console.print(
+        f"[bold green]ok[/] {escape(env)}: a valid scene graph ({escape(listed)}, "
+        f"{counts['links']} links)"
+    )
+
+
+@graph_app.command()
 def show(
     env: EnvArg,
     expand: Annotated[
@@ -91,16 +119,35 @@ def show(
     ] = None,
     level: LevelOpt = LevelChoice.ROOM,
     positions: Annotated[bool, typer.Option(help="Include node positions.")] = False,
+    tree: Annotated[
+        bool, typer.Option("--tree", help="Draw the view as a tree of the hierarchy.")
+    ] = False,
+    compact: Annotated[
+        bool,
+        typer.Option("--compact", help="Print the exact one-line text the LLM gets."),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print the view an LLM would see: collapsed, then with the given nodes expanded."""
+    """Print the view an LLM would see: collapsed, then with the given nodes expanded.
+
+    Indented JSON by default; `--compact` prints it as the LLM gets it (one
+    line), `--tree` as a tree, `--json` with its level, memory and tokens.
+    """
+    if sum((tree, compact, as_json)) > 1:
+        raise typer.BadParameter("choose one of --tree, --compact and --json")
     graph = load_environment(env)
     view = collapse(graph, level.value)
     for node_id in expand or ():
         view.expand(node_id)
     text = view_to_text(view, positions=positions)
-    if not as_json:
+    if tree:
+        console.print(_view_tree(view, graph.name or env, positions=positions))
+        return
+    if compact:
         typer.echo(text)
+        return
+    if not as_json:
+        typer.echo(json.dumps(json.loads(text), indent=2))
         return
     data = {
         "graph": graph.name,
@@ -112,3 +159,38 @@ def show(
         "view": view_to_dict(view, positions=positions),
     }
     typer.echo(json.dumps(data, indent=2))
+
+
+def _view_tree(view: GraphView, title: str, *, positions: bool) -> Tree:
+    """The visible nodes under their parents, then the visible topology links."""
+    nodes = view.graph.nodes
+    visible = view.visible_nodes()
+    shown = set(visible)
+    root = Tree(f"[bold]{escape(title)}[/]")
+    branches: dict[str, Tree] = {}
+    for node_id in visible:  # parents come before their children
+        node = nodes[node_id]
+        parent = branches.get(node.parent) if node.parent in shown else None
+        branches[node_id] = (parent or root).add(_node_label(node, positions=positions))
+    links = visible_links(view)
+    if links:
+        linked = root.add(f"[dim]links ({len(links)})[/]")
+        for a, b in links:
+            linked.add(f"{escape(a)} <-> {escape(b)}")
+    return root
+
+
+def _node_label(node: Node, *, positions: bool) -> str:
+    label = f"[bold]{escape(node.id)}[/] [dim]{node.kind.value}[/]"
+    details = [
+        f"{name}: {', '.join(values)}"
+        for name, values in (
+            ("state", node.state),
+            ("attributes", node.attributes),
+            ("affordances", node.affordances),
+        )
+        if values
+    ]
+    if positions and node.position is not None:
+        details.append("position: " + ", ".join(f"{x:g}" for x in node.position))
+    return label + (f"  {escape('; '.join(details))}" if details else "")
