@@ -33,6 +33,15 @@ ROWS = [
     (["plan", "-t", "planning-simple-02", "--max-turns", "0"], 2, "--max-turns"),
     (["plan", "-t", "planning-simple-02", "--max-replans", "-1"], 2, "--max-replans"),
     (["plan", "-t", "planning-simple-02", "--max-steps", "0"], 2, "--max-steps"),
+    (
+        ["plan", "-t", "planning-simple-02", "-p", "oracle", "-o", "timeout=nan"],
+        2,
+        "option 'timeout' should be greater than 0 (got 'nan')",
+    ),
+    # names: one message listing what is known
+    (["solve", "coffee", *GOAL, "--planner", "magic"], 2, "unknown symbolic planner 'magic'"),
+    (["solve", "nowhere", *GOAL], 2, "unknown environment 'nowhere'"),
+    (["pddl", "coffee", "--task", "nope", "--out", "pddl"], 2, "unknown task 'nope'"),
     # output paths: checked before any work, one message
     (
         ["plan", "-t", "planning-simple-02", "--llm", "ollama:x", "--trace", "a_file.txt/r.json"],
