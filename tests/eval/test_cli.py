@@ -37,8 +37,16 @@ def test_eval_and_report_end_to_end(scripted_llm, toys, coffee_tasks, tmp_path):
     args += ["--llm", scripted_llm.model, "--concurrency", "1", "--out", db]
     result = run(*args)
     assert result.exit_code == 0, result.output
+    # toy_reference asks no model (cost 0); the scripted model has no price (unknown, not 0)
     assert f"8 run(s) stored in {db} (0 already there): 6 succeeded, 2 failed, 0 error(s); " \
-        "48 input and 28 output tokens, $0.0000" in result.stdout  # fmt: skip
+        "48 input and 28 output tokens, $0.0000 + n/a for 4 run(s) of unpriced models" \
+        in result.stdout  # fmt: skip
+    assert f"warning: no price for model {scripted_llm.model}: the cost of its 4 run(s) " \
+        'is unknown (n/a); add its price under [llm.prices."PROVIDER:MODEL"]' \
+        in result.stderr  # fmt: skip
+    with sqlite3.connect(db) as con:
+        costs = dict(con.execute("SELECT planner, cost_usd FROM episodes"))
+    assert costs == {"toy_asking": None, "toy_reference": 0.0}
     assert "8/8" in result.stderr  # the progress bar
 
     again = run(*args)
@@ -52,6 +60,9 @@ def test_eval_and_report_end_to_end(scripted_llm, toys, coffee_tasks, tmp_path):
     measures = "100.0% | 100.0% | 100.0% | 0.0% | 100.0% | 0.0% |"
     assert f"| toy_asking | {scripted_llm.model} | coffee | {measures}" in report.stdout
     assert "3 plot(s) written" in report.stderr
+    model = scripted_llm.model
+    assert f"| toy_asking | {model} | Simple planning | 1 | 1.00 | 12 | 7 | n/a | n/a |" \
+        in report.stdout  # fmt: skip
     assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [
         "error_types.png",
         "success_by_family.png",

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from sceneplan.eval.metrics import compute
+from sceneplan.eval.report import render
 from sceneplan.eval.store import Record, Store
 from sceneplan.planners.episode import Episode, ErrorType, LLMCall, SearchTurn, SimCall, Status
 
@@ -149,6 +150,17 @@ def test_cost(metrics):
     assert row["input_tokens"] == approx(100) and row["output_tokens"] == approx(10)
     assert row["cost_usd"] == approx(0.01) and row["cost_total_usd"] == approx(0.02)
     assert row["llm_latency_s"] == approx(1.0) and row["wall_time_s"] == approx(2.0)
+
+
+def test_the_cost_of_a_model_without_a_price_is_unknown_not_zero():
+    priced = ep("t-01", "simple_planning", "home", Status.SUCCESS, llm_calls=[call()])
+    unpriced = ep("t-02", "simple_planning", "home", Status.SUCCESS, llm_calls=[call(cost=None)])
+    assert unpriced.cost_usd is None and unpriced.summary()["cost_usd"] is None
+    [row] = compute([Record("s", 1, priced), Record("s", 1, unpriced)])["cost"]
+    assert row["cost_usd"] is None and row["cost_total_usd"] is None
+    assert "| a | m1 | Simple planning | 2 | 1.00 | 100 | 10 | n/a | n/a |" in render(
+        compute([Record("s", 1, priced), Record("s", 1, unpriced)]), "md"
+    )
 
 
 def test_token_progression(metrics):

@@ -120,7 +120,7 @@ def test_a_store_of_schema_1_opens_and_its_runs_count_as_default_options(tmp_pat
     )
     db.close()
     with Store(path) as store:
-        assert store.schema_version == len(MIGRATIONS) == 3
+        assert store.schema_version == len(MIGRATIONS)
         assert store.keys() == {Key("t-01", "p", "m", 1)}
         [record] = store.records()
         assert record.episode.options == {} and record.episode == episode()
@@ -149,10 +149,30 @@ def test_a_store_of_schema_2_gains_correct_and_success_columns(tmp_path):
         )
     db.close()
     with Store(path) as store:
-        assert store.schema_version == 3
+        assert store.schema_version == len(MIGRATIONS)
         assert [r.episode.correct for r in store.records()] == [None, None]
         store.put("s", 1, episode("t-03", correct=False, executable=True, status=Status.FAILED))
     rows = sqlite3.connect(path).execute(
         "SELECT task_id, correct, executable, success FROM episodes ORDER BY task_id"
     )
     assert list(rows) == [("t-01", None, 1, 1), ("t-02", None, 1, 0), ("t-03", 0, 1, 0)]
+
+
+def test_a_store_of_schema_3_accepts_an_unknown_cost(tmp_path):
+    path = tmp_path / "v3.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:3]:
+        migration(db)
+    db.execute("PRAGMA application_id=0x53505253")
+    db.execute("PRAGMA user_version=3")
+    db.close()
+    with Store(path) as store:
+        store.put("s", 1, episode("t-01", llm_calls=[LLMCall("plan", [], "y", cost_usd=0.5)]))
+        store.put("s", 1, episode("t-02", llm_calls=[LLMCall("plan", [], "y", cost_usd=None)]))
+        costs = [r.episode.cost_usd for r in store.records()]
+    assert costs == [0.5, None]
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT cost_usd FROM episodes ORDER BY task_id").fetchall() == [
+            (0.5,),
+            (None,),
+        ]

@@ -18,7 +18,7 @@ from sceneplan.eval.metrics import compute
 from sceneplan.eval.plots import write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
-from sceneplan.eval.runner import STOP_AFTER, evaluate, load_tasks
+from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store
 from sceneplan.planners.options import split_specs
 
@@ -104,8 +104,15 @@ def eval_command(
         f"{totals.done} run(s) stored in {out} ({totals.skipped} already there): "
         f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
         f"{totals.errors} error(s); {totals.input_tokens:,} input and "
-        f"{totals.output_tokens:,} output tokens, ${totals.cost_usd:.4f}"
+        f"{totals.output_tokens:,} output tokens, {_cost(totals)}"
     )
+    for model, count in totals.unpriced.items():
+        err_console.print(
+            f"warning: no price for model {model}: the cost of its {count} run(s) is unknown "
+            '(n/a); add its price under [llm.prices."PROVIDER:MODEL"] in the config file '
+            "(docs/llm.md)",
+            markup=False,
+        )
     if totals.stopped:
         err_console.print(
             f"stopped early: {totals.stopped}; {totals.remaining} run(s) not started. "
@@ -119,6 +126,16 @@ def eval_command(
         )
     if totals.errors or totals.stopped:
         raise typer.Exit(1)
+
+
+def _cost(totals: Totals) -> str:
+    """The cost so far; 'n/a' for runs on models without a price, never counted as 0."""
+    unknown = sum(totals.unpriced.values())
+    if not unknown:
+        return f"${totals.cost_usd:.4f}"
+    if unknown == totals.done:
+        return "cost n/a (no price for the model)"
+    return f"${totals.cost_usd:.4f} + n/a for {unknown} run(s) of unpriced models"
 
 
 def report_command(

@@ -211,8 +211,8 @@ def cost(records: Sequence[Record]) -> list[Row]:
                 "llm_calls": _mean(len(e.llm_calls) for e in episodes),
                 "input_tokens": _mean(e.input_tokens for e in episodes),
                 "output_tokens": _mean(e.output_tokens for e in episodes),
-                "cost_usd": _mean(e.cost_usd for e in episodes),
-                "cost_total_usd": float(sum(e.cost_usd for e in episodes)),
+                "cost_usd": _unless_unpriced(_mean, episodes),
+                "cost_total_usd": _unless_unpriced(sum, episodes),
                 "llm_latency_s": _mean(e.llm_latency_s for e in episodes),
                 "wall_time_s": _mean(e.wall_time_s for e in episodes),
             }
@@ -362,6 +362,16 @@ def _rate_known(values: list[bool | None]) -> float | None:
 
 def _share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
+
+
+def _unless_unpriced(
+    combine: Callable[[list[float]], float], episodes: Sequence[Episode]
+) -> float | None:
+    """`combine` of the episodes' costs; None (unknown, never 0) when one has no price."""
+    costs = [e.cost_usd for e in episodes]
+    if None in costs:
+        return None
+    return float(combine([c for c in costs if c is not None]))
 
 
 def _mean(values: Iterable[float | int | None]) -> float | None:

@@ -25,12 +25,12 @@ class ProgressBar:
             BarColumn(),
             TextColumn("{task.completed}/{task.total}"),
             TextColumn("[red]{task.fields[failed]} failed[/] · {task.fields[left]} left"),
-            TextColumn("{task.fields[tokens]:,} tokens · ${task.fields[cost]:.4f}"),
+            TextColumn("{task.fields[tokens]:,} tokens · {task.fields[cost]}"),
             TimeElapsedColumn(),
             console=console,
         )
         self._bar = self._progress.add_task(
-            "eval", total=None, failed=0, left=0, tokens=0, cost=0.0
+            "eval", total=None, failed=0, left=0, tokens=0, cost="$0.0000"
         )
 
     def update(self, totals: Totals, episode: Episode | None) -> None:
@@ -49,7 +49,8 @@ class ProgressBar:
             failed=totals.failed + totals.errors,
             left=totals.remaining,
             tokens=totals.input_tokens + totals.output_tokens,
-            cost=totals.cost_usd,
+            # runs on a model without a price have no cost: unknown, not 0
+            cost=f"${totals.cost_usd:.4f}" + (" + n/a" if totals.unpriced else ""),
         )
 
     def __enter__(self) -> Self:

@@ -244,12 +244,17 @@ def _cost(metrics: dict[str, list[Row]]) -> str:
             [
                 *(r["planner"], r["model"], _label(r["family"]), r["n"], num(r["llm_calls"])),
                 *(num(r["input_tokens"], 0), num(r["output_tokens"], 0)),
-                *(num(r["cost_usd"], 4), num(r["cost_total_usd"], 4)),
+                *(_usd(r["cost_usd"]), _usd(r["cost_total_usd"])),
                 *(num(r["llm_latency_s"]), num(r["wall_time_s"])),
             ]
             for r in rows
         ],
     )
+
+
+def _usd(value: float | None) -> str:
+    """A cost; 'n/a' when unknown (a model without a price), never 0."""
+    return "n/a" if value is None else num(value, 4)
 
 
 def _tokens(metrics: dict[str, list[Row]]) -> str:

@@ -21,7 +21,7 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
@@ -90,7 +90,8 @@ class Totals:
     errors: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float = 0.0  # of the runs with a known cost
+    unpriced: dict[str, int] = field(default_factory=dict)  # model -> runs of unknown cost
     unreachable: int = 0  # runs in a row, up to the last one, that could not reach the server
     stopped: str | None = None  # why the benchmark stopped early (the circuit breaker)
 
@@ -104,7 +105,10 @@ class Totals:
         self.errors += episode.status is Status.ERROR
         self.input_tokens += episode.input_tokens
         self.output_tokens += episode.output_tokens
-        self.cost_usd += episode.cost_usd
+        if episode.cost_usd is None:
+            self.unpriced[episode.model] = self.unpriced.get(episode.model, 0) + 1
+        else:
+            self.cost_usd += episode.cost_usd
 
 
 class Reporter(Protocol):

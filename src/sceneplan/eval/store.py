@@ -126,8 +126,26 @@ def _v3(db: sqlite3.Connection) -> None:
     db.execute("UPDATE episodes SET success = (status = 'success')")
 
 
+def _v4(db: sqlite3.Connection) -> None:
+    """`cost_usd` may be NULL: the cost of a run on a model without a price is unknown.
+
+    Runs stored before keep their cost (0 for unpriced models, as it was recorded).
+    """
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'episodes'").fetchone()
+    db.execute(
+        sql.replace("episodes", "episodes_v4", 1).replace("cost_usd REAL NOT NULL", "cost_usd REAL")
+    )
+    columns = ", ".join(name for _, name, *_ in db.execute("PRAGMA table_info(episodes)"))
+    db.execute(f"INSERT INTO episodes_v4 ({columns}) SELECT {columns} FROM episodes")
+    db.execute("DROP TABLE episodes")
+    db.execute("ALTER TABLE episodes_v4 RENAME TO episodes")
+    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, options, model)")
+    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
+    db.execute("CREATE INDEX episodes_status ON episodes (status)")
+
+
 # Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 
 NO_OPTIONS = "{}"
 

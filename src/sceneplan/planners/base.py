@@ -111,7 +111,7 @@ class Run:
                 input_tokens=usage.input_tokens if usage else 0,
                 output_tokens=usage.output_tokens if usage else 0,
                 latency_s=usage.latency_s if usage else 0.0,
-                cost_usd=(usage.cost_usd or 0.0) if usage else 0.0,
+                cost_usd=usage.cost_usd if usage else 0.0,  # None: the model has no price
                 structured_mode=usage.structured_mode if usage else None,
             )
             self.episode.llm_calls.append(call)
@@ -126,7 +126,7 @@ class Run:
             input_tokens=usage.input_tokens,
             output_tokens=usage.output_tokens,
             latency_s=usage.latency_s,
-            cost_usd=usage.cost_usd or 0.0,
+            cost_usd=usage.cost_usd,  # None: the model has no price, never 0
             cached=usage.cached,
             structured_mode=usage.structured_mode,
         )

@@ -42,7 +42,7 @@ class LLMCall:
     input_tokens: int = 0
     output_tokens: int = 0
     latency_s: float = 0.0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: the model has no price (unknown, not free)
     cached: bool = False
     error: str | None = None
     structured_mode: str | None = None  # json_schema / json_object / prompt (llm.structured)
@@ -124,8 +124,10 @@ class Episode:
         return self.status is Status.SUCCESS
 
     @property
-    def cost_usd(self) -> float:
-        return sum(c.cost_usd for c in self.llm_calls)
+    def cost_usd(self) -> float | None:
+        """List price of the calls; None when a call's model has no price."""
+        costs = [c.cost_usd for c in self.llm_calls]
+        return None if None in costs else sum(c for c in costs if c is not None)
 
     @property
     def llm_latency_s(self) -> float:
@@ -141,7 +143,7 @@ class Episode:
             search_turns=len(self.search),
             input_tokens=self.input_tokens,
             output_tokens=self.output_tokens,
-            cost_usd=round(self.cost_usd, 6),
+            cost_usd=None if self.cost_usd is None else round(self.cost_usd, 6),
         )
         return _plain(out)
 
