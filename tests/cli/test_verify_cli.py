@@ -107,3 +107,9 @@ def test_a_missing_plan_file_says_no_such_file(argument, tmp_path, monkeypatch):
     assert result.exit_code == 2, result.output
     assert f"error: no such file: {argument.lstrip('@')}" in result.stderr
     assert "cannot parse" not in result.stderr
+
+
+def test_a_missing_separator_is_hinted():
+    result = runner.invoke(app, ["verify", "coffee", "goto(kitchen) access(fridge)"])
+    assert result.exit_code == 2, result.output
+    assert "e.g. 'goto(kitchen) > access(fridge)'" in result.stderr

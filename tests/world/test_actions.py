@@ -38,3 +38,17 @@ def test_malformed_step_in_plan_names_its_position():
         parse_plan(["goto(kitchen)", "access((fridge"])
     with pytest.raises(PlanParseError, match="needs 'name' and 'args'"):
         parse_plan([{"args": ["x"]}])
+
+
+@pytest.mark.parametrize(
+    ("plan", "fixed"),
+    [
+        ("goto(a) access(b)", "'goto(a) > access(b)'"),
+        ("goto(kitchen) > goto(a)access(b) done", "'goto(a) > access(b) > done'"),
+        ("open(fridge); done", "'open(fridge) > done'"),
+    ],
+)
+def test_two_actions_in_one_step_hint_at_the_missing_separator(plan, fixed):
+    with pytest.raises(PlanParseError, match="more than one action") as info:
+        parse_plan(plan)
+    assert f"separate the steps with '>', e.g. {fixed}" in str(info.value)

@@ -17,6 +17,8 @@ from sceneplan.errors import PlanParseError
 
 _ACTION = re.compile(r"^\s*([A-Za-z_][\w]*)\s*(?:\(\s*(.*?)\s*\))?\s*$", re.DOTALL)
 _ARG = re.compile(r"^[\w\-.]+$")
+# One action's closing parenthesis followed by another action: a missing '>'.
+_JOINED = re.compile(r"\)\s*[;|]?\s*(?=[A-Za-z_]\w*\s*(?:\(|$))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,13 @@ def parse_action(text: str) -> Action:
     """Parse `name(arg, ...)`; a bare `name` means no arguments."""
     if not isinstance(text, str):
         raise PlanParseError(f"an action must be a string like 'pickup(mug)', got {text!r}")
+    joined = _JOINED.search(text)
+    if joined is not None:
+        fixed = _JOINED.sub(") > ", text.strip())
+        raise PlanParseError(
+            f"cannot parse action {text.strip()!r}: it holds more than one action; "
+            f"separate the steps with '>', e.g. {fixed!r}"
+        )
     match = _ACTION.match(text)
     if match is None:
         raise PlanParseError(
