@@ -171,3 +171,15 @@ def test_check_without_a_model_says_how_to_configure_one():
     assert result.exit_code == 2
     assert "error: no LLM configured" in result.output
     assert "OPENAI_API_KEY" in result.output and "ollama serve" in result.output
+
+
+def test_check_over_the_anthropic_protocol(scripted_llm, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", scripted_llm.httpserver.url_for("/"))
+    enqueue_ok(scripted_llm)
+    result = runner.invoke(app, ["llm", "check", scripted_llm.anthropic_model, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [p["status"] for p in report["probes"]] == ["ok", "ok", "ok"]
+    assert scripted_llm.requests[0]["tool_choice"]["type"] == "tool"  # json_schema: the tool
+    assert "tools" not in scripted_llm.requests[1]
