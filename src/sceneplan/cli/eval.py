@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from sceneplan.cli.paths import check_output_file, check_output_folder
 from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
 from sceneplan.eval.metrics import compute
@@ -76,30 +77,31 @@ def eval_command(
 
     Exits 1 when a run ended in an error (stored; --retry-errors runs them again).
     """
+    check_store_path(out)
     tasks = load_tasks(_names(suite), _names(only))
     planner_names = split_specs(planners)
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
-    with Store(out) as store:
-        try:
-            with ProgressBar(err_console) as bar:
-                totals = evaluate(
-                    tasks,
-                    planner_names,
-                    _names(llm),
-                    store,
-                    runs=runs,
-                    concurrency=concurrency,
-                    retry_errors=retry_errors,
-                    reporter=bar,
-                    stop_after=stop_after,
-                )
-        except KeyboardInterrupt:
-            err_console.print(
-                f"interrupted: {len(store)} results are stored in {out}; "
-                "run the same command again to continue"
+    try:
+        with ProgressBar(err_console) as bar:
+            totals = evaluate(  # creates the store only once every argument is checked
+                tasks,
+                planner_names,
+                _names(llm),
+                out,
+                runs=runs,
+                concurrency=concurrency,
+                retry_errors=retry_errors,
+                reporter=bar,
+                stop_after=stop_after,
             )
-            raise typer.Exit(130) from None
+    except KeyboardInterrupt:
+        stored = len(_records(out)) if out.is_file() else 0
+        err_console.print(
+            f"interrupted: {stored} results are stored in {out}; "
+            "run the same command again to continue"
+        )
+        raise typer.Exit(130) from None
     console.print(
         f"{totals.done} run(s) stored in {out} ({totals.skipped} already there): "
         f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
@@ -126,6 +128,27 @@ def eval_command(
         )
     if totals.errors or totals.stopped:
         raise typer.Exit(1)
+
+
+def check_store_path(out: Path) -> None:
+    """Refuse a results store path that cannot be used, before any work: one BadInputError.
+
+    An existing file must be a sceneplan store; a new one needs its folder to exist.
+    """
+    if out.is_dir():
+        raise BadInputError(
+            f"the results store {out} is a folder; give a file name, e.g. {out / 'results.db'}"
+        )
+    if out.is_file():
+        Store(out, create=False).close()  # says what is wrong with a file that is not a store
+        return
+    if not out.parent.is_dir():
+        raise BadInputError(
+            f"cannot create the results store {out}: the folder {out.parent} "
+            + ("is a file" if out.parent.exists() else "does not exist")
+            + f" (create it first: mkdir -p {out.parent})"
+        )
+    check_output_file(out, "the results store")
 
 
 def _cost(totals: Totals) -> str:
@@ -164,6 +187,8 @@ def report_command(
         return
     if store is None:
         raise BadInputError("name a results store (or --compare A B)")
+    if plots is not None:
+        check_output_folder(plots, "the plots folder")
     metrics = compute(_records(store))
     print(render(metrics, fmt, title=str(store)), end="")
     if plots is not None:

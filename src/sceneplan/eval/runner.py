@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from sceneplan.datasets.registry import load_environment
@@ -190,7 +191,7 @@ async def run_eval(
     tasks: Sequence[Task],
     planners: Sequence[str],
     models: Sequence[str],
-    store: Store,
+    store: Store | Path,
     *,
     runs: int = 1,
     concurrency: int = 4,
@@ -202,6 +203,9 @@ async def run_eval(
     """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it.
 
     `planners` are specs: names, with options in brackets (`sclplan[timeout=5]`).
+    `store` is an open Store or the path of one; a path is opened (and the file
+    created) only once every argument has been checked, so a run refused for a
+    bad argument leaves no file behind.
     When `stop_after` runs in a row end because the LLM server cannot be
     reached (LLMUnavailableError), no new run starts: the runs under way
     finish and are stored, and `Totals.stopped` says why.
@@ -213,17 +217,20 @@ async def run_eval(
     check_tasks(tasks)
     models = resolve_models(specs, models, settings)
     jobs = plan_jobs(tasks, specs, models, runs)
-    stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
-    pending = [job for job in jobs if job.key not in stored]
     # Runs after the first must ask the model again, not read the response cache.
     fresh = settings.model_copy(update={"cache": False})
-    used = sorted({(job.model, job.run > 1) for job in pending if job.model != NO_MODEL})
     clients: dict[tuple[str, bool], LLMClient] = {}
-    totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
-    queue = iter(pending)
+    opened = None
     try:
-        for model, repeat in used:  # a bad model name or a missing key stops us here
+        for model, repeat in sorted({(j.model, j.run > 1) for j in jobs if j.model != NO_MODEL}):
+            # a bad model name or a missing key stops us here, before the store is made
             clients[(model, repeat)] = LLMClient(model, settings=fresh if repeat else settings)
+        if not isinstance(store, Store):
+            store = opened = Store(store)
+        stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
+        pending = [job for job in jobs if job.key not in stored]
+        totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
+        queue = iter(pending)
         if reporter is not None:
             reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
@@ -232,6 +239,8 @@ async def run_eval(
     finally:
         for client in clients.values():
             await client.aclose()
+        if opened is not None:
+            opened.close()
     return totals
 
 

@@ -223,6 +223,11 @@ class Store:
             raise BadInputError(
                 f"no results store at {self.path} (`sceneplan eval --out` makes one)"
             )
+        if not self.path.parent.is_dir():
+            raise BadInputError(
+                f"cannot create the results store {self.path}: "
+                f"the folder {self.path.parent} does not exist (create it first)"
+            )
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None)
             self._migrate()
