@@ -277,6 +277,50 @@ CASES = {
         "only objects have a relation",
     ),
     "unknown relation": (native(mug={"relation": "under"}), "mug", "relation", "'under'"),
+    "building with a parent": (
+        native({"id": "campus", "kind": "building"}, house={"parent": "campus"}),
+        "house",
+        "parent",
+        "a building has no parent; remove the field (found 'campus')",
+    ),
+    "parent of an object of the wrong kind": (
+        native(mug={"parent": "kitchen"}),
+        "mug",
+        "parent",
+        "the parent of an object must be an agent or an asset or an object",
+    ),
+    "id with a space": (
+        native({"id": "my mug", "kind": "object", "parent": "bench", "relation": "ontop_of"}),
+        "my mug",
+        "id",
+        "'my mug' is not a valid node id; an id is one or more letters, digits, '_', '-' or '.'",
+    ),
+    "id with a '>'": (native({"id": "a>b", "kind": "room"}), "a>b", "id", "not a valid node id"),
+    "id that is not a plan token": (
+        native({"id": "mug(2)", "kind": "room"}),
+        "mug(2)",
+        "id",
+        "not a valid node id",
+    ),
+    "empty id": (native({"id": "", "kind": "room"}), "#9 (empty id)", "id", "not a valid node id"),
+    "blank id": (
+        native({"id": "  ", "kind": "room"}),
+        "#9 (empty id)",
+        "id",
+        "not a valid node id",
+    ),
+    "NaN position": (
+        native(hall={"position": [float("nan"), 0.0]}),
+        "hall",
+        "position",
+        "finite number",
+    ),
+    "infinite position": (
+        native(hall={"position": [0.0, float("inf")]}),
+        "hall",
+        "position",
+        "finite number",
+    ),
 }
 
 
@@ -356,3 +400,32 @@ def test_unreadable_file(tmp_path, kind):
     message = str(info.value)
     assert message.startswith(f"cannot read scene graph file {path}: ")
     assert ("No such file" if kind == "missing" else "directory") in message
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        {"kitchen": {"position": "here"}},
+        {"kitchen": {"kind": "kitchenette"}},
+        {"kitchen": {"colour": "white"}},
+    ],
+    ids=["bad position", "bad kind", "unknown field"],
+)
+def test_one_bad_field_is_reported_once_not_as_unknown_nodes(tmp_path, patch):
+    # kitchen is the parent of two assets and the end of a link: none of them is reported
+    message = problems_of(tmp_path, native(**patch))
+    assert ": 1 problem(s) in the scene graph" in message, message
+    assert "node 'kitchen': field '" in message
+    assert "unknown node" not in message and "unknown parent" not in message
+
+
+def test_a_rejected_id_is_reported_once(tmp_path):
+    data = native(drop="kitchen")
+    data["nodes"].append({"id": "the kitchen", "kind": "room", "parent": "floor0"})
+    data["links"] = [["the kitchen", "pose1"], ["pose1", "hall"]]
+    for node in data["nodes"]:
+        if node.get("parent") == "kitchen":
+            node["parent"] = "the kitchen"
+    message = problems_of(tmp_path, data)
+    assert ": 1 problem(s) in the scene graph" in message, message
+    assert "node 'the kitchen': field 'id'" in message

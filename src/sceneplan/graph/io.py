@@ -1,7 +1,9 @@
 """Reading and writing scene graphs: the native JSON format and the SayPlan import.
 
 Loading validates the whole file and raises one GraphValidationError listing
-every problem, each naming the file, the node and the field.
+every problem, each naming the file, the node and the field. A node rejected for
+a bad field is reported once: links and parents that name it are not reported
+again as naming an unknown node.
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, FiniteFloat, ValidationError
 
 from sceneplan.errors import BadInputError, GraphValidationError
 from sceneplan.graph.model import (
     ALLOWED_PARENTS,
+    NODE_ID_RULE,
     PLACE_KINDS,
     Node,
     NodeKind,
     Relation,
     SceneGraph,
+    is_node_id,
 )
 from sceneplan.graph.sayplan_format import from_sayplan_dict
 
@@ -40,7 +44,7 @@ class _NodeRecord(BaseModel):
     affordances: list[str] = []
     state: list[str] = []
     attributes: list[str] = []
-    position: list[float] | None = None
+    position: list[FiniteFloat] | None = None
     description: str | None = None
 
 
@@ -81,9 +85,10 @@ def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     if not isinstance(raw_links, list):
         problems.append("field 'links' must be a list of [a, b] pairs")
         raw_links = []
-    nodes = _parse_nodes(raw_nodes, problems)
-    links = _parse_links(raw_links, nodes, problems)
-    _check_structure(nodes, problems)
+    rejected: set[str] = set()
+    nodes = _parse_nodes(raw_nodes, problems, rejected)
+    links = _parse_links(raw_links, nodes, problems, rejected)
+    _check_structure(nodes, problems, rejected)
     if problems:
         raise GraphValidationError(source, problems)
     return SceneGraph.from_nodes(
@@ -94,13 +99,21 @@ def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     )
 
 
-def _parse_nodes(raw_nodes: list, problems: list[str]) -> dict[str, Node]:
+def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> dict[str, Node]:
+    """The valid nodes by id; the ids of nodes rejected for a bad field go to `rejected`."""
     nodes: dict[str, Node] = {}
     for index, raw in enumerate(raw_nodes):
         label = _label(raw, index)
         if not isinstance(raw, dict):
             problems.append(f"{label}: must be a JSON object")
             continue
+        if isinstance(raw.get("id"), str):
+            rejected.add(raw["id"])  # until the node is accepted below
+            if not is_node_id(raw["id"]):
+                problems.append(
+                    f"{label}: field 'id': {raw['id']!r} is not a valid node id; {NODE_ID_RULE}"
+                )
+                continue
         try:
             record = _NodeRecord.model_validate(raw)
         except ValidationError as exc:
@@ -119,6 +132,7 @@ def _parse_nodes(raw_nodes: list, problems: list[str]) -> dict[str, Node]:
                 )
                 continue
             record.parent = record.parent[0] if record.parent else None
+        rejected.discard(record.id)
         nodes[record.id] = Node(
             id=record.id,
             kind=record.kind,
@@ -136,7 +150,7 @@ def _parse_nodes(raw_nodes: list, problems: list[str]) -> dict[str, Node]:
 
 def _label(raw: Any, index: int) -> str:
     if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-        return f"node '{raw['id']}'"
+        return f"node '{raw['id']}'" if raw["id"].strip() else f"node #{index} (empty id)"
     return f"node #{index} (no id)"
 
 
@@ -150,7 +164,9 @@ def _pydantic_message(err: dict) -> str:
     return err["msg"]
 
 
-def _parse_links(raw_links: list, nodes: dict[str, Node], problems: list[str]):
+def _parse_links(
+    raw_links: list, nodes: dict[str, Node], problems: list[str], rejected: set[str]
+) -> list[tuple[str, str]]:
     links: list[tuple[str, str]] = []
     for index, raw in enumerate(raw_links):
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(x, str) for x in raw)):
@@ -158,7 +174,9 @@ def _parse_links(raw_links: list, nodes: dict[str, Node], problems: list[str]):
             continue
         bad = False
         for end in raw:
-            if end not in nodes:
+            if end in rejected and end not in nodes:
+                bad = True  # its node is reported already
+            elif end not in nodes:
                 problems.append(f"link #{index} {raw[0]}<->{raw[1]}: unknown node '{end}'")
                 bad = True
             elif nodes[end].kind not in PLACE_KINDS:
@@ -172,7 +190,7 @@ def _parse_links(raw_links: list, nodes: dict[str, Node], problems: list[str]):
     return links
 
 
-def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
+def _check_structure(nodes: dict[str, Node], problems: list[str], rejected: set[str]) -> None:
     """Parents exist and have the right kind; relations fit; containment has no cycle."""
     agents = [n.id for n in nodes.values() if n.kind is NodeKind.AGENT]
     if len(agents) > 1:
@@ -189,15 +207,23 @@ def _check_structure(nodes: dict[str, Node], problems: list[str]) -> None:
                     f"{where}: field 'parent': missing required field for {node.kind.with_article}"
                 )
                 broken.add(node.id)
+        elif allowed == {None}:
+            problems.append(
+                f"{where}: field 'parent': {node.kind.with_article} has no parent; "
+                f"remove the field (found '{node.parent}')"
+            )
+            broken.add(node.id)
+        elif node.parent not in nodes and node.parent in rejected:
+            broken.add(node.id)  # the parent's own problem is reported already
         elif node.parent not in nodes:
             problems.append(f"{where}: field 'parent': unknown parent '{node.parent}'")
             broken.add(node.id)
         elif nodes[node.parent].kind not in allowed:
-            want = " or ".join(sorted(k.value for k in allowed if k is not None))
+            want = " or ".join(sorted(k.with_article for k in allowed if k is not None))
             problems.append(
                 f"{where}: field 'parent': '{node.parent}' is "
                 f"{nodes[node.parent].kind.with_article}; "
-                f"the parent of {node.kind.with_article} must be a {want}"
+                f"the parent of {node.kind.with_article} must be {want}"
             )
             broken.add(node.id)
         if node.kind is NodeKind.OBJECT:

@@ -58,6 +58,24 @@ ALLOWED_PARENTS: dict[NodeKind, frozenset[NodeKind | None]] = {
 
 PLACE_KINDS = frozenset({NodeKind.ROOM, NodeKind.POSE})
 
+# A node id is written bare as an action's argument in plans (`pickup(coffee_mug)`),
+# so it is exactly what the plan parser (world/actions.py) takes as an argument.
+NODE_ID = re.compile(r"[\w\-.]+")
+NODE_ID_RULE = (
+    "an id is one or more letters, digits, '_', '-' or '.', with no spaces, "
+    "so plans can name it, as in pickup(coffee_mug)"
+)
+
+
+def is_node_id(text: object) -> bool:
+    """Whether `text` can be a node id: a plan can name it as an action's argument.
+
+    >>> is_node_id("coffee_mug"), is_node_id("cabinet-2.top"), is_node_id("my mug"), is_node_id("")
+    (True, True, False, False)
+    """
+    return isinstance(text, str) and NODE_ID.fullmatch(text) is not None
+
+
 _TRAILING_INDEX = re.compile(r"[_\d]+$")
 
 

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sceneplan.errors import PlanParseError
+from sceneplan.graph.model import is_node_id
 
 _ACTION = re.compile(r"^\s*([A-Za-z_][\w]*)\s*(?:\(\s*(.*?)\s*\))?\s*$", re.DOTALL)
-_ARG = re.compile(r"^[\w\-.]+$")
 # One action's closing parenthesis followed by another action: a missing '>'.
 _JOINED = re.compile(r"\)\s*[;|]?\s*(?=[A-Za-z_]\w*\s*(?:\(|$))")
 
@@ -56,7 +56,7 @@ def parse_action(text: str) -> Action:
     args: tuple[str, ...] = ()
     if inner:
         args = tuple(a.strip().strip("'\"") for a in inner.split(","))
-        bad = [a for a in args if not _ARG.match(a)]
+        bad = [a for a in args if not is_node_id(a)]
         if bad:
             raise PlanParseError(
                 f"cannot parse action {text.strip()!r}: argument {bad[0]!r} is not a node id"
