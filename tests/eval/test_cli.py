@@ -233,3 +233,26 @@ def test_planner_specs_with_options_run_and_show_in_the_report(coffee_tasks, tmp
     bad = run("eval", "-s", coffee_tasks, "-p", "oracle[planner=magic]", "--out", db)
     assert bad.exit_code == 2 and "unknown symbolic planner 'magic'" in bad.stderr
     assert "Traceback" not in bad.output
+
+
+def test_runs_of_an_edited_task_are_made_again(toys, coffee_tasks, tmp_path):
+    tasks = tmp_path / "tasks.yaml"
+    tasks.write_text(coffee_tasks.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "r.db"
+    args = ["eval", "-s", tasks, "-p", "toy_reference", "--out", db]
+    assert run(*args).exit_code == 0
+    again = run(*args)
+    assert "0 run(s) stored" in again.stdout and "changed" not in again.stderr
+    text = tasks.read_text(encoding="utf-8")
+    assert "Put the coffee mug on Tom's bed." in text
+    tasks.write_text(text.replace("Put the coffee mug on Tom's bed.", "Put the mug on the bed."))
+    edited = run(*args)
+    assert edited.exit_code == 0, edited.output
+    assert "1 task(s) changed since their runs were stored (coffee-plan-01)" in edited.stderr
+    assert "1 run(s) stored" in edited.stdout and "(3 already there)" in edited.stdout
+    with sqlite3.connect(db) as con:
+        [(instruction,)] = con.execute(
+            "SELECT json_extract(episode, '$.instruction') FROM episodes "
+            "WHERE task_id = 'coffee-plan-01'"
+        )
+    assert instruction == "Put the mug on the bed."

@@ -176,3 +176,26 @@ def test_a_store_of_schema_3_accepts_an_unknown_cost(tmp_path):
             (0.5,),
             (None,),
         ]
+
+
+def test_the_task_hash_is_stored_with_each_run_and_old_runs_have_none(tmp_path):
+    path = tmp_path / "v4.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:4]:
+        migration(db)
+    db.execute("PRAGMA application_id=0x53505253")
+    db.execute("PRAGMA user_version=4")
+    db.execute(
+        "INSERT INTO episodes (task_id, planner, options, model, run, suite, environment, "
+        "family, status, replans, search_turns, llm_calls, input_tokens, output_tokens, "
+        "wall_time_s, created_at, episode) VALUES ('t-01', 'p', '{}', 'm', 1, 's', 'coffee', "
+        "'simple_planning', 'success', 0, 0, 0, 0, 0, 0, '2026-01-01', ?)",
+        (json.dumps(episode().to_dict()),),
+    )
+    db.close()
+    with Store(path) as store:
+        store.put("s", 1, episode("t-02"), task_hash="abc123")
+        assert store.task_hashes() == {
+            Key("t-01", "p", "m", 1): None,  # stored before: taken as unchanged
+            Key("t-02", "p", "m", 1): "abc123",
+        }

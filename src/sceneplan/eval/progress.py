@@ -36,6 +36,13 @@ class ProgressBar:
     def update(self, totals: Totals, episode: Episode | None) -> None:
         if not self._progress.live.is_started:  # shown once the run has checked its inputs
             self._progress.start()
+            if totals.changed:
+                self._progress.console.print(
+                    Text(
+                        f"{len(totals.changed)} task(s) changed since their runs were stored "
+                        f"({', '.join(totals.changed)}): their runs are made again"
+                    )
+                )
         if episode is not None and episode.status is Status.ERROR:
             planner = planner_label(episode.planner, episode.options)
             self._progress.console.print(

@@ -18,6 +18,7 @@ the model name "none".
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from collections.abc import Iterator, Sequence
@@ -80,6 +81,16 @@ class Job:
         return Key(self.task.id, self.planner, self.model, self.run, self.options)
 
 
+def task_hash(task: Task) -> str:
+    """A short hash of everything a task file says about the task (its content, not its id).
+
+    A stored run whose hash differs from the task's now was made for another
+    version of the task, and is run again.
+    """
+    text = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
 @dataclass
 class Totals:
     """What a run did: jobs done now, skipped as already stored, outcomes and spending."""
@@ -93,6 +104,7 @@ class Totals:
     output_tokens: int = 0
     cost_usd: float = 0.0  # of the runs with a known cost
     unpriced: dict[str, int] = field(default_factory=dict)  # model -> runs of unknown cost
+    changed: list[str] = field(default_factory=list)  # ids of edited tasks whose runs rerun
     unreachable: int = 0  # runs in a row, up to the last one, that could not reach the server
     stopped: str | None = None  # why the benchmark stopped early (the circuit breaker)
 
@@ -228,8 +240,15 @@ async def run_eval(
         if not isinstance(store, Store):
             store = opened = Store(store)
         stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
-        pending = [job for job in jobs if job.key not in stored]
+        hashes = store.task_hashes()
+        edited = {
+            job.key
+            for job in jobs
+            if hashes.get(job.key) not in (None, task_hash(job.task))  # made for another version
+        }
+        pending = [job for job in jobs if job.key not in stored or job.key in edited]
         totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
+        totals.changed = sorted({key.task_id for key in edited})
         queue = iter(pending)
         if reporter is not None:
             reporter.update(totals, None)
@@ -263,7 +282,7 @@ async def _worker(
         client = clients.get((job.model, job.run > 1))
         watched = _Watched(client) if client is not None else None
         episode = await run_job(job, watched)
-        store.put(job.task.suite, job.run, episode)
+        store.put(job.task.suite, job.run, episode, task_hash(job.task))
         totals.add(episode)
         cause = watched.unreachable if watched is not None else None
         if episode.status is Status.ERROR and cause is not None:

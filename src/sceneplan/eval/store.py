@@ -144,8 +144,16 @@ def _v4(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX episodes_status ON episodes (status)")
 
 
+def _v5(db: sqlite3.Connection) -> None:
+    """`task_hash`: the task's content when the run was made, to re-run edited tasks.
+
+    Runs stored before have none (NULL): their task is taken as unchanged.
+    """
+    db.execute("ALTER TABLE episodes ADD COLUMN task_hash TEXT")
+
+
 # Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 
 NO_OPTIONS = "{}"
 
@@ -186,6 +194,7 @@ _SUMMARY = (
     "wall_time_s",
     "created_at",
     "episode",
+    "task_hash",
 )
 
 
@@ -257,8 +266,11 @@ class Store:
     def schema_version(self) -> int:
         return self._db.execute("PRAGMA user_version").fetchone()[0]
 
-    def put(self, suite: str, run: int, episode: Episode) -> None:
-        """Store one result (replacing a stored one with the same key), committed at once."""
+    def put(self, suite: str, run: int, episode: Episode, task_hash: str | None = None) -> None:
+        """Store one result (replacing a stored one with the same key), committed at once.
+
+        `task_hash` (`runner.task_hash`) identifies the task's content the run was made with.
+        """
         if not episode.task_id:
             raise BadInputError("only Episodes of tasks (with a task_id) can be stored")
         summary = episode.summary()
@@ -269,6 +281,7 @@ class Store:
             "suite": suite,
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "episode": json.dumps(episode.to_dict(), separators=(",", ":")),
+            "task_hash": task_hash,
         }
         columns = ", ".join(_SUMMARY)
         marks = ", ".join(f":{name}" for name in _SUMMARY)
@@ -284,6 +297,13 @@ class Store:
             for t, p, m, r, o, s in rows
             if with_status is None or Status(s) in with_status
         }
+
+    def task_hashes(self) -> dict[Key, str | None]:
+        """The task hash each stored result was made with (None when not recorded)."""
+        rows = self._db.execute(
+            "SELECT task_id, planner, model, run, options, task_hash FROM episodes"
+        )
+        return {Key(t, p, m, r, o): h for t, p, m, r, o, h in rows}
 
     def records(self) -> list[Record]:
         """Every stored result, in key order."""
