@@ -57,6 +57,11 @@ def _read_plan_file(path: Path) -> str | list:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise BadInputError(f"cannot read plan file {path}: {reason}") from None
+    if text.lstrip().startswith("{"):
+        raise BadInputError(
+            f"{path}: a JSON object, not a plan; a plan file is a JSON list of actions "
+            "or one action per line"
+        )
     if text.lstrip().startswith("["):
         try:
             return json.loads(text)
