@@ -46,7 +46,7 @@ def test_stats_json():
 
 
 def test_show_prints_the_prompt_text():
-    result = run("graph", "show", "coffee")
+    result = run("graph", "show", "coffee", "--compact")
     assert result.exit_code == 0, result.output
     assert result.stdout == view_to_text(collapse(load_environment("coffee"))) + "\n"
 
