@@ -55,7 +55,31 @@ ROWS = [
         2,
         "no LLM configured",
     ),
+    # task files: every problem at once, before any run
+    (["tasks", "check", "missing.yaml"], 2, "no such task file: missing.yaml"),
+    (["tasks", "check", "nope"], 2, "unknown suite 'nope'"),
+    (["tasks", "check", "a_file.txt"], 2, "a_file.txt: a task file is a YAML list of tasks"),
+    (
+        ["tasks", "check", "bad_tasks.yaml"],
+        2,
+        "bad_tasks.yaml: 2 problem(s) - task 'x-01': field 'goal': goal 'full(cofee_mug)': "
+        "unknown node 'cofee_mug' (did you mean coffee_mug?) - task 'x-02': field "
+        "'environment': unknown environment 'nowhere'",
+    ),
+    (
+        ["eval", "-s", "bad_tasks.yaml", "-p", "oracle", "--out", "r.db"],
+        2,
+        "2 problem(s) in the tasks - task 'x-01': field 'goal'",
+    ),
+    (["eval", "-s", "missing.yaml", "-p", "oracle", "--out", "r.db"], 2, "no such task file"),
 ]
+
+BAD_TASKS = """
+- {id: x-01, suite: s, family: simple_planning, environment: coffee, instruction: a,
+   goal: 'full(cofee_mug)'}
+- {id: x-02, suite: s, family: simple_planning, environment: nowhere, instruction: b,
+   goal: 'closed(fridge)'}
+"""
 
 
 def _flat(text: str) -> str:
@@ -67,6 +91,7 @@ def _flat(text: str) -> str:
 def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "a_file.txt").write_text("not a store, not a folder\n")
     (tmp_path / "a_folder").mkdir()
+    (tmp_path / "bad_tasks.yaml").write_text(BAD_TASKS)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

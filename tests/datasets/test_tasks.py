@@ -191,3 +191,38 @@ def test_task_is_defined_in_world_and_re_exported_here():
     assert tasks.Task is task.Task and tasks.Family is task.Family
     source = Path(task.__file__).read_text(encoding="utf-8")
     assert "import yaml" not in source and "open(" not in source  # pure data, no file loading
+
+
+BAD_WORLD = """
+- {id: a, suite: s, family: simple_planning, environment: coffee, instruction: x,
+   goal: 'full(cofee_mug)', reference_plan: ['goto(kitchn)']}
+- {id: b, suite: s, family: long_horizon, environment: coffee, instruction: y}
+- {id: c, suite: s, family: simple_planning, environment: nowhere, instruction: z,
+   goal: 'closed(fridge)'}
+- {id: d, suite: s, family: simple_search, environment: coffee, instruction: w,
+   answer: [teapot], answer_kind: object}
+"""
+
+
+def test_tasks_check_lists_every_problem_of_a_file_at_once(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_WORLD)
+    result = CliRunner().invoke(app, ["tasks", "check", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"error: {path}: 5 problem(s)"
+    assert lines[1] == "  - task 'b': field 'task': Value error, a planning task needs 'goal' " \
+        "(a goal formula)"  # fmt: skip
+    assert lines[2].startswith("  - task 'a': field 'goal': goal 'full(cofee_mug)': unknown node")
+    assert "field 'reference_plan': step 1 'goto(kitchn)': unknown node 'kitchn'" in lines[3]
+    assert lines[4].startswith("  - task 'c': field 'environment': unknown environment 'nowhere'")
+    assert lines[5] == "  - task 'd': field 'answer': no node 'teapot' in the graph"
+
+
+def test_tasks_check_passes_a_good_file_and_every_packaged_suite():
+    good = CliRunner().invoke(app, ["tasks", "check", str(Path(__file__).parent / "x.yaml")])
+    assert good.exit_code == 2 and "no such task file" in good.stderr
+    for suite in list_suites():
+        result = CliRunner().invoke(app, ["tasks", "check", suite])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith(f"{suite}: ") and "no problems" in result.stdout

@@ -226,8 +226,8 @@ def test_planner_specs_with_options_run_and_show_in_the_report(coffee_tasks, tmp
         "   instruction: Close the fridge., goal: closed(fridge)}\n"
     )
     broken = run("eval", "-s", lost, "-p", specs, "--out", db)
-    assert broken.exit_code == 1, broken.output  # an environment that does not load: stored
-    assert "error in lost-01 (oracle[timeout=5], none): " in broken.stderr
+    assert broken.exit_code == 2, broken.output  # an environment that does not load: refused
+    assert "task 'lost-01': field 'environment': cannot read scene graph file" in broken.stderr
     bad = run("eval", "-s", coffee_tasks, "-p", "oracle[timeout=5", "--out", db)
     assert bad.exit_code == 2 and "a '[' without its ']'" in bad.stderr
     bad = run("eval", "-s", coffee_tasks, "-p", "oracle[planner=magic]", "--out", db)

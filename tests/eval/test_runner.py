@@ -76,20 +76,41 @@ def test_runs_concurrently_up_to_the_limit(coffee_tasks, toys, tmp_path, monkeyp
 
 
 def test_a_task_that_raises_is_recorded_and_the_run_completes(coffee_tasks, toys, tmp_path):
+    with Store(tmp_path / "r.db") as store:
+        totals = evaluate(load_tasks([str(coffee_tasks)]), ["toy_broken"], [], store)
+        got = {r.episode.task_id: r.episode for r in store.records()}
+    assert totals.done == 4 and totals.errors == 2
+    assert got["coffee-plan-02"].status is Status.ERROR
+    assert got["coffee-plan-02"].error == "RuntimeError: planner bug"
+    assert got["coffee-search-02"].error == "RuntimeError: planner bug"
+    assert got["coffee-plan-01"].status is Status.FAILED  # the others ran
+
+
+def test_every_problem_of_the_tasks_is_reported_before_any_run(coffee_tasks, toys, tmp_path):
     broken = tmp_path / "tasks.yaml"
     broken.write_text(
         coffee_tasks.read_text() + "\n- {id: lost-01, suite: coffee-mini, family: simple_planning, "
         "environment: nowhere/graph.json, instruction: Do it., goal: 'true'}\n"
+        "- {id: bad-02, suite: coffee-mini, family: simple_planning, environment: coffee,\n"
+        "   instruction: Do it., goal: 'full(coffee_mug', initial: ['held(cofee_mug)'],\n"
+        "   reference_plan: ['goto(kitchn)', 'pickup coffee_mug']}\n"
     )
     with Store(tmp_path / "r.db") as store:
-        totals = evaluate(load_tasks([str(broken)]), ["toy_broken"], [], store)
-        got = {r.episode.task_id: r.episode for r in store.records()}
-    assert totals.done == 5 and totals.errors == 3
-    assert got["coffee-plan-02"].status is Status.ERROR
-    assert got["coffee-plan-02"].error == "RuntimeError: planner bug"
-    assert got["coffee-search-02"].error == "RuntimeError: planner bug"
-    assert got["lost-01"].status is Status.ERROR and "nowhere/graph.json" in got["lost-01"].error
-    assert got["coffee-plan-01"].status is Status.FAILED  # the others ran
+        with pytest.raises(BadInputError) as info:
+            evaluate(load_tasks([str(broken)]), ["toy_broken"], [], store)
+        assert len(store) == 0
+    lines = str(info.value).splitlines()
+    assert lines[0] == "5 problem(s) in the tasks"
+    assert lines[1] == (
+        "  - task 'lost-01': field 'environment': cannot read scene graph file "
+        "nowhere/graph.json: No such file or directory"
+    )
+    assert lines[2].startswith("  - task 'bad-02': field 'initial': ") and "cofee_mug" in lines[2]
+    assert lines[3].startswith("  - task 'bad-02': field 'goal': ")
+    assert lines[4].startswith(
+        "  - task 'bad-02': field 'reference_plan': step 1 'goto(kitchn)': unknown node 'kitchn'"
+    )
+    assert lines[5].startswith("  - task 'bad-02': field 'reference_plan': step 2: ")
 
 
 def test_interrupted_run_resumes_without_duplicates(coffee_tasks, toys, tmp_path):
@@ -162,7 +183,7 @@ def test_search_tasks_that_disagree_with_their_graph_fail_before_any_work(coffee
             evaluate(load_tasks([str(wrong)]), ["oracle"], [], store)
         assert len(store) == 0
     assert str(info.value) == (
-        "2 problem(s) in the search tasks\n"
+        "2 problem(s) in the tasks\n"
         "  - task 'coffee-search-01': field 'answer_rooms': wardrobe1 is an asset, not a room\n"
         "  - task 'coffee-search-02': field 'answer': kitchen is a room, but answer_kind is asset"
     )

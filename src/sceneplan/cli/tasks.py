@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from sceneplan.datasets.tasks import get_task, list_suites, load_suite, packaged_tasks
+from sceneplan.datasets.tasks import (
+    check_task_file,
+    get_task,
+    list_suites,
+    load_suite,
+    packaged_tasks,
+    task_problems,
+)
+from sceneplan.errors import BadInputError
 
 console = Console(highlight=False, soft_wrap=True)
 tasks_app = typer.Typer(help="List and show task suites.", no_args_is_help=True)
@@ -53,6 +62,30 @@ def show_task(
             value = " > ".join(value) if key == "reference_plan" else ", ".join(value)
         console.print(f"[bold]{key}:[/] ", end="")
         console.print(str(value), markup=False)
+
+
+@tasks_app.command("check")
+def check_tasks(
+    source: Annotated[str, typer.Argument(help="A task file (or a packaged suite name).")],
+) -> None:
+    """Check a task file: every field, and each task against its environment.
+
+    Lists every problem at once (exit 2): fields that do not validate, an
+    environment that does not load, goals and initial facts that do not parse
+    or name unknown nodes, reference plans naming unknown nodes, search answers
+    and rooms the graph does not hold.
+    """
+    if Path(source).is_file():
+        tasks, problems = check_task_file(source)
+    else:
+        tasks = load_suite(source)  # a packaged suite, or a message naming the suites
+        graphs: dict = {}
+        problems = [p for task in tasks for p in task_problems(task, graphs)]
+    if problems:
+        raise BadInputError(
+            f"{source}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems)
+        )
+    console.print(f"{source}: {len(tasks)} task(s), no problems", markup=False)
 
 
 def register(app: typer.Typer) -> None:

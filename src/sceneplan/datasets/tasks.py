@@ -15,13 +15,15 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from sceneplan.errors import BadInputError
+from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.task import Family, Task
 
 __all__ = [
     "Family",
     "Task",
+    "check_task_file",
+    "check_tasks",
     "find_task",
     "get_task",
     "graph_problems",
@@ -29,12 +31,34 @@ __all__ = [
     "load_suite",
     "load_task_file",
     "packaged_tasks",
+    "task_problems",
 ]
 
 
 def load_task_file(path: str | Path) -> list[Task]:
     """Read and validate a task file; every problem names the file, the task and the field."""
     path = Path(path)
+    tasks, problems = _read_task_file(path)
+    if problems:
+        raise BadInputError(
+            f"{path}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems)
+        )
+    return tasks
+
+
+def check_task_file(path: str | Path) -> tuple[list[Task], list[str]]:
+    """The valid tasks of a file and every problem of the file: fields, then their world.
+
+    Unlike `load_task_file`, a task with a bad field does not hide the world
+    problems (`task_problems`) of the others. A file that is not a YAML list
+    of tasks raises BadInputError.
+    """
+    tasks, problems = _read_task_file(Path(path))
+    graphs: dict[str, SceneGraph | str] = {}
+    return tasks, problems + [p for task in tasks for p in task_problems(task, graphs)]
+
+
+def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -57,11 +81,7 @@ def load_task_file(path: str | Path) -> list[Task]:
             problems.append(f"{label}: field 'id': duplicate task id")
         seen.add(task.id)
         tasks.append(task)
-    if problems:
-        raise BadInputError(
-            f"{path}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems)
-        )
-    return tasks
+    return tasks, problems
 
 
 @cache
@@ -88,6 +108,10 @@ def load_suite(name_or_path: str) -> list[Task]:
         return tasks
     if Path(name_or_path).is_file():
         return load_task_file(name_or_path)
+    if name_or_path.endswith((".yaml", ".yml")) or "/" in name_or_path:
+        raise BadInputError(
+            f"no such task file: {name_or_path} (packaged suites: {', '.join(list_suites())})"
+        )
     raise BadInputError(
         f"unknown suite '{name_or_path}': not a packaged suite ({', '.join(list_suites())}) "
         "nor a task file"
@@ -138,3 +162,66 @@ def graph_problems(task: Task, graph: SceneGraph) -> list[str]:
                 found = graph.nodes[room].kind.with_article
                 problems.append(f"task '{task.id}': field '{field}': {room} is {found}, not a room")
     return problems
+
+
+def task_problems(task: Task, graphs: dict[str, SceneGraph | str] | None = None) -> list[str]:
+    """Everything wrong with a task in its world, each problem naming the task and the field.
+
+    The environment must load; the goal must parse and name only what the
+    graph has; `initial` facts must apply; reference plan steps must parse and
+    name nodes of the graph; a search task's answers and rooms must be
+    `graph_problems`-clean. `graphs` caches loaded environments (or their
+    load error) across tasks.
+    """
+    from sceneplan.datasets.registry import load_environment
+    from sceneplan.world.actions import parse_action
+    from sceneplan.world.goals import parse_goal
+    from sceneplan.world.setup import with_facts
+
+    graphs = graphs if graphs is not None else {}
+    label = f"task '{task.id}'"
+    if task.environment not in graphs:
+        try:
+            graphs[task.environment] = load_environment(task.environment)
+        except SceneplanError as exc:
+            graphs[task.environment] = str(exc).splitlines()[0]
+    graph = graphs[task.environment]
+    if isinstance(graph, str):
+        return [f"{label}: field 'environment': {graph}"]
+    problems = graph_problems(task, graph) if task.is_search else []
+    start = graph
+    if task.initial:
+        try:
+            start = with_facts(graph, task.initial)
+        except SceneplanError as exc:
+            problems.append(f"{label}: field 'initial': {exc}")
+    if task.goal is not None:
+        try:
+            parse_goal(task.goal, start)
+        except SceneplanError as exc:
+            problems.append(f"{label}: field 'goal': {exc}")
+    for position, step in enumerate(task.reference_plan, start=1):
+        try:
+            action = parse_action(step)
+        except SceneplanError as exc:
+            problems.append(f"{label}: field 'reference_plan': step {position}: {exc}")
+            continue
+        for node in action.args:
+            if node not in graph:
+                hint = graph.suggest(node)
+                problems.append(
+                    f"{label}: field 'reference_plan': step {position} {step!r}: "
+                    f"unknown node '{node}'" + (f" ({hint})" if hint else "")
+                )
+    return problems
+
+
+def check_tasks(tasks: list[Task] | tuple[Task, ...]) -> None:
+    """Refuse tasks with any problem in their world (`task_problems`): one BadInputError
+    listing them all, before anything runs."""
+    graphs: dict[str, SceneGraph | str] = {}
+    problems = [p for task in tasks for p in task_problems(task, graphs)]
+    if problems:
+        raise BadInputError(
+            f"{len(problems)} problem(s) in the tasks\n" + "\n".join(f"  - {p}" for p in problems)
+        )

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sceneplan.datasets.registry import load_environment
-from sceneplan.datasets.tasks import Task, graph_problems, load_suite
-from sceneplan.errors import BadInputError, LLMUnavailableError, SceneplanError
+from sceneplan.datasets.tasks import Task, load_suite
+from sceneplan.datasets.tasks import check_tasks as check_task_list
+from sceneplan.errors import BadInputError, LLMUnavailableError
 from sceneplan.eval.annotate import annotate
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
 from sceneplan.graph.model import SceneGraph
@@ -153,23 +154,11 @@ def load_tasks(suites: Sequence[str], only: Sequence[str] = ()) -> list[Task]:
 
 
 def check_tasks(tasks: Sequence[Task]) -> None:
-    """Refuse search tasks whose answers or rooms their graph does not have, or not of the kind
-    they say: one BadInputError naming every problem. A graph that does not load is left to
-    the run, which stores it as an error."""
-    problems = []
-    for task in tasks:
-        if not task.is_search:
-            continue
-        try:
-            graph = _graph(task.environment)
-        except SceneplanError:
-            continue
-        problems += graph_problems(task, graph)
-    if problems:
-        raise BadInputError(
-            f"{len(problems)} problem(s) in the search tasks\n"
-            + "\n".join(f"  - {p}" for p in problems)
-        )
+    """Refuse tasks with a problem in their world before any run: an environment that does
+    not load, a goal or `initial` fact that does not parse or names an unknown node, a
+    reference plan naming unknown nodes, search answers and rooms their graph does not hold.
+    One BadInputError names every problem (`datasets.tasks.task_problems`)."""
+    check_task_list(list(tasks))
 
 
 def plan_jobs(
