@@ -256,3 +256,23 @@ def test_runs_of_an_edited_task_are_made_again(toys, coffee_tasks, tmp_path):
             "WHERE task_id = 'coffee-plan-01'"
         )
     assert instruction == "Put the mug on the bed."
+
+
+def test_the_progress_bar_and_the_summary_count_failures_in_the_same_words(
+    toys, coffee_tasks, tmp_path
+):
+    result = run("eval", "-s", coffee_tasks, "-p", "toy_broken", "--out", tmp_path / "r.db")
+    assert result.exit_code == 1, result.output
+    assert "0 succeeded, 2 failed, 2 error(s)" in result.stdout
+    assert "2 failed · 2 error(s) · 0 left" in result.stderr  # not "4 failed"
+
+
+def test_eval_help_lists_suites_and_planners():
+    result = runner.invoke(app, ["eval", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "Suites (-s NAME, or a task file;" in text
+    assert "home-search office-planning office-search" in text
+    assert "Planners (-p NAME[KEY=VALUE,...]; options: `sceneplan planners`):" in text
+    for name in ("sayplan", "sclplan", "oracle", "react_pv", "llm_plus_p"):
+        assert f" {name}: " in text, name

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer.core import TyperCommand
 from rich.console import Console
 
 from sceneplan.cli.paths import check_output_file, check_output_folder
@@ -201,7 +202,23 @@ def _records(path: Path) -> list[Record]:
         return store.records()
 
 
+class _EvalCommand(TyperCommand):
+    """`eval`, whose --help ends with the suites and planners, looked up only for help."""
+
+    def format_help(self, ctx, formatter):
+        from sceneplan.cli.plan import planner_lines  # the one-line planner list `plan` shows
+        from sceneplan.datasets.tasks import list_suites
+
+        self.epilog = (
+            "Suites (-s NAME, or a task file; `sceneplan tasks list NAME` shows the tasks):\n"
+            + "\n".join(f"  {name}" for name in list_suites())
+            + "\n\nPlanners (-p NAME[KEY=VALUE,...]; options: `sceneplan planners`):\n"
+            + "\n".join(f"  {line}" for line in planner_lines())
+        )
+        return super().format_help(ctx, formatter)
+
+
 def register(app: typer.Typer) -> None:
     """Add `eval` and `report` to the root app."""
-    app.command("eval")(eval_command)
+    app.command("eval", cls=_EvalCommand)(eval_command)
     app.command("report")(report_command)

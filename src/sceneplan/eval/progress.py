@@ -24,13 +24,17 @@ class ProgressBar:
             TextColumn("[bold]eval[/]"),
             BarColumn(),
             TextColumn("{task.completed}/{task.total}"),
-            TextColumn("[red]{task.fields[failed]} failed[/] · {task.fields[left]} left"),
+            # the words of the summary `sceneplan eval` prints at the end
+            TextColumn(
+                "[red]{task.fields[failed]} failed · {task.fields[errors]} error(s)[/] · "
+                "{task.fields[left]} left"
+            ),
             TextColumn("{task.fields[tokens]:,} tokens · {task.fields[cost]}"),
             TimeElapsedColumn(),
             console=console,
         )
         self._bar = self._progress.add_task(
-            "eval", total=None, failed=0, left=0, tokens=0, cost="$0.0000"
+            "eval", total=None, failed=0, errors=0, left=0, tokens=0, cost="$0.0000"
         )
 
     def update(self, totals: Totals, episode: Episode | None) -> None:
@@ -53,7 +57,8 @@ class ProgressBar:
             self._bar,
             total=totals.total,
             completed=totals.skipped + totals.done,
-            failed=totals.failed + totals.errors,
+            failed=totals.failed,
+            errors=totals.errors,
             left=totals.remaining,
             tokens=totals.input_tokens + totals.output_tokens,
             # runs on a model without a price have no cost: unknown, not 0
