@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from typer.core import TyperCommand
 from rich.console import Console
+from typer.core import TyperCommand
 
 from sceneplan.cli.paths import check_output_file, check_output_folder
 from sceneplan.errors import BadInputError
