@@ -315,6 +315,13 @@ CASES = {
         "position",
         "finite number",
     ),
+    "position of one number": (
+        native(hall={"position": [1.0]}),
+        "hall",
+        "position",
+        "must be [x, y] or [x, y, z] in metres, found 1 number(s)",
+    ),
+    "empty position": (native(hall={"position": []}), "hall", "position", "found 0 number(s)"),
     "infinite position": (
         native(hall={"position": [0.0, float("inf")]}),
         "hall",

@@ -124,6 +124,12 @@ def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> di
         if record.id in nodes:
             problems.append(f"node '{record.id}': field 'id': duplicate id")
             continue
+        if record.position is not None and len(record.position) not in (2, 3):
+            problems.append(
+                f"{label}: field 'position': must be [x, y] or [x, y, z] in metres, "
+                f"found {len(record.position)} number(s)"
+            )
+            continue
         if isinstance(record.parent, list):
             if len(record.parent) > 1:
                 problems.append(
