@@ -73,6 +73,8 @@ GRAPHS = {
     "unknown_kind.json": json.dumps(_with_node({"id": "robot1", "kind": "robot"})),
     "unknown_link.json": json.dumps({**_graph(), "links": [["kitchen", "cellar"]]}),
     "unknown_parent.json": json.dumps(_graph(fridge={"parent": "kitchn"})),
+    "parent_number.json": json.dumps(_graph(fridge={"parent": 5})),
+    "sayplan_links.json": json.dumps({"nodes": {"room": [{"id": "kitchen"}]}, "links": 5}),
 }
 
 # Plan files: name -> bytes.
@@ -108,6 +110,8 @@ GRAPH_ROWS = [
     ("unknown_kind.json", "node 'robot1': field 'kind': unknown value 'robot'"),
     ("unknown_link.json", "link #0 kitchen<->cellar: unknown node 'cellar'"),
     ("unknown_parent.json", "node 'fridge': field 'parent': unknown parent 'kitchn'"),
+    ("parent_number.json", "node 'fridge': field 'parent': must be the id of one node, found 5"),
+    ("sayplan_links.json", "field 'links' must be a list of 'a<->b' strings"),
 ]
 
 # A plan problem: (arguments after `verify`, exit status, text the output must contain).

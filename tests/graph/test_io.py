@@ -211,6 +211,7 @@ def test_sayplan_object_without_relation_state_takes_its_linked_asset():
         (lambda d: d["links"].append("kitchen<->pose9"), "unknown node 'pose9'"),
         (lambda d: d["nodes"]["room"].append({"name": "attic"}), "nodes.room: entry"),
         (lambda d: d["nodes"].update(room="kitchen"), "nodes.room: must be a list"),
+        (lambda d: d.update(links=5), "field 'links' must be a list of 'a<->b' strings"),
     ],
 )
 def test_sayplan_format_problems(tmp_path, change, expected):
@@ -320,6 +321,12 @@ CASES = {
         "hall",
         "position",
         "must be [x, y] or [x, y, z] in metres, found 1 number(s)",
+    ),
+    "parent that is not an id": (
+        native(fridge={"parent": 5}),
+        "fridge",
+        "parent",
+        "must be the id of one node, found 5",
     ),
     "empty position": (native(hall={"position": []}), "hall", "position", "found 0 number(s)"),
     "infinite position": (
@@ -436,3 +443,21 @@ def test_a_rejected_id_is_reported_once(tmp_path):
     message = problems_of(tmp_path, data)
     assert ": 1 problem(s) in the scene graph" in message, message
     assert "node 'the kitchen': field 'id'" in message
+
+
+def test_a_field_of_two_types_is_reported_once(tmp_path):
+    message = problems_of(tmp_path, native(fridge={"parent": [3]}))
+    assert ": 1 problem(s) in the scene graph" in message, message
+
+
+def test_name_and_description_are_strings(tmp_path):
+    message = problems_of(tmp_path, {**native(), "name": {"a": 1}, "description": 7})
+    assert "field 'name' must be a string, found {'a': 1}" in message
+    assert "field 'description' must be a string, found 7" in message
+
+
+def test_sayplan_ids_with_dots_are_read():
+    data = json.loads(json.dumps(APP_L))
+    data["nodes"]["pose"].append({"id": "pose.6"})
+    data["links"].append("kitchen<->pose.6")
+    assert ("kitchen", "pose.6") in from_dict(data).links()

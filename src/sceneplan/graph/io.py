@@ -71,6 +71,9 @@ def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     if isinstance(data.get("nodes"), dict):
         data = from_sayplan_dict(data, source)
     problems: list[str] = []
+    for key in ("name", "description"):
+        if not isinstance(data.get(key, ""), str):
+            problems.append(f"field '{key}' must be a string, found {data[key]!r}")
     if data.get("format") != FORMAT_NAME:
         problems.append(f"field 'format' must be '{FORMAT_NAME}', found {data.get('format')!r}")
     elif data.get("version") != FORMAT_VERSION:
@@ -117,9 +120,12 @@ def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> di
         try:
             record = _NodeRecord.model_validate(raw)
         except ValidationError as exc:
+            reported: set[str] = set()
             for err in exc.errors():
                 field = ".".join(str(part) for part in err["loc"][:1]) or "?"
-                problems.append(f"{label}: field '{field}': {_pydantic_message(err)}")
+                if field not in reported:  # a union (parent) fails once per alternative
+                    reported.add(field)
+                    problems.append(f"{label}: field '{field}': {_pydantic_message(err, field)}")
             continue
         if record.id in nodes:
             problems.append(f"node '{record.id}': field 'id': duplicate id")
@@ -160,7 +166,9 @@ def _label(raw: Any, index: int) -> str:
     return f"node #{index} (no id)"
 
 
-def _pydantic_message(err: dict) -> str:
+def _pydantic_message(err: dict, field: str = "") -> str:
+    if field == "parent" and err["type"] != "missing":
+        return f"must be the id of one node, found {err.get('input')!r}"
     if err["type"] == "missing":
         return "missing required field"
     if err["type"] == "extra_forbidden":

@@ -12,8 +12,9 @@ from typing import Any
 
 from sceneplan.errors import GraphValidationError
 
-_RELATION_STATE = re.compile(r"^\s*(ontop_of|inside_of)\(\s*([\w-]+)\s*\)\s*$")
-_LINK = re.compile(r"^\s*([\w-]+)\s*(?:<->|↔|\+)\s*([\w-]+)\s*$")
+# Node ids as the native format allows them (graph.model.NODE_ID).
+_RELATION_STATE = re.compile(r"^\s*(ontop_of|inside_of)\(\s*([\w\-.]+)\s*\)\s*$")
+_LINK = re.compile(r"^\s*([\w\-.]+)\s*(?:<->|↔|\+)\s*([\w\-.]+)\s*$")
 _PLACES = ("room", "pose")
 _MEANINGLESS_STATES = {"free", ""}
 
@@ -36,7 +37,11 @@ def from_sayplan_dict(data: dict[str, Any], source: str) -> dict[str, Any]:
     by_id = {r["id"]: r for r in records}
     links: list[list[str]] = []
     containers: dict[str, list[str]] = {}
-    for raw in data.get("links", []):
+    raw_links = data.get("links", [])
+    if not isinstance(raw_links, list):
+        problems.append("field 'links' must be a list of 'a<->b' strings")
+        raw_links = []
+    for raw in raw_links:
         match = _LINK.match(raw) if isinstance(raw, str) else None
         if match is None:
             problems.append(f"link {raw!r}: expected the form 'a<->b'")
