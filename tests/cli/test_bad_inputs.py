@@ -130,6 +130,10 @@ PLAN_ROWS = [
     (["coffee", "good.json"], 2, "good.json: a JSON object, not a plan"),
     (["coffee", "numbers.json"], 2, "step 1: an action must be a string"),
     (["coffee", "@latin1.txt"], 2, "cannot read plan file latin1.txt: not UTF-8 text"),
+    (["coffee", "goto(kitchen) -> done"], 2, "separate the steps with '>' alone (not '->'"),
+    (["coffee", "a_folder/"], 2, "a_folder/ is a folder, not a plan file"),
+    (["coffee", "@a_folder"], 2, "cannot read plan file a_folder: Is a directory"),
+    (["coffee", "x" * 5000], 1, "'" + "x" * 5000 + "' is not an action"),
     (["coffee", "goto(kitchen) > pickup(mug"], 2, "step 2: cannot parse action 'pickup(mug'"),
     (["coffee", "pickup(my mug)"], 2, "argument 'my mug' is not a node id"),
     (["nowhere", "done"], 2, "unknown environment 'nowhere'"),
@@ -160,6 +164,7 @@ def scratch(tmp_path: Path, monkeypatch) -> Path:
     for name, data in PLANS.items():
         if name not in GRAPHS:
             (tmp_path / name).write_bytes(data)
+    (tmp_path / "a_folder").mkdir()
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -185,7 +190,7 @@ def test_a_bad_field_is_not_reported_again_for_its_links(scratch):
 
 
 @pytest.mark.parametrize(
-    ("args", "status", "message"), PLAN_ROWS, ids=[" ".join(r[0]) for r in PLAN_ROWS]
+    ("args", "status", "message"), PLAN_ROWS, ids=[" ".join(r[0])[:60] for r in PLAN_ROWS]
 )
 def test_bad_plan_is_one_message(scratch, args, status, message):
     _check(["verify", *args], status, message)

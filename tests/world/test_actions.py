@@ -52,3 +52,9 @@ def test_two_actions_in_one_step_hint_at_the_missing_separator(plan, fixed):
     with pytest.raises(PlanParseError, match="more than one action") as info:
         parse_plan(plan)
     assert f"separate the steps with '>', e.g. {fixed}" in str(info.value)
+
+
+@pytest.mark.parametrize("plan", ["goto(kitchen) -> done", "goto(kitchen) => done"])
+def test_an_arrow_for_a_separator_is_named(plan):
+    with pytest.raises(PlanParseError, match="separate the steps with '>' alone"):
+        parse_plan(plan)

@@ -40,13 +40,29 @@ def read_plan_argument(plan: str) -> str | list:
     path = Path(plan)
     if "(" in plan or ">" in plan:
         return plan
-    if path.is_file():
+    if _is_file(path):
         return _read_plan_file(path)
     if _PATH_LIKE.search(plan.strip()):
+        if _is_dir(path):
+            raise BadInputError(f"{plan} is a folder, not a plan file")
         raise BadInputError(
             f"no such file: {plan} (a plan is a file or actions like '{EXAMPLE_PLAN}')"
         )
     return plan
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # e.g. a long plan is too long a file name
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _read_plan_file(path: Path) -> str | list:

@@ -47,6 +47,11 @@ def parse_action(text: str) -> Action:
             f"separate the steps with '>', e.g. {fixed!r}"
         )
     match = _ACTION.match(text)
+    if match is None and text.rstrip().endswith(("-", "=")):
+        raise PlanParseError(
+            f"cannot parse action {text.strip()!r}: separate the steps with '>' alone "
+            "(not '->' or '=>'), e.g. 'goto(kitchen) > done'"
+        )
     if match is None:
         raise PlanParseError(
             f"cannot parse action {text.strip()!r}: expected the form name(arg, ...), "
