@@ -106,7 +106,8 @@ def check(
     listed = ", ".join(f"{n} {kind}" for kind, n in nodes.items())
     console.print(
         f"[bold green]ok[/] {escape(env)}: a valid scene graph ({escape(listed)}, "
-        f"{counts['links']} links)"
+        f"{counts['links']} links)",
+        soft_wrap=True,
     )
 
 
