@@ -85,6 +85,7 @@ PLANS = {
     "broken_plan.json": b"[not json",
     "numbers.json": b"[1, 2]",
     "latin1.txt": "goto(caf\xe9)".encode("latin-1"),
+    "latin1.json": '{"name": "caf\xe9"}'.encode("latin-1"),
 }
 
 # A graph problem: (file, text the message must contain). Each is run through
@@ -92,6 +93,7 @@ PLANS = {
 GRAPH_ROWS = [
     ("missing.json", "cannot read scene graph file missing.json: No such file"),
     ("broken.json", "broken.json: not valid JSON (line 1"),
+    ("latin1.json", "cannot read scene graph file latin1.json: not UTF-8 text"),
     ("list.json", "the top level must be a JSON object"),
     ("old_format.json", "field 'format' must be 'sceneplan-graph'"),
     (

@@ -404,16 +404,19 @@ def test_non_json_file(tmp_path):
     assert str(info.value) == f"{path}: not valid JSON (line 2, column 12: Expecting value)"
 
 
-@pytest.mark.parametrize("kind", ["missing", "directory"])
+@pytest.mark.parametrize("kind", ["missing", "directory", "latin-1"])
 def test_unreadable_file(tmp_path, kind):
     path = tmp_path / "nowhere.json"
     if kind == "directory":
         path.mkdir()
+    if kind == "latin-1":
+        path.write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
     with pytest.raises(BadInputError) as info:
         load(path)
     message = str(info.value)
     assert message.startswith(f"cannot read scene graph file {path}: ")
-    assert ("No such file" if kind == "missing" else "directory") in message
+    expected = {"missing": "No such file", "directory": "directory", "latin-1": "not UTF-8 text"}
+    assert expected[kind] in message
 
 
 @pytest.mark.parametrize(

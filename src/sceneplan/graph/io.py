@@ -55,6 +55,10 @@ def load(path: str | Path) -> SceneGraph:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise BadInputError(
+            f"cannot read scene graph file {path}: not UTF-8 text (byte {exc.start})"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
