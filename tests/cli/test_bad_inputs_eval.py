@@ -72,6 +72,11 @@ ROWS = [
         "2 problem(s) in the tasks - task 'x-01': field 'goal'",
     ),
     (["eval", "-s", "missing.yaml", "-p", "oracle", "--out", "r.db"], 2, "no such task file"),
+    # store merge
+    (["store", "merge", "store.db", "--out", "store.db"], 2, "is also one of the stores to merge"),
+    (["store", "merge", "a_file.txt", "--out", "m.db"], 2, "a_file.txt: not a sceneplan results"),
+    (["store", "merge", "no_such.db", "--out", "m.db"], 2, "no results store at no_such.db"),
+    (["store", "merge", "store.db", "--out", "missing_dir/m.db"], 2, "missing_dir does not exist"),
 ]
 
 BAD_TASKS = """
@@ -102,7 +107,7 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize(("args", "status", "message"), ROWS, ids=[" ".join(r[0]) for r in ROWS])
 def test_bad_input_is_one_message(args, status, message, scratch: Path):
-    if args[:2] == ["report", "store.db"]:
+    if "store.db" in args:
         made = runner.invoke(app, [*EVAL, "--out", "store.db"])
         assert made.exit_code == 0, made.output
     before = sorted(p.name for p in scratch.iterdir())

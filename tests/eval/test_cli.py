@@ -276,3 +276,69 @@ def test_eval_help_lists_suites_and_planners():
     assert "Planners (-p NAME[KEY=VALUE,...]; options: `sceneplan planners`):" in text
     for name in ("sayplan", "sclplan", "oracle", "react_pv", "llm_plus_p"):
         assert f" {name}: " in text, name
+
+
+TOY_MAIN = (
+    "import sys, toy_planners\n"
+    "from sceneplan.planners import register_planner\n"
+    "for name, cls in toy_planners.TOYS.items(): register_planner(name, 'toy_planners', cls)\n"
+    "from sceneplan.cli import main\n"
+    "sys.argv = ['sceneplan', *sys.argv[1:]]\n"
+    "main()\n"
+)
+
+
+def test_two_evals_on_one_store_split_the_jobs(scripted_llm, coffee_tasks, tmp_path):
+    """Two `sceneplan eval` processes, one store, a slow model: every job runs exactly once."""
+    config = tmp_path / "llm.toml"
+    config.write_text("[llm]\ncache = false\n", encoding="utf-8")  # a repeat would be a request
+    for _ in range(8):
+        scripted_llm.enqueue_hang(0.4, json.dumps({"answer": ["done"]}))
+    db = tmp_path / "shared.db"
+    args = ["eval", "-s", coffee_tasks, "-p", "toy_asking", "--llm", scripted_llm.model]
+    args += ["--runs", "2", "--concurrency", "1", "--out", db]
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(__file__), "SCENEPLAN_CONFIG": str(config)}
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", TOY_MAIN, *map(str, args)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [worker.communicate(timeout=60) for worker in workers]
+    assert [w.returncode for w in workers] == [0, 0], outputs
+    stored = [
+        int(out.split(" run(s) stored")[0].split()[-1]) for out, _ in outputs
+    ]  # "N run(s) stored in ..."
+    assert sum(stored) == 8 and min(stored) >= 1, outputs  # both worked, nothing twice
+    assert len(scripted_llm.requests) == 8 and scripted_llm.pending == 0
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT count(*) FROM episodes").fetchone() == (8,)
+        assert con.execute("SELECT count(*) FROM leases").fetchone() == (0,)  # all released
+
+
+def test_store_merge_joins_shards_keeping_the_newest_of_a_duplicate(toys, coffee_tasks, tmp_path):
+    a, b, merged, whole = (tmp_path / f"{n}.db" for n in ("a", "b", "merged", "whole"))
+    base = ["eval", "-s", coffee_tasks, "-p", "toy_reference"]
+    assert run(*base, "-t", "coffee-plan-01,coffee-search-01", "--out", a).exit_code == 0
+    assert run(*base, "-t", "coffee-plan-02,coffee-search-02", "--out", b).exit_code == 0
+    time.sleep(1.1)  # created_at has seconds: the rerun in b is newer than a's
+    assert run(*base, "-t", "coffee-plan-01", "--out", b).exit_code == 0
+    assert run(*base, "--out", whole).exit_code == 0
+
+    result = run("store", "merge", a, b, "--out", merged)
+    assert result.exit_code == 0, result.output
+    assert f"5 result(s) merged into {merged} from 2 store(s)" in result.stdout
+    with sqlite3.connect(b) as con:
+        [(newest,)] = con.execute("SELECT created_at FROM episodes WHERE task_id='coffee-plan-01'")
+    with sqlite3.connect(merged) as con:
+        assert con.execute("SELECT count(*) FROM episodes").fetchone() == (4,)
+        [(kept,)] = con.execute("SELECT created_at FROM episodes WHERE task_id='coffee-plan-01'")
+    assert kept == newest
+    assert stable_report(merged) == stable_report(whole)
+
+    again = run("store", "merge", a, "--out", merged)  # a's results are all older
+    assert "0 result(s) merged" in again.stdout and "2 older duplicate(s) left out" in again.stdout

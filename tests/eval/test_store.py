@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -199,3 +202,23 @@ def test_the_task_hash_is_stored_with_each_run_and_old_runs_have_none(tmp_path):
             Key("t-01", "p", "m", 1): None,  # stored before: taken as unchanged
             Key("t-02", "p", "m", 1): "abc123",
         }
+
+
+def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(tmp_path):
+    key = Key("t-01", "p", "m", 1)
+    with Store(tmp_path / "r.db") as store:
+        since = store.mark()
+        assert store.claim(key, "here:1:a", ttl=60, since=since)
+        assert store.claim(key, "here:1:a", ttl=60, since=since)  # its own lease
+        assert not store.claim(key, "there:2:b", ttl=60, since=since)  # a live lease
+        store.release(key, "here:1:a")
+        assert store.claim(key, "there:2:b", ttl=-1, since=since)  # taken, expired at once
+        assert store.claim(key, "here:1:a", ttl=60, since=since)
+        ended = [sys.executable, "-c", "import os; print(os.getpid())"]
+        dead = subprocess.run(ended, capture_output=True, text=True, check=True).stdout.strip()
+        other = Key("t-02", "p", "m", 1)
+        assert store.claim(other, f"{socket.gethostname()}:{dead}:c", ttl=60, since=since)
+        assert store.claim(other, "here:1:a", ttl=60, since=since)  # its owner has ended
+        store.put("s", 1, episode("t-03"))  # stored by another eval after `since`
+        assert not store.claim(Key("t-03", "p", "m", 1), "here:1:a", ttl=60, since=since)
+        assert store.claim(Key("t-03", "p", "m", 1), "here:1:a", ttl=60, since=store.mark())

@@ -21,7 +21,7 @@ from sceneplan.eval.plots import write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
-from sceneplan.eval.store import Record, Store
+from sceneplan.eval.store import Record, Store, merge
 from sceneplan.planners.options import split_specs
 
 console = Console(highlight=False, soft_wrap=True)
@@ -202,6 +202,28 @@ def _records(path: Path) -> list[Record]:
         return store.records()
 
 
+store_app = typer.Typer(help="Results stores: merge the shards of a benchmark.")
+
+
+@store_app.command("merge")
+def merge_command(
+    stores: Annotated[list[Path], typer.Argument(help="Results stores to merge.")],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="The merged store (created, or added to).")
+    ],
+) -> None:
+    """Merge results stores (e.g. one per worker) into one; of a run in several, the newest."""
+    for path in stores:
+        if path.resolve() == out.resolve():
+            raise BadInputError(f"--out {out} is also one of the stores to merge")
+    check_store_path(out)
+    copied, older = merge(stores, out)
+    console.print(
+        f"{copied} result(s) merged into {out} from {len(stores)} store(s)"
+        + (f"; {older} older duplicate(s) left out" if older else "")
+    )
+
+
 class _EvalCommand(TyperCommand):
     """`eval`, whose --help ends with the suites and planners, looked up only for help."""
 
@@ -222,3 +244,4 @@ def register(app: typer.Typer) -> None:
     """Add `eval` and `report` to the root app."""
     app.command("eval", cls=_EvalCommand)(eval_command)
     app.command("report")(report_command)
+    app.add_typer(store_app, name="store")

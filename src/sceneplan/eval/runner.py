@@ -41,6 +41,9 @@ from sceneplan.planners.options import parse_spec
 from sceneplan.runs import resolve
 
 NO_MODEL = "none"
+# How long a claimed job stays another eval's to run (`Store.claim`): longer than any run,
+# short enough that the jobs of a killed eval are free again the same day.
+LEASE_S = 3600.0
 # Runs in a row that could not reach the LLM server before the benchmark stops (`--stop-after`).
 STOP_AFTER = 5
 
@@ -239,11 +242,12 @@ async def run_eval(
         totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
         totals.changed = sorted({key.task_id for key in edited})
         queue = iter(pending)
+        lease = _Lease(store, Store.owner())
         if reporter is not None:
             reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
             for _ in range(min(concurrency, len(pending))):
-                group.create_task(_worker(queue, clients, store, totals, reporter, stop_after))
+                group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
     finally:
         for client in clients.values():
             await client.aclose()
@@ -260,18 +264,27 @@ def evaluate(*args: Any, **kwargs: Any) -> Totals:
 async def _worker(
     queue: Iterator[Job],
     clients: dict[tuple[str, bool], LLMClient],
-    store: Store,
+    lease: _Lease,
     totals: Totals,
     reporter: Reporter | None,
     stop_after: int = STOP_AFTER,
 ) -> None:
+    store = lease.store
     for job in queue:  # workers share the iterator: each job is taken once
         if totals.stopped:
             return
+        if not store.claim(job.key, lease.owner, ttl=LEASE_S, since=lease.since):
+            totals.skipped += 1  # another eval on this store runs it, or has stored it
+            if reporter is not None:
+                reporter.update(totals, None)
+            continue
         client = clients.get((job.model, job.run > 1))
         watched = _Watched(client) if client is not None else None
-        episode = await run_job(job, watched)
-        store.put(job.task.suite, job.run, episode, task_hash(job.task))
+        try:
+            episode = await run_job(job, watched)
+            store.put(job.task.suite, job.run, episode, task_hash(job.task))
+        finally:
+            store.release(job.key, lease.owner)
         totals.add(episode)
         cause = watched.unreachable if watched is not None else None
         if episode.status is Status.ERROR and cause is not None:
@@ -285,6 +298,18 @@ async def _worker(
             totals.unreachable = 0
         if reporter is not None:
             reporter.update(totals, episode)
+
+
+@dataclass
+class _Lease:
+    """Who this eval is to the store's leases, and what was stored when it planned its jobs."""
+
+    store: Store
+    owner: str
+    since: int = -1
+
+    def __post_init__(self) -> None:
+        self.since = self.store.mark()
 
 
 class _Watched:

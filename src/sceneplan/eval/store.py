@@ -13,7 +13,11 @@ order and counted in `PRAGMA user_version`.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
+import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -152,8 +156,27 @@ def _v5(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE episodes ADD COLUMN task_hash TEXT")
 
 
+def _v6(db: sqlite3.Connection) -> None:
+    """`leases`: the jobs a running `sceneplan eval` has claimed, so that concurrent ones split
+    the work. A lease names its owner and expires (a killed worker's jobs are free again)."""
+    db.execute(
+        """
+        CREATE TABLE leases (
+            task_id TEXT NOT NULL,
+            planner TEXT NOT NULL,
+            options TEXT NOT NULL,
+            model TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL,
+            PRIMARY KEY (task_id, planner, options, model, run)
+        )
+        """
+    )
+
+
 # Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (*(_v1, _v2, _v3, _v4, _v5, _v6),)
 
 NO_OPTIONS = "{}"
 
@@ -238,7 +261,8 @@ class Store:
                 f"the folder {self.path.parent} does not exist (create it first)"
             )
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            # concurrent evals share the file: wait for another's transaction, not fail
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
@@ -287,6 +311,55 @@ class Store:
         marks = ", ".join(f":{name}" for name in _SUMMARY)
         self._db.execute(f"INSERT OR REPLACE INTO episodes ({columns}) VALUES ({marks})", row)
 
+    def mark(self) -> int:
+        """A mark of what is stored now: results stored later have a greater row id."""
+        return self._db.execute("SELECT coalesce(max(id), 0) FROM episodes").fetchone()[0]
+
+    def claim(self, key: Key, owner: str, *, ttl: float, since: int) -> bool:
+        """Take the lease of a job for `ttl` seconds, in one transaction; False when another
+        owner holds a live lease on it or its result was stored after `since` (`mark`)."""
+        where = "task_id = ? AND planner = ? AND options = ? AND model = ? AND run = ?"
+        values = (key.task_id, key.planner, key.options, key.model, key.run)
+        now = time.time()
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            held = db.execute(
+                f"SELECT owner FROM leases WHERE {where} AND owner != ? AND expires_at > ?",
+                (*values, owner, now),
+            ).fetchone()
+            if held and not _alive(held[0]):
+                held = None  # its eval was killed on this machine: the job is free again
+            done = db.execute(
+                f"SELECT 1 FROM episodes WHERE {where} AND id > ?", (*values, since)
+            ).fetchone()
+            if held or done:
+                db.execute("COMMIT")
+                return False
+            db.execute(
+                "INSERT OR REPLACE INTO leases (task_id, planner, options, model, run, owner, "
+                "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*values, owner, now + ttl),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return True
+
+    @staticmethod
+    def owner() -> str:
+        """A lease owner for this process: host, process id and a random part."""
+        return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    def release(self, key: Key, owner: str) -> None:
+        """Give up the lease of a job (after its result is stored, or when it was not run)."""
+        self._db.execute(
+            "DELETE FROM leases WHERE task_id = ? AND planner = ? AND options = ? AND model = ? "
+            "AND run = ? AND owner = ?",
+            (key.task_id, key.planner, key.options, key.model, key.run, owner),
+        )
+
     def keys(self, *, with_status: set[Status] | None = None) -> set[Key]:
         """Keys of the stored results (only those with one of `with_status`, if given)."""
         rows = self._db.execute(
@@ -326,3 +399,52 @@ class Store:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _alive(owner: str) -> bool:
+    """False when the lease's owner is a process of this host that has ended."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True  # another machine's: only its expiry frees it
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def merge(sources: list[Path], out: Path) -> tuple[int, int]:
+    """Copy the results of `sources` into the store `out` (created if missing).
+
+    Where a result is in more than one store, the one stored last (`created_at`)
+    is kept. Returns (results copied, results left out as older duplicates).
+    Every source must be a sceneplan store; each is brought to this schema first.
+    """
+    for source in sources:
+        Store(source, create=False).close()  # refuses what is not a store; migrates
+    copied = older = 0
+    columns = ", ".join(_SUMMARY)
+    with Store(out) as target:
+        db = target._db
+        for source in sources:
+            db.execute("ATTACH DATABASE ? AS source", (str(source),))
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                before = db.total_changes
+                db.execute(
+                    f"INSERT INTO episodes ({columns}) SELECT {columns} FROM source.episodes "
+                    "WHERE true ON CONFLICT (task_id, planner, options, model, run) DO UPDATE SET "
+                    + ", ".join(f"{c} = excluded.{c}" for c in _SUMMARY)
+                    + " WHERE excluded.created_at > episodes.created_at"
+                )
+                changed = db.total_changes - before
+                total = db.execute("SELECT count(*) FROM source.episodes").fetchone()[0]
+                db.execute("COMMIT")
+            finally:
+                db.execute("DETACH DATABASE source")
+            copied += changed
+            older += total - changed
+    return copied, older
