@@ -293,7 +293,7 @@ def test_two_evals_on_one_store_split_the_jobs(scripted_llm, coffee_tasks, tmp_p
     config = tmp_path / "llm.toml"
     config.write_text("[llm]\ncache = false\n", encoding="utf-8")  # a repeat would be a request
     for _ in range(8):
-        scripted_llm.enqueue_hang(0.4, json.dumps({"answer": ["done"]}))
+        scripted_llm.enqueue_hang(0.6, json.dumps({"answer": ["done"]}))
     db = tmp_path / "shared.db"
     args = ["eval", "-s", coffee_tasks, "-p", "toy_asking", "--llm", scripted_llm.model]
     args += ["--runs", "2", "--concurrency", "1", "--out", db]

@@ -222,3 +222,18 @@ def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(
         store.put("s", 1, episode("t-03"))  # stored by another eval after `since`
         assert not store.claim(Key("t-03", "p", "m", 1), "here:1:a", ttl=60, since=since)
         assert store.claim(Key("t-03", "p", "m", 1), "here:1:a", ttl=60, since=store.mark())
+
+
+def test_evals_opening_a_new_store_at_once_all_succeed(tmp_path):
+    path = tmp_path / "new.db"
+    code = f"from sceneplan.eval.store import Store\nwith Store({str(path)!r}) as s: print(len(s))"
+    openers = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(6)
+    ]
+    results = [(p.wait(timeout=60), p.stderr.read().decode()) for p in openers]
+    assert all(code == 0 for code, _ in results), results
+    with Store(path) as store:
+        assert store.schema_version == len(MIGRATIONS)

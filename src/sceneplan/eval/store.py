@@ -281,6 +281,9 @@ class Store:
         db.execute("PRAGMA journal_mode=WAL")
         for number in range(version + 1, len(MIGRATIONS) + 1):
             db.execute("BEGIN IMMEDIATE")
+            if db.execute("PRAGMA user_version").fetchone()[0] >= number:
+                db.execute("COMMIT")  # another eval opening the same store got there first
+                continue
             MIGRATIONS[number - 1](db)
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             db.execute(f"PRAGMA user_version={number}")
