@@ -69,7 +69,17 @@ ROWS = [
     (
         ["eval", "-s", "bad_tasks.yaml", "-p", "oracle", "--out", "r.db"],
         2,
-        "2 problem(s) in the tasks - task 'x-01': field 'goal'",
+        "2 problem(s) in the task files - bad_tasks.yaml: task 'x-01': field 'goal'",
+    ),
+    (
+        ["eval", "-s", "bad_tasks.yaml,bad_fields.yaml", "-p", "oracle", "--out", "r.db"],
+        2,
+        "3 problem(s) in the task files - bad_tasks.yaml: task 'x-01': field 'goal'",
+    ),
+    (
+        ["eval", "-s", "bad_tasks.yaml,bad_fields.yaml", "-p", "oracle", "--out", "r.db"],
+        2,
+        "- bad_fields.yaml: task 'y-01': field 'family': Input should be",
     ),
     (["eval", "-s", "missing.yaml", "-p", "oracle", "--out", "r.db"], 2, "no such task file"),
     # store merge
@@ -97,6 +107,10 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "a_file.txt").write_text("not a store, not a folder\n")
     (tmp_path / "a_folder").mkdir()
     (tmp_path / "bad_tasks.yaml").write_text(BAD_TASKS)
+    (tmp_path / "bad_fields.yaml").write_text(
+        "- {id: y-01, suite: s, family: cooking, environment: coffee, instruction: c,\n"
+        "   goal: 'true'}\n"
+    )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

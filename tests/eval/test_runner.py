@@ -7,6 +7,7 @@ import json
 import pytest
 
 from eval_helpers import REFERENCE_PLAN, without_timings
+from sceneplan.datasets.tasks import load_task_file
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
 from sceneplan.eval.metrics import compute
 from sceneplan.eval.runner import evaluate, load_tasks
@@ -100,17 +101,21 @@ def test_every_problem_of_the_tasks_is_reported_before_any_run(coffee_tasks, toy
             evaluate(load_tasks([str(broken)]), ["toy_broken"], [], store)
         assert len(store) == 0
     lines = str(info.value).splitlines()
-    assert lines[0] == "5 problem(s) in the tasks"
+    assert lines[0] == "5 problem(s) in the task files"
+    at = f"  - {broken}: "
     assert lines[1] == (
-        "  - task 'lost-01': field 'environment': cannot read scene graph file "
+        f"{at}task 'lost-01': field 'environment': cannot read scene graph file "
         "nowhere/graph.json: No such file or directory"
     )
-    assert lines[2].startswith("  - task 'bad-02': field 'initial': ") and "cofee_mug" in lines[2]
-    assert lines[3].startswith("  - task 'bad-02': field 'goal': ")
+    assert lines[2].startswith(f"{at}task 'bad-02': field 'initial': ") and "cofee_mug" in lines[2]
+    assert lines[3].startswith(f"{at}task 'bad-02': field 'goal': ")
     assert lines[4].startswith(
-        "  - task 'bad-02': field 'reference_plan': step 1 'goto(kitchn)': unknown node 'kitchn'"
+        f"{at}task 'bad-02': field 'reference_plan': step 1 'goto(kitchn)': unknown node 'kitchn'"
     )
-    assert lines[5].startswith("  - task 'bad-02': field 'reference_plan': step 2: ")
+    assert lines[5].startswith(f"{at}task 'bad-02': field 'reference_plan': step 2: ")
+    # the runner checks them too, for tasks made in code
+    with Store(tmp_path / "r.db") as store, pytest.raises(BadInputError, match="in the tasks"):
+        evaluate([t for t in load_task_file(broken) if t.id != "bad-02"], ["toy_broken"], [], store)
 
 
 def test_interrupted_run_resumes_without_duplicates(coffee_tasks, toys, tmp_path):
@@ -183,9 +188,11 @@ def test_search_tasks_that_disagree_with_their_graph_fail_before_any_work(coffee
             evaluate(load_tasks([str(wrong)]), ["oracle"], [], store)
         assert len(store) == 0
     assert str(info.value) == (
-        "2 problem(s) in the tasks\n"
-        "  - task 'coffee-search-01': field 'answer_rooms': wardrobe1 is an asset, not a room\n"
-        "  - task 'coffee-search-02': field 'answer': kitchen is a room, but answer_kind is asset"
+        "2 problem(s) in the task files\n"
+        f"  - {wrong}: task 'coffee-search-01': field 'answer_rooms': wardrobe1 is an asset, "
+        "not a room\n"
+        f"  - {wrong}: task 'coffee-search-02': field 'answer': kitchen is a room, "
+        "but answer_kind is asset"
     )
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sceneplan.datasets.registry import load_environment
-from sceneplan.datasets.tasks import Task, load_suite
+from sceneplan.datasets.tasks import Task, check_task_file, load_suite, packaged_tasks
 from sceneplan.datasets.tasks import check_tasks as check_task_list
 from sceneplan.errors import BadInputError, LLMUnavailableError
 from sceneplan.eval.annotate import annotate
@@ -138,11 +138,24 @@ def load_tasks(suites: Sequence[str], only: Sequence[str] = ()) -> list[Task]:
     """The tasks of packaged suites or task files, each task once, in order.
 
     `only` keeps just the tasks with these ids (each must be in the suites).
+    Task files are checked whole (`check_task_file`: fields and world), and the
+    problems of every file are raised together, in one BadInputError.
     """
     tasks: dict[str, Task] = {}
+    problems: list[str] = []
     for suite in suites:
-        for task in load_suite(suite):
+        if Path(suite).is_file() and not any(t.suite == suite for t in packaged_tasks()):
+            found, wrong = check_task_file(suite)
+            problems += [f"{suite}: {p}" for p in wrong]
+        else:
+            found = load_suite(suite)
+        for task in found:
             tasks.setdefault(task.id, task)
+    if problems:
+        raise BadInputError(
+            f"{len(problems)} problem(s) in the task files\n"
+            + "\n".join(f"  - {p}" for p in problems)
+        )
     if not tasks:
         raise BadInputError("no tasks to run: name at least one suite")
     if only:

@@ -278,7 +278,14 @@ class Store:
             raise BadInputError(
                 f"{self.path}: written by a newer sceneplan (schema {version}); upgrade sceneplan"
             )
-        db.execute("PRAGMA journal_mode=WAL")
+        for attempt in range(100):  # another eval may be switching it too: that one holds a lock
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 99:
+                    raise
+                time.sleep(0.1)
         for number in range(version + 1, len(MIGRATIONS) + 1):
             db.execute("BEGIN IMMEDIATE")
             if db.execute("PRAGMA user_version").fetchone()[0] >= number:
