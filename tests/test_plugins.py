@@ -148,10 +148,12 @@ def test_the_provider_plugin_is_a_model_name_with_its_own_settings(
         assert llm.provider.base_url == scripted_llm.base_url
         assert llm.complete("Say ok.").text == "ok"
     assert scripted_llm.requests[0]["model"] == "scripted-model"
-    scripted_llm.enqueue_text("ok")
+    for _ in range(3):  # llm check asks in each structured mode
+        scripted_llm.enqueue_json({"answer": "ok"})
     env = {"SCENEPLAN_CONFIG": str(config)}
     result = runner.invoke(app, ["llm", "check", "lab:scripted-model"], env=env)
-    assert result.exit_code == 0 and "ok lab:scripted-model answered" in result.stdout
+    assert result.exit_code == 0, result.output
+    assert "ok planning will use json_schema replies" in result.stdout
 
 
 def test_the_environment_plugin_loads_by_name(my_lab):

@@ -36,7 +36,7 @@ ROWS = [
     (
         ["plan", "-t", "planning-simple-02", "-p", "oracle", "-o", "timeout=nan"],
         2,
-        "option 'timeout' should be greater than 0 (got 'nan')",
+        "option 'timeout' should be a finite number (got 'nan')",
     ),
     # names: one message listing what is known
     (["solve", "coffee", *GOAL, "--planner", "magic"], 2, "unknown symbolic planner 'magic'"),
@@ -109,3 +109,16 @@ def test_solve_timeout_is_not_no_plan(monkeypatch):
     result = runner.invoke(app, ["solve", "coffee", *GOAL, "--timeout", "0.5"])
     assert result.exit_code == solve_cli.EXIT_TIMEOUT == 3, result.output
     assert "timeout: no plan found within 0.5 s; try a larger --timeout" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["verify", "x" * 5000, "done()"], "unknown environment 'xxxx"),
+        (["plan", "-p", "sclplan", "-o", "timeout=inf", "--env", "coffee", "Go."], "timeout"),
+    ],
+)
+def test_more_bad_inputs_are_one_message(args, message):
+    result = CliRunner().invoke(app, [*args])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and message in result.output

@@ -33,3 +33,10 @@ def test_facts_change_the_start():
 def test_bad_facts_name_the_problem(facts, message):
     with pytest.raises(GoalParseError, match=message):
         with_facts(kitchen(), facts)
+
+
+def test_an_initial_fact_may_bring_a_state_word_the_graph_lacks():
+    from sceneplan.datasets import load_environment
+
+    graph = with_facts(load_environment("coffee"), ["rotten(coffee_mug)"])
+    assert "rotten" in graph.node("coffee_mug").state

@@ -50,13 +50,18 @@ def load_environment(name_or_path: str | Path) -> SceneGraph:
     if isinstance(name_or_path, str) and find_plugin(GROUP, name_or_path) is not None:
         return _from_plugin(name_or_path)
     path = Path(name_or_path)
-    if isinstance(name_or_path, Path) or path.exists() or path.suffix or len(path.parts) > 1:
+    try:
+        exists = path.exists()
+    except OSError:  # e.g. a name too long to be a file name
+        exists = False
+    if isinstance(name_or_path, Path) or exists or path.suffix or len(path.parts) > 1:
         return load(path)
     names = list_environments()
     close = difflib.get_close_matches(name_or_path, names, n=1)
     hint = f"did you mean '{close[0]}'? " if close else ""
+    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:77] + "..."
     raise BadInputError(
-        f"unknown environment '{name_or_path}' ({hint}known: {', '.join(names)}; "
+        f"unknown environment '{shown}' ({hint}known: {', '.join(names)}; "
         "or give the path of a graph file)"
     )
 

@@ -36,7 +36,7 @@ from sceneplan.symbolic.solver import BACKENDS
 class PlannerOptions(BaseModel):
     """The options of a planner; subclasses declare fields with defaults and descriptions."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     @classmethod
     def build(cls, planner: str, values: Mapping[str, Any]) -> Self:

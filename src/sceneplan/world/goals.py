@@ -238,16 +238,20 @@ def parse_goal(text: str, graph: SceneGraph | None = None) -> Formula:
     return formula
 
 
-def check_goal(formula: Formula, graph: SceneGraph, text: str = "") -> None:
+def check_goal(
+    formula: Formula, graph: SceneGraph, text: str = "", *, new_words: bool = False
+) -> None:
     """Raise GoalParseError naming the first unknown node, category or predicate in a formula.
 
     Any one-argument name that is not a predicate is a state word; it is
     unknown (most likely a misspelt or invented predicate) when no node of
-    the graph has it, no action sets it and no appliance gives it.
+    the graph has it, no action sets it and no appliance gives it. With
+    `new_words` (a task's initial facts, which may give a node a new word)
+    state words are not checked.
     """
     label = f"goal {text!r}: " if text else "goal: "
     for sub in walk(formula):
-        if isinstance(sub, Atom) and sub.name not in PREDICATES:
+        if isinstance(sub, Atom) and sub.name not in PREDICATES and not new_words:
             _check_state_word(sub.name, graph, label)
     for node_id in sorted(formula.nodes()):
         if node_id not in graph:

@@ -27,7 +27,7 @@ def with_facts(graph: SceneGraph, facts: Iterable[str]) -> SceneGraph:
     state = WorldState(graph)
     for text in facts:
         atom = parse_goal(text)
-        check_goal(atom, graph, text)
+        check_goal(atom, graph, text, new_words=True)  # a fact may bring a new state word
         if not isinstance(atom, Atom):
             raise GoalParseError(
                 f"initial fact {text!r}: must be a single predicate, e.g. held(mug)"
