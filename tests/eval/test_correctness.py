@@ -71,10 +71,12 @@ def test_correctness_starts_from_the_tasks_initial_facts():
     graph = runs.resolve(task).graph  # the agent holds the wrapper
     episode = Episode("p", "m", "office", task.instruction, task_id=task.id, goal=task.goal)
     episode.plan = [s for s in task.reference_plan if not s.startswith("pickup")]
-    finish_episode(episode, task, graph, None)
+    finish_episode(episode, task, graph, None, "sayplan")
     assert episode.correct is True
     episode.correct = None
-    finish_episode(episode, task, load_environment("office"), None)  # nothing held at the start
+    finish_episode(
+        episode, task, load_environment("office"), None, "sayplan"
+    )  # nothing held at the start
     assert episode.correct is False
 
 
@@ -82,6 +84,6 @@ def test_an_episode_without_a_plan_is_not_correct():
     task = get_task("planning-simple-02")
     episode = Episode("p", "m", "office", task.instruction, task_id=task.id, goal=task.goal)
     episode.status, episode.error = Status.ERROR, "server down"
-    finish_episode(episode, task, load_environment("office"), None)
+    finish_episode(episode, task, load_environment("office"), None, "sayplan")
     assert episode.correct is False and episode.status is Status.ERROR
     assert episode.error == "server down"

@@ -62,7 +62,7 @@ def judged(task_id: str, answer: list[str], explored: list[str] | None = None) -
     episode = Episode("p", "m", task.environment, task.instruction, task_id=task.id)
     episode.answer = answer
     episode.explored = list(task.answer_rooms) if explored is None else explored
-    finish_episode(episode, task, load_environment(task.environment), None)
+    finish_episode(episode, task, load_environment(task.environment), None, "sayplan")
     return episode
 
 

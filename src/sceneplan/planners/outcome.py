@@ -17,7 +17,7 @@ from sceneplan.errors import GoalParseError, PlanParseError
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.episode import Episode, ErrorType, Status
 from sceneplan.world.actions import Action, parse_action
-from sceneplan.world.domain import VOCABULARIES, Cause
+from sceneplan.world.domain import Cause
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
@@ -40,12 +40,11 @@ def finish_episode(
     task: Task | None,
     graph: SceneGraph,
     final_state: WorldState | None,
-    vocabulary: str | None = None,
+    vocabulary: str,
 ) -> None:
     """Fill in the goal check, correctness, the answer check, the error type and the status.
 
-    `graph` is the world the run started in; `vocabulary` the planner's action
-    vocabulary (else the one the plan's action names belong to).
+    `graph` is the world the run started in; `vocabulary` the planner's action vocabulary.
     """
     if final_state is not None:
         episode.final_changes = final_state.changes()
@@ -74,12 +73,10 @@ def finish_episode(
     episode.status = Status.SUCCESS if ok else Status.FAILED
 
 
-def _judge_correct(
-    episode: Episode, goal: Formula, graph: SceneGraph, vocabulary: str | None
-) -> bool:
+def _judge_correct(episode: Episode, goal: Formula, graph: SceneGraph, vocabulary: str) -> bool:
     """Whether the goal holds after the plan's relaxed execution from the start graph."""
     actions = _parsed(episode.full_plan or episode.plan)
-    simulator = Simulator(graph, vocabulary or vocabulary_of(actions))
+    simulator = Simulator(graph, vocabulary)
     relaxed = simulator.relaxed_run(actions)
     if relaxed.ignored or relaxed.skipped:
         episode.extra[RELAXED] = relaxed.to_dict()
@@ -95,16 +92,6 @@ def _parsed(plan: Sequence[str]) -> list[Action]:
         except PlanParseError:
             continue
     return actions
-
-
-def vocabulary_of(actions: Sequence[Action]) -> str:
-    """The vocabulary that knows most of the plan's action names ('sayplan' on a tie).
-
-    >>> vocabulary_of([parse_action("go_to(kitchen)"), parse_action("open(fridge)")])
-    'lookplangraph'
-    """
-    names = {a.name for a in actions}
-    return max(VOCABULARIES, key=lambda v: (len(names & set(VOCABULARIES[v])), v == "sayplan"))
 
 
 def _judge_answer(episode: Episode, task: Task, graph: SceneGraph) -> None:
