@@ -62,6 +62,17 @@ def load_plugin(group: str, name: str) -> Any:
         ) from None
 
 
+def load_plugin_class(group: str, name: str, base: type, base_name: str) -> type:
+    """Load an entry point that must name a subclass of `base` (`base_name` in the message)."""
+    found = load_plugin(group, name)
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise BackendUnavailableError(
+            f"the {group} entry point '{name}' is {found!r}, not a subclass of "
+            f"{base_name} (see docs/extending.md)"
+        )
+    return found
+
+
 def refresh() -> None:
     """Forget the cached entry points (after installing a package in the same process)."""
     _group.cache_clear()

@@ -43,7 +43,7 @@ from sceneplan.llm.structured import (
 )
 from sceneplan.llm.transcript import TranscriptWriter
 from sceneplan.llm.usage import CallRecord, Ledger, Usage
-from sceneplan.plugins import load_plugin
+from sceneplan.plugins import load_plugin_class
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
@@ -68,13 +68,7 @@ def provider_class(name: str) -> type[Provider]:
             raise BadInputError(
                 f"unknown LLM provider '{name}'; providers: {', '.join(provider_names())}"
             )
-        cls = load_plugin(GROUP, name)
-        if not (isinstance(cls, type) and issubclass(cls, Provider)):
-            raise BackendUnavailableError(
-                f"the {GROUP} entry point '{name}' is {cls!r}, not a subclass of "
-                "sceneplan.llm.base.Provider (see docs/extending.md)"
-            )
-        return cls
+        return load_plugin_class(GROUP, name, Provider, "sceneplan.llm.base.Provider")
     module_name, class_name, package = BUILTIN[name]
     try:
         module = importlib.import_module(module_name)

@@ -36,7 +36,7 @@ from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
 from sceneplan.planners.progress import OnEvent
-from sceneplan.plugins import GROUPS, load_plugin, plugin_names
+from sceneplan.plugins import GROUPS, load_plugin_class, plugin_names
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
@@ -261,12 +261,7 @@ def planner_class(name: str) -> type[Planner]:
         raise BadInputError(
             f"unknown planner '{name}'; choose one of: {', '.join(planner_names())}"
         )
-    found = load_plugin(GROUP, name)
-    if not (isinstance(found, type) and issubclass(found, Planner)):
-        raise BackendUnavailableError(
-            f"the {GROUP} entry point '{name}' is {found!r}, not a subclass of "
-            "sceneplan.planners.Planner (see docs/extending.md)"
-        )
+    found = load_plugin_class(GROUP, name, Planner, "sceneplan.planners.Planner")
     if found.name != name:
         raise BackendUnavailableError(
             f"the {GROUP} entry point '{name}' names {found.__name__}, whose name is "
