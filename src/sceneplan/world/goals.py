@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from sceneplan.errors import GoalParseError, UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world import rules
-from sceneplan.world.domain import VOCABULARIES, setters
+from sceneplan.world.domain import VOCABULARIES
 from sceneplan.world.predicates import PREDICATES, GoalPredicate, get_predicate
 from sceneplan.world.primitives import get_effect
 from sceneplan.world.state import WorldState
@@ -269,12 +269,10 @@ def check_goal(
 
 
 def _check_state_word(word: str, graph: SceneGraph, label: str) -> None:
-    if any(word in node.state for node in graph):
+    known = state_words(graph)
+    if word in known:
         return
-    affordances, by_appliance = setters(word)
-    if affordances is not None or by_appliance:
-        return
-    words = sorted(state_words(graph))
+    words = sorted(known)
     close = difflib.get_close_matches(word, [*PREDICATES, *words], n=3)
     hint = f" (did you mean {' or '.join(close)}?)" if close else ""
     raise GoalParseError(
