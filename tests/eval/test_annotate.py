@@ -119,6 +119,6 @@ def test_initial_facts_are_the_start_state():
     result = Simulator(start).verify_plan(["access(wardrobe1)", "close(wardrobe1)", "done"])
     episode = Episode("p", "m", "coffee", "x", task_id="c-01", goal=ajar.goal)
     episode.final_changes = result.final_state.changes()
-    annotate(episode, ajar, GRAPH)
+    annotate(episode, ajar, start)
     assert episode.extra[KEY]["important"] == ["wardrobe1"]  # closed in the file, open at start
     assert episode.extra[KEY]["right"] == ["wardrobe1"]

@@ -27,7 +27,6 @@ from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.planners.episode import Episode
 from sceneplan.world.goal_forms import nnf, substitute
 from sceneplan.world.goals import And, Atom, Formula, Implies, Not, Or, Quantified, parse_goal
-from sceneplan.world.setup import with_facts
 from sceneplan.world.state import WorldState
 
 KEY = "eval"
@@ -40,11 +39,9 @@ Literal = tuple[str | None, bool]  # (the node it is about, whether it holds)
 def annotate(episode: Episode, task: Task, graph: SceneGraph) -> None:
     """Record in `episode.extra["eval"]` the graph facts the metrics need.
 
-    `graph` is the environment's graph; the task's `initial` facts are applied
-    to it, as the planner did, so that it is the state the run started from.
+    `graph` is the graph the run started from: the environment with the task's
+    `initial` facts applied (`sceneplan.runs.resolve`), as the planner got it.
     """
-    if task.initial:
-        graph = with_facts(graph, task.initial)
     info: dict[str, Any] = {
         "explored_rooms": [
             n for n in episode.explored if n in graph and graph.nodes[n].kind is NodeKind.ROOM

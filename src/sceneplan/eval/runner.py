@@ -23,17 +23,14 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, check_task_file, load_suite, packaged_tasks
 from sceneplan.datasets.tasks import check_tasks as check_task_list
 from sceneplan.errors import BadInputError, LLMUnavailableError
 from sceneplan.eval.annotate import annotate
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
-from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient, LLMSettings, load_settings
 from sceneplan.planners.base import get_planner
 from sceneplan.planners.episode import Episode, Status
@@ -359,7 +356,7 @@ async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
         episode = await planner.aplan(setup.target, setup.graph, llm)  # type: ignore[arg-type]
         # the names the store keys on
         episode.planner, episode.model, episode.options = job.planner, job.model, options
-        annotate(episode, job.task, _graph(job.task.environment))
+        annotate(episode, job.task, setup.graph)
     except Exception as exc:  # a planner bug or a bad task file must not stop the benchmark
         task = job.task
         episode = Episode(
@@ -377,9 +374,3 @@ async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
             wall_time_s=time.perf_counter() - started,
         )
     return episode
-
-
-@cache
-def _graph(environment: str) -> SceneGraph:
-    """The scene graph of an environment, loaded once (read only: for annotating)."""
-    return load_environment(environment)
