@@ -17,12 +17,11 @@ import time
 
 from synthetic import first_and_last_room, synthetic_building  # benchmarks/ is sys.path[0]
 
-from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import list_suites, load_suite
 from sceneplan.graph import from_dict
+from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import export_pddl
 from sceneplan.symbolic.solver import PlanningProblem, available_backends, solve
-from sceneplan.world.setup import with_facts
 
 FD_TIMEOUT_S = 60.0
 
@@ -63,7 +62,7 @@ def tasks_table(fd_tasks: int) -> None:
     suites = [s for s in list_suites() if s.endswith("planning")]
     tasks = [task for suite in suites for task in load_suite(suite)]
     for index, task in enumerate(tasks):
-        graph = with_facts(load_environment(task.environment), task.initial)
+        graph = resolve(task).graph  # the task's start state, as planners get it
         row = [task.id]
         steps = 0
         for backend in backends:
