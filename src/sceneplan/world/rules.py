@@ -624,7 +624,7 @@ class Observe(Effect):
     name, params, text = "observe", ("a", "relation"), "what is {relation} {a} is known"
 
     def apply(self, state, a, relation):
-        """Full observability: nothing to add. Partially observable worlds override this."""
+        """Full observability: the world state already holds everything there is to see."""
 
     def pddl(self, a, relation):
         return ""
