@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 AnswerKind = Literal["room", "asset", "object"]
 
+# What the robot knows at the start when it observes the world only partially
+# (docs/lookplangraph.md): the static scene, or everything as it was last mapped.
+Memory = Literal["static", "prior"]
+
 
 class Family(StrEnum):
     """The four task families of SayPlan App. C."""
@@ -36,6 +40,12 @@ class Task(BaseModel):
     they are (`answer_kind`); `answer: none` means nothing answers it, and then
     `must_explore` lists the rooms a search has to expand before "nothing"
     counts as an answer.
+
+    `world_script` lists facts (as `initial`) that became true after the
+    robot last mapped the building: objects moved while it was away. Under
+    partial observability its memory starts from the world before them:
+    the static part of it (`memory: static`, LookPlanGraph) or all of it
+    (`memory: prior`, a stale map).
 
     >>> task = Task(id="t1", suite="mine", family="simple_search", environment="coffee",
     ...             instruction="Find the mug.", answer="coffee_mug", answer_kind="object")
@@ -60,6 +70,8 @@ class Task(BaseModel):
     goal: str | None = None
     reference_plan: list[str] = []
     initial: list[str] = []
+    world_script: list[str] = []
+    memory: Memory = "static"
 
     @field_validator("answer", mode="before")
     @classmethod
