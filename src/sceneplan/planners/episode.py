@@ -74,6 +74,32 @@ class SearchTurn:
 
 
 @dataclass
+class WorldStep:
+    """One action of a partially observing run: checked on memory, then run in the true world.
+
+    `action` names memory's ids, as the planner wrote it; `executed` is the
+    same action in the true world's ids (None when it was not run: memory
+    refused it). A look records what perception returned (`observations`,
+    `Observation.to_dict()`) and the memory ids it added; a step the true
+    world refused records the nodes memory had wrong and dropped
+    (`forgotten`) or corrected.
+    """
+
+    index: int
+    action: str
+    executed: str | None
+    ok: bool
+    feedback: str = ""
+    cause: str | None = None
+    agent_at: str | None = None
+    observations: list[dict[str, Any]] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)
+    corrected: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)  # asset/object ids in the prompt that chose it
+
+
+@dataclass
 class Episode:
     """Everything one planner did on one task or instruction."""
 
@@ -105,6 +131,7 @@ class Episode:
     answer_correct: bool | None = None
     answer_room_explored: bool | None = None
     final_changes: dict[str, Any] = field(default_factory=dict)  # WorldState.changes()
+    steps: list[WorldStep] = field(default_factory=list)  # partial observability only
     wall_time_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -135,7 +162,7 @@ class Episode:
 
     def summary(self) -> dict[str, Any]:
         """The headline fields, without the per-call traces."""
-        skip = {"llm_calls", "sim_calls", "search", "extra"}
+        skip = {"llm_calls", "sim_calls", "search", "steps", "extra"}
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         out.update(
             success=self.success,
@@ -159,6 +186,7 @@ class Episode:
         data["llm_calls"] = [LLMCall(**c) for c in data.get("llm_calls", [])]
         data["sim_calls"] = [SimCall(**c) for c in data.get("sim_calls", [])]
         data["search"] = [SearchTurn(**t) for t in data.get("search", [])]
+        data["steps"] = [WorldStep(**s) for s in data.get("steps", [])]
         data["status"] = Status(data.get("status", Status.FAILED))
         if data.get("error_type") is not None:
             data["error_type"] = ErrorType(data["error_type"])
