@@ -69,6 +69,25 @@ def _define_causes() -> None:
         ("already_off", "{node} is already off", wrong, True),
         ("must_close_first", "{node} is open; close it before turning it on", missing, True),
         ("not_a_container", "{node} cannot hold things inside it", wrong, True),
+        # partial observability (world/partial.py): memory and the true world disagree
+        (
+            "stale_memory",
+            "{node} is not {where} as memory had it; memory has dropped it: look again to find it",
+            "incomplete_search",
+            True,
+        ),
+        (
+            "not_in_world",
+            "{node} is not there: nothing like it is {where}; memory has dropped it",
+            "hallucinated_node",
+            True,
+        ),
+        (
+            "state_changed",
+            "{node} is {found}, not {believed} as memory had it; memory is corrected",
+            "incomplete_search",
+            True,
+        ),
     ):
         setattr(Cause, name.upper(), Cause.define(name, feedback, error_type, repairable))
 

@@ -113,11 +113,7 @@ class Memory:
 
         What the agent holds stays known: the robot knows what is in its hand.
         """
-        keep = [
-            n
-            for n in graph
-            if n.kind is not NodeKind.OBJECT or _held_chain(graph, n.id)
-        ]
+        keep = [n for n in graph if n.kind is not NodeKind.OBJECT or _held_chain(graph, n.id)]
         return cls(SceneGraph.from_nodes(keep, graph.links(), graph.name, graph.description))
 
     @classmethod
@@ -153,9 +149,7 @@ class Memory:
 
     # -- changing -------------------------------------------------------------------
 
-    def add(
-        self, observations: Sequence[Observation], asset: str, relation: Relation
-    ) -> list[str]:
+    def add(self, observations: Sequence[Observation], asset: str, relation: Relation) -> list[str]:
         """Add what a look at `asset` found; returns the new memory ids, in order.
 
         Observations of nodes memory already holds (the same true node, or the

@@ -39,7 +39,13 @@ if TYPE_CHECKING:
 
 # -- causes ----------------------------------------------------------------------------
 
-ERROR_TYPES = ("missing_action", "missing_pose", "wrong_action", "hallucinated_node")
+ERROR_TYPES = (
+    "missing_action",
+    "missing_pose",
+    "wrong_action",
+    "hallucinated_node",
+    "incomplete_search",
+)
 
 
 class Cause(str):

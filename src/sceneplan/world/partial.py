@@ -1,0 +1,246 @@
+"""Partial observability: actions checked against memory, executed in the true world.
+
+`PartialWorld` holds the two worlds of a LookPlanGraph run (§4, Alg. 1):
+the *true world* (a `WorldState` on the task's graph) and the robot's
+`Memory`. `execute(action)`:
+
+1. checks the action against memory (is it plausible given what the robot
+   knows?); a failure here is feedback, and nothing moves;
+2. translates memory's ids to the true world's and checks it there; when
+   the true world refuses it because memory had something wrong (an object
+   moved, a state changed, a perceived object that is not there), memory is
+   corrected, and the feedback names the node and what memory believed;
+3. otherwise runs it in both worlds.
+
+A look (`look_on`, `look_inside`) runs like any action and then asks for
+perception: the caller passes the observations to `look(...)`, which
+associates them with the true nodes, adds the new ones to memory, and
+corrects what memory believed about the asset looked at (a known object
+seen elsewhere is moved there in memory; one memory put there but not seen
+is dropped). Perception lives above the world (`sceneplan.perception`); the
+world only says what a look can see (`visible`).
+
+>>> from sceneplan.datasets import load_environment
+>>> from sceneplan.world.memory import Memory
+>>> graph = load_environment("coffee")
+>>> world = PartialWorld(WorldState(graph), Memory.static(graph))
+>>> world.execute("goto(bobs_room)").ok
+True
+>>> world.execute("pickup(coffee_mug)").failure.message
+"pickup(coffee_mug): there is no node called 'coffee_mug' in the scene graph"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from sceneplan.graph.model import NodeKind, Relation
+from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.domain import Cause
+from sceneplan.world.memory import Memory, MemoryChange, Observation
+from sceneplan.world.simulator import Failure, Simulator
+from sceneplan.world.state import WorldState
+
+# The actions that look, and the relation each looks for.
+LOOKS: dict[str, Relation] = {"look_on": Relation.ONTOP_OF, "look_inside": Relation.INSIDE_OF}
+
+
+@dataclass
+class Outcome:
+    """What one action did: run (`ok`), refused by memory or by the true world, with why.
+
+    `executed` is the action in the true world's ids (None when memory refused
+    it). `look` is the (asset, relation) perception must now observe, for a
+    look that ran. `change` is what memory gained or lost.
+    """
+
+    action: Action
+    executed: Action | None = None
+    failure: Failure | None = None
+    refused_by: str | None = None  # "memory" or "world"
+    look: tuple[str, Relation] | None = None
+    change: MemoryChange = field(default_factory=MemoryChange)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def feedback(self) -> str:
+        return "ok" if self.failure is None else self.failure.message
+
+
+class PartialWorld:
+    """The true world and the robot's memory of it, kept apart."""
+
+    def __init__(self, truth: WorldState, memory: Memory, vocabulary: str = "sayplan"):
+        self.truth = truth
+        self.memory = memory
+        self.vocabulary = vocabulary
+        self.true_simulator = Simulator(truth.graph, vocabulary)
+        self._memory_simulator: Simulator | None = None
+
+    @property
+    def memory_simulator(self) -> Simulator:
+        """A simulator over the memory graph as it is now (memory grows as the robot looks)."""
+        graph = self.memory.graph
+        if self._memory_simulator is None or self._memory_simulator.graph is not graph:
+            self._memory_simulator = Simulator(graph, self.vocabulary)
+        return self._memory_simulator
+
+    # -- acting -------------------------------------------------------------------------
+
+    def check(self, action: Action | str) -> Failure | None:
+        """Why memory says `action` cannot run now, or None. Changes nothing."""
+        return self.memory_simulator.check(self.memory.state, _parsed(action))
+
+    def execute(self, action: Action | str, index: int | None = None) -> Outcome:
+        """Check `action` on memory, then run it in the true world (see the module doc)."""
+        action = _parsed(action)
+        failure = self.check(action)
+        if failure is not None:
+            return Outcome(action, failure=_at(failure, index), refused_by="memory")
+        change = MemoryChange()
+        missing = [a for a in action.args if self.memory.true_id(a) not in self.truth.graph]
+        if missing:
+            node = missing[0]
+            where = _where(self.memory.state, node)
+            change.forgotten += self.memory.forget(node)
+            facts = {"node": node, "where": where}
+            failure = Failure(Cause("not_in_world"), action, facts, index)
+            return Outcome(action, failure=failure, refused_by="world", change=change)
+        executed = Action(action.name, tuple(self.memory.true_id(a) for a in action.args))
+        true_failure = self.true_simulator.check(self.truth, executed)
+        if true_failure is not None:
+            failure = self._explain(action, true_failure, change)
+            return Outcome(action, executed, _at(failure, index), refused_by="world", change=change)
+        self.true_simulator.apply(self.truth, executed)
+        self.memory_simulator.apply(self.memory.state, action)
+        relation = LOOKS.get(action.name)
+        look = (executed.args[0], relation) if relation is not None else None
+        return Outcome(action, executed, look=look, change=change)
+
+    def _explain(self, action: Action, true_failure: Failure, change: MemoryChange) -> Failure:
+        """The true world refused what memory allowed: correct memory and say what it had wrong."""
+        memory, truth = self.memory, self.truth
+        involved = list(dict.fromkeys([*action.args, *filter(None, [memory.state.holding])]))
+        for node in involved:
+            if node not in memory.graph:
+                continue
+            true_id = memory.true_id(node)
+            if memory.graph.nodes[node].kind is NodeKind.OBJECT and _place(
+                memory.state, node, memory
+            ) != _place(truth, true_id):
+                where = _where(memory.state, node)
+                change.forgotten += memory.forget(node)
+                return Failure(Cause("stale_memory"), action, {"node": node, "where": where})
+            believed, found = memory.state.states(node), truth.states(true_id)
+            if believed != found:
+                memory.set_states(node, found)
+                change.corrected.append(node)
+                facts = {
+                    "node": node,
+                    "found": ", ".join(sorted(found - believed)) or "changed",
+                    "believed": ", ".join(sorted(believed - found)) or "as it was",
+                }
+                return Failure(Cause("state_changed"), action, facts)
+        return Failure(true_failure.cause, action, true_failure.facts)
+
+    # -- looking ------------------------------------------------------------------------
+
+    def look(
+        self, asset: str, relation: Relation, observations: Sequence[Observation]
+    ) -> MemoryChange:
+        """Add what a look at `asset` (a true id) found to memory, and correct what it believed.
+
+        Observations without a true node are associated with an unclaimed
+        visible true node of the same category, where there is one.
+        """
+        memory, truth = self.memory, self.truth
+        change = MemoryChange()
+        seen = list(visible(truth, asset, relation))
+        where = memory.memory_id(asset) or asset
+        # what memory believed there that is not there any more
+        for node in list(_believed_at(memory, where, relation)):
+            if node in memory.graph and memory.true_id(node) not in seen:
+                change.forgotten += memory.forget(node)
+        # known objects seen here that memory placed elsewhere
+        for true_id in seen:
+            node = memory.memory_id(true_id)
+            if node is None or _place(memory.state, node, memory) == _place(truth, true_id):
+                continue
+            parent = memory.memory_id(truth.parent(true_id) or "") or where
+            memory.state.move(node, parent, truth.relation(true_id))
+            change.corrected.append(node)
+        claimed = {o.truth for o in observations if o.truth is not None}
+        associated = []
+        for obs in observations:
+            if obs.truth is None and obs.category is not None:
+                match = next(
+                    (
+                        t
+                        for t in seen
+                        if t not in claimed
+                        and memory.memory_id(t) is None
+                        and truth.graph.nodes[t].category == obs.category
+                    ),
+                    None,
+                )
+                if match is not None:
+                    claimed.add(match)
+                    obs = replace(obs, truth=match)
+            associated.append(obs)
+        change.added += memory.add(associated, where, relation)
+        return change
+
+
+def visible(truth: WorldState, asset: str, relation: Relation) -> Iterator[str]:
+    """The objects a look `relation` `asset` can see: those resting on/in it that way,
+    and what rests on or in them, except inside a closed object."""
+    stack = [c for c in truth.children(asset) if truth.relation(c) is relation]
+    while stack:
+        current = stack.pop(0)
+        if truth.graph.nodes[current].kind is not NodeKind.OBJECT:
+            continue
+        yield current
+        closed = "closed" in truth.states(current)
+        stack.extend(
+            c
+            for c in truth.children(current)
+            if not (closed and truth.relation(c) is Relation.INSIDE_OF)
+        )
+
+
+def _believed_at(memory: Memory, asset: str, relation: Relation) -> list[str]:
+    if asset not in memory.graph:
+        return []
+    return list(visible(memory.state, asset, relation))
+
+
+def _place(state: WorldState, node: str, memory: Memory | None = None) -> tuple[str | None, str]:
+    """Where an object rests, in true ids: (parent, relation)."""
+    parent = state.parent(node)
+    if memory is not None and parent is not None:
+        parent = memory.true_id(parent)
+    relation = state.relation(node)
+    return parent, relation.value if relation else ""
+
+
+def _where(state: WorldState, node: str) -> str:
+    """'on kitchen_bench', 'inside fridge', 'in the agent's hand'."""
+    if node not in state.graph:
+        return "where memory had it"
+    relation, parent = state.relation(node), state.parent(node)
+    if relation is Relation.HELD:
+        return "in the agent's hand"
+    word = "inside" if relation is Relation.INSIDE_OF else "on"
+    return f"{word} {parent}" if parent else "where memory had it"
+
+
+def _parsed(action: Action | str) -> Action:
+    return parse_action(action) if isinstance(action, str) else action
+
+
+def _at(failure: Failure, index: int | None) -> Failure:
+    return Failure(failure.cause, failure.action, failure.facts, index)
