@@ -1,4 +1,4 @@
-"""Partial observability in the world layer: memory vs truth, stale maps, looks that repair memory."""
+"""Partial observability in the world: memory vs truth, stale maps, looks that repair memory."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from sceneplan.world.partial import PartialWorld, visible
 from sceneplan.world.setup import with_facts
 from sceneplan.world.state import WorldState
 
-# The mug Niko's coffee task needs, moved from the kitchen's coffee machine to the table of meeting room 1
-# after the robot last mapped the office.
+# The mug Niko's coffee task needs, moved from the kitchen's coffee machine to the table
+# of meeting room 1 after the robot last mapped the office.
 MOVED = ["ontop_of(mug1, table5)"]
 
 
