@@ -9,7 +9,9 @@ runner and library users:
   goal or answer set is checked;
 - an environment name (packaged, or from a plugin) or a graph file becomes
   the graph; without one, a task's own environment is used;
-- a task's `initial` facts are applied to the graph.
+- a task's `initial` facts are applied to the graph, then its `world_script`
+  (what moved after the robot last mapped the building): the graph is the
+  true world, and `prior` the world as the robot last mapped it.
 
 >>> setup = resolve("Find me a bottle of wine.", "home")
 >>> setup.task.id, setup.graph.name
@@ -43,10 +45,15 @@ __all__ = ["Setup", "aplan", "plan", "resolve"]
 
 @dataclass(frozen=True)
 class Setup:
-    """What a planner is given: the task (or the instruction) and the graph it starts in."""
+    """What a planner is given: the task (or the instruction) and the graph it starts in.
+
+    `prior` is the world before the task's `world_script` (None without one):
+    where a partially observing robot's memory starts from.
+    """
 
     target: Task | str
     graph: SceneGraph
+    prior: SceneGraph | None = None
 
     @property
     def task(self) -> Task | None:
@@ -74,7 +81,10 @@ def resolve(target: Task | str, env: SceneGraph | str | Path | None = None) -> S
         graph.name = graph.name or str(env)
     if task is not None and task.initial:
         graph = with_facts(graph, task.initial)
-    return Setup(task if task is not None else target, graph)
+    prior = None
+    if task is not None and task.world_script:
+        prior, graph = graph, with_facts(graph, task.world_script)
+    return Setup(task if task is not None else target, graph, prior)
 
 
 async def aplan(
@@ -93,7 +103,7 @@ async def aplan(
     elif options:
         raise BadInputError("give options to get_planner(), or the planner's name here")
     setup = resolve(target, env)
-    return await planner.aplan(setup.target, setup.graph, llm)
+    return await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
 
 
 def plan(

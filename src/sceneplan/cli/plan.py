@@ -26,12 +26,11 @@ from typer.core import TyperCommand
 from sceneplan.cli.paths import check_output_file
 from sceneplan.datasets.tasks import Task, get_task
 from sceneplan.errors import BadInputError, SceneplanError
-from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode, Planner, Status, planner_class, planner_names
 from sceneplan.planners.options import parse_assignments
 from sceneplan.planners.progress import OnEvent, PlanEvent
-from sceneplan.runs import resolve
+from sceneplan.runs import Setup, resolve
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -107,9 +106,9 @@ def plan(
     if show is not None:
         show.header(chosen, client, setup.target, env)
         with show.spinner:
-            episode = asyncio.run(_run(chosen, setup.target, setup.graph, client))
+            episode = asyncio.run(_run(chosen, setup, client))
     else:
-        episode = asyncio.run(_run(chosen, setup.target, setup.graph, client))
+        episode = asyncio.run(_run(chosen, setup, client))
     if as_json:
         print(json.dumps(episode.summary(), indent=2))
     else:
@@ -123,13 +122,11 @@ def plan(
         raise typer.Exit(1)
 
 
-async def _run(
-    planner: Planner, target: Task | str, graph: SceneGraph, client: LLMClient | None
-) -> Episode:
+async def _run(planner: Planner, setup: Setup, client: LLMClient | None) -> Episode:
     if client is None:
-        return await planner.aplan(target, graph)
+        return await planner.aplan(setup.target, setup.graph, prior=setup.prior)
     async with client:
-        return await planner.aplan(target, graph, client)
+        return await planner.aplan(setup.target, setup.graph, client, prior=setup.prior)
 
 
 def _target(instruction: str | None, task_id: str | None, env: str | None) -> Task | str:

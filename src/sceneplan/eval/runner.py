@@ -353,7 +353,7 @@ async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
     try:
         setup = resolve(job.task)
         planner = get_planner(job.planner, options)
-        episode = await planner.aplan(setup.target, setup.graph, llm)  # type: ignore[arg-type]
+        episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)  # type: ignore[arg-type]
         # the names the store keys on
         episode.planner, episode.model, episode.options = job.planner, job.model, options
         annotate(episode, job.task, setup.graph)

@@ -24,6 +24,7 @@ register_planner("sayplan_lite", "sceneplan.planners.sayplan_lite", "SayPlanLite
 register_planner("llm_as_planner", "sceneplan.planners.baselines", "LLMAsPlanner")
 register_planner("llm_plus_p", "sceneplan.planners.baselines", "LLMPlusP")
 register_planner("oracle", "sceneplan.planners.oracle", "Oracle")
+register_planner("lookplangraph", "sceneplan.planners.lookplangraph", "LookPlanGraph")
 register_planner("sclplan", "sceneplan.planners.sclplan", "SCLPlan")
 register_planner("react", "sceneplan.planners.react", "React")
 register_planner("react_pv", "sceneplan.planners.react", "ReactPV")

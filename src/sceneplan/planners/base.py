@@ -82,6 +82,7 @@ class Run:
     simulator: Simulator
     navigator: Navigator
     final_state: WorldState | None = None
+    prior: SceneGraph | None = None  # the world as last mapped, before the task's world_script
 
     @property
     def instruction(self) -> str:
@@ -180,21 +181,35 @@ class Planner(ABC):
         self.options = self.Options.build(self.name, {**given, **values})
         self.on_event = on_event
 
-    def plan(self, target: Task | str, graph: SceneGraph, llm: LLMClient | None = None) -> Episode:
+    def plan(
+        self,
+        target: Task | str,
+        graph: SceneGraph,
+        llm: LLMClient | None = None,
+        *,
+        prior: SceneGraph | None = None,
+    ) -> Episode:
         """Blocking `aplan`.
 
         To plan by environment name or packaged task, resolve them first:
         `sceneplan.runs.plan(get_planner("sayplan"), "Find the mug.", "office", llm)`.
         """
-        return asyncio.run(self.aplan(target, graph, llm))
+        return asyncio.run(self.aplan(target, graph, llm, prior=prior))
 
     async def aplan(
-        self, target: Task | str, graph: SceneGraph, llm: LLMClient | None = None
+        self,
+        target: Task | str,
+        graph: SceneGraph,
+        llm: LLMClient | None = None,
+        *,
+        prior: SceneGraph | None = None,
     ) -> Episode:
         """Plan for a task or an instruction in `graph`; always returns an Episode.
 
         `graph` is the world at the start: for a task, its environment with the
-        task's `initial` facts applied. `sceneplan.runs.resolve` makes both from
+        task's `initial` facts and `world_script` applied; `prior` is the world
+        before the world script, where a partially observing run's memory
+        starts (default: `graph`). `sceneplan.runs.resolve` makes both from
         names (an instruction that is exactly a packaged task's becomes that
         task); `sceneplan.runs.plan`/`aplan` resolve and plan in one call.
         Errors a user can cause (server down, unusable replies, bad input) end
@@ -218,7 +233,15 @@ class Planner(ABC):
             goal=task.goal if task else None,
             options=self.options.changed(),
         )
-        run = Run(episode, graph, task, llm, Simulator(graph, self.vocabulary), Navigator(graph))
+        run = Run(
+            episode,
+            graph,
+            task,
+            llm,
+            Simulator(graph, self.vocabulary),
+            Navigator(graph),
+            prior=prior,
+        )
         started = time.perf_counter()
         try:
             await self._run(run)

@@ -2,7 +2,12 @@
 
 A planning task's formal goal is solved by the symbolic planner: this shows
 that every planning task of a suite is solvable in the simulator, and gives
-the reference plan length and planning time. A search task is answered from
+the reference plan length and planning time. With `observe=partial` the
+oracle knows where things truly are but its memory does not: it goes and
+looks where the task's objects are (opening containers to look inside),
+then solves the goal on its memory and runs that plan through the true
+world, re-solving from memory when the world refuses a step (a noisy
+perception can make it fail: that failure rate measures the perception). A search task is answered from
 its answer set after expanding the rooms that hold the answer and those the
 task says must be searched, so that it scores on every search measure.
 """
@@ -13,12 +18,20 @@ import asyncio
 
 from pydantic import Field
 
-from sceneplan.errors import BadInputError
+from sceneplan.errors import BadInputError, GoalParseError
+from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
-from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
+from sceneplan.planners.observing import Observer, PartialOptions
+from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.world.actions import Action
+from sceneplan.world.goals import parse_goal
+from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+
+LOOKS_PER_ASSET = 3  # a noisy perception may miss an object: look again, up to this often
+RESOLVES = 5  # re-solves from memory after the world refused a step (as SayPlan's replans)
 
 
 class Oracle(Planner):
@@ -27,13 +40,18 @@ class Oracle(Planner):
     name = "oracle"
     needs_llm = False
 
-    class Options(PlannerOptions):
+    class Options(PartialOptions):
         planner: SymbolicPlanner = Field(
             DEFAULT_PLANNER, description=f"symbolic planner, one of: {SYMBOLIC_PLANNERS}"
         )
         timeout: float = Field(60.0, gt=0, description="seconds for the symbolic planner")
 
     options: Options
+
+    @property
+    def vocabulary(self) -> str:  # type: ignore[override]
+        """Looking needs the LookPlanGraph actions; fully observing, SayPlan's."""
+        return "lookplangraph" if self.options.observe == "partial" else "sayplan"
 
     async def _run(self, run: Run) -> None:
         task = run.task
@@ -42,6 +60,9 @@ class Oracle(Planner):
             return
         if task is None or task.goal is None:
             raise BadInputError("the oracle plans to a task's goal: give a planning task")
+        if self.options.observe == "partial":
+            await self._partial(run, task)
+            return
         problem = PlanningProblem(run.graph, task.goal)
         options = self.options
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
@@ -57,6 +78,55 @@ class Oracle(Planner):
         episode.executable = verification.ok
         run.final_state = verification.final_state
 
+    async def _partial(self, run: Run, task: Task) -> None:
+        """Look where the task's objects truly are, then plan on memory and act."""
+        options = self.options
+        observer = Observer.start(run, options)
+        episode = run.episode
+        try:
+            truth = await asyncio.to_thread(
+                solve,
+                PlanningProblem(run.graph, task.goal, vocabulary=self.vocabulary),
+                options.timeout,
+                options.planner,
+            )
+            if not truth.ok:
+                episode.error = f"the symbolic planner found no plan ({truth.status.value})"
+                return
+            for node in _objects(run, truth.plan, task):
+                if not await _find(observer, node):
+                    episode.failure = {"cause": None, "message": f"looked, but never saw {node}"}
+            for _ in range(RESOLVES + 1):
+                if await self._act_on_memory(run, observer, task):
+                    return
+            episode.executable = False
+        finally:
+            observer.finish()
+
+    async def _act_on_memory(self, run: Run, observer: Observer, task: Task) -> bool:
+        """Solve the goal on memory and run the plan; whether every step ran (and done)."""
+        episode = run.episode
+        try:
+            problem = PlanningProblem(
+                observer.memory.graph, task.goal, observer.state.copy(), vocabulary=self.vocabulary
+            )
+        except GoalParseError as exc:  # memory lacks (or misnamed) a node the goal names
+            episode.executable = False
+            episode.failure = {"cause": None, "message": f"memory cannot state the goal: {exc}"}
+            return True
+        result = await asyncio.to_thread(solve, problem, self.options.timeout, self.options.planner)
+        if not result.ok:
+            episode.executable = False
+            episode.failure = {"cause": None, "message": f"no plan on memory ({result.status})"}
+            return True
+        for action in [*result.plan, Action("done")]:
+            outcome = await observer.act(action)
+            if not outcome.ok:
+                episode.failure = outcome.failure.to_dict() if outcome.failure else None
+                return False
+        episode.executable, episode.failure = True, None
+        return True
+
     def _answer(self, run: Run, task: Task) -> None:
         """Expand the answer's rooms and the rooms to search, then name the answer nodes."""
         graph = run.graph
@@ -71,3 +141,37 @@ class Oracle(Planner):
         finally:
             run.episode.explored = view.memory
         run.episode.answer = sorted(task.answers)[: task.needed]
+
+
+def _objects(run: Run, plan: list[Action], task: Task) -> list[str]:
+    """The movable objects the task is about: those its plan touches and its goal names."""
+    graph = run.graph
+    named = [a for step in plan for a in step.args]
+    named += sorted(parse_goal(task.goal or "true", graph).nodes())
+    return [
+        n for n in dict.fromkeys(named) if n in graph and graph.nodes[n].kind is NodeKind.OBJECT
+    ]
+
+
+async def _find(observer: Observer, node: str) -> bool:
+    """Go to where `node` truly is and look there until memory knows it."""
+    truth: WorldState = observer.world.truth
+    for _ in range(LOOKS_PER_ASSET):
+        if observer.memory.memory_id(node) is not None:
+            return True
+        asset = truth.support_asset(node)
+        if asset is None:  # held: the robot knows what it holds
+            return observer.memory.memory_id(node) is not None
+        top = node
+        while truth.parent(top) != asset:
+            top = truth.parent(top)  # type: ignore[assignment]
+        room = truth.room_of(asset)
+        if room is not None and observer.state.agent_at != room:
+            await observer.act(Action("go_to", (room,)))
+        if truth.relation(top) is Relation.INSIDE_OF:
+            if "closed" in observer.state.states(asset):
+                await observer.act(Action("open", (asset,)))
+            await observer.act(Action("look_inside", (asset,)))
+        else:
+            await observer.act(Action("look_on", (asset,)))
+    return observer.memory.memory_id(node) is not None

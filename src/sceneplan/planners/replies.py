@@ -51,3 +51,24 @@ class PlanReply(BaseModel):
     chain_of_thought: Thought
     reasoning: str
     plan: list[str]
+
+
+class NextMove(BaseModel):
+    """LookPlanGraph's next action (App. A.1): a function and the node it acts on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    function_name: str
+    function_target: str = Field(description="a node id; empty for done")
+
+    def __str__(self) -> str:
+        return f"{self.function_name}({self.function_target.strip()})"
+
+
+class NextMoveReply(BaseModel):
+    """One LookPlanGraph turn: reasoning, then the next move."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chain_of_thought: Thought
+    next_move: NextMove

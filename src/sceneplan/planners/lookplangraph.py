@@ -1,0 +1,103 @@
+"""LookPlanGraph: one action at a time on a memory graph that looking augments.
+
+Algorithm 1 of the paper (§4): memory M starts as the static scene (rooms
+and assets, no movable objects). Until the model says `done`:
+
+1. the model proposes the next move from M (filtered to the robot's room and
+   the objects it touched, §4.2), the instruction and the last feedback;
+2. the simulator checks it against M; a failure goes back as feedback, at
+   most `max_corrections` times for one step (5, as §5 caps replanning);
+3. the valid move runs in the true world (ENV); if the world refuses it
+   because M had something wrong, M is corrected and the refusal is the
+   next feedback;
+4. a look (`look_on`, `look_inside`) asks perception (a VLM on a camera
+   image, or the simulated camera) what is there; new objects join M (§4.3).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from sceneplan.errors import PlanParseError
+from sceneplan.planners.base import Planner, Run
+from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.observing import Observer, ObserveOptions
+from sceneplan.planners.progress import PlanEvent, emit
+from sceneplan.planners.replies import NextMoveReply
+from sceneplan.planners.sayplan import actions_text
+from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.world.actions import Action, parse_action
+
+MAX_STEPS = 72  # as ReAct's cap: twice the longest room-level Office oracle plan
+
+
+class LookPlanGraph(Planner):
+    """LookPlanGraph: next-move loop on a memory graph, checked by the simulator, looks augment."""
+
+    name = "lookplangraph"
+    vocabulary = "lookplangraph"
+
+    class Options(ObserveOptions):
+        max_steps: int = Field(MAX_STEPS, ge=1, description="cap on actions run (moves taken)")
+        max_corrections: int = Field(
+            5, ge=0, description="re-asks for one step after the simulator's feedback (§5: 5)"
+        )
+
+    async def _run(self, run: Run) -> None:
+        observer = Observer.start(run, self.options)
+        system = render("lookplangraph_system.md", actions=actions_text(run.simulator))
+        feedback, last = "none yet", "none yet"
+        try:
+            for step in range(1, self.options.max_steps + 1):
+                action, shown = await self._propose(run, observer, system, feedback, last, step)
+                if action is None:  # corrections used up: memory kept refusing
+                    run.episode.executable = False
+                    return
+                outcome = await observer.act(action, shown=shown)  # ENV(action), and looks
+                last, feedback = str(action), observer.feedback(outcome)
+                emit(self.on_event, PlanEvent("verify", "act", step, feedback, outcome.ok))
+                if outcome.ok and action.name == "done":
+                    run.episode.executable = True
+                    return
+            run.episode.executable = False
+            run.episode.failure = {"cause": None, "message": "step cap reached before done"}
+        finally:
+            observer.finish()
+
+    async def _propose(
+        self, run: Run, observer: Observer, system: str, feedback: str, last: str, step: int
+    ) -> tuple[Action | None, list[str]]:
+        """Ask for a move until memory finds it plausible (Alg. 1, lines 5-8)."""
+        for _ in range(self.options.max_corrections + 1):
+            graph, shown = observer.scene()
+            dialogue = Dialogue(system)
+            dialogue.user(
+                render(
+                    "lookplangraph_turn.md",
+                    instruction=run.instruction,
+                    graph=graph,
+                    last=last,
+                    feedback=feedback,
+                    step=str(step),
+                    max_steps=str(self.options.max_steps),
+                )
+            )
+            emit(self.on_event, PlanEvent("ask", "act", step, "waiting for the next move"))
+            reply = await run.ask("act", dialogue.snapshot(), NextMoveReply)
+            if reply.parsed is None:
+                feedback = unusable_reply_feedback(reply.text, NextMoveReply)
+                continue
+            try:
+                action = parse_action(str(reply.parsed.next_move))
+            except PlanParseError as exc:
+                feedback = str(exc)
+                continue
+            if action.name == "done":
+                action = Action("done")  # the paper's done(<node>) names any node
+            reply.call.command = str(action)
+            objection = observer.check(action)  # Sim(M, action)
+            if objection is None:
+                return action, shown
+            feedback = objection
+        run.episode.failure = {"cause": None, "message": f"no valid move after: {feedback}"}
+        return None, []

@@ -1,0 +1,234 @@
+"""Planning under partial observability: the run's two worlds, acting through them, memory prompts.
+
+Used by lookplangraph, and by sayplan, sayplan_lite and the oracle with
+`observe=partial`. An `Observer` holds the run's `PartialWorld` (the true
+world and the robot's memory, `world/partial.py`) and its `Perception`; it
+runs actions through them, asks perception what a look sees, and records
+each step in `Episode.steps` and the simulator calls. What the planners'
+prompts show is memory, never the true world.
+
+The memory a run starts with (`memory` option): the task's choice (`task`,
+the default: LookPlanGraph's static scene unless the task says its map is
+`prior`), the static scene, or the prior map, which is stale when the task
+has a world script.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from sceneplan.graph.model import NodeKind
+from sceneplan.planners.base import Run
+from sceneplan.planners.episode import WorldStep
+from sceneplan.planners.options import PlannerOptions
+from sceneplan.world.actions import Action
+from sceneplan.world.memory import Memory
+from sceneplan.world.partial import Outcome, PartialWorld
+from sceneplan.world.state import WorldState
+
+if TYPE_CHECKING:
+    from sceneplan.perception import Perception
+
+MemoryStart = Literal["task", "static", "prior"]
+
+
+class ObserveOptions(PlannerOptions):
+    """How a partially observing run perceives, and what its memory starts with."""
+
+    perception: str = Field(
+        "simulated:perfect",
+        description="what looks see: simulated[:perfect|gpt4o-like|KEY=VALUE,...] or vlm "
+        "(docs/perception.md)",
+    )
+    memory: MemoryStart = Field(
+        "task",
+        description="memory at the start: task (the task's own: static unless it says prior), "
+        "static (rooms and assets only), prior (the map as last made, stale after a world script)",
+    )
+
+
+class PartialOptions(ObserveOptions):
+    """For planners that observe fully by default: `observe=partial` plans on memory."""
+
+    observe: Literal["full", "partial"] = Field(
+        "full",
+        description="full: plan on the true world (SayPlan's assumption); partial: plan on "
+        "the robot's memory, act in the true world (LookPlanGraph §4)",
+    )
+
+
+def start_memory(run: Run, how: MemoryStart) -> Memory:
+    """The robot's memory at the start of a run."""
+    mapped = run.prior if run.prior is not None else run.graph
+    if how == "task":
+        how = run.task.memory if run.task is not None else "static"
+    return Memory.prior(mapped) if how == "prior" else Memory.static(mapped)
+
+
+@dataclass
+class Observer:
+    """A run's two worlds and its perception; acts and records each step."""
+
+    run: Run
+    world: PartialWorld
+    perception: Perception
+    touched: list[str] = field(default_factory=list)  # memory ids acted on, first first
+    observed: set[str] = field(default_factory=set)  # true ids of assets/objects shown
+
+    @classmethod
+    def start(
+        cls, run: Run, options: ObserveOptions, perception: Perception | None = None
+    ) -> Observer:
+        """The run's worlds: the true one from `run.graph`, memory as `options.memory` says.
+
+        `perception` defaults to the one `options.perception` names.
+        """
+        if perception is None:
+            from sceneplan.perception import get_perception  # the VLM back end, when asked for
+
+            perception = get_perception(options.perception, llm=run.llm)
+        memory = start_memory(run, options.memory)
+        world = PartialWorld(WorldState(run.graph), memory, run.simulator.vocabulary)
+        run.final_state = world.truth
+        run.episode.extra["observe"] = {
+            "perception": perception.name,
+            "memory": [n for n in memory.objects()],
+        }
+        return cls(run, world, perception)
+
+    @property
+    def memory(self) -> Memory:
+        return self.world.memory
+
+    @property
+    def state(self) -> WorldState:
+        """The memory's world state: what the planner believes."""
+        return self.world.memory.state
+
+    async def act(self, action: Action, *, shown: list[str] | None = None) -> Outcome:
+        """Run one action (memory check, then the true world); a look then asks perception.
+
+        A step that runs joins the Episode's plan in the true world's ids.
+        """
+        episode = self.run.episode
+        outcome = self.world.execute(action, index=len(episode.steps))
+        observations: list[dict[str, Any]] = []
+        if outcome.look is not None:
+            asset, relation = outcome.look
+            seen = await self.perception.observe(self.world.truth, asset, relation, self.memory)
+            observations = [o.to_dict() for o in seen]
+            outcome.change.merge(self.world.look(asset, relation, seen))
+        if outcome.ok:
+            executed = str(outcome.executed)
+            episode.plan.append(executed)
+            episode.full_plan.append(executed)
+            episode.action_sources.append("planner")
+            self.touched += [a for a in action.args if a not in self.touched]
+        episode.steps.append(
+            WorldStep(
+                index=len(episode.steps),
+                action=str(action),
+                executed=str(outcome.executed) if outcome.ok else None,
+                ok=outcome.ok,
+                feedback=self.feedback(outcome),
+                cause=outcome.failure.cause.value if outcome.failure else None,
+                agent_at=self.world.truth.agent_at,
+                observations=observations,
+                added=list(outcome.change.added),
+                forgotten=list(outcome.change.forgotten),
+                corrected=list(outcome.change.corrected),
+                shown=list(shown or []),
+            )
+        )
+        op = "look" if outcome.look is not None else "step"
+        self.run.record_sim(
+            op,
+            str(action),
+            outcome.ok,
+            self.feedback(outcome),
+            outcome.failure.cause.value if outcome.failure else None,
+        )
+        return outcome
+
+    def feedback(self, outcome: Outcome) -> str:
+        """The step's result in words: the failure, or what a look found."""
+        if outcome.failure is not None:
+            return outcome.failure.message
+        if outcome.look is None:
+            return f"{outcome.action} succeeded"
+        added = outcome.change.added
+        found = ", ".join(added) if added else "nothing new"
+        gone = outcome.change.forgotten
+        extra = f"; no longer there: {', '.join(gone)}" if gone else ""
+        return f"{outcome.action} found: {found}{extra}"
+
+    def check(self, action: Action) -> str | None:
+        """Memory's objection to an action (the feedback), or None when it is plausible."""
+        failure = self.world.check(action)
+        if failure is None:
+            return None
+        self.run.record_sim("check", str(action), False, failure.message, failure.cause.value)
+        return failure.message
+
+    # -- what the prompt shows ------------------------------------------------------------
+
+    def scene(self) -> tuple[str, list[str]]:
+        """Memory filtered to the agent's room and the objects it touched (LookPlanGraph §4.2).
+
+        Returns compact JSON in the shape of App. A.1.2 and the asset/object ids it shows.
+        """
+        state = self.state
+        graph = state.graph
+        here = state.room_of(state.agent_id) or state.agent_at
+        assets = [n for n in graph.children(here) if graph.nodes[n].kind is NodeKind.ASSET]
+        objects: list[str] = []
+        for asset in assets:
+            objects += [o for o in state.contents(asset) if o not in objects]
+        for node in self.touched:
+            if node in graph and graph.nodes[node].kind is NodeKind.OBJECT and node not in objects:
+                objects.append(node)
+        if state.holding and state.holding not in objects:
+            objects.append(state.holding)
+        rooms = [n.id for n in graph if n.kind is NodeKind.ROOM]
+        data = {
+            "room": [{"id": r} for r in rooms],
+            "asset": [_asset(state, a, here) for a in assets],
+            "object": [_object(state, o) for o in objects],
+            "agent": [{"id": state.agent_id, "location": here, "holding": state.holding or ""}],
+        }
+        shown = assets + objects
+        self.observed.update(self.memory.true_id(n) for n in shown)
+        return json.dumps({"nodes": data}, separators=(",", ":")), shown
+
+    def finish(self) -> None:
+        """Record what the planner was shown (for NRR) and the final world."""
+        self.run.episode.extra["observed"] = sorted(self.observed)
+        self.run.final_state = self.world.truth
+
+
+def _asset(state: WorldState, node: str, room: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": node, "located": room}
+    words = sorted(state.states(node))
+    if words:
+        out["states"] = words
+    return out
+
+
+def _object(state: WorldState, node: str) -> dict[str, Any]:
+    relation = state.relation(node)
+    out: dict[str, Any] = {
+        "id": node,
+        "relation": relation.value if relation else None,
+        "related_to": state.parent(node),
+    }
+    words = sorted(state.states(node))
+    if words:
+        out["states"] = words
+    attributes = state.graph.nodes[node].attributes
+    if attributes:
+        out["properties"] = list(attributes)
+    return out
