@@ -21,7 +21,7 @@ from pydantic import Field
 from sceneplan.errors import PlanParseError
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
-from sceneplan.planners.observing import Observer, ObserveOptions
+from sceneplan.planners.observing import ObserveOptions, Observer
 from sceneplan.planners.progress import PlanEvent, emit
 from sceneplan.planners.replies import NextMoveReply
 from sceneplan.planners.sayplan import actions_text

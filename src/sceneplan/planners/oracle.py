@@ -7,9 +7,11 @@ oracle knows where things truly are but its memory does not: it goes and
 looks where the task's objects are (opening containers to look inside),
 then solves the goal on its memory and runs that plan through the true
 world, re-solving from memory when the world refuses a step (a noisy
-perception can make it fail: that failure rate measures the perception). A search task is answered from
-its answer set after expanding the rooms that hold the answer and those the
-task says must be searched, so that it scores on every search measure.
+perception can make it fail: that failure rate measures the perception).
+
+A search task is answered from its answer set after expanding the rooms
+that hold the answer and those the task says must be searched, so that it
+scores on every search measure.
 """
 
 from __future__ import annotations
