@@ -40,6 +40,8 @@ _FLAGS = {
     "max_search_turns": "--max-turns",
     "max_replans": "--max-replans",
     "max_steps": "--max-steps",
+    "perception": "--perception",
+    "observe": "--observe",
 }
 
 
@@ -81,7 +83,22 @@ def plan(
     ] = None,
     max_steps: Annotated[
         int | None,
-        typer.Option(min=1, help="Cap on ReAct steps (react, react_pv, sclplan; default 30)."),
+        typer.Option(min=1, help="Cap on steps (react, react_pv, sclplan, lookplangraph: 72)."),
+    ] = None,
+    perception: Annotated[
+        str | None,
+        typer.Option(
+            help="What looks see when the world is observed partially: simulated[:perfect|"
+            "gpt4o-like|KEY=VALUE,...] (lookplangraph; sayplan family with --observe partial)."
+        ),
+    ] = None,
+    observe: Annotated[
+        str | None,
+        typer.Option(
+            metavar="full|partial",
+            help="sayplan, sayplan_lite, oracle: plan on the robot's memory and act in the "
+            "true world (partial), or plan on the true world (full, the default).",
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the Episode summary as JSON.")
@@ -99,7 +116,13 @@ def plan(
         check_output_file(trace, "the trace")
     target = _target(instruction, task, env)
     show = None if as_json else _Progress()
-    flags = {"max_search_turns": max_turns, "max_replans": max_replans, "max_steps": max_steps}
+    flags = {
+        "max_search_turns": max_turns,
+        "max_replans": max_replans,
+        "max_steps": max_steps,
+        "perception": perception,
+        "observe": observe,
+    }
     chosen = _make_planner(planner, option or [], flags, on_event=show)
     setup = resolve(target, env)
     client = LLMClient(llm) if chosen.needs_llm else None

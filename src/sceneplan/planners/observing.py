@@ -16,18 +16,25 @@ has a world script.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
+from sceneplan.errors import PlanParseError
 from sceneplan.graph.model import NodeKind
+from sceneplan.graph.views import GraphView, collapse
+from sceneplan.nav import Navigator
 from sceneplan.planners.base import Run
+from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import WorldStep
 from sceneplan.planners.options import PlannerOptions
-from sceneplan.world.actions import Action
+from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.replies import PlanReply
+from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
-from sceneplan.world.partial import Outcome, PartialWorld
+from sceneplan.world.partial import LOOKS, Outcome, PartialWorld
 from sceneplan.world.state import WorldState
 
 if TYPE_CHECKING:
@@ -232,3 +239,108 @@ def _object(state: WorldState, node: str) -> dict[str, Any]:
     if attributes:
         out["properties"] = list(attributes)
     return out
+
+
+# -- SayPlan's replanning on memory (sayplan / sayplan_lite with observe=partial) ----------
+
+
+def on_memory(run: Run, observer: Observer) -> Run:
+    """The run as seen from memory: what a search or a plan check works on."""
+    graph = observer.memory.graph
+    return replace(
+        run, graph=graph, simulator=observer.world.memory_simulator, navigator=Navigator(graph)
+    )
+
+
+def memory_view(observer: Observer, rooms: list[str]) -> GraphView:
+    """Memory collapsed to rooms, with the searched rooms and the robot's room expanded."""
+    state = observer.state
+    view = collapse(state.to_graph())
+    here = state.room_of(state.agent_id)
+    for room in dict.fromkeys([*rooms, *([here] if here else [])]):
+        if room in view and room not in view.expanded:
+            view.expand(room)
+    shown = [
+        n
+        for n in view.visible_nodes()
+        if view.graph.nodes[n].kind in (NodeKind.ASSET, NodeKind.OBJECT)
+    ]
+    observer.observed.update(observer.memory.true_id(n) for n in shown)
+    return view
+
+
+async def plan_and_act(
+    run: Run,
+    observer: Observer,
+    dialogue: Dialogue,
+    rooms: list[str],
+    *,
+    max_replans: int,
+    on_event: OnEvent | None = None,
+) -> None:
+    """SayPlan's iterative replanning when the graph is memory and the world may differ.
+
+    Each round the model plans on memory; the plan is checked on memory up to
+    its first look (what follows a look names what the look will find), then
+    run in the true world step by step. A refusal (memory had something
+    wrong) or a look ends the round: its feedback, or what the look found,
+    goes into the next round. `replans` counts the rounds after the first.
+    """
+    episode = run.episode
+    feedback = ""
+    for round_ in range(1, max_replans + 2):
+        episode.replans = round_ - 1
+        view = memory_view(observer, rooms)
+        dialogue.user_turn(
+            "sayplan_plan_turn.md",
+            graph=graph_text(view, topology=False),
+            instruction=run.instruction,
+            memory=memory_text(view),
+            feedback=feedback or "none",
+        )
+        emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
+        reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
+        if reply.text:
+            dialogue.assistant(reply.text)
+        if reply.parsed is None:
+            feedback = unusable_reply_feedback(reply.text, PlanReply)
+            continue
+        reply.call.command = "plan"
+        try:
+            actions = parse_plan(reply.parsed.plan)
+        except PlanParseError as exc:
+            feedback = str(exc)
+            continue
+        looks = [i for i, a in enumerate(actions) if a.name in LOOKS]
+        checked = actions[: looks[0] + 1] if looks else actions
+        verdict = observer.world.memory_simulator.verify_plan(checked, observer.state)
+        run.record_sim(
+            "verify",
+            " > ".join(map(str, checked)),
+            verdict.ok,
+            verdict.feedback,
+            verdict.failure.cause.value if verdict.failure else None,
+        )
+        if verdict.failure is not None:
+            feedback = verdict.failure.message
+            emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
+            continue
+        feedback = await _act_out(observer, checked)
+        emit(on_event, PlanEvent("verify", "plan", round_, feedback or "plan ran", ok=not feedback))
+        if not feedback:
+            episode.executable, episode.failure = True, None
+            return
+    episode.executable = False
+
+
+async def _act_out(observer: Observer, actions: list[Action]) -> str:
+    """Run a checked plan in the true world; '' when it ran to its end, else the feedback."""
+    for action in actions:
+        outcome = await observer.act(action)
+        if not outcome.ok:
+            return outcome.feedback
+        if outcome.look is not None:
+            return f"{observer.feedback(outcome)}; plan the rest from here"
+        if action.name == "done":
+            return ""
+    return ""

@@ -10,6 +10,11 @@ with the instruction, the current graph, the memory of explored nodes and the
 last feedback (`dialogue=chat` sends the whole exchange instead, the graph
 only in the newest message). For a search task the run ends with the answer
 the model names.
+
+With `observe=partial` this is LookPlanGraph's SayPlan* (§6.1): the search
+and the plans work on the robot's memory (`planners/observing.py`), with the
+room-level actions (go_to, pick_up, put_on, put_inside, and looks), and each
+plan runs in the true world, which may refuse a step memory had wrong.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pydantic import Field
 
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.observing import Observer, PartialOptions, on_memory, plan_and_act
 from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.replanning import iterative_replanning
 from sceneplan.planners.search import is_search, semantic_search
@@ -47,16 +53,32 @@ class SearchOptions(PlannerOptions):
     )
 
 
+class ReplanOptions(SearchOptions):
+    """Semantic search, then iterative replanning."""
+
+    max_replans: int = Field(
+        5, ge=0, description="replans after the first plan, each with the simulator's feedback"
+    )
+
+
 class SayPlan(Planner):
     """SayPlan: semantic search, then iterative replanning with the simulator's feedback."""
 
     name = "sayplan"
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
 
-    class Options(SearchOptions):
-        max_replans: int = Field(
-            5, ge=0, description="replans after the first plan, each with the simulator's feedback"
-        )
+    class Options(PartialOptions, ReplanOptions):
+        """SayPlan's options: search, replanning, and observing the world partially."""
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run plans on memory and acts in the true world (`observe=partial`)."""
+        return getattr(self.options, "observe", "full") == "partial"
+
+    @property
+    def vocabulary(self) -> str:  # type: ignore[override]
+        """SayPlan's actions; on memory, the room-level ones of SayPlan* (LookPlanGraph §6.1)."""
+        return "lookplangraph" if self.partial else "sayplan"
 
     @property
     def max_replans(self) -> int:
@@ -67,6 +89,9 @@ class SayPlan(Planner):
         return Dialogue(system, markov=self.options.dialogue == "markov")
 
     async def _run(self, run: Run) -> None:
+        if self.partial:
+            await self._on_memory(run, self.system_prompt(run, is_search(run)))
+            return
         find = is_search(run)
         dialogue = self.dialogue(self.system_prompt(run, find))
         result = await semantic_search(
@@ -88,9 +113,45 @@ class SayPlan(Planner):
             on_event=self.on_event,
         )
 
+    async def _on_memory(self, run: Run, system: str, planning: str | None = None) -> None:
+        """Search and plan on memory, act in the true world (`observe=partial`).
+
+        `planning` is the planning dialogue's system prompt when it is a second
+        dialogue (SayPlan Lite); None: one dialogue for both stages.
+        """
+        observer = Observer.start(run, self.options)
+        find = is_search(run)
+        note = render("partial_memory_note.md")
+        try:
+            search = self.dialogue(f"{system}\n\n{note}")
+            result = await semantic_search(
+                on_memory(run, observer),
+                search,
+                find=find,
+                max_turns=self.options.max_search_turns,
+                topology=False,
+                on_event=self.on_event,
+            )
+            if find:
+                run.episode.answer = [observer.memory.true_id(n) for n in result.answer]
+                return
+            dialogue = search if planning is None else self.dialogue(f"{planning}\n\n{note}")
+            await plan_and_act(
+                run,
+                observer,
+                dialogue,
+                result.view.memory,
+                max_replans=self.max_replans,
+                on_event=self.on_event,
+            )
+        finally:
+            observer.finish()
+
     def system_prompt(self, run: Run, find: bool) -> str:
         """The static prompt: role, actions, states, API, output format, worked example."""
-        if self.path_planner:
+        if self.partial:
+            navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
+        elif self.path_planner:
             navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"
         else:
             navigation, example = "sayplan_nav_poses.md", "sayplan_example_plan_poses.md"

@@ -14,7 +14,7 @@ from sceneplan.planners.replanning import iterative_replanning
 from sceneplan.planners.sayplan import SayPlan, actions_text
 from sceneplan.planners.search import is_search, semantic_search
 
-# Looking is for graphs that are not fully known; here the search shows everything.
+# Looking is for graphs that are not fully known; fully observing, the search shows everything.
 _NOT_PLANNED = frozenset({"look_on", "look_inside"})
 
 
@@ -25,6 +25,14 @@ class SayPlanLite(SayPlan):
     vocabulary = "lookplangraph"
 
     async def _run(self, run: Run) -> None:
+        if self.partial:  # looks are for a graph that is not fully known: here they are planned
+            answer = render("sayplan_answer.md") if is_search(run) else ""
+            await self._on_memory(
+                run,
+                render("sayplan_lite_search.md", answer=answer),
+                render("sayplan_lite_plan.md", actions=actions_text(run.simulator)),
+            )
+            return
         find = is_search(run)
         answer = render("sayplan_answer.md") if find else ""
         search = self.dialogue(render("sayplan_lite_search.md", answer=answer))
