@@ -8,6 +8,7 @@ suite name is accepted. What a task is (`Task`, `Family`) lives in
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -127,14 +128,30 @@ def get_task(task_id: str) -> Task:
 
 
 def find_task(instruction: str, environment: str | None = None) -> Task | None:
-    """The packaged task whose instruction is exactly this text, if any."""
+    """The packaged task whose instruction is exactly this text, if any.
+
+    Derived suites repeat instructions (office-grasif and office-dynamic reuse
+    office-planning's), so among several matches an instruction means the
+    task in the world as mapped (no `world_script`) that the others derive
+    from (whose id no other match's `source` names), in file order.
+    """
     wanted = " ".join(instruction.split()).lower()
-    for task in packaged_tasks():
-        if environment and task.environment != environment:
-            continue
-        if " ".join(task.instruction.split()).lower() == wanted:
-            return task
-    return None
+    matches = [
+        task
+        for task in packaged_tasks()
+        if (not environment or task.environment == environment)
+        and " ".join(task.instruction.split()).lower() == wanted
+    ]
+
+    def derived(task: Task) -> bool:
+        return any(
+            re.search(rf"\b{re.escape(other.id)}\b", task.source)
+            for other in matches
+            if other is not task
+        )
+
+    ranked = sorted(matches, key=lambda t: (bool(t.world_script), derived(t)))
+    return ranked[0] if ranked else None
 
 
 def graph_problems(task: Task, graph: SceneGraph) -> list[str]:
@@ -168,7 +185,8 @@ def task_problems(task: Task, graphs: dict[str, SceneGraph | str] | None = None)
     """Everything wrong with a task in its world, each problem naming the task and the field.
 
     The environment must load; the goal must parse and name only what the
-    graph has; `initial` facts must apply; reference plan steps must parse and
+    graph has; `initial` facts must apply, then the `world_script` facts on
+    top of them; reference plan steps must parse and
     name nodes of the graph; a search task's answers and rooms must be
     `graph_problems`-clean. `graphs` caches loaded environments (or their
     load error) across tasks.
@@ -195,6 +213,11 @@ def task_problems(task: Task, graphs: dict[str, SceneGraph | str] | None = None)
             start = with_facts(graph, task.initial)
         except SceneplanError as exc:
             problems.append(f"{label}: field 'initial': {exc}")
+    if task.world_script:
+        try:
+            start = with_facts(start, task.world_script)
+        except SceneplanError as exc:
+            problems.append(f"{label}: field 'world_script': {exc}")
     if task.goal is not None:
         try:
             parse_goal(task.goal, start)
