@@ -265,3 +265,13 @@ def test_build_script_check_passes():
         assert module.main(["--check"]) == 0
     finally:
         del sys.modules["build_grasif"]
+
+
+def test_data_md_lists_every_dynamic_task_with_what_moved():
+    text = (REPO / "src" / "sceneplan" / "datasets" / "DATA.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines() if "| dynamic-" in line}
+    assert sorted(rows) == [t.id for t in DYNAMIC]
+    for task in DYNAMIC:
+        after = true_world(task)
+        for obj in moved_objects(task):
+            assert f"{obj}: " in rows[task.id] and after.node(obj).parent in rows[task.id]
