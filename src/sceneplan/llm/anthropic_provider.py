@@ -9,7 +9,8 @@ in the prompt.
 
 The messages API of this SDK generation takes no sampling temperature, so the
 request's temperature is not sent (it still decides whether the reply is
-cached).
+cached). Images in a user message go as `image` blocks with a base64 source,
+before the message's text.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sceneplan import envvars
 from sceneplan.errors import ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.config import config_path
-from sceneplan.llm.messages import JSON_SCHEMA, ProviderReply, Request
+from sceneplan.llm.messages import JSON_SCHEMA, Message, ProviderReply, Request
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
@@ -69,7 +70,7 @@ class AnthropicProvider(SDKProvider):
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens or DEFAULT_MAX_TOKENS,
-            "messages": [m.to_dict() for m in request.messages if m.role != "system"],
+            "messages": [_wire(m) for m in request.messages if m.role != "system"],
         }
         if system:
             params["system"] = system
@@ -94,6 +95,22 @@ class AnthropicProvider(SDKProvider):
             served_model=served,
             price_key=f"{self.name}:{served}",
         )
+
+
+def _wire(message: Message) -> dict[str, Any]:
+    """A message as the messages API takes it: images as base64 `image` blocks, first."""
+    if not message.images:
+        return {"role": message.role, "content": message.content}
+    blocks: list[dict[str, Any]] = [
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": image.media_type, "data": image.base64()},
+        }
+        for image in message.images
+    ]
+    if message.content:
+        blocks.append({"type": "text", "text": message.content})
+    return {"role": message.role, "content": blocks}
 
 
 def _reply_text(blocks: list[Any]) -> str:

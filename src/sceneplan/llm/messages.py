@@ -1,9 +1,18 @@
-"""Chat messages, the canonical request sent to a provider, and its raw reply."""
+"""Chat messages, the canonical request sent to a provider, and its raw reply.
+
+A user message may carry images (`ImagePart`): each provider sends them in its
+own wire format (OpenAI: an `image_url` part with a data URL; Anthropic: an
+`image` block with a base64 source). In `Message.to_dict`, and so in cache
+keys, transcripts and call records, an image appears as its media type, size
+and SHA-256 digest, never as its bytes; a text-only message is unchanged.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
 from sceneplan.errors import BadInputError
@@ -18,16 +27,73 @@ STRUCTURED_MODES: tuple[str, ...] = (JSON_SCHEMA, JSON_OBJECT, PROMPT)
 """How a reply schema is asked for, in the order tried (see `sceneplan.llm.structured`)."""
 
 
+IMAGE_MEDIA_TYPES: tuple[str, ...] = ("image/png", "image/jpeg", "image/gif", "image/webp")
+"""The image types both OpenAI-compatible servers and Anthropic accept."""
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    """An image in a user message: its encoded bytes and their media type (`image/png`, ...).
+
+    >>> ImagePart(b"\x89PNG", "image/png").data_url()
+    'data:image/png;base64,iVBORw=='
+    """
+
+    data: bytes = field(repr=False)
+    media_type: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.data, bytes | bytearray) or not self.data:
+            raise BadInputError("an image needs its encoded bytes (got none)")
+        if self.media_type not in IMAGE_MEDIA_TYPES:
+            raise BadInputError(
+                f"image media type '{self.media_type}' is not supported; "
+                f"use one of {', '.join(IMAGE_MEDIA_TYPES)}"
+            )
+
+    def base64(self) -> str:
+        """The bytes in base64, as both APIs take them."""
+        return base64.b64encode(self.data).decode("ascii")
+
+    def data_url(self) -> str:
+        """`data:<media type>;base64,<data>`, the OpenAI protocol's inline image URL."""
+        return f"data:{self.media_type};base64,{self.base64()}"
+
+    def digest(self) -> str:
+        """SHA-256 of the bytes: stands for the image in keys and records."""
+        return hashlib.sha256(self.data).hexdigest()
+
+    def to_dict(self) -> dict[str, str | int]:
+        """The image as recorded: media type, size and digest (not the bytes)."""
+        return {"media_type": self.media_type, "bytes": len(self.data), "sha256": self.digest()}
+
+    def __repr__(self) -> str:
+        return f"ImagePart({self.media_type}, {len(self.data)} bytes)"
+
+
 @dataclass(frozen=True)
 class Message:
-    """One chat turn."""
+    """One chat turn; a user turn may also carry images (shown to the model before the text)."""
 
     role: Role
     content: str
+    images: tuple[ImagePart, ...] = ()
 
-    def to_dict(self) -> dict[str, str]:
-        """The `{"role", "content"}` dict every chat API accepts."""
-        return {"role": self.role, "content": self.content}
+    def __post_init__(self) -> None:
+        if self.images and self.role != "user":
+            raise BadInputError(f"only user messages may carry images, not {self.role} messages")
+        if not isinstance(self.images, tuple):
+            object.__setattr__(self, "images", tuple(self.images))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `{"role", "content"}` dict every chat API accepts; with images, their digests.
+
+        Providers build the wire format of images themselves (see the module doc).
+        """
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.images:
+            out["images"] = [image.to_dict() for image in self.images]
+        return out
 
 
 MessagesLike = str | Sequence[Message | Mapping[str, str]]

@@ -5,7 +5,8 @@ use `response_format` with a JSON schema, which OpenAI, Ollama, recent vLLM and
 the llama.cpp server accept; a server that refuses it (older vLLM and
 llama.cpp builds, some proxies, models without structured outputs) answers
 400, and the request is asked again in JSON mode (`json_object`), then as plain
-text (see `sceneplan.llm.structured`).
+text (see `sceneplan.llm.structured`). Images in a user message go as
+`image_url` parts with a data URL, which vision models on all these servers read.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError, ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.config import config_path
-from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ProviderReply, Request
+from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, Message, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class OpenAIProvider(SDKProvider):
     async def _complete(self, request: Request) -> ProviderReply:
         params: dict[str, Any] = {
             "model": self.model,
-            "messages": [m.to_dict() for m in request.messages],
+            "messages": [_wire(m) for m in request.messages],
             "temperature": request.temperature,
         }
         if request.max_tokens is not None:
@@ -124,6 +125,18 @@ class OpenAIProvider(SDKProvider):
             served_model=served,
             price_key=f"{self.name}:{served}",
         )
+
+
+def _wire(message: Message) -> dict[str, Any]:
+    """A message as the chat-completions API takes it: images as `image_url` data-URL parts."""
+    if not message.images:
+        return {"role": message.role, "content": message.content}
+    parts: list[dict[str, Any]] = [
+        {"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images
+    ]
+    if message.content:
+        parts.append({"type": "text", "text": message.content})
+    return {"role": message.role, "content": parts}
 
 
 class OllamaProvider(OpenAIProvider):
