@@ -153,7 +153,13 @@ def test_unknown_format():
 
 def test_published_file_is_complete():
     data = published()
-    assert set(data) == {"sayplan_table1", "sayplan_table3", "lookplangraph_table2"}
+    assert set(data) == {
+        "sayplan_table1",
+        "sayplan_table3",
+        "lookplangraph_table2",
+        "lookplangraph_table3",
+        "lookplangraph_table4",
+    }
     for entry in data.values():
         assert entry["source"]["paper"] and entry["source"]["table"]
     assert importlib.resources.files("sceneplan.eval").joinpath("published.yaml").is_file()

@@ -175,6 +175,14 @@ def report_command(
         tuple[Path, Path] | None,
         typer.Option("--compare", help="Two stores A B: show B's metrics minus A's."),
     ] = None,
+    table_name: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            help="Only one table, beside the paper's numbers: sayplan-1, sayplan-3, "
+            "lookplangraph-2, lookplangraph-3 or lookplangraph-4.",
+        ),
+    ] = None,
 ) -> None:
     """Report the metrics of a results store, with the papers' numbers alongside."""
     if fmt not in FORMATS:
@@ -191,7 +199,7 @@ def report_command(
     if plots is not None:
         check_output_folder(plots, "the plots folder")
     metrics = compute(_records(store))
-    print(render(metrics, fmt, title=str(store)), end="")
+    print(render(metrics, fmt, title=str(store), table_name=table_name), end="")
     if plots is not None:
         written = write_plots(metrics, plots)
         err_console.print(f"{len(written)} plot(s) written to {plots}")

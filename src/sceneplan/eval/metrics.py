@@ -19,12 +19,15 @@ from sceneplan.eval.store import Record
 from sceneplan.planners import execution
 from sceneplan.planners.episode import Episode, ErrorType, Status
 from sceneplan.planners.options import planner_label
+from sceneplan.world.memory import Observation
+from sceneplan.world.partial import LookScore, score_look
 
 __all__ = [
     "ALL_PLANNING",
     "PLANNING",
     "SEARCH",
     "apa",
+    "augmentation",
     "compute",
     "cost",
     "lookplangraph",
@@ -53,6 +56,7 @@ def compute(records: Sequence[Record]) -> dict[str, list[Row]]:
         "search": search(records),
         "planning": planning(records),
         "lookplangraph": lookplangraph(records),
+        "augmentation": augmentation(records),
         "cost": cost(records),
         "token_progression": token_progression(records),
         "repeatability": repeatability(records),
@@ -173,6 +177,41 @@ def lookplangraph(records: Sequence[Record]) -> list[Row]:
             }
         )
     return rows
+
+
+def augmentation(records: Sequence[Record]) -> list[Row]:
+    """LookPlanGraph Table 4 from the looks of stored Episodes: node presence, on, inside.
+
+    Each look recorded what it could find (the visible true objects memory
+    lacked) beside what perception reported; the counts add up over a
+    planner's looks. Rows per planner, model and perception.
+    """
+    rows = []
+    looking = [r for r in records if any(s.expected or s.observations for s in r.episode.steps)]
+    keyed = _groups(looking, lambda r: (*_pm(r), _perception(r.episode)))
+    for (planner, model, perception), group in keyed.items():
+        score, looks = LookScore(), 0
+        for r in group:
+            for step in r.episode.steps:
+                if step.expected or step.observations:
+                    looks += 1
+                    seen = [Observation.from_dict(o) for o in step.observations]
+                    score.add(score_look(seen, step.expected))
+        rows.append(
+            {
+                "planner": planner,
+                "model": model,
+                "perception": perception,
+                "looks": looks,
+                "expected": score.expected,
+                **score.rates(),
+            }
+        )
+    return rows
+
+
+def _perception(episode: Episode) -> str:
+    return str(episode.extra.get("observe", {}).get("perception", ""))
 
 
 def apa(episode: Episode) -> float:

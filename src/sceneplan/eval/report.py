@@ -42,10 +42,19 @@ def published() -> dict[str, Any]:
     return yaml.safe_load(text)
 
 
-def render(metrics: dict[str, list[Row]], fmt: str = "md", title: str = "results") -> str:
-    """The report in one of FORMATS."""
+def render(
+    metrics: dict[str, list[Row]],
+    fmt: str = "md",
+    title: str = "results",
+    table_name: str | None = None,
+) -> str:
+    """The report in one of FORMATS; `table_name` (Markdown only) picks one of TABLES."""
+    if table_name is not None and table_name not in TABLES:
+        raise BadInputError(f"unknown table '{table_name}'; choose one of: {', '.join(TABLES)}")
+    if table_name is not None and fmt != "md":
+        raise BadInputError("--table prints a Markdown table: leave out --format, or use md")
     if fmt == "md":
-        return markdown(metrics, title)
+        return markdown(metrics, title, table_name)
     if fmt == "csv":
         return csv_text(flatten(metrics))
     if fmt == "json":
@@ -74,16 +83,21 @@ def csv_text(rows: Sequence[Row], values: Sequence[str] = ("value",)) -> str:
     return buffer.getvalue()
 
 
-def markdown(metrics: dict[str, list[Row]], title: str) -> str:
-    """The Markdown report: one section per table that has data."""
+def markdown(metrics: dict[str, list[Row]], title: str, table_name: str | None = None) -> str:
+    """The Markdown report: one section per table that has data (or only `table_name`)."""
     parts = [f"# sceneplan results: {title}", _overview(metrics["overview"])]
-    for build in (
-        *(_table1, _search_details, _table3, _lookplangraph),
-        *(_cost, _tokens, _repeat, _sclplan),
-    ):
+    builds = (
+        *(_table1, _search_details, _table3, _lookplangraph, _lookplangraph3),
+        *(_lookplangraph4, _cost, _tokens, _repeat, _sclplan),
+    )
+    if table_name is not None:
+        parts, builds = [f"# sceneplan results: {title}"], (TABLES[table_name],)
+    for build in builds:
         section = build(metrics)
         if section:
             parts.append(section)
+        elif table_name is not None:
+            parts.append(f"The store holds no results for table {table_name}.")
     parts.append(_sources())
     return "\n\n".join(parts) + "\n"
 
@@ -222,6 +236,53 @@ def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
     return "## LookPlanGraph metrics (LookPlanGraph Table 2, App. D)\n\n" + table(
         ["Dataset", "Planner", "Model", "n", "SR", "APA", "APL", "NRR"], body
     )
+
+
+def _lookplangraph3(metrics: dict[str, list[Row]]) -> str:
+    """APA per planner and model on the Office suite, pivoted as LookPlanGraph Table 3."""
+    paper = published()["lookplangraph_table3"]
+    rows = [r for r in metrics["lookplangraph"] if r["suite"] == paper["suite"]]
+    if not rows:
+        return ""
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    body = []
+    for planner in dict.fromkeys(r["planner"] for r in rows):
+        apa_of = {r["model"]: r["apa"] for r in rows if r["planner"] == planner}
+        body.append(
+            [planner, *(num(apa_of.get(m)) for m in models), *(["-"] * len(paper["models"]))]
+        )
+    for entry in paper["rows"]:
+        quoted = [num(entry["apa"].get(m)) for m in paper["models"]]
+        body.append([f"{entry['method']} [paper]", *(["-"] * len(models)), *quoted])
+    headers = ["Planner", *models, *(f"{m} [paper]" for m in paper["models"])]
+    return (
+        f"## Plan accuracy per model (LookPlanGraph Table 3, suite {paper['suite']})\n\n"
+        + table(headers, body)
+    )
+
+
+def _lookplangraph4(metrics: dict[str, list[Row]]) -> str:
+    """Graph augmentation accuracy of the looks (LookPlanGraph Table 4)."""
+    rows = metrics.get("augmentation", [])
+    if not rows:
+        return ""
+    paper = published()["lookplangraph_table4"]
+    body = [
+        [r["planner"], r["model"], r["perception"], r["looks"], *(num(r[k]) for k in _AUG)]
+        for r in rows
+    ]
+    body += [
+        [f"{e['method']} [paper]", "-", "-", "-", *(num(e[k]) for k in _AUG)] for e in paper["rows"]
+    ]
+    return (
+        "## Graph augmentation (LookPlanGraph Table 4)\n\nNP: objects found of those a look "
+        "could see; On / Inside: objects resting that way reported with the right relation and "
+        "support.\n\n"
+        + table(["Planner", "Model", "Perception", "Looks", "NP", "On", "Inside"], body)
+    )
+
+
+_AUG = ("np", "on", "inside")
 
 
 def _quoted_lpg(dataset: dict[str, Any], model: str) -> list[list[str]]:
@@ -386,3 +447,13 @@ def num(value: float | None, digits: int = 2) -> str:
 
 def _label(family: str) -> str:
     return family.replace("_", " ").capitalize() if family else "-"
+
+
+# `sceneplan report --table NAME`: one table alone.
+TABLES = {
+    "sayplan-1": _table1,
+    "sayplan-3": _table3,
+    "lookplangraph-2": _lookplangraph,
+    "lookplangraph-3": _lookplangraph3,
+    "lookplangraph-4": _lookplangraph4,
+}

@@ -43,6 +43,7 @@ from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
+    from sceneplan.perception import Perception
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -161,7 +162,10 @@ class Planner(ABC):
 
     `Planner(options, on_event=...)` or `Planner(max_steps=3, ...)`: options
     are validated against `Options` (a BadInputError names the bad one);
-    `on_event` is called with each PlanEvent as the run goes on. A subclass
+    `on_event` is called with each PlanEvent as the run goes on. A planner
+    that observes the world partially looks through `perception`: a
+    Perception object (a VLM with the user's camera, say), or a spec string,
+    which sets the `perception` option. A subclass
     that defines `__init__` calls `super().__init__(...)`.
     """
 
@@ -175,11 +179,15 @@ class Planner(ABC):
         options: PlannerOptions | Mapping[str, Any] | None = None,
         *,
         on_event: OnEvent | None = None,
+        perception: Perception | str | None = None,
         **values: Any,
     ) -> None:
         given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
+        if isinstance(perception, str):  # a spec: the `perception` option
+            values["perception"], perception = perception, None
         self.options = self.Options.build(self.name, {**given, **values})
         self.on_event = on_event
+        self.perception = perception
 
     def plan(
         self,

@@ -80,7 +80,9 @@ class WorldStep:
     `action` names memory's ids, as the planner wrote it; `executed` is the
     same action in the true world's ids (None when it was not run: memory
     refused it). A look records what perception returned (`observations`,
-    `Observation.to_dict()`) and the memory ids it added; a step the true
+    `Observation.to_dict()`), what it could have found (`expected`: the
+    visible true objects memory lacked, scored by LookPlanGraph Table 4's
+    measures) and the memory ids it added; a step the true
     world refused records the nodes memory had wrong and dropped
     (`forgotten`) or corrected.
     """
@@ -93,6 +95,7 @@ class WorldStep:
     cause: str | None = None
     agent_at: str | None = None
     observations: list[dict[str, Any]] = field(default_factory=list)
+    expected: list[dict[str, Any]] = field(default_factory=list)  # what the look could find
     added: list[str] = field(default_factory=list)
     forgotten: list[str] = field(default_factory=list)
     corrected: list[str] = field(default_factory=list)

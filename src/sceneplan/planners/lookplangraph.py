@@ -44,7 +44,7 @@ class LookPlanGraph(Planner):
         )
 
     async def _run(self, run: Run) -> None:
-        observer = Observer.start(run, self.options)
+        observer = Observer.start(run, self.options, self.perception)
         system = render("lookplangraph_system.md", actions=actions_text(run.simulator))
         feedback, last = "none yet", "none yet"
         try:

@@ -34,7 +34,7 @@ from sceneplan.planners.replies import PlanReply
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
-from sceneplan.world.partial import LOOKS, Outcome, PartialWorld
+from sceneplan.world.partial import LOOKS, Outcome, PartialWorld, expected_at
 from sceneplan.world.state import WorldState
 
 if TYPE_CHECKING:
@@ -124,8 +124,10 @@ class Observer:
         episode = self.run.episode
         outcome = self.world.execute(action, index=len(episode.steps))
         observations: list[dict[str, Any]] = []
+        expected: list[dict[str, Any]] = []
         if outcome.look is not None:
             asset, relation = outcome.look
+            expected = expected_at(self.world.truth, self.memory, asset, relation)
             seen = await self.perception.observe(self.world.truth, asset, relation, self.memory)
             observations = [o.to_dict() for o in seen]
             outcome.change.merge(self.world.look(asset, relation, seen))
@@ -145,6 +147,7 @@ class Observer:
                 cause=outcome.failure.cause.value if outcome.failure else None,
                 agent_at=self.world.truth.agent_at,
                 observations=observations,
+                expected=expected,
                 added=list(outcome.change.added),
                 forgotten=list(outcome.change.forgotten),
                 corrected=list(outcome.change.corrected),

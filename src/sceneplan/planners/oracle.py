@@ -83,7 +83,7 @@ class Oracle(Planner):
     async def _partial(self, run: Run, task: Task) -> None:
         """Look where the task's objects truly are, then plan on memory and act."""
         options = self.options
-        observer = Observer.start(run, options)
+        observer = Observer.start(run, options, self.perception)
         episode = run.episode
         try:
             truth = await asyncio.to_thread(

@@ -119,7 +119,7 @@ class SayPlan(Planner):
         `planning` is the planning dialogue's system prompt when it is a second
         dialogue (SayPlan Lite); None: one dialogue for both stages.
         """
-        observer = Observer.start(run, self.options)
+        observer = Observer.start(run, self.options, self.perception)
         find = is_search(run)
         note = render("partial_memory_note.md")
         try:

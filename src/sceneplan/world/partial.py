@@ -244,3 +244,77 @@ def _parsed(action: Action | str) -> Action:
 
 def _at(failure: Failure, index: int | None) -> Failure:
     return Failure(failure.cause, failure.action, failure.facts, index)
+
+
+@dataclass
+class LookScore:
+    """How well looks found what was there (LookPlanGraph Table 4), as counts that add up.
+
+    Node presence: true objects reported / true objects there to be found.
+    `on` / `inside`: true objects resting that way reported with the right
+    relation and the right support / true objects resting that way.
+    """
+
+    present: int = 0
+    expected: int = 0
+    on_right: int = 0
+    on_expected: int = 0
+    inside_right: int = 0
+    inside_expected: int = 0
+
+    def add(self, other: LookScore) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def rates(self) -> dict[str, float | None]:
+        def rate(a: int, b: int) -> float | None:
+            return a / b if b else None
+
+        return {
+            "np": rate(self.present, self.expected),
+            "on": rate(self.on_right, self.on_expected),
+            "inside": rate(self.inside_right, self.inside_expected),
+        }
+
+
+def expected_at(truth: WorldState, memory: Memory, asset: str, relation: Relation) -> list[dict]:
+    """What a look should find: the visible true objects memory lacks, with where they rest."""
+    out = []
+    for node in visible(truth, asset, relation):
+        if memory.memory_id(node) is None:
+            rel = truth.relation(node)
+            out.append(
+                {
+                    "id": node,
+                    "relation": rel.value if rel else None,
+                    "related_to": truth.parent(node),
+                }
+            )
+    return out
+
+
+def score_look(observations: Sequence[Observation], expected: Sequence[dict]) -> LookScore:
+    """Score one look's observations against what it should have found (`expected_at`)."""
+    truth_of_name = {o.name: o.truth for o in observations if o.truth is not None}
+    reported = {o.truth: o for o in observations if o.truth is not None}
+    score = LookScore(expected=len(expected))
+    for item in expected:
+        obs = reported.get(item["id"])
+        if obs is not None:
+            score.present += 1
+        support = None
+        if obs is not None and obs.related_to is not None:
+            support = truth_of_name.get(obs.related_to, obs.related_to)
+        right = (
+            obs is not None
+            and obs.relation is not None
+            and obs.relation.value == item["relation"]
+            and support == item["related_to"]
+        )
+        if item["relation"] == Relation.ONTOP_OF.value:
+            score.on_expected += 1
+            score.on_right += right
+        elif item["relation"] == Relation.INSIDE_OF.value:
+            score.inside_expected += 1
+            score.inside_right += right
+    return score
