@@ -35,8 +35,8 @@ IMAGE_MEDIA_TYPES: tuple[str, ...] = ("image/png", "image/jpeg", "image/gif", "i
 class ImagePart:
     """An image in a user message: its encoded bytes and their media type (`image/png`, ...).
 
-    >>> ImagePart(b"\x89PNG", "image/png").data_url()
-    'data:image/png;base64,iVBORw=='
+    >>> ImagePart(b"GIF89a", "image/gif").data_url()
+    'data:image/gif;base64,R0lGODlh'
     """
 
     data: bytes = field(repr=False)
@@ -84,6 +84,10 @@ class Message:
             raise BadInputError(f"only user messages may carry images, not {self.role} messages")
         if not isinstance(self.images, tuple):
             object.__setattr__(self, "images", tuple(self.images))
+
+    def __repr__(self) -> str:
+        images = f", images={self.images!r}" if self.images else ""
+        return f"Message(role={self.role!r}, content={self.content!r}{images})"
 
     def to_dict(self) -> dict[str, Any]:
         """The `{"role", "content"}` dict every chat API accepts; with images, their digests.
