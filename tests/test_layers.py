@@ -25,9 +25,20 @@ ALLOWED = {
     "llm": set(),
     "datasets": {"graph", "world"},
     "symbolic": {"graph", "world", "nav"},
-    "planners": {"graph", "world", "nav", "symbolic", "llm"},
-    "runs": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners"},
-    "eval": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "runs"},
+    "perception": {"graph", "world", "llm"},
+    "planners": {"graph", "world", "nav", "symbolic", "llm", "perception"},
+    "runs": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "perception"},
+    "eval": {
+        "graph",
+        "world",
+        "nav",
+        "symbolic",
+        "llm",
+        "datasets",
+        "planners",
+        "runs",
+        "perception",
+    },
 }
 
 
