@@ -39,6 +39,7 @@ ALLOWED = {
         "runs",
         "perception",
     },
+    "viewer": {"graph", "world", "nav", "datasets", "planners", "runs", "eval"},
 }
 
 

@@ -69,7 +69,7 @@ app = typer.Typer(
 )
 
 # Topic modules, registered in this order (their commands appear in --help in it).
-_TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve")
+_TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
 
 for _name in _TOPICS:
     importlib.import_module(f"sceneplan.cli.{_name}").register(app)
