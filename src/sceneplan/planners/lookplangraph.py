@@ -68,6 +68,7 @@ class LookPlanGraph(Planner):
         self, run: Run, observer: Observer, system: str, feedback: str, last: str, step: int
     ) -> tuple[Action | None, list[str]]:
         """Ask for a move until memory finds it plausible (Alg. 1, lines 5-8)."""
+        last_failure = None
         for _ in range(self.options.max_corrections + 1):
             graph, shown = observer.scene()
             dialogue = Dialogue(system)
@@ -95,9 +96,13 @@ class LookPlanGraph(Planner):
             if action.name == "done":
                 action = Action("done")  # the paper's done(<node>) names any node
             reply.call.command = str(action)
-            objection = observer.check(action)  # Sim(M, action)
-            if objection is None:
+            last_failure = observer.check(action)  # Sim(M, action)
+            if last_failure is None:
                 return action, shown
-            feedback = objection
-        run.episode.failure = {"cause": None, "message": f"no valid move after: {feedback}"}
+            feedback = last_failure.message
+        run.episode.failure = (
+            last_failure.to_dict()
+            if last_failure is not None
+            else {"cause": None, "message": f"no usable move: {feedback}"}
+        )
         return None, []

@@ -35,6 +35,7 @@ from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
 from sceneplan.world.partial import LOOKS, Outcome, PartialWorld, expected_at
+from sceneplan.world.simulator import Failure
 from sceneplan.world.state import WorldState
 
 if TYPE_CHECKING:
@@ -176,13 +177,12 @@ class Observer:
         extra = f"; no longer there: {', '.join(gone)}" if gone else ""
         return f"{outcome.action} found: {found}{extra}"
 
-    def check(self, action: Action) -> str | None:
-        """Memory's objection to an action (the feedback), or None when it is plausible."""
+    def check(self, action: Action) -> Failure | None:
+        """Memory's objection to an action, or None when it is plausible (recorded)."""
         failure = self.world.check(action)
-        if failure is None:
-            return None
-        self.run.record_sim("check", str(action), False, failure.message, failure.cause.value)
-        return failure.message
+        if failure is not None:
+            self.run.record_sim("check", str(action), False, failure.message, failure.cause.value)
+        return failure
 
     # -- what the prompt shows ------------------------------------------------------------
 

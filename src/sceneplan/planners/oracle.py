@@ -20,7 +20,7 @@ import asyncio
 
 from pydantic import Field
 
-from sceneplan.errors import BadInputError, GoalParseError
+from sceneplan.errors import BadInputError
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
@@ -33,7 +33,7 @@ from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
 
 LOOKS_PER_ASSET = 3  # a noisy perception may miss an object: look again, up to this often
-RESOLVES = 5  # re-solves from memory after the world refused a step (as SayPlan's replans)
+RESOLVES = 5  # looks and re-solves after the world refused a step (as SayPlan's replans)
 
 
 class Oracle(Planner):
@@ -95,10 +95,11 @@ class Oracle(Planner):
             if not truth.ok:
                 episode.error = f"the symbolic planner found no plan ({truth.status.value})"
                 return
-            for node in _objects(run, truth.plan, task):
-                if not await _find(observer, node):
-                    episode.failure = {"cause": None, "message": f"looked, but never saw {node}"}
+            wanted = _objects(run, truth.plan, task)
             for _ in range(RESOLVES + 1):
+                lost = [node for node in wanted if not await _find(observer, node)]
+                if lost:
+                    episode.failure = {"cause": None, "message": f"looked, never saw {lost[0]}"}
                 if await self._act_on_memory(run, observer, task):
                     return
             episode.executable = False
@@ -106,21 +107,23 @@ class Oracle(Planner):
             observer.finish()
 
     async def _act_on_memory(self, run: Run, observer: Observer, task: Task) -> bool:
-        """Solve the goal on memory and run the plan; whether every step ran (and done)."""
+        """Solve the goal on memory and run the plan; whether every step ran, done included
+        (False: memory cannot state or reach the goal yet, or the world refused a step)."""
         episode = run.episode
-        try:
-            problem = PlanningProblem(
-                observer.memory.graph, task.goal, observer.state.copy(), vocabulary=self.vocabulary
-            )
-        except GoalParseError as exc:  # memory lacks (or misnamed) a node the goal names
+        goal = parse_goal(task.goal or "true", run.graph)  # its words are the world's
+        missing = sorted(n for n in goal.nodes() if not observer.memory.knows(n))
+        if missing:  # memory lacks (or misnamed) a node the goal names
             episode.executable = False
-            episode.failure = {"cause": None, "message": f"memory cannot state the goal: {exc}"}
-            return True
+            episode.failure = {"cause": None, "message": f"memory lacks {', '.join(missing)}"}
+            return False
+        problem = PlanningProblem(
+            observer.memory.graph, goal, observer.state.copy(), vocabulary=self.vocabulary
+        )
         result = await asyncio.to_thread(solve, problem, self.options.timeout, self.options.planner)
         if not result.ok:
             episode.executable = False
             episode.failure = {"cause": None, "message": f"no plan on memory ({result.status})"}
-            return True
+            return False
         for action in [*result.plan, Action("done")]:
             outcome = await observer.act(action)
             if not outcome.ok:
@@ -146,9 +149,12 @@ class Oracle(Planner):
 
 
 def _objects(run: Run, plan: list[Action], task: Task) -> list[str]:
-    """The movable objects the task is about: those its plan touches and its goal names."""
+    """The movable objects the task is about: those its plan touches or changes (a mug a
+    coffee machine fills) and those its goal names."""
     graph = run.graph
     named = [a for step in plan for a in step.args]
+    changes = run.simulator.verify_plan(plan).final_state.changes()
+    named += [*changes["moved"], *changes["state"]]
     named += sorted(parse_goal(task.goal or "true", graph).nodes())
     return [
         n for n in dict.fromkeys(named) if n in graph and graph.nodes[n].kind is NodeKind.OBJECT

@@ -129,7 +129,8 @@ def _of_kind(node: str, kind: str | None, graph: SceneGraph) -> bool:
 
 def _classify_error(episode: Episode, graph: SceneGraph) -> None:
     if episode.executable is False and episode.failure is not None:
-        episode.error_type = classify(episode.failure["cause"])
+        if episode.failure.get("cause"):  # else a stop no simulator cause explains (step cap)
+            episode.error_type = classify(episode.failure["cause"])
     elif episode.executable and episode.goal_reached is False:
         explored = set(episode.explored)
         goal_rooms = {
