@@ -91,7 +91,11 @@ def _simulated(text: str, rest: str) -> SimulatedPerception:
             if i == 0 and part in PRESETS:
                 noise = PRESETS[part]
                 continue
-            where = "a preset comes first" if part in PRESETS else "not a preset or KEY=VALUE"
+            where = (
+                "a preset, which must come first"
+                if part in PRESETS
+                else "not a preset or KEY=VALUE"
+            )
             raise BadInputError(f"bad perception '{text}': '{part}' is {where}; {_allowed()}")
         if key == "seed":
             try:
