@@ -19,9 +19,9 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from sceneplan.errors import PlanParseError
+from sceneplan.errors import BadInputError, PlanParseError
 from sceneplan.graph.model import NodeKind
 from sceneplan.graph.views import GraphView, collapse
 from sceneplan.nav import Navigator
@@ -57,6 +57,19 @@ class ObserveOptions(PlannerOptions):
         description="memory at the start: task (the task's own: static unless it says prior), "
         "static (rooms and assets only), prior (the map as last made, stale after a world script)",
     )
+
+    @field_validator("perception")
+    @classmethod
+    def _known_perception(cls, spec: str) -> str:
+        """A spec must name a perception; a VLM's model and camera come at run time."""
+        if spec.strip() != "vlm":
+            from sceneplan.perception import get_perception
+
+            try:
+                get_perception(spec)
+            except BadInputError as exc:
+                raise ValueError(str(exc)) from None
+        return spec
 
 
 class PartialOptions(ObserveOptions):
