@@ -252,3 +252,17 @@ def test_augmentation_accuracy_of_a_vlm_associates_by_category(scripted_llm, she
     assert (result["on"], result["inside"]) == (0.4, 0.5)
     assert result["precision"] == 1.0
     assert json.dumps(result)
+
+
+def test_a_server_without_structured_output_still_gets_the_image(scripted_llm, coffee):
+    truth, memory = coffee
+    scripted_llm.reject_format("json_schema")
+    scripted_llm.reject_format("json_object")
+    scripted_llm.enqueue_text("Here you go:\n```json\n" + json.dumps(REPLY) + "\n```")
+    with scripted_llm.client() as llm:
+        perception = VLMPerception(llm, Camera(), categories=CATEGORIES)
+        _check_observations(perception.observe_sync(truth, "wardrobe1", IN, memory))
+    assert scripted_llm.formats == ["json_schema", "json_object", None]
+    _, view, rules = scripted_llm.requests[-1]["messages"]
+    assert view["content"][0]["type"] == "image_url"  # the schema went into the last message
+    assert "JSON schema" in rules["content"]
