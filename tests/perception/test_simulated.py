@@ -44,6 +44,7 @@ def test_perfect_sees_inside_an_opened_object_and_only_the_relation_looked_for(s
     truth.set_state("box", "open")
     assert "pen" in [o.id for o in look(SimulatedPerception(), shelf, "bench", truth=truth)]
     assert look(SimulatedPerception(), shelf, "bench", IN) == []
+    assert look(SimulatedPerception(), shelf, "cabinet", IN, truth=truth) == []  # closed
     truth.set_state("cabinet", "open")
     assert [o.id for o in look(SimulatedPerception(), shelf, "cabinet", IN, truth=truth)] == [
         "plate"

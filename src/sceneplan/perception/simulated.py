@@ -3,8 +3,9 @@
 `SimulatedPerception` answers a look with what the true world has on or in
 the asset: its children with that relation, and what rests on or in them,
 except inside a closed object (`world.partial.visible`), minus what memory
-already holds. Without noise (`perfect`) each observation is exact: the true
-id, category, relation, related_to, states, properties and affordances.
+already holds; a look inside an asset that is closed sees nothing. Without
+noise (`perfect`) each observation is exact: the true id, category,
+relation, related_to, states, properties and affordances.
 
 `Noise` makes it err like a vision-language model. Each knob is a
 probability, applied independently to each object (see docs/perception.md):
@@ -206,6 +207,8 @@ class _Look:
         self.kept: dict[str, Observation] = {}  # true id -> its observation, this look
 
     def run(self) -> list[Observation]:
+        if self.relation is Relation.INSIDE_OF and "closed" in self.truth.states(self.asset):
+            return []  # a camera does not see through a closed door
         out = []
         for true_id in visible(self.truth, self.asset, self.relation):
             obs = self.object(true_id)

@@ -214,7 +214,7 @@ class VLMPerception(Perception):
     ) -> list[Observation]:
         image = await self._image(asset, relation, truth)
         look = _Context(memory, memory.memory_id(asset) or asset, relation, self.states)
-        messages = self.messages(image, look)
+        messages = self._messages(image, look)
         try:
             response = await self.llm.acomplete(
                 messages, schema=VLMReply, ledger=self.ledger, max_tokens=self.max_tokens
@@ -242,7 +242,7 @@ class VLMPerception(Perception):
             )
         return image
 
-    def messages(self, image: ImagePart, look: _Context) -> list[Message]:
+    def _messages(self, image: ImagePart, look: _Context) -> list[Message]:
         """The request for one look: guidelines, the image with what it shows, the do-not-add list.
 
         The image is not in the last message, so the schema instructions some
