@@ -88,7 +88,7 @@ def browser() -> Iterator[Browser]:
 class Page:
     """One browser tab on a viewer page, failing the test on any script error or request."""
 
-    def __init__(self, browser, path: Path, name: str):
+    def __init__(self, browser, path: Path, name: str, fragment: str = ""):
         self.name = name
         self.context = browser.get().new_context(viewport={"width": 1400, "height": 850})
         self.errors: list[str] = []
@@ -100,7 +100,7 @@ class Page:
         )
         self.page.on("request", lambda request: self.requests.append(request.url))
         self.url = path.resolve().as_uri()
-        self.page.goto(self.url)
+        self.page.goto(self.url + fragment)
         self.page.wait_for_selector("body[data-ready='1']", timeout=60_000)
 
     def screenshot(self, suffix: str = "") -> Path:
@@ -119,11 +119,12 @@ class Page:
 
 @pytest.fixture
 def open_page(browser, request):
-    """`open_page(path)`: the viewer page at `path` in a new tab, checked clean at the end."""
+    """`open_page(path, "#step=3")`: the viewer page at `path` in a new tab (at a link's
+    fragment), checked clean at the end: no script error, no request but the page."""
     opened: list[Page] = []
 
-    def _open(path: Path) -> Page:
-        page = Page(browser, path, request.node.name)
+    def _open(path: Path, fragment: str = "") -> Page:
+        page = Page(browser, path, request.node.name, fragment)
         opened.append(page)
         return page
 

@@ -143,10 +143,16 @@ def test_walk_a_path_room_to_room(open_page, tmp_path):
         i for i in range(steps.count()) if "goto(kitchen)" in steps.nth(i).inner_text()
     )
     steps.nth(goto_kitchen).click()
-    points = p.locator("#map polyline.path").get_attribute("points").split()
-    assert len(points) >= 3  # from the start, through the poses, into the kitchen
+    leg = p.locator("#map polyline.path.last").get_attribute("points").split()
+    assert len(leg) >= 3  # the trip: from the start, through the poses, into the kitchen
     assert "kitchen" in page.text("#step-detail")
+    assert p.locator("#map g.room.open[data-id='kitchen']").count() == 1  # where it acts next
     page.screenshot()
+
+    linked = open_page(out, f"#step={goto_kitchen + 2}")  # a link to the step after
+    assert linked.text("#step-label") == f"step {goto_kitchen + 2} / {steps.count()}"
+    assert "kitchen_bench" in linked.text("#step-detail")  # access(kitchen_bench)
+    assert linked.page.locator("#map .asset.target").count() == 1
 
 
 def test_memory_against_the_true_world(open_page, tmp_path):

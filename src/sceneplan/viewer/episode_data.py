@@ -305,7 +305,9 @@ def _compare(world: PartialWorld) -> dict[str, Any]:
             if row["memory"] == row["truth"]
             else "differs"
         )
-    return {"room": room, "rows": list(rows.values()), "memory_size": len(memory.objects())}
+    order = {"differs": 0, "not there": 1, "unknown": 2, "same": 3}  # what memory has wrong first
+    listed = sorted(rows.values(), key=lambda row: order[row["status"]])
+    return {"room": room, "rows": listed, "memory_size": len(memory.objects())}
 
 
 def _place(state: WorldState, node: str) -> str:

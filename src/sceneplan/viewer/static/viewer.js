@@ -125,6 +125,7 @@
     const out = [];
     let drawn = 0, inView = 0;
     const hi = highlights();
+    currentTarget = hi.target;
     const visible = (x, y, w, h) => x + w >= v.x && x <= v.x + v.w && y + h >= v.y && y <= v.y + v.h;
     for (const b of bands) {
       if (!visible(b.x, b.y, b.w, b.h)) continue;
@@ -162,6 +163,7 @@
     el("mapinfo").textContent = `${G.name || "scene graph"}: ${totalRooms} rooms on ${floors.length} floor(s), ${N} nodes · ` +
       `open floors ${state.openFloors.size} · rooms in view ${inView}${drawn < inView ? ` (drawn ${drawn})` : ""} · open rooms ${state.openRooms.size}`;
   }
+  let currentTarget = -1; // the node the selected step acts on, marked in its room
   function drawContents(room, X, Y, box, px) {
     const assets = Array.from(children(room)).filter((c) => G.kind[c] === K.asset);
     if (!assets.length) return "";
@@ -169,23 +171,23 @@
     assets.forEach((a, n) => {
       const cx = X + box * 0.05 + (n % cols) * cell, cy = Y + box * 0.17 + Math.floor(n / cols) * cell * 0.85;
       const s = cell * 0.8;
-      out.push(`<rect class="asset${state.selected === a ? " sel" : ""}" data-node="${a}" x="${cx}" y="${cy}" width="${s}" height="${s * 0.55}" stroke-width="${px}"><title>${esc(G.ids[a])}</title></rect>`);
+      out.push(`<rect class="asset${state.selected === a ? " sel" : ""}${currentTarget === a ? " target" : ""}" data-node="${a}" x="${cx}" y="${cy}" width="${s}" height="${s * 0.55}" stroke-width="${px * (currentTarget === a || state.selected === a ? 3 : 1)}"><title>${esc(G.ids[a])}</title></rect>`);
       if (s / px > 40) out.push(`<text class="itemlabel" x="${cx + s * 0.04}" y="${cy + s * 0.14}" font-size="${s * 0.1}">${esc(G.ids[a])}</text>`);
       const objects = [];
       const stack = Array.from(children(a));
       while (stack.length) { const o = stack.shift(); objects.push(o); stack.push(...children(o)); }
       objects.slice(0, 12).forEach((o, k) => {
         const r = s * 0.035, ox = cx + r * 2 + k * r * 3.2, oy = cy + s * 0.4;
-        out.push(`<circle class="object${state.selected === o ? " sel" : ""}" data-node="${o}" cx="${ox}" cy="${oy}" r="${r}" stroke-width="${px * 2}"><title>${esc(G.ids[o])}</title></circle>`);
+        out.push(`<circle class="object${state.selected === o ? " sel" : ""}${currentTarget === o ? " target" : ""}" data-node="${o}" cx="${ox}" cy="${oy}" r="${r}" stroke-width="${px * 2}"><title>${esc(G.ids[o])}</title></circle>`);
       });
     });
     return out.join("");
   }
   function drawPath(hi, px) {
     const out = [];
-    if (hi.path.length > 1) {
-      const pts = hi.path.map(mapXY).filter(Boolean);
-      if (pts.length > 1) out.push(`<polyline class="path" points="${pts.map((p) => p[0] + "," + p[1]).join(" ")}" stroke-width="${Math.max(px * 3, pts[0][2] * 0.04)}"/>`);
+    for (const [line, cls, width] of [[hi.path, "path", 2], [hi.last, "path last", 4]]) {
+      const pts = line.map(mapXY).filter(Boolean);
+      if (pts.length > 1) out.push(`<polyline class="${cls}" points="${pts.map((p) => p[0] + "," + p[1]).join(" ")}" stroke-width="${Math.max(px * width, pts[0][2] * 0.02 * width)}"/>`);
     }
     if (hi.robot >= 0) {
       const p = mapXY(hi.robot);
@@ -198,17 +200,28 @@
     return out.join("");
   }
   function highlights() { // what the selected turn / step puts on the map
-    const hi = { path: [], robot: G.agent >= 0 ? placeOf(G.agent) : -1, fail: -1, turnNode: -1 };
+    const hi = { path: [], last: [], robot: G.agent >= 0 ? placeOf(G.agent) : -1, fail: -1, turnNode: -1, target: -1 };
     if (state.mode === "search" && EP && state.turn) hi.turnNode = idx(EP.search.turns[state.turn - 1].node);
     if (state.mode === "plan" && EP && state.step !== null) {
       const steps = EP.plan.steps;
       const ids = EP.plan.start ? [EP.plan.start] : [];
       for (let s = 0; s <= state.step; s++) for (const p of steps[s].path) if (ids[ids.length - 1] !== p) ids.push(p);
       hi.path = ids.map(idx).filter((i) => i >= 0);
-      hi.robot = idx(steps[state.step].at);
+      const step = steps[state.step];
+      let first = state.step; // the trip this step is part of: the moves up to it
+      while (first > 0 && steps[first].path.length && steps[first - 1].path.length) first--;
+      const leg = [];
+      for (let k = first; k <= state.step; k++) for (const p of steps[k].path) if (leg[leg.length - 1] !== p) leg.push(p);
+      hi.last = leg.map(idx).filter((i) => i >= 0);
+      hi.robot = idx(step.at);
+      hi.target = idx((step.action.match(/\(([^,)]+)/) || [])[1]);
       if (steps[state.step].result === "failed") hi.fail = hi.robot;
     }
-    if (state.mode === "memory" && EP && EP.memory && state.mstep !== null) hi.robot = idx(EP.memory.steps[state.mstep].agent_at);
+    if (state.mode === "memory" && EP && EP.memory && state.mstep !== null) {
+      const step = EP.memory.steps[state.mstep];
+      hi.robot = idx(step.agent_at);
+      hi.target = idx((step.action.match(/\(([^,)]+)/) || [])[1]);
+    }
     return hi;
   }
 
@@ -265,8 +278,12 @@
 
   function toggleFloor(pos, focus) {
     if (state.openFloors.has(pos)) state.openFloors.delete(pos); else state.openFloors.add(pos);
-    if (focus && state.openFloors.has(pos)) { layoutBands(); const b = bands[pos]; const r = state.view.w / state.view.h;
-      const w = Math.max(b.w, b.h * r) * 1.05; state.view = { x: b.x - w * 0.02, y: b.y - b.head * 0.2, w, h: w / r }; }
+    if (focus && state.openFloors.has(pos)) { // show the floor, or its start when it is long
+      layoutBands();
+      const b = bands[pos], r = state.view.w / state.view.h;
+      const w = Math.max(b.h * r, Math.min(b.w, b.f.box * 30)) * 1.05;
+      state.view = { x: b.x - w * 0.02, y: b.y - b.head * 0.2, w, h: w / r };
+    }
     refresh();
   }
   function toggleRoom(i) {
@@ -433,6 +450,7 @@
     const here = idx(steps[state.step].at);
     for (let k = 0; k <= state.step; k++) for (const p of steps[k].path) { const i = idx(p); if (floorOf(i) >= 0) state.openFloors.add(floorOf(i)); }
     if (here >= 0 && floorOf(here) >= 0) state.openFloors.add(floorOf(here));
+    state.openRooms = new Set(G.kind[here] === K.room ? [here] : []); // the room it acts in
     refresh();
   }
   function renderPlan() {
@@ -538,7 +556,16 @@
   el("summary").innerHTML = sum.join("");
   showTab(EP && EP.search.turns.length ? "search" : EP && EP.plan.steps.length ? "plan" : "details");
   fit();
+  // a link can open the page at a node, a search turn, a plan step or a memory step (1-based):
+  // view.html#turn=3, #step=12, #mstep=2, #node=kitchen, #floor=floor2
+  const asked = new URLSearchParams(location.hash.slice(1));
+  if (asked.has("floor")) { const f = floors.findIndex((x) => x.label === asked.get("floor")); if (f >= 0) toggleFloor(f, true); }
+  if (asked.has("node") && idx(asked.get("node")) >= 0) select(idx(asked.get("node")));
+  if (EP && asked.has("turn") && EP.search.turns.length) { showTab("search"); setTurn(+asked.get("turn")); }
+  if (EP && asked.has("step") && EP.plan.steps.length) { showTab("plan"); setStep(+asked.get("step") - 1); }
+  if (EP && asked.has("mstep") && EP.memory) { showTab("memory"); setMStep(+asked.get("mstep") - 1); }
   render();
-  requestAnimationFrame(() => { performance.mark("viewer-ready"); document.body.dataset.ready = "1"; });
+  // the second frame after the first map is drawn: by then that map has been painted
+  requestAnimationFrame(() => requestAnimationFrame(() => { performance.mark("viewer-ready"); document.body.dataset.ready = "1"; }));
   window.sceneplanViewer = { state, select: (id) => select(idx(id)), setTurn, setStep, setMStep: (s) => EP && EP.memory && setMStep(s), idx };
 })();
