@@ -8,13 +8,17 @@ again as naming an unknown node.
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, FiniteFloat, ValidationError
 
 from sceneplan.errors import BadInputError, GraphValidationError
+from sceneplan.graph.bulk import clean_nodes
 from sceneplan.graph.model import (
     ALLOWED_PARENTS,
     NODE_ID_RULE,
@@ -60,11 +64,13 @@ def load(path: str | Path) -> SceneGraph:
             f"cannot read scene graph file {path}: not UTF-8 text (byte {exc.start})"
         ) from None
     try:
-        data = json.loads(text)
+        with _gc_paused():
+            data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInputError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    del text
     return from_dict(data, source=str(path))
 
 
@@ -92,18 +98,49 @@ def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     if not isinstance(raw_links, list):
         problems.append("field 'links' must be a list of [a, b] pairs")
         raw_links = []
+    with _gc_paused():
+        clean = clean_nodes(raw_nodes, raw_links)
+        nodes, links = clean or validate_by_node(raw_nodes, raw_links, problems)
+        if problems:
+            raise GraphValidationError(source, problems)
+        return SceneGraph.from_node_dict(
+            nodes,
+            links,
+            name=str(data.get("name", "")),
+            description=str(data.get("description", "")),
+        )
+
+
+def validate_by_node(
+    raw_nodes: list, raw_links: list, problems: list[str]
+) -> tuple[dict[str, Node], list[tuple[str, str]]]:
+    """The valid nodes and links, with a message in `problems` for each problem found.
+
+    The reference validator: node by node, with a pydantic model per node. It
+    runs when the bulk check (`bulk.clean_nodes`) finds anything wrong, to find
+    and word every problem; tests check that both accept the same files.
+    """
     rejected: set[str] = set()
     nodes = _parse_nodes(raw_nodes, problems, rejected)
     links = _parse_links(raw_links, nodes, problems, rejected)
     _check_structure(nodes, problems, rejected)
-    if problems:
-        raise GraphValidationError(source, problems)
-    return SceneGraph.from_nodes(
-        nodes.values(),
-        links,
-        name=str(data.get("name", "")),
-        description=str(data.get("description", "")),
-    )
+    return nodes, links
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a load allocates its many small, acyclic objects.
+
+    Each collection would walk every object allocated so far: with collections on,
+    a 420,000-node file took about 4x longer to parse and build.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> dict[str, Node]:

@@ -1,0 +1,206 @@
+"""The fast path of graph loading: whole-column checks that accept only clean files.
+
+`clean_nodes` looks at the parsed node and link lists a column at a time (every
+id, every kind, every parent...) with set and map operations that run in C,
+and builds the nodes without a per-node validation object. It is stricter than
+the per-node validator in `io.py`, never more lenient: it answers None for any
+file it is not sure of (a wrong type anywhere, an int where a bool could hide,
+a cycle, a duplicate) and the per-node validator then runs and words every
+problem. So a valid file loads fast and a bad one gets exactly the messages it
+always got.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from itertools import chain, repeat
+from operator import attrgetter
+from typing import Any
+
+from sceneplan.graph.model import ALLOWED_PARENTS, PLACE_KINDS, Node, NodeKind, Relation
+
+FIELDS = frozenset(
+    {
+        "id",
+        "kind",
+        "parent",
+        "relation",
+        "category",
+        "affordances",
+        "state",
+        "attributes",
+        "position",
+        "description",
+    }
+)
+_KINDS = {kind.value: kind for kind in NodeKind}
+_RELATIONS: dict[str | None, Relation | None] = {r.value: r for r in Relation} | {None: None}
+_ID_CHAR = re.compile(r"[\w\-.]")  # one character of graph.model.NODE_ID
+_NONE = type(None)
+_STR_OR_NONE = frozenset({str, _NONE})
+_LISTS = frozenset({list, tuple})
+_NUMBERS = frozenset({float, int})
+
+
+class _NoNode:
+    kind = None  # the kind of the parent of a node that has none
+
+
+_NO_NODE = _NoNode()
+
+# (kind, relation, kind of parent) triples that pass every structure check.
+_FITS = frozenset(
+    (kind, relation, parent)
+    for kind in NodeKind
+    for parent in ALLOWED_PARENTS[kind]
+    for relation in (
+        ((Relation.HELD,) if parent is NodeKind.AGENT else (Relation.ONTOP_OF, Relation.INSIDE_OF))
+        if kind is NodeKind.OBJECT
+        else (None,)
+    )
+)
+
+
+def clean_nodes(
+    raw_nodes: list, raw_links: list
+) -> tuple[dict[str, Node], list[tuple[str, str]]] | None:
+    """The nodes by id and the links of a file with no problem at all, else None."""
+    if not raw_nodes:
+        return None
+    try:
+        # Each error is a value no valid file has: a non-dict node (dict.get refuses it),
+        # a non-string id (str.join refuses it), an unknown kind (KeyError)...
+        return _clean_nodes(raw_nodes, raw_links)
+    except (TypeError, KeyError, OverflowError):
+        return None
+
+
+def _clean_nodes(
+    raw_nodes: list, raw_links: list
+) -> tuple[dict[str, Node], list[tuple[str, str]]] | None:
+    keys = set(chain.from_iterable(raw_nodes))
+    if not keys <= FIELDS:
+        return None
+    n = len(raw_nodes)
+
+    def column(key: str, default: Any = None) -> list:
+        if key not in keys:
+            return [default] * n
+        return list(map(dict.get, raw_nodes, repeat(key), repeat(default)))
+
+    ids = column("id")
+    if not _valid_ids(ids):
+        return None
+    kinds = list(map(_KINDS.__getitem__, column("kind")))  # KeyError for an unknown kind
+    relations = list(map(_RELATIONS.__getitem__, column("relation")))
+    parents = column("parent")
+    categories, descriptions = column("category"), column("description")
+    if not _only(map(type, chain(categories, descriptions)), _STR_OR_NONE):
+        return None
+    lists = [_tuples(column(key, ())) for key in ("affordances", "state", "attributes")]
+    if None in lists:
+        return None
+    positions = _positions(column("position")) if "position" in keys else [None] * n
+    if positions is None:
+        return None
+    fields = (parents, relations, *lists, positions, descriptions, categories)
+    by_id = dict(zip(ids, map(Node, ids, kinds, *fields), strict=True))
+    if len(by_id) != n:  # a duplicate id
+        return None
+    if not _structure_fits(by_id, kinds, parents, relations):
+        return None
+    links = _links(raw_links, by_id)
+    if links is None:
+        return None
+    return by_id, links
+
+
+def _only(types: Iterable[type], allowed: Iterable[type]) -> bool:
+    return set(types) <= set(allowed)
+
+
+def _valid_ids(ids: list) -> bool:
+    """Every id is a string matching NODE_ID: not empty, and only id characters."""
+    joined = "\n".join(ids)  # TypeError unless every id is a string
+    if not all(ids) or joined.count("\n") != len(ids) - 1:
+        return False
+    return all(_ID_CHAR.fullmatch(c) for c in set(joined) - {"\n"})
+
+
+def _tuples(column: list) -> list[tuple[str, ...]] | None:
+    """Lists of strings as tuples, or None if one is not a list of strings."""
+    if not _only(map(type, column), _LISTS):
+        return None
+    if not _only(map(type, set(chain.from_iterable(column))), {str}):
+        return None
+    return list(map(tuple, column))
+
+
+def _positions(column: list) -> list[tuple[float, ...] | None] | None:
+    """Positions as tuples of floats, or None if one is not 2 or 3 finite numbers."""
+    given = [p for p in column if p is not None]
+    if not _only(map(type, given), _LISTS) or not _only(map(len, given), {2, 3}):
+        return None
+    numbers = list(chain.from_iterable(given))
+    if not _only(map(type, numbers), _NUMBERS) or not all(map(math.isfinite, numbers)):
+        return None  # math.isfinite raises OverflowError for an int too large for a float
+    return [None if p is None else tuple(map(float, p)) for p in column]
+
+
+_kind = attrgetter("kind")
+
+
+def _structure_fits(by_id: dict[str, Node], kinds: list, parents: list, relations: list) -> bool:
+    """Parents exist with an allowed kind, relations fit, one agent at most, no cycle."""
+    if kinds.count(NodeKind.AGENT) > 1:
+        return False
+    parent_nodes = list(map(by_id.get, parents, repeat(_NO_NODE)))
+    if parent_nodes.count(_NO_NODE) != parents.count(None):  # a parent that is not a node
+        return False
+    parent_kinds = list(map(_kind, parent_nodes))
+    triples = set(zip(kinds, relations, parent_kinds, strict=True))
+    if not triples <= _FITS:
+        return False
+    if (NodeKind.OBJECT, Relation.ONTOP_OF, NodeKind.OBJECT) not in triples and (
+        NodeKind.OBJECT,
+        Relation.INSIDE_OF,
+        NodeKind.OBJECT,
+    ) not in triples:
+        return True
+    # Only objects may have a parent of their own kind, so only they can form a cycle.
+    nested = {
+        node.id: node.parent
+        for node, parent_kind in zip(by_id.values(), parent_kinds, strict=True)
+        if node.kind is NodeKind.OBJECT and parent_kind is NodeKind.OBJECT
+    }
+    return not _has_cycle(nested)
+
+
+def _has_cycle(parent_of: dict[str, str]) -> bool:
+    done: set[str] = set()
+    for start in parent_of:
+        path: set[str] = set()
+        current: str | None = start
+        while current is not None and current not in done:
+            if current in path:
+                return True
+            path.add(current)
+            current = parent_of.get(current)
+        done.update(path)
+    return False
+
+
+def _links(raw_links: list, by_id: dict[str, Node]) -> list[tuple[str, str]] | None:
+    """The links as pairs, or None unless each is a list of two ids of rooms or poses."""
+    if not raw_links:
+        return []
+    if not _only(map(type, raw_links), {list}) or not _only(map(len, raw_links), {2}):
+        return None
+    ends = set(chain.from_iterable(raw_links))
+    if not _only(map(type, ends), {str}):
+        return None
+    if not set(map(_kind, map(by_id.get, ends, repeat(_NO_NODE)))) <= PLACE_KINDS:
+        return None
+    return list(map(tuple, raw_links))

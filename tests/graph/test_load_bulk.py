@@ -1,0 +1,223 @@
+"""The bulk loader accepts only what the node-by-node validator accepts, and builds the same nodes.
+
+`bulk.clean_nodes` may say "not sure" (None) for a valid file, which only costs
+time; it must never accept a file the reference validator (`validate_by_node`)
+rejects, nor build different nodes.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import math
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sceneplan.graph import SceneGraph, from_dict
+from sceneplan.graph.bulk import FIELDS, clean_nodes
+from sceneplan.graph.io import validate_by_node
+from sceneplan.graph.model import Node, NodeKind, Relation
+
+_SYNTHETIC = Path(__file__).resolve().parents[2] / "benchmarks" / "synthetic.py"
+
+
+def synthetic_building(rooms: int) -> dict[str, Any]:
+    """The benchmarks' synthetic building (benchmarks/synthetic.py) as a native-format dict."""
+    spec = importlib.util.spec_from_file_location("_load_synthetic", _SYNTHETIC)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.synthetic_building(rooms)
+
+
+def base_nodes() -> list[dict]:
+    return [
+        {"id": "house", "kind": "building"},
+        {"id": "floor0", "kind": "floor", "parent": "house"},
+        {"id": "kitchen", "kind": "room", "parent": "floor0", "position": [0, 1.5, 0]},
+        {"id": "hall", "kind": "room", "parent": "floor0", "description": "the hall"},
+        {"id": "pose1", "kind": "pose", "parent": "floor0", "position": [1.0, 2.0]},
+        {
+            "id": "fridge",
+            "kind": "asset",
+            "parent": "kitchen",
+            "state": ["closed"],
+            "affordances": ["open", "close", "release"],
+        },
+        {"id": "bench", "kind": "asset", "parent": "kitchen", "category": "table"},
+        {"id": "mug", "kind": "object", "parent": "bench", "relation": "ontop_of"},
+        {"id": "tray", "kind": "object", "parent": "bench", "relation": "ontop_of"},
+        {"id": "spoon", "kind": "object", "parent": "tray", "relation": "inside_of"},
+        {"id": "pen", "kind": "object", "parent": "agent", "relation": "held"},
+        {"id": "agent", "kind": "agent", "parent": "hall", "attributes": ["robot"]},
+    ]
+
+
+def base_links() -> list:
+    return [["kitchen", "pose1"], ["pose1", "hall"]]
+
+
+def reference(nodes: list, links: list) -> tuple[dict[str, Node], list, list[str]]:
+    problems: list[str] = []
+    by_id, valid_links = validate_by_node(copy.deepcopy(nodes), copy.deepcopy(links), problems)
+    return by_id, valid_links, problems
+
+
+def same_nodes(a: dict[str, Node], b: dict[str, Node]) -> bool:
+    """Equal nodes in the same order, positions compared as floats (and their types)."""
+    return list(a) == list(b) and all(
+        x == y and [type(v) for v in x.position or ()] == [type(v) for v in y.position or ()]
+        for x, y in zip(a.values(), b.values(), strict=True)
+    )
+
+
+def test_a_valid_file_takes_the_bulk_path_and_builds_the_reference_nodes():
+    clean = clean_nodes(base_nodes(), base_links())
+    assert clean is not None
+    by_id, links, problems = reference(base_nodes(), base_links())
+    assert problems == []
+    assert same_nodes(clean[0], by_id)
+    assert clean[1] == links
+    assert clean[0]["kitchen"].position == (0.0, 1.5, 0.0)
+    assert clean[0]["mug"].kind is NodeKind.OBJECT and clean[0]["pen"].relation is Relation.HELD
+
+
+def test_the_synthetic_building_takes_the_bulk_path():
+    data = synthetic_building(20)
+    clean = clean_nodes(data["nodes"], data["links"])
+    assert clean is not None
+    by_id, links, problems = reference(data["nodes"], data["links"])
+    assert problems == [] and same_nodes(clean[0], by_id) and clean[1] == links
+
+
+# Values a hand-edited or generated file might hold where a field is expected.
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.sampled_from([10**400, 2**63, -0.0, 1e308, math.inf, -math.inf, math.nan]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "kitchen",
+            "hall",
+            "pose1",
+            "house",
+            "floor0",
+            "bench",
+            "tray",
+            "mug",
+            "spoon",
+            "agent",
+            "fridge",
+            "ghost",
+            "my mug",
+            "a\nb",
+            "é",
+            "x\ud800",
+            *(k.value for k in NodeKind),
+            *(r.value for r in Relation),
+        ]
+    ),
+)
+JSON_VALUES = st.one_of(
+    JSON_SCALARS,
+    st.lists(JSON_SCALARS, max_size=4),
+    st.lists(st.lists(JSON_SCALARS, max_size=2), max_size=2),
+    st.dictionaries(st.sampled_from(["id", "x"]), JSON_SCALARS, max_size=2),
+)
+FIELD_NAMES = st.sampled_from([*sorted(FIELDS), "room", "extra"])
+
+
+@st.composite
+def mutated(draw) -> tuple[list, list]:
+    nodes, links = base_nodes(), base_links()
+    for _ in range(draw(st.integers(1, 3))):
+        action = draw(st.sampled_from(["set", "drop", "duplicate", "replace", "link"]))
+        index = draw(st.integers(0, len(nodes) - 1))
+        node = nodes[index]
+        if action == "set" and isinstance(node, dict):
+            node[draw(FIELD_NAMES)] = draw(JSON_VALUES)
+        elif action == "drop" and isinstance(node, dict) and node:
+            node.pop(draw(st.sampled_from(sorted(node))))
+        elif action == "duplicate":
+            nodes.append(copy.deepcopy(node))
+        elif action == "replace":
+            nodes[index] = draw(JSON_VALUES)
+        elif action == "link":
+            links.append(draw(st.one_of(JSON_VALUES, st.lists(JSON_SCALARS, max_size=3))))
+    return nodes, links
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_bulk_never_accepts_what_the_reference_rejects(case):
+    nodes, links = case
+    snapshot = copy.deepcopy((nodes, links))
+    clean = clean_nodes(nodes, links)
+    assert repr((nodes, links)) == repr(snapshot)  # the input is not changed
+    if clean is None:
+        return
+    by_id, valid_links, problems = reference(nodes, links)
+    assert problems == []
+    assert same_nodes(clean[0], by_id)
+    assert clean[1] == valid_links
+
+
+# -- the tree built in bulk is the tree add_edge builds ----------------------------------
+
+
+def tree_by_add_edge(nodes: list[Node]) -> nx.DiGraph:
+    tree = nx.DiGraph()
+    by_id = {n.id: n for n in nodes}
+    tree.add_nodes_from(by_id)
+    for node in by_id.values():
+        if node.parent is not None:
+            tree.add_edge(node.parent, node.id)
+    return tree
+
+
+def same_tree(a: nx.DiGraph, b: nx.DiGraph) -> bool:
+    return (
+        list(a.nodes) == list(b.nodes)
+        and list(a.edges) == list(b.edges)
+        and all(list(a.successors(n)) == list(b.successors(n)) for n in a)
+        and all(list(a.predecessors(n)) == list(b.predecessors(n)) for n in a)
+        and nx.utils.graphs_equal(a, b)
+    )
+
+
+def test_the_tree_matches_add_edge_in_order_and_in_data():
+    graph = from_dict(synthetic_building(3))
+    expected = tree_by_add_edge(list(graph))
+    assert same_tree(graph.tree, expected)
+    graph.tree.add_edge("building", "extra")  # still a working networkx graph
+    assert graph.tree.has_edge("building", "extra") and "extra" in graph.tree
+    assert graph.tree["floor0"]["office0"] is graph.tree.pred["office0"]["floor0"]
+
+
+def test_from_nodes_keeps_a_missing_parent_and_the_last_duplicate():
+    nodes = [
+        Node("b", NodeKind.ROOM, parent="ghost"),
+        Node("a", NodeKind.ROOM),
+        Node("c", NodeKind.ASSET, parent="a"),
+        Node("a", NodeKind.ROOM, description="second"),
+        Node("d", NodeKind.ASSET, parent="ghost"),
+    ]
+    graph = SceneGraph.from_nodes(iter(nodes))
+    assert same_tree(graph.tree, tree_by_add_edge(nodes))
+    assert list(graph.tree) == ["b", "a", "c", "d", "ghost"]
+    assert graph.nodes["a"].description == "second"
+    assert graph.children("ghost") == ["b", "d"] and graph.children("a") == ["c"]
+
+
+def test_the_bulk_check_knows_the_same_fields_as_the_node_model():
+    from sceneplan.graph.io import _NodeRecord
+
+    assert set(_NodeRecord.model_fields) == FIELDS
