@@ -78,6 +78,8 @@ def view(
     """Write one self-contained HTML page showing a scene graph, or a run on it."""
     from sceneplan.viewer import render_page  # the viewer loads the whole stack: only when asked
 
+    if out is not None:
+        check_output_file(out, "the page")  # before any work: a bad path costs nothing
     shown, name = _what(env, episode, store, task, planner, model, run, graph_env)
     path = out if out is not None else Path(f"view-{_slug(name)}.html")
     check_output_file(path, "the page")
