@@ -11,7 +11,12 @@ from __future__ import annotations
 import json
 
 from typer.testing import CliRunner
-from viewer_runs import FAILING_FEEDBACK, failing_sayplan_episode, partial_run
+from viewer_runs import (
+    FAILING_FEEDBACK,
+    failing_sayplan_episode,
+    lookplangraph_episode,
+    partial_run,
+)
 from viewer_synthetic import synthetic_graph
 
 from sceneplan.cli import app
@@ -182,6 +187,33 @@ def test_memory_against_the_true_world(open_page, tmp_path):
     p.click("#mstep-list [data-mstep='5']")  # look_on(bed2) finds it
     assert "coffee_mug" in page.text("#mstep-detail")
     assert p.locator("#memory-table tr[data-status='same']").count() == 1
+    page.screenshot()
+
+
+def test_lookplangraph_steps_show_the_models_moves_and_what_memory_refused(
+    open_page, tmp_path, scripted_llm
+):
+    episode = lookplangraph_episode(scripted_llm)
+    assert episode.task_id == "planning-simple-02" and len(episode.steps) == 7
+    trace = tmp_path / "lpg.json"
+    trace.write_text(json.dumps(episode.to_dict()))
+    out = tmp_path / "lpg.html"
+    view("--episode", str(trace), "-o", str(out))
+    page = open_page(out, "#mstep=1")
+    p = page.page
+    assert page.text("#mstep-label") == "step 1 / 7"
+    unknown = p.locator("#memory-table tr[data-status='unknown']")
+    unknown_before = unknown.count()
+    assert any(row.startswith("orange1\t") for row in unknown.all_inner_texts())  # not seen yet
+
+    p.click("#mstep-next")  # the look, chosen after memory refused pick_up(orange1)
+    assert page.text("#mstep-label") == "step 2 / 7"
+    assert "memory refused first\npick_up(orange1)" in page.text("#mstep-detail")
+    assert page.text("#mstep-thought") == "next: look_on(kitchen_bench)"
+    assert "orange1" in page.text("#mstep-feedback")
+    same = p.locator("#memory-table tr[data-status='same']").all_inner_texts()
+    assert "orange1\ton kitchen_bench\ton kitchen_bench" in same
+    assert unknown.count() < unknown_before  # what is on the bench is known now
     page.screenshot()
 
 

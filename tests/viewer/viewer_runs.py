@@ -98,3 +98,35 @@ def partial_run() -> tuple[SceneGraph, SceneGraph, Episode]:
             )
         )
     return truth, prior, episode
+
+
+def _move(name: str, target: str = "") -> dict:
+    return {
+        "chain_of_thought": [f"next: {name}({target})"],
+        "next_move": {"function_name": name, "function_target": target},
+    }
+
+
+LOOKPLANGRAPH_REPLIES = [
+    _move("go_to", "kitchen"),
+    _move("pick_up", "orange1"),  # memory has no orange yet: refused, asked again
+    _move("look_on", "kitchen_bench"),
+    _move("pick_up", "orange1"),
+    _move("open", "fridge"),
+    _move("put_inside", "fridge"),
+    _move("close", "fridge"),
+    _move("done"),
+]
+
+
+def lookplangraph_episode(scripted_llm) -> Episode:
+    """LookPlanGraph refrigerating the orange: its first pick-up refused by memory, then a look."""
+    for reply in LOOKPLANGRAPH_REPLIES:
+        scripted_llm.enqueue_json(reply)
+    with scripted_llm.client() as llm:
+        return runs.plan(
+            get_planner("lookplangraph", perception="simulated:perfect"),
+            "Refrigerate the orange left on the kitchen bench.",
+            "office",
+            llm,
+        )

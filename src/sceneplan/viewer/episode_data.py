@@ -232,8 +232,16 @@ def memory_steps(
     known_at_start = (episode.extra.get("observe") or {}).get("memory") or []
     memory = Memory.prior(mapped) if known_at_start else Memory.static(mapped)
     world: PartialWorld | None = PartialWorld(WorldState(graph), memory, vocabulary)
+    calls = [c for c in episode.llm_calls if c.stage == "act"]  # LookPlanGraph's moves
+    taken = 0
     out = []
     for step in episode.steps:
+        # the replies that led to this step: those memory refused, then the one it ran
+        chosen = next(
+            (n for n in range(taken, len(calls)) if calls[n].command == step.action), None
+        )
+        asked = calls[taken : chosen + 1] if chosen is not None else []
+        taken = chosen + 1 if chosen is not None else taken
         record: dict[str, Any] = {
             "index": step.index,
             "action": step.action,
@@ -247,6 +255,8 @@ def memory_steps(
             "forgotten": step.forgotten,
             "corrected": step.corrected,
             "shown": step.shown,
+            "refused": [c.command or c.reply[:200] for c in asked[:-1]],
+            **_reasoning(asked[-1] if asked else None),
         }
         if world is not None:
             try:

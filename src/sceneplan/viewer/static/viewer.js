@@ -516,7 +516,10 @@
         (x.added.length ? `<dt>memory added</dt><dd>${x.added.map(esc).join(", ")}</dd>` : "") +
         (x.forgotten.length ? `<dt>memory dropped</dt><dd>${x.forgotten.map(esc).join(", ")}</dd>` : "") +
         (x.corrected.length ? `<dt>memory corrected</dt><dd>${x.corrected.map(esc).join(", ")}</dd>` : "") +
-        (x.shown.length ? `<dt>in the prompt</dt><dd>${x.shown.length} node(s)</dd>` : "") + "</dl>";
+        (x.shown.length ? `<dt>in the prompt</dt><dd>${x.shown.length} node(s)</dd>` : "") +
+        (x.refused.length ? `<dt>memory refused first</dt><dd>${x.refused.map(esc).join(", ")}</dd>` : "") + "</dl>" +
+        (x.thought ? `<h3>the model's chain of thought</h3><pre id="mstep-thought">${esc(x.thought)}</pre>` : "") +
+        (x.reply ? `<h3>the model's reply</h3><pre>${esc(x.reply)}</pre>` : "");
       if (x.rows) {
         html += `<h3>in ${esc(x.room)}: memory knew vs the true world</h3><table id="memory-table"><tr><th>object</th><th>memory</th><th>true world</th></tr>` +
           x.rows.map((r) => `<tr class="${r.status.replace(" ", "-")}" data-status="${r.status}"><td>${nodeLink(r.object)}</td><td>${esc(r.memory ?? "—")}</td><td>${esc(r.truth ?? "not there")}</td></tr>`).join("") +
