@@ -196,3 +196,26 @@ def test_page_data_of_a_run_without_a_plan():
     episode = Episode("sayplan", "m", "coffee", "Make Tom a coffee.")
     data = page_data(Shown(from_environment("coffee").graph, episode))
     assert data["episode"]["plan"]["steps"] == [] and data["episode"]["memory"] is None
+
+
+def test_view_serve_opens_the_browser_on_the_page(tmp_path, monkeypatch):
+    from sceneplan.cli import view as view_cli
+
+    fetched: list[bytes] = []
+
+    def open_browser(address: str) -> bool:
+        assert address.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(address, timeout=5) as response:
+            fetched.append(response.read())
+        return True
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt  # Ctrl-C while serving
+
+    monkeypatch.setattr(view_cli.webbrowser, "open", open_browser)
+    monkeypatch.setattr(view_cli.time, "sleep", interrupted)
+    out = tmp_path / "served.html"
+    result = runner.invoke(app, ["view", "coffee", "-o", str(out), "--serve"])
+    assert result.exit_code == 0, result.output
+    assert "serving http://127.0.0.1:" in result.output
+    assert fetched == [out.read_bytes()]

@@ -154,6 +154,7 @@ def _serve(html: str, port: int) -> None:
         pass
     finally:
         server.shutdown()
+        server.server_close()
 
 
 def register(app: typer.Typer) -> None:
