@@ -18,6 +18,8 @@ from sceneplan.viewer.sources import Shown
 
 FORMAT_VERSION = 1
 _STATIC = resources.files("sceneplan.viewer") / "static"
+# The page's script, in this order: later parts use what earlier ones define.
+SCRIPTS = ("data.js", "map.js", "side.js", "details.js", "runs.js", "start.js")
 
 
 def page_data(shown: Shown, title: str | None = None) -> dict[str, Any]:
@@ -58,7 +60,7 @@ def render_page(shown: Shown, title: str | None = None) -> str:
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
     template = (_STATIC / "page.html").read_text(encoding="utf-8")
     css = (_STATIC / "viewer.css").read_text(encoding="utf-8")
-    script = (_STATIC / "viewer.js").read_text(encoding="utf-8")
+    script = "\n".join((_STATIC / "js" / name).read_text(encoding="utf-8") for name in SCRIPTS)
     head, _, rest = template.partition("__DATA__")
     head = head.replace("__TITLE__", _escape(data["title"])).replace("__CSS__", css)
     return head + payload + rest.replace("__JS__", script)
