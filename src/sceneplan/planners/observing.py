@@ -34,7 +34,7 @@ from sceneplan.planners.replies import PlanReply
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
-from sceneplan.world.partial import LOOKS, Outcome, PartialWorld, expected_at
+from sceneplan.world.partial import LOOKS, Outcome, PartialWorld, associate, expected_at
 from sceneplan.world.simulator import Failure
 from sceneplan.world.state import WorldState
 
@@ -143,6 +143,7 @@ class Observer:
             asset, relation = outcome.look
             expected = expected_at(self.world.truth, self.memory, asset, relation)
             seen = await self.perception.observe(self.world.truth, asset, relation, self.memory)
+            seen = associate(self.world.truth, self.memory, asset, relation, seen)
             observations = [o.to_dict() for o in seen]
             outcome.change.merge(self.world.look(asset, relation, seen))
         if outcome.ok:

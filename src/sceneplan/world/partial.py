@@ -32,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from sceneplan.graph.model import NodeKind, Relation
@@ -173,26 +173,45 @@ class PartialWorld:
             parent = memory.memory_id(truth.parent(true_id) or "") or where
             memory.state.move(node, parent, truth.relation(true_id))
             change.corrected.append(node)
-        claimed = {o.truth for o in observations if o.truth is not None}
-        associated = []
-        for obs in observations:
-            if obs.truth is None and obs.category is not None:
-                match = next(
-                    (
-                        t
-                        for t in seen
-                        if t not in claimed
-                        and memory.memory_id(t) is None
-                        and truth.graph.nodes[t].category == obs.category
-                    ),
-                    None,
-                )
-                if match is not None:
-                    claimed.add(match)
-                    obs = replace(obs, truth=match)
-            associated.append(obs)
+        associated = associate(truth, memory, asset, relation, observations)
         change.added += memory.add(associated, where, relation)
         return change
+
+
+def associate(
+    truth: WorldState,
+    memory: Memory,
+    asset: str,
+    relation: Relation,
+    observations: Sequence[Observation],
+) -> list[Observation]:
+    """The observations of a look, each linked to the true node it stands for where known.
+
+    One without a true node (a real camera's) is linked to an unclaimed
+    visible true object of its category that memory does not hold yet, in
+    the order the look sees them; one that matches none (a hallucination, an
+    unmatched name) stays unlinked.
+    """
+    seen = list(visible(truth, asset, relation))
+    claimed = {o.truth for o in observations if o.truth is not None}
+    out = []
+    for obs in observations:
+        if obs.truth is None and obs.category is not None:
+            match = next(
+                (
+                    t
+                    for t in seen
+                    if t not in claimed
+                    and memory.memory_id(t) is None
+                    and truth.graph.nodes[t].category == obs.category
+                ),
+                None,
+            )
+            if match is not None:
+                claimed.add(match)
+                obs = replace(obs, truth=match)
+        out.append(obs)
+    return out
 
 
 def visible(truth: WorldState, asset: str, relation: Relation) -> Iterator[str]:
@@ -293,9 +312,20 @@ def expected_at(truth: WorldState, memory: Memory, asset: str, relation: Relatio
     return out
 
 
-def score_look(observations: Sequence[Observation], expected: Sequence[dict]) -> LookScore:
-    """Score one look's observations against what it should have found (`expected_at`)."""
-    truth_of_name = {o.name: o.truth for o in observations if o.truth is not None}
+def score_look(
+    observations: Sequence[Observation],
+    expected: Sequence[dict],
+    resolve: Callable[[str], str] | None = None,
+) -> LookScore:
+    """Score one look's (associated) observations against what it could find (`expected_at`).
+
+    An observation's support is right when it names the true parent: by the
+    name or id of another observation of the look that stands for it, or by
+    an id `resolve` maps to the true one (memory's ids; default: as written).
+    """
+    truth_of_name = {
+        key: o.truth for o in observations if o.truth is not None for key in (o.name, o.id) if key
+    }
     reported = {o.truth: o for o in observations if o.truth is not None}
     score = LookScore(expected=len(expected))
     for item in expected:
@@ -304,7 +334,8 @@ def score_look(observations: Sequence[Observation], expected: Sequence[dict]) ->
             score.present += 1
         support = None
         if obs is not None and obs.related_to is not None:
-            support = truth_of_name.get(obs.related_to, obs.related_to)
+            named = obs.related_to
+            support = truth_of_name.get(named) or (resolve(named) if resolve else named)
         right = (
             obs is not None
             and obs.relation is not None
