@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from sceneplan.graph import SceneGraph, from_dict
 from sceneplan.graph.bulk import FIELDS, clean_nodes
-from sceneplan.graph.io import validate_by_node
+from sceneplan.graph.io import node_record, validate_by_node
 from sceneplan.graph.model import Node, NodeKind, Relation
 
 _SYNTHETIC = Path(__file__).resolve().parents[2] / "benchmarks" / "synthetic.py"
@@ -218,6 +218,4 @@ def test_from_nodes_keeps_a_missing_parent_and_the_last_duplicate():
 
 
 def test_the_bulk_check_knows_the_same_fields_as_the_node_model():
-    from sceneplan.graph.io import _NodeRecord
-
-    assert set(_NodeRecord.model_fields) == FIELDS
+    assert set(node_record().model_fields) == FIELDS

@@ -3,6 +3,12 @@
 Each topic lives in its own module (`cli/graph.py`, `cli/llm.py`, ...) that
 exposes `register(app)`. Library errors become one-line messages and exit
 status 2 here, and nowhere else.
+
+Start-up is kept short: a topic module is imported only when one of its
+commands runs (or its help is shown), so `sceneplan verify` does not load the
+LLM layer and `sceneplan --help` loads no topic at all: the root help lists
+the commands from `COMMANDS`, which a test keeps equal to what the topic
+modules register.
 """
 
 from __future__ import annotations
@@ -10,14 +16,9 @@ from __future__ import annotations
 import importlib
 
 import typer
-from rich.console import Console
-from rich.text import Text
-from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from sceneplan.errors import SceneplanError
-
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
 
 # Help text in click's words: this typer shows every type as `<bool>`, `<str>`,
 # `<float range>` and required arguments in the usage line as `{env}`, which
@@ -48,13 +49,99 @@ if hasattr(TyperArgument, "_usage_display_name"):
     TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
 
 
+# Every command of the root, in the order --help lists them (typer puts single
+# commands before groups, each in registration order), with the topic module
+# that registers it and the first paragraph of its help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "verify": (
+        "verify",
+        "Verify a plan: executable or not, the failing step and why, and the pose-level plan.",
+    ),
+    "plan": (
+        "plan",
+        "Plan an instruction: search the scene graph, plan, verify, and report the outcome.",
+    ),
+    "planners": (
+        "planners",
+        "List the planners with their options (set them with `plan -o KEY=VALUE`).",
+    ),
+    "eval": ("eval", "Run planners on task suites; what is already stored in --out is skipped."),
+    "report": (
+        "eval",
+        "Report the metrics of a results store, with the papers' numbers alongside.",
+    ),
+    "pddl": (
+        "pddl",
+        "Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL.",
+    ),
+    "solve": (
+        "solve",
+        "Find a plan for a goal; print it, its verification in the simulator and the goal check.",
+    ),
+    "view": ("view", "Write one self-contained HTML page showing a scene graph, or a run on it."),
+    "graph": ("graph", "Inspect a scene graph: node counts, tokens, and the views an LLM sees."),
+    "tasks": ("tasks", "List and show task suites."),
+    "llm": ("llm", "Check the chat models sceneplan plans with (see docs/llm.md)."),
+    "store": ("eval", "Results stores: merge the shards of a benchmark."),
+}
+# The topic modules in registration order.
+TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
+
+
 class _Group(TyperGroup):
-    """The root group: turns a SceneplanError from any command into one line."""
+    """The root group: loads topic modules on demand; turns a SceneplanError into one line."""
+
+    def __init__(self, *args, **kwargs):
+        self._loaded: set[str] = set()
+        self._listing = False
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, typer.core.click.Command]:
+        """Every command, all topics loaded (for introspection; running one loads one topic)."""
+        for topic in TOPICS:
+            self._load(topic)
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict) -> None:
+        self._commands = value
+
+    def list_commands(self, ctx) -> list[str]:
+        return [*COMMANDS, *(name for name in self._commands if name not in COMMANDS)]
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in self._commands and cmd_name in COMMANDS:
+            topic, summary = COMMANDS[cmd_name]
+            if self._listing and topic not in self._loaded:
+                return TyperCommand(cmd_name, help=summary)  # its line in the root help
+            self._load(topic)
+        return self._commands.get(cmd_name)
+
+    def format_help(self, ctx, formatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+    def _load(self, topic: str) -> None:
+        if topic in self._loaded:
+            return
+        self._loaded.add(topic)
+        module = importlib.import_module(f"sceneplan.cli.{topic}")
+        holder = typer.Typer(rich_markup_mode=self.rich_markup_mode, add_completion=False)
+        module.register(holder)
+        self._commands.update(typer.main.get_group(holder).commands)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SceneplanError as exc:
+            from rich.console import Console
+            from rich.text import Text
+
+            err_console = Console(stderr=True, highlight=False, soft_wrap=True)
             err_console.print(Text("error: ", style="bold red") + Text(str(exc)))
             raise typer.Exit(2) from None
 
@@ -68,11 +155,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Topic modules, registered in this order (their commands appear in --help in it).
-_TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
 
-for _name in _TOPICS:
-    importlib.import_module(f"sceneplan.cli.{_name}").register(app)
+@app.callback()
+def _root() -> None:  # makes the app a group before any topic is loaded
+    pass
 
 
 def main() -> None:

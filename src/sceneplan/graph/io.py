@@ -8,14 +8,13 @@ again as naming an unknown node.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, FiniteFloat, ValidationError
 
 from sceneplan.errors import BadInputError, GraphValidationError
 from sceneplan.graph.bulk import clean_nodes
@@ -35,21 +34,31 @@ FORMAT_NAME = "sceneplan-graph"
 FORMAT_VERSION = 1
 
 
-class _NodeRecord(BaseModel):
-    """The typed fields of one node as written in a file."""
+@functools.cache
+def node_record() -> type:
+    """The pydantic model of one node as written in a file (built on first use).
 
-    model_config = ConfigDict(extra="forbid")
+    Only the node-by-node validator uses it: a valid file never loads pydantic here.
+    """
+    from pydantic import BaseModel, ConfigDict, FiniteFloat
 
-    id: str
-    kind: NodeKind
-    parent: str | list[str] | None = None
-    relation: Relation | None = None
-    category: str | None = None
-    affordances: list[str] = []
-    state: list[str] = []
-    attributes: list[str] = []
-    position: list[FiniteFloat] | None = None
-    description: str | None = None
+    class _NodeRecord(BaseModel):
+        """The typed fields of one node as written in a file."""
+
+        model_config = ConfigDict(extra="forbid")
+
+        id: str
+        kind: NodeKind
+        parent: str | list[str] | None = None
+        relation: Relation | None = None
+        category: str | None = None
+        affordances: list[str] = []
+        state: list[str] = []
+        attributes: list[str] = []
+        position: list[FiniteFloat] | None = None
+        description: str | None = None
+
+    return _NodeRecord
 
 
 def load(path: str | Path) -> SceneGraph:
@@ -145,6 +154,9 @@ def _gc_paused() -> Iterator[None]:
 
 def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> dict[str, Node]:
     """The valid nodes by id; the ids of nodes rejected for a bad field go to `rejected`."""
+    from pydantic import ValidationError
+
+    model = node_record()
     nodes: dict[str, Node] = {}
     for index, raw in enumerate(raw_nodes):
         label = _label(raw, index)
@@ -159,7 +171,7 @@ def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> di
                 )
                 continue
         try:
-            record = _NodeRecord.model_validate(raw)
+            record = model.model_validate(raw)
         except ValidationError as exc:
             reported: set[str] = set()
             for err in exc.errors():

@@ -1,0 +1,107 @@
+"""CLI start-up: what a `sceneplan` call costs over a bare `python -c pass`, side by side.
+
+Run `python benchmarks/startup.py [--runs N]`. Each command runs N times,
+interleaved with the bare interpreter so both see the same machine load; the
+table shows medians and the overhead (command median minus bare median).
+Target (issue 15): at most 0.15 s of overhead for `--help` and `verify`.
+`--imports` prints the slowest imports of one command (`python -X importtime`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TARGET_OVERHEAD_S = 0.15
+ROOT = Path(__file__).resolve().parents[1]
+
+# The script pip installs for `sceneplan`, beside this interpreter; else the same call through -c.
+_SCRIPT = Path(sys.executable).parent / "sceneplan"
+_LAUNCH = (
+    [sys.executable, str(_SCRIPT)]
+    if _SCRIPT.exists()
+    else [sys.executable, "-c", "import sys; from sceneplan.cli import main; sys.exit(main())"]
+)
+
+PLAN = "goto(kitchen) > access(coffee_machine) > done"
+COMMANDS: dict[str, list[str]] = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "sceneplan --help": [*_LAUNCH, "--help"],
+    "sceneplan verify coffee ...": [*_LAUNCH, "verify", "coffee", PLAN],
+    "sceneplan verify --help": [*_LAUNCH, "verify", "--help"],
+    "sceneplan plan --help": [*_LAUNCH, "plan", "--help"],
+    "sceneplan tasks list": [*_LAUNCH, "tasks", "list"],
+}
+TARGETS = ("sceneplan --help", "sceneplan verify coffee ...")
+
+
+def run_once(argv: list[str]) -> float:
+    """Wall time of one run, in seconds; the command must succeed (exit status 0)."""
+    env = {**os.environ, "COLUMNS": "100"}
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr.decode()}{done.stdout.decode()}")
+    return seconds
+
+
+def measure(runs: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for argv in COMMANDS.values():
+        run_once(argv)  # warm the file cache and .pyc files
+    for _ in range(runs):
+        for name, argv in COMMANDS.items():
+            times[name].append(run_once(argv))
+    return times
+
+
+def slowest_imports(argv: list[str], top: int = 15) -> str:
+    """The `top` imports with the largest cumulative time in one run of `argv`."""
+    done = subprocess.run(
+        [argv[0], "-X", "importtime", *argv[1:]], capture_output=True, text=True, check=False
+    )
+    rows = []
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = (part.strip() for part in line.split("|"))
+            if cumulative.isdigit():
+                rows.append((int(cumulative), name))
+    rows.sort(reverse=True)
+    return "\n".join(f"  {us / 1e3:7.1f} ms  {name}" for us, name in rows[:top])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs of each command (default 15)")
+    parser.add_argument("--imports", action="store_true", help="also list the slowest imports")
+    args = parser.parse_args()
+    times = measure(args.runs)
+    bare = statistics.median(times["python -c pass"])
+    print(
+        f"{args.runs} runs each, interleaved; medians in seconds; load {os.getloadavg()[0]:.2f}\n"
+    )
+    print(f"{'command':30} {'median':>7} {'min':>7} {'overhead':>9}  target")
+    worst = 0.0
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        overhead = median - bare
+        mark = ""
+        if name in TARGETS:
+            worst = max(worst, overhead)
+            mark = "ok" if overhead <= TARGET_OVERHEAD_S else f"over {TARGET_OVERHEAD_S}"
+        print(f"{name:30} {median:7.3f} {min(samples):7.3f} {overhead:9.3f}  {mark}")
+    print(f"\nworst overhead of {', '.join(TARGETS)}: {worst:.3f} s (target {TARGET_OVERHEAD_S} s)")
+    if args.imports:
+        for name in TARGETS:
+            print(f"\nslowest imports of {name}:")
+            print(slowest_imports(COMMANDS[name]))
+
+
+if __name__ == "__main__":
+    main()
