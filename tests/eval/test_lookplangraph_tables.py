@@ -89,3 +89,21 @@ def test_a_table_without_results_says_so_and_unknown_tables_are_refused():
         render(compute([]), "md", table_name="table9")
     with pytest.raises(BadInputError, match="--table prints a Markdown table"):
         render(compute([]), "csv", table_name="lookplangraph-2")
+
+
+def test_table1_gives_the_stored_suites_statistics_beside_the_paper(tmp_path):
+    from typer.testing import CliRunner
+
+    from sceneplan.cli import app
+    from sceneplan.eval.store import Store
+
+    with Store(tmp_path / "r.db") as store:
+        store.put("office-grasif", 1, episode("lookplangraph", "m", 1, 1))
+    result = CliRunner().invoke(
+        app, ["report", str(tmp_path / "r.db"), "--table", "lookplangraph-1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "| office-grasif | 25 | 37.00 | 200.00 | 6.44 |" in result.output
+    assert "| SayPlan Office [paper] | 25 | 37.00 | 202.60 | 2.10 |" in result.output
+    stats = CliRunner().invoke(app, ["tasks", "stats", "office-grasif", "office-dynamic"])
+    assert stats.exit_code == 0 and "| office-dynamic | 12 | 37.00 | 200.00 |" in stats.output

@@ -180,7 +180,7 @@ def report_command(
         typer.Option(
             "--table",
             help="Only one table, beside the paper's numbers: sayplan-1, sayplan-3, "
-            "lookplangraph-2, lookplangraph-3 or lookplangraph-4.",
+            "lookplangraph-1 (the stored suites' statistics), lookplangraph-2, -3 or -4.",
         ),
     ] = None,
 ) -> None:
@@ -198,11 +198,21 @@ def report_command(
         raise BadInputError("name a results store (or --compare A B)")
     if plots is not None:
         check_output_folder(plots, "the plots folder")
-    metrics = compute(_records(store))
+    records = _records(store)
+    metrics = compute(records)
+    if table_name == "lookplangraph-1":
+        metrics["datasets"] = _suite_stats(dict.fromkeys(r.suite for r in records))
     print(render(metrics, fmt, title=str(store), table_name=table_name), end="")
     if plots is not None:
         written = write_plots(metrics, plots)
         err_console.print(f"{len(written)} plot(s) written to {plots}")
+
+
+def _suite_stats(suites) -> list[dict]:
+    """LookPlanGraph Table 1's figures of each suite (packaged, or a task file)."""
+    from sceneplan.datasets.stats import load_suite, suite_stats
+
+    return [{"suite": suite, **suite_stats(load_suite(suite))} for suite in suites]
 
 
 def _records(path: Path) -> list[Record]:

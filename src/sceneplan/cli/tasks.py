@@ -88,5 +88,21 @@ def check_tasks(
     console.print(f"{source}: {len(tasks)} task(s), no problems", markup=False)
 
 
+@tasks_app.command("stats")
+def suite_stats_command(
+    suites: Annotated[
+        list[str] | None,
+        typer.Argument(help="Suite names or task files; all packaged suites if omitted."),
+    ] = None,
+) -> None:
+    """Per suite: tasks, and rooms, nodes and reference-plan actions per task (LookPlanGraph
+    Table 1), beside the paper's figures."""
+    from sceneplan.datasets.stats import suite_stats
+    from sceneplan.eval.report import datasets_table
+
+    rows = [{"suite": s, **suite_stats(load_suite(s))} for s in suites or list_suites()]
+    print(datasets_table(rows))
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(tasks_app, name="tasks")

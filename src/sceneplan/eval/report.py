@@ -238,6 +238,30 @@ def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
     )
 
 
+def _lookplangraph1(metrics: dict[str, list[Row]]) -> str:
+    """Dataset statistics of the suites (LookPlanGraph Table 1), from `metrics["datasets"]`."""
+    return datasets_table(metrics.get("datasets", []))
+
+
+def datasets_table(rows: Sequence[Row]) -> str:
+    """Suites' tasks and mean rooms, nodes and actions per task, beside LookPlanGraph Table 1."""
+    if not rows:
+        return ""
+    paper = published()["lookplangraph_table1"]
+    body = [[r["suite"], r["tasks"], *(num(r[k]) for k in _DATA[1:])] for r in rows]
+    body += [
+        [f"{e['dataset']} [paper]", e["tasks"], *(num(e[k]) for k in _DATA[1:])]
+        for e in paper["rows"]
+    ]
+    return "## Datasets (LookPlanGraph Table 1)\n\nPer task: rooms, nodes without poses, and " + (
+        "actions of the reference plan (`done` left out).\n\n"
+        + table(["Suite", "Tasks", "Rooms", "Nodes", "Actions"], body)
+    )
+
+
+_DATA = ("tasks", "rooms", "nodes", "actions")
+
+
 def _lookplangraph3(metrics: dict[str, list[Row]]) -> str:
     """APA per planner and model on the Office suite, pivoted as LookPlanGraph Table 3."""
     paper = published()["lookplangraph_table3"]
@@ -453,6 +477,7 @@ def _label(family: str) -> str:
 TABLES = {
     "sayplan-1": _table1,
     "sayplan-3": _table3,
+    "lookplangraph-1": _lookplangraph1,
     "lookplangraph-2": _lookplangraph,
     "lookplangraph-3": _lookplangraph3,
     "lookplangraph-4": _lookplangraph4,
