@@ -156,6 +156,7 @@ def test_published_file_is_complete():
     assert set(data) == {
         "sayplan_table1",
         "sayplan_table3",
+        "lookplangraph_table1",
         "lookplangraph_table2",
         "lookplangraph_table3",
         "lookplangraph_table4",
