@@ -45,6 +45,7 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+PAINTED = "() => performance.getEntriesByName('first-contentful-paint').length > 0"
 TIMINGS = """() => ({
   paint: performance.getEntriesByName("first-contentful-paint")[0].startTime,
   ready: performance.getEntriesByName("viewer-ready")[0].startTime,
@@ -70,6 +71,7 @@ def measure(browser, path: Path, runs: int) -> dict[str, float]:
         page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
         page.goto(path.as_uri())
         page.wait_for_selector("body[data-ready='1']", timeout=120_000)
+        page.wait_for_function(PAINTED)  # the paint entry may come a frame after the mark
         found = page.evaluate(TIMINGS)
         paint.append(found["paint"])
         ready.append(found["ready"])

@@ -42,9 +42,9 @@ function renderDetails() {
     (extra.category ? `<dt>category</dt><dd>${esc(extra.category)}</dd>` : "") +
     `<dt>in</dt><dd data-field="parents">${chain.map((p) => nodeLink(G.ids[p])).join(" › ") || '<span class="muted">top</span>'}</dd>` +
     (rel ? `<dt>relation</dt><dd data-field="relation">${esc(rel)} ${nodeLink(G.ids[G.parent[i]])}</dd>` : "") +
-    `<dt>states</dt><dd data-field="state">${chips(words(G.state[i]))}</dd>` +
-    `<dt>affordances</dt><dd data-field="affordances">${chips(words(G.aff[i]))}</dd>` +
-    `<dt>attributes</dt><dd data-field="attributes">${chips(words(G.attr[i]))}</dd>` +
+    `<dt>states</dt><dd data-field="state">${chips(words(G.profiles[G.prof[i]][1]))}</dd>` +
+    `<dt>affordances</dt><dd data-field="affordances">${chips(words(G.profiles[G.prof[i]][0]))}</dd>` +
+    `<dt>attributes</dt><dd data-field="attributes">${chips(words(G.profiles[G.prof[i]][2]))}</dd>` +
     (extra.position ? `<dt>position</dt><dd>${extra.position.join(", ")}</dd>` : "") +
     (extra.description ? `<dt>description</dt><dd>${esc(extra.description)}</dd>` : "") + "</dl>";
   if (kind === "room") html += `<p><button id="toggle-room">${state.openRooms.has(i) ? "hide" : "show"} its assets and objects</button></p>`;
