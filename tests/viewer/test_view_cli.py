@@ -117,6 +117,7 @@ BAD = [
     (["view", "--episode", "{list}"], "not a sceneplan episode (the top level is not an object)"),
     (["view", "--episode", "{fields}"], "a malformed sceneplan episode"),
     (["view", "--episode", "{types}"], "a malformed sceneplan episode"),
+    (["view", "--episode", "{elsewhere}"], "cannot load the graph the run started in"),
     (["view", "--store", "missing.db", "--task", "t", "--planner", "p"], "no results store"),
     (["view", "--store", "{store}", "--task", "nope", "--planner", "sayplan"], "no run of task"),
     (["view", "--store", "{store}", "--task", "coffee-01", "--planner", "react"], "by: sayplan"),
@@ -157,6 +158,8 @@ def test_bad_input_is_one_message_and_exit_2(args, message, tmp_path, monkeypatc
         }
     ]
     (tmp_path / "types.json").write_text(json.dumps(typed))
+    elsewhere = Episode("sayplan", "m", "/gone/graph.json", "Make Tom a coffee.").to_dict()
+    (tmp_path / "elsewhere.json").write_text(json.dumps(elsewhere))
     with Store(tmp_path / "results.db") as store:
         episode = Episode("sayplan", "m", "coffee", "Make Tom a coffee.", task_id="coffee-01")
         store.put("coffee", 0, episode)
@@ -166,6 +169,7 @@ def test_bad_input_is_one_message_and_exit_2(args, message, tmp_path, monkeypatc
         "list": "list.json",
         "fields": "fields.json",
         "types": "types.json",
+        "elsewhere": "elsewhere.json",
         "store": "results.db",
         "folder": "folder",
     }
