@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -219,3 +220,15 @@ def test_from_nodes_keeps_a_missing_parent_and_the_last_duplicate():
 
 def test_the_bulk_check_knows_the_same_fields_as_the_node_model():
     assert set(node_record().model_fields) == FIELDS
+
+
+def test_children_answer_from_the_index_as_the_tree_would():
+    graph = from_dict(synthetic_building(3))
+    assert graph._tree is None  # loading builds no networkx tree
+    for node_id in graph.nodes:
+        assert graph.children(node_id) == list(graph.tree.successors(node_id))
+    assert (
+        list(graph.descendants("floor0")) == list(nx.dfs_preorder_nodes(graph.tree, "floor0"))[1:]
+    )
+    with pytest.raises(nx.NetworkXError):
+        graph.children("no_such_node")

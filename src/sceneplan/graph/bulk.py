@@ -41,6 +41,7 @@ _ID_CHAR = re.compile(r"[\w\-.]")  # one character of graph.model.NODE_ID
 _NONE = type(None)
 _STR_OR_NONE = frozenset({str, _NONE})
 _LISTS = frozenset({list, tuple})
+_NO_LIST: list = []  # the value of a list field a node leaves out (never changed)
 _NUMBERS = frozenset({float, int})
 
 
@@ -85,24 +86,24 @@ def _clean_nodes(
         return None
     n = len(raw_nodes)
 
-    def column(key: str, default: Any = None) -> list:
+    def values(key: str, default: Any = None) -> Iterable:
         if key not in keys:
-            return [default] * n
-        return list(map(dict.get, raw_nodes, repeat(key), repeat(default)))
+            return repeat(default, n)
+        return map(dict.get, raw_nodes, repeat(key), repeat(default))
 
-    ids = column("id")
+    ids = list(values("id"))
     if not _valid_ids(ids):
         return None
-    kinds = list(map(_KINDS.__getitem__, column("kind")))  # KeyError for an unknown kind
-    relations = list(map(_RELATIONS.__getitem__, column("relation")))
-    parents = column("parent")
-    categories, descriptions = column("category"), column("description")
+    kinds = list(map(_KINDS.__getitem__, values("kind")))  # KeyError for an unknown kind
+    relations = list(map(_RELATIONS.__getitem__, values("relation")))
+    parents = list(values("parent"))
+    categories, descriptions = list(values("category")), list(values("description"))
     if not _only(map(type, chain(categories, descriptions)), _STR_OR_NONE):
         return None
-    lists = [_tuples(column(key, ())) for key in ("affordances", "state", "attributes")]
+    lists = [_tuples(values(key, _NO_LIST)) for key in ("affordances", "state", "attributes")]
     if None in lists:
         return None
-    positions = _positions(column("position")) if "position" in keys else [None] * n
+    positions = _positions(list(values("position"))) if "position" in keys else repeat(None, n)
     if positions is None:
         return None
     fields = (parents, relations, *lists, positions, descriptions, categories)
@@ -129,13 +130,14 @@ def _valid_ids(ids: list) -> bool:
     return all(_ID_CHAR.fullmatch(c) for c in set(joined) - {"\n"})
 
 
-def _tuples(column: list) -> list[tuple[str, ...]] | None:
+def _tuples(lists: Iterable) -> list[tuple[str, ...]] | None:
     """Lists of strings as tuples, or None if one is not a list of strings."""
-    if not _only(map(type, column), _LISTS):
+    # list.__iter__ refuses anything but a list (TypeError): a string or a dict would
+    # otherwise pass as a tuple of its characters or keys.
+    tuples = list(map(tuple, map(list.__iter__, lists)))
+    if not _only(map(type, set(chain.from_iterable(tuples))), {str}):
         return None
-    if not _only(map(type, set(chain.from_iterable(column))), {str}):
-        return None
-    return list(map(tuple, column))
+    return tuples
 
 
 def _positions(column: list) -> list[tuple[float, ...] | None] | None:
@@ -156,10 +158,10 @@ def _structure_fits(by_id: dict[str, Node], kinds: list, parents: list, relation
     """Parents exist with an allowed kind, relations fit, one agent at most, no cycle."""
     if kinds.count(NodeKind.AGENT) > 1:
         return False
-    parent_nodes = list(map(by_id.get, parents, repeat(_NO_NODE)))
-    if parent_nodes.count(_NO_NODE) != parents.count(None):  # a parent that is not a node
+    # A missing parent and one that is not a node both give the kind None: count them.
+    parent_kinds = list(map(_kind, map(by_id.get, parents, repeat(_NO_NODE))))
+    if parent_kinds.count(None) != parents.count(None):  # a parent that is not a node
         return False
-    parent_kinds = list(map(_kind, parent_nodes))
     triples = set(zip(kinds, relations, parent_kinds, strict=True))
     if not triples <= _FITS:
         return False

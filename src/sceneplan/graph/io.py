@@ -65,26 +65,52 @@ def load(path: str | Path) -> SceneGraph:
     """Load a scene graph file (native format, or the SayPlan appendix format)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
+    with _gc_paused():  # once for parse and build: each resume scans what was allocated
+        try:
+            data = _fast_json(raw)
+        except ValueError:  # orjson refuses more than json does: let json decide and word it
+            data = _parse_text(path, raw)
+        del raw
+        return _from_parsed(data, str(path), owned=True)
+
+
+def _fast_json(raw: bytes) -> Any:
+    """orjson's parse: about 1.5x faster than json's, the same objects for any file both take.
+
+    orjson refuses what RFC 8259 does (NaN, a BOM, lone surrogates, integers beyond
+    64 bits), which json accepts or words in its own way: load then falls back to json.
+    """
+    import orjson
+
+    return orjson.loads(raw)
+
+
+def _parse_text(path: Path, raw: bytes) -> Any:
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInputError(
             f"cannot read scene graph file {path}: not UTF-8 text (byte {exc.start})"
         ) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     try:
-        with _gc_paused():
-            data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInputError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-    del text
-    return from_dict(data, source=str(path))
 
 
 def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     """Validate a parsed file and build the graph; detects the SayPlan format by its shape."""
+    return _from_parsed(data, source, owned=False)
+
+
+def _from_parsed(data: Any, source: str, owned: bool) -> SceneGraph:
+    """`from_dict`; when `owned`, the parsed lists are emptied once read, to lower peak memory."""
     if not isinstance(data, dict):
         raise GraphValidationError(source, ["the top level must be a JSON object"])
     if isinstance(data.get("nodes"), dict):
@@ -110,6 +136,9 @@ def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:
     with _gc_paused():
         clean = clean_nodes(raw_nodes, raw_links)
         nodes, links = clean or validate_by_node(raw_nodes, raw_links, problems)
+        if owned:  # the nodes and links are copied: free the parsed ones before building
+            raw_nodes.clear()
+            raw_links.clear()
         if problems:
             raise GraphValidationError(source, problems)
         return SceneGraph.from_node_dict(

@@ -154,6 +154,18 @@ def _fill_tree(tree: nx.DiGraph, nodes: dict[str, Node]) -> None:
 _node_parent = attrgetter("parent")
 
 
+def _children_of(nodes: dict[str, Node]) -> dict[str, list[str]]:
+    """Each parent's children in the order of `nodes` (a parent may be missing from it)."""
+    children: dict[str, list[str]] = {}
+    for node_id, parent in zip(nodes, map(_node_parent, nodes.values()), strict=True):
+        if parent is not None:
+            try:
+                children[parent].append(node_id)
+            except KeyError:
+                children[parent] = [node_id]
+    return children
+
+
 class SceneGraph:
     """A validated 3D scene graph. Build it with `sceneplan.graph.load` or `from_nodes`."""
 
@@ -161,8 +173,9 @@ class SceneGraph:
         self.name = name
         self.description = description
         self.nodes: dict[str, Node] = {}
-        self.tree = nx.DiGraph()
         self.topology = nx.Graph()
+        self._children: dict[str, list[str]] = {}  # parent -> children, in file order
+        self._tree: nx.DiGraph | None = None
         self._links: list[tuple[str, str]] = []
         self._agent_id: str | None = None
 
@@ -211,7 +224,7 @@ class SceneGraph:
         graph.nodes = nodes
         graph._agent_id = agents[-1] if agents else None
         graph.topology.add_nodes_from(places)
-        _fill_tree(graph.tree, nodes)
+        graph._children = _children_of(nodes)
         for a, b in links:
             if not graph.topology.has_edge(a, b):
                 graph._links.append((a, b))
@@ -247,17 +260,35 @@ class SceneGraph:
         close = difflib.get_close_matches(str(node_id), self.nodes, n=3, cutoff=0.75)
         return "did you mean " + ", ".join(close) + "?" if close else ""
 
+    @property
+    def tree(self) -> nx.DiGraph:
+        """The hierarchy as a networkx DiGraph, parent -> child; built on first use.
+
+        Treat it as read-only: `children` and `descendants` answer from their own
+        index, which is much cheaper to build than the DiGraph's dicts for each node.
+        """
+        if self._tree is None:
+            self._tree = nx.DiGraph()
+            _fill_tree(self._tree, self.nodes)
+        return self._tree
+
     def children(self, node_id: str) -> list[str]:
         """Direct children in the hierarchy, in file order."""
-        return list(self.tree.successors(node_id))
+        kids = self._children.get(node_id)
+        if kids is None:
+            if node_id not in self.nodes:  # as networkx says it for a node not in the tree
+                raise nx.NetworkXError(f"The node {node_id} is not in the digraph.")
+            return []
+        return list(kids)
 
     def descendants(self, node_id: str) -> Iterator[str]:
         """Every node below `node_id` in the hierarchy, depth first, in file order."""
+        children = self._children
         stack = list(reversed(self.children(node_id)))
         while stack:
             current = stack.pop()
             yield current
-            stack.extend(reversed(self.children(current)))
+            stack.extend(reversed(children.get(current, ())))
 
     def ancestors(self, node_id: str) -> Iterator[str]:
         """Parents of `node_id`, nearest first."""
