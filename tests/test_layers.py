@@ -38,7 +38,9 @@ ALLOWED = {
         "planners",
         "runs",
         "perception",
+        "execute",
     },
+    "execute": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "runs"},
     "viewer": {"graph", "world", "nav", "datasets", "planners", "runs", "eval"},
 }
 

@@ -79,6 +79,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Find a plan for a goal; print it, its verification in the simulator and the goal check.",
     ),
     "view": ("view", "Write one self-contained HTML page showing a scene graph, or a run on it."),
+    "execute": ("execute", "Plan, then run it on a robot: observe, correct the graph, replan."),
     "graph": ("graph", "Inspect a scene graph: node counts, tokens, and the views an LLM sees."),
     "tasks": ("tasks", "List and show task suites."),
     "llm": ("llm", "Check the chat models sceneplan plans with (see docs/llm.md)."),
@@ -86,6 +87,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 # The topic modules in registration order.
 TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
+TOPICS += ("execute",)
 
 
 class _Group(TyperGroup):

@@ -1,0 +1,244 @@
+"""`sceneplan execute`: plan a task, then run the plan on a robot, closed loop.
+
+The robot is `sim` (the world simulator, with `--faults` drawn from
+`--seed`) or the URL of a robot server speaking the skill protocol
+(docs/execute.md). Every step, observation, belief update and replan goes
+into the Episode, which `--trace` writes, also when the run stopped on an
+error.
+
+Exit status: 0 when the goal was reached (judged in the simulator's true
+world for `sim`, on the executor's belief for a real robot); 1 when it was
+not; 2 on errors (bad input, robot server unreachable or answering replies
+of the wrong shape).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from sceneplan.cli.paths import check_output_file
+from sceneplan.datasets.tasks import get_task
+from sceneplan.errors import BadInputError
+from sceneplan.execute import MAX_REPLANS, Faults, execute
+from sceneplan.execute.replan import REPLANNERS
+from sceneplan.llm import LLMClient
+from sceneplan.planners import Episode, Planner, Status, planner_class
+from sceneplan.planners.options import parse_assignments
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def execute_command(
+    instruction: Annotated[
+        str | None, typer.Argument(help="What the robot should do; leave it out with --task.")
+    ] = None,
+    env: Annotated[
+        str | None,
+        typer.Option(
+            "--env", "-e", help="Packaged environment or graph file (default: the task's)."
+        ),
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", "-t", help="A packaged task id: its goal is checked.")
+    ] = None,
+    planner: Annotated[
+        str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
+    ] = "oracle",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="KEY=VALUE", help="A planner option (repeatable)."),
+    ] = None,
+    llm: Annotated[
+        str | None, typer.Option("--llm", help="PROVIDER:MODEL, for planners that need one.")
+    ] = None,
+    robot: Annotated[
+        str,
+        typer.Option(
+            help="sim (the simulator) or a robot server's URL, e.g. http://127.0.0.1:8765."
+        ),
+    ] = "sim",
+    faults: Annotated[
+        str,
+        typer.Option(
+            help="Faults of the simulated robot: moved:P,grasp:P,stuck:P,blocked:P (or none)."
+        ),
+    ] = "none",
+    seed: Annotated[int, typer.Option(help="Seed of the simulated robot's faults.")] = 0,
+    open_loop: Annotated[
+        bool,
+        typer.Option("--open-loop", help="Run the plan as it is and stop at its first failure."),
+    ] = False,
+    replan: Annotated[
+        str,
+        typer.Option(
+            metavar="|".join(REPLANNERS),
+            help="How to replan: the symbolic solver on the task's goal, the planner again, "
+            "or auto (the solver when the task has a goal).",
+        ),
+    ] = "auto",
+    max_replans: Annotated[
+        int, typer.Option(min=0, help="Replans after the first plan.")
+    ] = MAX_REPLANS,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the Episode summary as JSON.")
+    ] = False,
+    trace: Annotated[
+        Path | None,
+        typer.Option(help="Write the full Episode to this JSON file (also after an error)."),
+    ] = None,
+) -> None:
+    """Plan, then run it on a robot: observe, correct the graph, replan."""
+    if trace is not None:
+        check_output_file(trace, "the trace")
+    target = _target(instruction, task, env)
+    Faults.parse(faults)  # a bad spec stops here, before any planning
+    chosen = _planner(planner, option or [])
+    client = LLMClient(llm) if chosen.needs_llm else None
+    episode = asyncio.run(
+        _run(
+            chosen,
+            target,
+            env,
+            client,
+            robot=robot,
+            faults=faults,
+            seed=seed,
+            closed_loop=not open_loop,
+            replan=replan,
+            max_replans=max_replans,
+        )
+    )
+    if as_json:
+        print(json.dumps(_summary(episode), indent=2))
+    else:
+        _report(episode)
+    if trace is not None:
+        _write_trace(trace, episode)
+    if episode.status is Status.ERROR:
+        err_console.print(Text("error: ", style="bold red") + Text(str(episode.error)))
+        raise typer.Exit(2)
+    if episode.status is not Status.SUCCESS:
+        raise typer.Exit(1)
+
+
+async def _run(planner: Planner, target, env, client: LLMClient | None, **kwargs: Any) -> Episode:
+    if client is None:
+        return await execute(planner, target, env, **kwargs)
+    async with client:
+        return await execute(planner, target, env, client, **kwargs)
+
+
+def _target(instruction: str | None, task_id: str | None, env: str | None):
+    if task_id is None:
+        if not instruction:
+            raise BadInputError("give an INSTRUCTION, or a packaged task with --task ID")
+        return instruction
+    found = get_task(task_id)
+    if instruction:
+        raise BadInputError("give the instruction or --task, not both")
+    if env is not None and env != found.environment:
+        raise BadInputError(
+            f"task {found.id} is set in '{found.environment}', not '{env}'; leave out --env"
+        )
+    return found
+
+
+def _planner(name: str, assignments: list[str]) -> Planner:
+    return planner_class(name)(parse_assignments(assignments, where="--option"))
+
+
+def _summary(episode: Episode) -> dict[str, Any]:
+    out = episode.summary()
+    record = episode.extra.get("execute", {})
+    out["execute"] = {k: v for k, v in record.items() if k not in ("calls", "updates", "rounds")}
+    out["execute"]["rounds"] = len(record.get("rounds", []))
+    out["execute"]["updates"] = len(record.get("updates", []))
+    return out
+
+
+def _write_trace(path: Path, episode: Episode) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
+    err_console.print(f"trace written to {path}")
+
+
+def _report(episode: Episode) -> None:
+    record = episode.extra.get("execute", {})
+
+    def line(name: str, *parts: Any) -> None:
+        console.print(Text.assemble((f"{name:<11}", "bold"), *parts))
+
+    if episode.task_id is not None:
+        line("task", f"{episode.task_id} ({episode.family})")
+    if "skipped" in record:
+        line("robot", ("not run", "red"), f": {record['skipped']}")
+    updates: dict[int, list[dict]] = {}
+    for update in record.get("updates", []):
+        updates.setdefault(update["step"], []).append(update)
+    replans = {r["at_step"]: r for r in record.get("rounds", [])[1:]}
+    for step in episode.steps:
+        if step.index in replans:
+            _replan_line(replans.pop(step.index))
+        mark, style = ("✓", "green") if step.ok else ("✗", "red")
+        text = Text.assemble((f"{step.index + 1:>4} ", "dim"), (f"{mark} ", style), step.action)
+        if not step.ok:
+            text.append(f"  {step.cause}: {step.feedback}", style="red")
+        console.print(text)
+        for update in updates.get(step.index, []):
+            before, after = update["before"] or "-", update["after"] or "-"
+            console.print(
+                Text(f"       {update['kind']} {update['node']}: {before} -> {after}", style="cyan")
+            )
+    for left in replans.values():
+        _replan_line(left)
+    if record.get("stopped"):
+        line("stopped", (record["stopped"], "red"))
+    if record.get("faults"):
+        kinds: dict[str, int] = {}
+        for fault in record["faults"]:
+            kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
+        line("faults", ", ".join(f"{k} x{n}" for k, n in kinds.items()))
+    if "steps" in record:
+        line(
+            "steps",
+            f"{record['steps']} skill call(s) ({record['failed_steps']} failed), "
+            f"{record['extra_steps']:+d} vs the fault-free plan of {record['fault_free_steps']}; "
+            f"{episode.replans} replan(s)",
+        )
+    if episode.goal_reached is not None:
+        unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
+        verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
+        where = record.get("judged_in")
+        line("goal", verdict, unmet, f" [in the {where}]" if where else "")
+    line(
+        "status",
+        (episode.status.value, "green" if episode.status is Status.SUCCESS else "red"),
+        f" · {len(episode.llm_calls)} LLM call(s) · {episode.wall_time_s:.1f} s planning",
+    )
+
+
+def _replan_line(round_: dict) -> None:
+    size = len(round_["plan"]) if round_.get("plan") is not None else 0
+    console.print(
+        Text.assemble(
+            ("     ↻ ", "yellow"),
+            (f"replan {round_['round']} ({round_['source']}): ", "yellow"),
+            round_["reason"] or "",
+            f" -> {size} step(s)" if round_.get("plan") is not None else "",
+        )
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("execute")(execute_command)

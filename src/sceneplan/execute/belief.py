@@ -1,0 +1,253 @@
+"""The executor's belief: its scene graph and world state, corrected by what the robot observes.
+
+`Belief.observe` compares one skill result with the graph and updates it:
+an object seen somewhere else is moved there, an object the graph puts on a
+surface the robot saw whole but did not see is dropped, a new object is
+added, state words read off a node replace the believed ones. A failure
+says more: a container stuck shut loses its `open` affordance (so no plan
+opens it again), a blocked room loses its links (so plans go round it).
+Every change is an `Update`, recorded in the Episode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from sceneplan.execute.skills import Reason, RobotReplyError, SkillCall, SkillResult
+from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
+from sceneplan.world.actions import Action
+from sceneplan.world.memory import Memory, Observation
+from sceneplan.world.partial import visible
+from sceneplan.world.simulator import Failure, Simulator, Verification
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+
+
+@dataclass(frozen=True)
+class Update:
+    """One change to the belief: `kind` is moved, new, missing, state, at, holding,
+    locked or blocked; `before` and `after` say what the graph had and has now."""
+
+    kind: str
+    node: str
+    before: str | None = None
+    after: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return asdict(self)
+
+
+class Belief:
+    """A scene graph with a world state on it, as the executor believes the world to be."""
+
+    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+        self.memory = Memory(graph)
+        self.vocabulary = vocabulary
+        self._simulator: Simulator | None = None
+
+    @property
+    def graph(self) -> SceneGraph:
+        return self.memory.graph
+
+    @property
+    def state(self) -> WorldState:
+        return self.memory.state
+
+    @property
+    def simulator(self) -> Simulator:
+        """A simulator over the graph as it is now (the graph is rebuilt when nodes change)."""
+        if self._simulator is None or self._simulator.graph is not self.graph:
+            self._simulator = Simulator(self.graph, self.vocabulary)
+        return self._simulator
+
+    def check(self, action: Action) -> Failure | None:
+        return self.simulator.check(self.state, action)
+
+    def verify(self, plan: list[Action]) -> Verification:
+        """The plan run from the believed state (which it leaves unchanged)."""
+        return self.simulator.verify_plan(plan, self.state)
+
+    def apply(self, action: Action) -> None:
+        """What a skill that worked did: the action's effects, unchecked (the robot did it)."""
+        self.simulator.apply(self.state, action)
+
+    def where(self, node: str) -> str:
+        """'on kitchen_bench', 'inside fridge', 'held', for a node the graph holds."""
+        state = self.state
+        if node not in state.graph:
+            return "unknown"
+        relation = state.relation(node)
+        if relation is Relation.HELD:
+            return "held"
+        word = "inside" if relation is Relation.INSIDE_OF else "on"
+        return f"{word} {state.parent(node)}"
+
+    def expected(self, surfaces: list[tuple[str, Relation]]) -> list[dict[str, str | None]]:
+        """The objects the graph puts on the surfaces a result saw, with where."""
+        out = []
+        for asset, relation in surfaces:
+            if asset not in self.graph:
+                continue
+            for node in visible(self.state, asset, relation):
+                rel = self.state.relation(node)
+                out.append(
+                    {
+                        "id": node,
+                        "relation": rel.value if rel else None,
+                        "related_to": self.state.parent(node),
+                    }
+                )
+        return out
+
+    # -- comparing and updating ---------------------------------------------------------
+
+    def observe(self, call: SkillCall, result: SkillResult) -> list[Update]:
+        """Update the belief from what a result observed; the changes made, in order.
+
+        A node the graph does not hold raises RobotReplyError (a newly
+        detected object must be reported with `new`), and nothing changes.
+        """
+        self._check_names(call, result)
+        updates: list[Update] = []
+        state = self.state
+        if result.at is not None and result.at != state.agent_at:
+            before = state.agent_at
+            state.move(state.agent_id, result.at, None)
+            state.accessed = None
+            updates.append(Update("at", state.agent_id, before, result.at))
+        fresh = [s for s in result.seen if s.id not in self.graph]
+        if fresh:
+            observations = [
+                Observation(
+                    s.id,
+                    s.category,
+                    s.relation,
+                    s.parent,
+                    s.states,
+                    truth=s.id,
+                    id=s.id,
+                )
+                for s in fresh
+            ]
+            self.memory.add(observations, fresh[0].parent, fresh[0].relation)
+            updates += [Update("new", s.id, None, self.where(s.id)) for s in fresh]
+        state = self.state
+        for seen in result.seen:
+            if seen in fresh:
+                continue
+            if (state.parent(seen.id), state.relation(seen.id)) != (seen.parent, seen.relation):
+                if seen.parent == seen.id or seen.parent in state.contents(seen.id):
+                    continue  # a reply that puts an object under itself: not believable
+                before = self.where(seen.id)
+                if state.holding == seen.id:
+                    state.holding = None
+                state.move(seen.id, seen.parent, seen.relation)
+                updates.append(Update("moved", seen.id, before, self.where(seen.id)))
+            updates += self._set_states(seen.id, seen.states)
+        seen_ids = {s.id for s in result.seen}
+        for asset, relation in result.surfaces:
+            for node in list(visible(self.state, asset, relation)):
+                if node not in seen_ids and node in self.graph and node != self.state.holding:
+                    before = self.where(node)
+                    self.memory.forget(node)
+                    updates.append(Update("missing", node, before, None))
+        for node, words in result.states.items():
+            updates += self._set_states(node, words)
+        state = self.state
+        if result.holding is not None and result.holding != state.holding:
+            before = state.holding
+            state.move(result.holding, state.agent_id, Relation.HELD)
+            state.holding = result.holding
+            updates.append(Update("holding", state.agent_id, before, result.holding))
+        if not result.ok:
+            updates += self._failed(call, result)
+        return updates
+
+    def _failed(self, call: SkillCall, result: SkillResult) -> list[Update]:
+        """What a failure's reason says about the world."""
+        target = result.node or call.target
+        if result.reason is Reason.STUCK and target in self.graph:
+            return [self.lock(target)]
+        if result.reason is Reason.BLOCKED and target in self.graph:
+            return [self.block(target)]
+        if result.reason is Reason.NOT_FOUND and target in self.graph:
+            node = self.graph.nodes[target]
+            if node.kind is NodeKind.OBJECT and self.state.holding != target:
+                before = self.where(target)
+                self.memory.forget(target)
+                return [Update("missing", target, before, None)]
+        if result.reason is Reason.CLOSED and target in self.graph:
+            return self._set_states(call.args.get("asset", target), ["closed"], merge=True)
+        return []
+
+    def _set_states(self, node: str, words, *, merge: bool = False) -> list[Update]:
+        if node not in self.graph:
+            return []
+        before = self.state.states(node)
+        after = set(before) if merge else set(words)
+        if merge:
+            for word in words:
+                after.discard(EXCLUSIVE_STATES.get(word, ""))
+                after.add(word)
+        if after == before:
+            return []
+        self.memory.set_states(node, after)
+        return [Update("state", node, ", ".join(sorted(before)), ", ".join(sorted(after)))]
+
+    def lock(self, container: str) -> Update:
+        """A container that will not open: no plan may open it, or put anything in or on it.
+
+        Without `open` the graph no longer calls it a container; were `release`
+        kept, a plan could put things on a switched-on appliance to act on them,
+        which works on surfaces, not on a closed container.
+        """
+        node = self.graph.nodes[container]
+        kept = tuple(a for a in node.affordances if a not in ("open", "release"))
+        self._rebuild({container: node.with_(affordances=kept)})
+        self._set_states(container, ["closed"], merge=True)
+        return Update("locked", container, "opens", "stuck shut")
+
+    def block(self, place: str) -> Update:
+        """A room or pose that cannot be entered: plans go round it."""
+        self._rebuild(drop_links_of=place)
+        return Update("blocked", place, "linked", "blocked")
+
+    def _rebuild(self, changed: dict[str, Node] | None = None, drop_links_of: str = "") -> None:
+        old = self.state
+        current = old.to_graph()
+        nodes = [(changed or {}).get(n.id, n) for n in current]
+        links = [link for link in current.links() if drop_links_of not in link]
+        graph = SceneGraph.from_nodes(nodes, links, current.name, current.description)
+        memory = Memory(graph)
+        memory.state.accessed, memory.state.done = old.accessed, old.done
+        self.memory = memory
+
+    def _check_names(self, call: SkillCall, result: SkillResult) -> None:
+        """Every node a result names is in the graph, or an object it reports as new."""
+        graph = self.graph
+        new = {s.id for s in result.seen if s.new}
+        seen = {s.id for s in result.seen}
+
+        def need(node: str | None, what: str, also: set[str] = frozenset()) -> None:
+            if node is None or node in graph or node in also:
+                return
+            hint = graph.suggest(node)
+            raise RobotReplyError(
+                f"robot reply to {call}: {what} names '{node}', which is not in the scene graph"
+                + (f" ({hint})" if hint else "")
+                + "; a newly detected object is reported in 'seen' with \"new\": true"
+            )
+
+        for item in result.seen:
+            need(item.id, "seen", new)
+            need(item.parent, f"the parent of {item.id}", seen)
+        for asset, _ in result.surfaces:
+            need(asset, "surfaces")
+        for node in result.states:
+            need(node, "states", seen)
+        need(result.at, "at")
+        need(result.holding, "holding", seen)
+        need(result.node, "node")
+        if result.at is not None and result.at not in graph.topology:
+            raise RobotReplyError(
+                f"robot reply to {call}: 'at' is {result.at}, which is not a room or pose"
+            )

@@ -1,0 +1,299 @@
+"""Closed-loop execution: run a plan on a robot, correct the graph from what it sees, replan.
+
+`Executor.run(plan, episode)` sends the plan to the robot step by step.
+After every step it compares what the robot observed with its belief (the
+scene graph, `belief.py`) and updates it; when the step failed, or the rest
+of the plan no longer runs or no longer reaches the goal on the updated
+belief, it replans from the current state (`replan.py`: the symbolic solver
+on the task's formal goal, or the planner again), until the goal holds or
+the replan budget is spent. Open loop (`closed_loop=False`) sends the same
+plan and stops at its first failed step.
+
+Everything is recorded in the Episode (docs/execute.md, "The trace"):
+`steps` holds one `WorldStep` per skill call (the plan action, the skill
+call, its result, the observations, what the belief expected to see there
+and what changed), `extra["execute"]` the rounds of planning, the updates,
+the faults the simulated robot injected and the counts; `plan`/`full_plan`
+become the actions the robot carried out, and `goal_reached` is judged in
+the true world when the robot has one (the simulator), on the belief
+otherwise.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
+from sceneplan.execute.belief import Belief, Update
+from sceneplan.execute.replan import Replanner
+from sceneplan.execute.robot import Robot, skill_for
+from sceneplan.execute.skills import SkillCall, SkillResult
+from sceneplan.graph.model import SceneGraph
+from sceneplan.planners.episode import Episode, Status, WorldStep
+from sceneplan.world.actions import Action
+from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.state import WorldState
+
+FORMAT = "sceneplan-execution"
+VERSION = 1
+MAX_REPLANS = 10  # rounds of replanning after the first plan
+# Skill calls at most, as a multiple of the first plan's length (plus a floor): a stop for
+# a robot that keeps failing in a way no replan budget counts.
+CALLS_PER_STEP, MIN_CALLS = 4, 50
+
+
+class _Stop(Exception):
+    """The run cannot go on: `reason` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Executor:
+    """Runs plans on a robot; with `closed_loop`, corrects its belief and replans."""
+
+    robot: Robot
+    graph: SceneGraph
+    goal: str | None = None
+    replanner: Replanner | None = None
+    vocabulary: str = "sayplan"
+    closed_loop: bool = True
+    max_replans: int = MAX_REPLANS
+    belief: Belief = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.max_replans < 0:
+            raise BadInputError("the replan budget must be 0 or more")
+        self.belief = Belief(self.graph, self.vocabulary)
+
+    async def run(self, plan: list[Action], episode: Episode) -> Episode:
+        """Execute `plan` (the planner's, from `graph`'s state) and record it all in `episode`."""
+        started = time.perf_counter()
+        planned = [a for a in plan if a.name != "done"]
+        record = self._start(episode, planned)
+        queue = list(plan)
+        stopped: str | None = None
+        dirty = True  # the belief changed or a new plan came: check the plan on it
+        budget = max(MIN_CALLS, CALLS_PER_STEP * len(planned))
+        try:
+            while True:
+                if self.closed_loop and dirty:
+                    problem = self._problem(queue)
+                    dirty = False
+                    if problem:
+                        queue, dirty = await self._replan(problem, episode), True
+                        continue
+                if not queue or queue[0].name == "done":
+                    break
+                if len(episode.steps) >= budget:
+                    raise _Stop(f"{budget} skill calls made: the robot keeps failing")
+                action = queue.pop(0)
+                result = await self._step(action, episode)
+                if result is None:
+                    continue
+                dirty = dirty or bool(episode.steps[-1].added or episode.steps[-1].forgotten)
+                dirty = dirty or bool(episode.steps[-1].corrected)
+                if not result.ok:
+                    step = episode.steps[-1]
+                    problem = f"step {step.index + 1} {step.executed or step.action}: "
+                    problem += result.message or (result.reason.value if result.reason else "")
+                    if not self.closed_loop:
+                        raise _Stop(problem)
+                    queue, dirty = await self._replan(problem, episode), True
+        except _Stop as stop:
+            stopped = stop.reason
+        except SceneplanError as exc:  # the robot is unreachable or answers nonsense
+            episode.status, episode.error = Status.ERROR, str(exc)
+            stopped = str(exc)
+        self._finish(episode, record, stopped, time.perf_counter() - started)
+        return episode
+
+    # -- one step ------------------------------------------------------------------------
+
+    async def _step(self, action: Action, episode: Episode) -> SkillResult | None:
+        """Send one action to the robot, update the belief, record the step."""
+        belief = self.belief
+        try:
+            call = skill_for(action, belief.state)
+        except BadInputError as exc:
+            raise _Stop(f"{action}: {exc}") from None
+        if call is None:
+            return None
+        result = await self.robot.perform(call)
+        if result.ok:
+            belief.apply(action)
+        expected = belief.expected(result.surfaces) if self.closed_loop else []
+        updates: list[Update] = []
+        if self.closed_loop:  # open loop: the plan goes on whatever the robot sees
+            updates = belief.observe(call, result)
+        self._record(episode, action, call, result, expected, updates)
+        return result
+
+    def _record(
+        self,
+        episode: Episode,
+        action: Action,
+        call: SkillCall,
+        result: SkillResult,
+        expected: list[dict[str, Any]],
+        updates: list[Update],
+    ) -> None:
+        index = len(episode.steps)
+        kinds: dict[str, list[str]] = {"added": [], "forgotten": [], "corrected": []}
+        for update in updates:
+            key = {"new": "added", "missing": "forgotten"}.get(update.kind, "corrected")
+            if update.node not in kinds[key]:
+                kinds[key].append(update.node)
+        episode.steps.append(
+            WorldStep(
+                index=index,
+                action=str(action),
+                executed=str(call) if result.ok else None,
+                ok=result.ok,
+                feedback=result.message or ("ok" if result.ok else "failed"),
+                cause=result.reason.value if result.reason else None,
+                agent_at=result.at,
+                observations=[s.to_dict() for s in result.seen],
+                expected=expected,
+                **kinds,
+            )
+        )
+        extra = episode.extra["execute"]
+        extra["calls"].append({"step": index, "call": call.to_dict(), "result": result.to_dict()})
+        extra["updates"] += [{"step": index, **u.to_dict()} for u in updates]
+        if result.ok:
+            episode.plan.append(str(action))
+
+    # -- checking and replanning ---------------------------------------------------------
+
+    def _goal(self) -> Formula | None:
+        if self.goal is None:
+            return None
+        try:
+            return parse_goal(self.goal, self.belief.graph)
+        except GoalParseError as exc:
+            why = f"the goal cannot be stated on the robot's scene graph any more: {exc}"
+            raise _Stop(why) from None
+
+    def _problem(self, queue: list[Action]) -> str | None:
+        """Why the rest of the plan will not do on the belief, or None when it will."""
+        verdict = self.belief.verify(queue)
+        if verdict.failure is not None:
+            return f"the plan no longer runs on the updated scene graph: {verdict.feedback}"
+        goal = self._goal()
+        if goal is not None and not goal.holds(verdict.final_state):
+            if not queue or all(a.name == "done" for a in queue):
+                return "the plan ran out and the goal does not hold: " + "; ".join(
+                    goal.explain(verdict.final_state)
+                )
+            return "the plan no longer reaches the goal: " + "; ".join(
+                goal.explain(verdict.final_state)
+            )
+        return None
+
+    async def _replan(self, problem: str, episode: Episode) -> list[Action]:
+        extra = episode.extra["execute"]
+        rounds = extra["rounds"]
+        if self.replanner is None or not self.closed_loop:
+            raise _Stop(problem)
+        if episode.replans >= self.max_replans:
+            raise _Stop(f"the replan budget ({self.max_replans}) is spent; last: {problem}")
+        episode.replans += 1
+        started = time.perf_counter()
+        plan, note = await self.replanner.replan(self.belief, episode)
+        rounds.append(
+            {
+                "round": len(rounds),
+                "source": self.replanner.name,
+                "at_step": len(episode.steps),
+                "reason": problem,
+                "plan": [str(a) for a in plan] if plan is not None else None,
+                "note": note,
+                "time_s": round(time.perf_counter() - started, 4),
+            }
+        )
+        if plan is None:
+            raise _Stop(f"no plan from the current state ({note}); after: {problem}")
+        return plan
+
+    # -- start and end -------------------------------------------------------------------
+
+    def _start(self, episode: Episode, planned: list[Action]) -> dict[str, Any]:
+        record = {
+            "format": FORMAT,
+            "version": VERSION,
+            **self.robot.describe(),
+            "closed_loop": self.closed_loop,
+            "replanner": self.replanner.name if self.replanner else None,
+            "max_replans": self.max_replans,
+            "planned": {
+                "plan": list(episode.plan),
+                "full_plan": list(episode.full_plan),
+                "replans": episode.replans,
+                "executable": episode.executable,
+                "status": episode.status.value,
+                "goal_reached": episode.goal_reached,
+            },
+            "rounds": [
+                {
+                    "round": 0,
+                    "source": "planner",
+                    "at_step": 0,
+                    "reason": None,
+                    "plan": [str(a) for a in planned],
+                }
+            ],
+            "calls": [],
+            "updates": [],
+            "fault_free_steps": len(planned),
+        }
+        episode.extra["execute"] = record
+        episode.plan, episode.full_plan, episode.action_sources = [], [], []
+        episode.replans = 0
+        episode.error, episode.error_type, episode.failure = None, None, None
+        return record
+
+    def _finish(self, episode: Episode, record: dict, stopped: str | None, took: float) -> None:
+        believed: bool | None = None
+        if self.goal is not None and stopped is None:
+            goal = parse_goal(self.goal, self.belief.graph)
+            believed = goal.holds(self.belief.state)
+        truth: WorldState | None = self.robot.true_state()
+        judged = truth if truth is not None else self.belief.state
+        episode.full_plan = list(episode.plan)
+        episode.action_sources = ["robot"] * len(episode.plan)
+        episode.executable = stopped is None
+        if stopped is not None:
+            last = episode.steps[-1] if episode.steps else None
+            episode.failure = {
+                "cause": last.cause if last is not None and not last.ok else None,
+                "message": stopped,
+                "index": last.index if last is not None else None,
+            }
+        if self.goal is not None:
+            try:
+                goal = parse_goal(self.goal, judged.graph)
+                episode.goal_reached = goal.holds(judged)
+                episode.goal_unmet = goal.explain(judged)
+            except GoalParseError:
+                episode.goal_reached, episode.goal_unmet = False, [f"{self.goal} (lost nodes)"]
+        episode.final_changes = judged.changes()
+        injected = getattr(self.robot, "injected", None)
+        record.update(
+            stopped=stopped,
+            goal_believed=believed,
+            judged_in="truth" if truth is not None else "belief",
+            steps=len(episode.steps),
+            extra_steps=len(episode.steps) - record["fault_free_steps"],
+            failed_steps=sum(not s.ok for s in episode.steps),
+            faults=list(injected) if injected is not None else None,
+            time_s=round(took, 4),
+        )
+        if episode.status is Status.ERROR:
+            return
+        done = episode.goal_reached if self.goal is not None else stopped is None
+        episode.status = Status.SUCCESS if done else Status.FAILED

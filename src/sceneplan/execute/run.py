@@ -1,0 +1,97 @@
+"""Plan a task, then execute the plan on a robot: what `sceneplan execute` and eval run.
+
+>>> import asyncio
+>>> from sceneplan.datasets.tasks import get_task
+>>> from sceneplan.planners import get_planner
+>>> task = get_task("planning-simple-02")
+>>> episode = asyncio.run(execute(get_planner("oracle"), task, faults="grasp:0.5", seed=3))
+>>> episode.status.value, episode.extra["execute"]["closed_loop"]
+('success', True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sceneplan.errors import BadInputError
+from sceneplan.execute.executor import MAX_REPLANS, Executor
+from sceneplan.execute.faults import Faults
+from sceneplan.execute.http import HttpRobot
+from sceneplan.execute.replan import make_replanner
+from sceneplan.execute.robot import Robot
+from sceneplan.execute.sim import SimulatedRobot
+from sceneplan.graph.model import SceneGraph
+from sceneplan.planners.base import Planner
+from sceneplan.planners.episode import Episode
+from sceneplan.runs import resolve
+from sceneplan.world.actions import parse_plan
+from sceneplan.world.task import Task
+
+if TYPE_CHECKING:
+    from sceneplan.llm import LLMClient
+
+
+def get_robot(
+    spec: str | Robot, graph: SceneGraph, faults: Faults | str | None = None, seed: int = 0
+) -> Robot:
+    """A robot: `sim` (a SimulatedRobot in `graph` with `faults`), or a server's http(s) URL."""
+    if isinstance(spec, Robot):
+        return spec
+    text = spec.strip()
+    faults = faults if isinstance(faults, Faults) else Faults.parse(faults)
+    if text == "sim":
+        return SimulatedRobot(graph, faults, seed)
+    if text.startswith(("http://", "https://")):
+        if faults.any:
+            raise BadInputError("--faults is for the simulated robot (--robot sim) only")
+        return HttpRobot(text)
+    raise BadInputError(
+        f"unknown robot {spec!r}: give 'sim' or a robot server's URL, e.g. http://127.0.0.1:8765"
+    )
+
+
+async def execute(
+    planner: Planner,
+    target: Task | str,
+    env: SceneGraph | str | Path | None = None,
+    llm: LLMClient | None = None,
+    *,
+    robot: str | Robot = "sim",
+    faults: Faults | str | None = None,
+    seed: int = 0,
+    closed_loop: bool = True,
+    replan: str = "auto",
+    max_replans: int = MAX_REPLANS,
+) -> Episode:
+    """Plan for `target` with `planner`, then run the plan on `robot`; the Episode of both.
+
+    The planner plans on the start graph (as for `sceneplan plan`); its plan,
+    when executable, goes to the robot, which starts in the same world. A plan
+    that is not executable is not sent: the planner's Episode comes back as
+    it is, with `extra["execute"]["skipped"]` saying why.
+    """
+    setup = resolve(target, env)
+    made = get_robot(robot, setup.graph, faults, seed)
+    replanner = make_replanner(replan, planner, setup.target, llm)
+    episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
+    if not episode.executable:
+        episode.extra["execute"] = {
+            **made.describe(),
+            "skipped": "the planner's plan is not executable: nothing was sent to the robot",
+        }
+        return episode
+    plan = parse_plan(episode.full_plan or episode.plan)
+    executor = Executor(
+        made,
+        setup.graph,
+        goal=setup.task.goal if setup.task is not None else None,
+        replanner=replanner,
+        vocabulary=planner.vocabulary,
+        closed_loop=closed_loop,
+        max_replans=max_replans,
+    )
+    try:
+        return await executor.run(plan, episode)
+    finally:
+        await made.aclose()

@@ -1,0 +1,139 @@
+"""The closed-loop executor recovers from each fault kind; open loop does not."""
+
+import asyncio
+
+import pytest
+
+from sceneplan.datasets.tasks import get_task
+from sceneplan.execute import Executor, SimulatedRobot, SymbolicReplanner, execute
+from sceneplan.graph.model import SceneGraph
+from sceneplan.planners import get_planner
+from sceneplan.planners.episode import Episode, Status
+from sceneplan.runs import resolve
+from sceneplan.symbolic.solver import PlanningProblem, solve
+
+
+def run_task(task_id, faults="none", seed=0, **kwargs) -> Episode:
+    planner = get_planner("oracle")
+    return asyncio.run(execute(planner, get_task(task_id), faults=faults, seed=seed, **kwargs))
+
+
+def kinds(episode: Episode) -> set[str]:
+    return {u["kind"] for u in episode.extra["execute"]["updates"]}
+
+
+def run_on(robot: SimulatedRobot, graph: SceneGraph, goal: str, **kwargs) -> Episode:
+    """The oracle's plan for `goal` in `graph`, executed on `robot` with symbolic replanning."""
+    plan = solve(PlanningProblem(graph, goal)).plan
+    executor = Executor(robot, graph, goal=goal, replanner=SymbolicReplanner(goal), **kwargs)
+    episode = Episode(planner="oracle", model="none", environment=graph.name, instruction=goal)
+    return asyncio.run(executor.run(plan, episode))
+
+
+def test_without_faults_the_plan_runs_as_planned():
+    episode = run_task("planning-simple-02")
+    record = episode.extra["execute"]
+    assert episode.status is Status.SUCCESS and episode.goal_reached
+    assert episode.replans == 0 and record["extra_steps"] == 0 and record["faults"] == []
+    assert episode.plan == record["rounds"][0]["plan"]
+    assert record["judged_in"] == "truth" and record["goal_believed"] is True
+
+
+def test_it_recovers_from_objects_moved_before_the_robot_arrives():
+    closed = run_task("planning-simple-02", "moved:1", seed=1)
+    assert any(f["node"] == "orange1" for f in closed.extra["execute"]["faults"])
+    assert closed.status is Status.SUCCESS and closed.replans >= 1
+    moved = [u for u in closed.extra["execute"]["updates"] if u["node"] == "orange1"]
+    assert moved[0]["kind"] == "moved" and moved[0]["before"] == "on kitchen_bench"
+    step = next(s for s in closed.steps if "orange1" in s.corrected)
+    assert any(o["id"] == "orange1" for o in step.observations)
+    assert any(e["id"] == "orange1" for e in step.expected)  # what the graph said was there
+    opened = run_task("planning-simple-02", "moved:1", seed=1, closed_loop=False)
+    assert opened.status is Status.FAILED and opened.replans == 0
+    assert opened.steps[-1].cause == "not_found"
+
+
+def test_it_retries_a_grasp_that_failed():
+    episode = run_task("planning-simple-02", "grasp:0.5", seed=7)
+    causes = [s.cause for s in episode.steps]
+    assert "grasp_failed" in causes and episode.status is Status.SUCCESS
+    assert episode.replans == causes.count("grasp_failed")
+    assert episode.extra["execute"]["extra_steps"] == causes.count("grasp_failed")
+
+
+def test_it_uses_another_container_when_one_is_stuck():
+    setup = resolve(get_task("planning-simple-14"))
+    robot = SimulatedRobot(setup.graph)
+    robot.force("stuck", "compost_bin")
+    episode = run_on(robot, setup.graph, setup.task.goal)
+    assert episode.status is Status.SUCCESS
+    assert "locked" in kinds(episode)
+    assert robot.truth.parent("salmon_bagel") == "rubbish_bin"
+
+
+def test_it_goes_round_a_blocked_room(ring):
+    robot = SimulatedRobot(ring)
+    robot.force("blocked", "hall_a")
+    episode = run_on(robot, ring, "ontop_of(box, desk)")
+    assert episode.status is Status.SUCCESS
+    assert "blocked" in kinds(episode) and "goto(hall_b)" in episode.plan
+    assert "goto(hall_a)" not in episode.plan
+
+
+def test_a_goal_behind_a_blocked_room_fails_with_the_reason(ring):
+    robot = SimulatedRobot(ring)
+    robot.force("blocked", "store")
+    episode = run_on(robot, ring, "ontop_of(box, desk)")
+    assert episode.status is Status.FAILED and episode.executable is False
+    assert "no plan from the current state" in episode.extra["execute"]["stopped"]
+    assert episode.failure["message"] == episode.extra["execute"]["stopped"]
+
+
+def test_a_new_object_seen_is_added_to_the_graph(ring):
+    nodes = [n for n in ring if n.id != "box"]
+    known = SceneGraph.from_nodes(nodes, ring.links(), ring.name)
+    robot = SimulatedRobot(ring, known=known)
+    episode = run_on(robot, known, "in_room(agent, store)")  # the box is not in the map
+    assert episode.status is Status.SUCCESS
+    new = [u for u in episode.extra["execute"]["updates"] if u["kind"] == "new"]
+    assert new == [{"step": 3, "kind": "new", "node": "box", "before": None, "after": "on shelf"}]
+    assert episode.steps[3].added == ["box"]
+
+
+def test_the_replan_budget_stops_a_robot_that_keeps_failing():
+    episode = run_task("planning-simple-02", "grasp:1", max_replans=2)
+    assert episode.status is Status.FAILED and episode.replans == 2
+    assert "replan budget (2) is spent" in episode.extra["execute"]["stopped"]
+    assert [s.cause for s in episode.steps].count("grasp_failed") == 3
+
+
+@pytest.mark.parametrize("task_id", ["planning-simple-02", "planning-long-03", "planning-long-06"])
+def test_closed_loop_reaches_goals_open_loop_misses(task_id):
+    closed = [run_task(task_id, "moved:0.3,grasp:0.1", seed) for seed in range(1, 4)]
+    opened = [
+        run_task(task_id, "moved:0.3,grasp:0.1", seed, closed_loop=False) for seed in range(1, 4)
+    ]
+    assert all(e.status is Status.SUCCESS for e in closed)
+    assert sum(e.status is Status.SUCCESS for e in opened) < len(opened)
+    for episode in opened:
+        assert episode.replans == 0
+        assert episode.status is Status.SUCCESS or not episode.steps[-1].ok or episode.goal_unmet
+
+
+def test_the_trace_round_trips_and_keeps_the_planners_plan():
+    episode = run_task("planning-simple-02", "grasp:0.5", seed=7)
+    again = Episode.from_dict(episode.to_dict())
+    assert again == episode
+    record = episode.extra["execute"]
+    assert record["format"] == "sceneplan-execution" and record["version"] == 1
+    assert record["planned"]["executable"] is True
+    assert [c["step"] for c in record["calls"]] == [s.index for s in episode.steps]
+    assert record["calls"][0]["call"] == {"skill": "navigate", "target": "pose13"}
+    assert record["robot"] == "sim" and record["seed"] == 7
+
+
+def test_the_planner_can_replan_instead_of_the_solver():
+    episode = run_task("planning-simple-02", "grasp:0.5", seed=7, replan="planner")
+    assert episode.status is Status.SUCCESS
+    rounds = episode.extra["execute"]["rounds"]
+    assert len(rounds) > 1 and {r["source"] for r in rounds[1:]} == {"planner"}
