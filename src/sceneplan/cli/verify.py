@@ -5,19 +5,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
-from sceneplan.datasets import load_environment
 from sceneplan.errors import BadInputError
-from sceneplan.nav import Navigator
-from sceneplan.world import Action, Simulator, parse_plan
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from sceneplan.world import Action
 
 
 # A plan argument shaped like a file name (a folder separator, or an extension
@@ -88,6 +83,8 @@ def _read_plan_file(path: Path) -> str | list:
 
 def parse_plan_argument(plan: str) -> list[Action]:
     """The actions of a plan argument (see `read_plan_argument`); an empty plan is an error."""
+    from sceneplan.world import parse_plan
+
     actions = parse_plan(read_plan_argument(plan))
     if not actions:
         raise BadInputError(
@@ -111,6 +108,16 @@ def verify(
     Steps after done() are not run; a warning names them (the exit status is that of
     the steps up to done()).
     """
+    # Here rather than at the top: `verify --help` and the other commands need none of it.
+    from rich.console import Console
+    from rich.text import Text
+
+    from sceneplan.datasets import load_environment
+    from sceneplan.nav import Navigator
+    from sceneplan.world import Simulator
+
+    console = Console(highlight=False, soft_wrap=True)
+    err_console = Console(stderr=True, highlight=False, soft_wrap=True)
     graph = load_environment(env)
     simulator = Simulator(graph, vocabulary)
     actions = parse_plan_argument(plan)
