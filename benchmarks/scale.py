@@ -169,12 +169,22 @@ FORMATS = {
     "orjson cpu s": "{:.3f}",
     "cpu ratio": "{:.2f}",
     "peak RSS MB": "{:.0f}",
+    "RSS over base MB": "{:.0f}",
     "tokens": "{:,.0f}",
     "verify ms": "{:.2f}",
     "solve ms": "{:.1f}",
     "plan steps": "{:.0f}",
 }
-GROWTH = ("nodes", "load s", "orjson paused s", "peak RSS MB", "tokens", "verify ms", "solve ms")
+GROWTH = (
+    "nodes",
+    "load s",
+    "orjson paused s",
+    "load cpu s",
+    "RSS over base MB",
+    "tokens",
+    "verify ms",
+    "solve ms",
+)
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
@@ -208,6 +218,7 @@ def main() -> None:
         baseline = peak_rss_mb()
         for rooms in args.sizes:
             rows[rooms] = measure(rooms, args.repeat, Path(folder))
+            rows[rooms]["RSS over base MB"] = rows[rooms]["peak RSS MB"] - baseline
             print(f"  done: {rooms:,} rooms", file=sys.stderr, flush=True)
     print(f"Synthetic buildings, {ITEMS_PER_ROOM} assets and objects per room\n")
     print(table(rows))
