@@ -8,6 +8,8 @@ Both are sound: every plan of the full task still has a counterpart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sceneplan.symbolic.goal_compile import PLAYING, compile_goal
 from sceneplan.symbolic.grounding import Grounder
 from sceneplan.symbolic.scope import Scope
@@ -26,14 +28,16 @@ def build_task(
     goal: Formula | None = None,
     target: Action | None = None,
     vocabulary: str = "sayplan",
+    travel: Callable[[str, str], int] | None = None,
 ) -> GroundTask | bool:
     """The pruned task; True/False when the goal is decided without planning.
 
     With `target`, the goal is a state where that action can run: the plan
-    found ends with a goal-phase copy of it, which the caller drops.
+    found ends with a goal-phase copy of it, which the caller drops. `travel(a, b)`
+    is the cost of a macro move (see `symbolic.travel`).
     """
     schemas = get_vocabulary(vocabulary)
-    grounder = Grounder(state, scope)
+    grounder = Grounder(state, scope, travel)
     facts = grounder.facts
     goal_actions: list[GroundAction] = []
     if target is not None:

@@ -1,8 +1,9 @@
 """The pure-Python back end: lazy greedy best-first search with h_FF and preferred operators.
 
 States are integers used as bit sets over the task's facts. The heuristic is
-the size of a relaxed plan extracted from h_add supporters (conditional
-effects relax to separate actions); actions of that relaxed plan applicable
+the cost of a relaxed plan extracted from h_add supporters (conditional
+effects relax to separate actions; an action's cost is the number of steps it
+stands for, see `symbolic.travel`); actions of that relaxed plan applicable
 in the state are preferred, and a second open list holds only their
 successors (boosted when progress is made), as in Fast Downward's lazy GBFS.
 The search keeps a closed list, so it is complete: an exhausted search
@@ -69,12 +70,14 @@ class _Compiled:
         self.goal_neg = _mask(task.goal_neg)
         self.goal_facts = sorted(task.goal)
         self.n_goal_neg = len(task.goal_neg)
+        self.costs = [a.cost for a in task.actions]
         # relaxed actions: (origin, preconditions, adds); one per action and per conditional effect
         self.relaxed: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         for index, a in enumerate(task.actions):
             self.relaxed.append((index, tuple(a.pre), tuple(a.add)))
             for e in a.effects:
                 self.relaxed.append((index, tuple(a.pre | e.pre), tuple(e.add)))
+        self.relaxed_cost = [self.costs[origin] for origin, _, _ in self.relaxed]
         self.readers: list[list[int]] = [[] for _ in task.facts]
         for r, (_, pre, _) in enumerate(self.relaxed):
             for f in pre:
@@ -100,8 +103,43 @@ class _Compiled:
     def is_goal(self, state: int) -> bool:
         return state & self.goal == self.goal and not state & self.goal_neg
 
+    def h_max(self, state: int) -> float:
+        """h_max: the relaxed cost of the costliest goal fact (admissible, consistent)."""
+        cost = [INF] * self.n_facts
+        heap: list[tuple[float, int]] = []
+        for f in _bits(state):
+            cost[f] = 0
+            heap.append((0, f))
+        remaining = [len(pre) for _, pre, _ in self.relaxed]
+        worst = [0.0] * len(self.relaxed)
+        relaxed, relaxed_cost = self.relaxed, self.relaxed_cost
+
+        def fire(r: int, c: float) -> None:
+            for q in relaxed[r][2]:
+                if c < cost[q]:
+                    cost[q] = c
+                    heapq.heappush(heap, (c, q))
+
+        for r in self.free:
+            fire(r, relaxed_cost[r])
+        open_goals = {g for g in self.goal_facts if cost[g] == INF or cost[g] > 0}
+        done = [False] * self.n_facts
+        while heap and open_goals:
+            c, f = heapq.heappop(heap)
+            if done[f]:
+                continue
+            done[f] = True
+            open_goals.discard(f)
+            for r in self.readers[f]:
+                remaining[r] -= 1
+                if c > worst[r]:
+                    worst[r] = c
+                if remaining[r] == 0:
+                    fire(r, worst[r] + relaxed_cost[r])
+        return max((cost[g] for g in self.goal_facts), default=0)
+
     def h_ff(self, state: int) -> tuple[float, set[int]]:
-        """Relaxed plan length, and the actions of that plan (for preferred operators)."""
+        """Relaxed plan cost, and the actions of that plan (for preferred operators)."""
         cost = [INF] * self.n_facts
         support = [-1] * self.n_facts
         heap: list[tuple[int, int]] = []
@@ -119,7 +157,7 @@ class _Compiled:
                     heapq.heappush(heap, (c, q))
 
         for r in self.free:
-            fire(r, 1)
+            fire(r, self.relaxed_cost[r])
         open_goals = {g for g in self.goal_facts if cost[g] == INF}
         done = [False] * self.n_facts
         while heap and open_goals:
@@ -132,7 +170,7 @@ class _Compiled:
                 remaining[r] -= 1
                 total[r] += c
                 if remaining[r] == 0:
-                    fire(r, total[r] + 1)
+                    fire(r, total[r] + self.relaxed_cost[r])
         if any(cost[g] == INF for g in self.goal_facts):
             return INF, set()
         chosen: set[int] = set()
@@ -149,9 +187,8 @@ class _Compiled:
                     seen.add(p)
                     stack.append(p)
         unmet_neg = bin(state & self.goal_neg).count("1")
-        return len({self.relaxed[r][0] for r in chosen}) + unmet_neg, {
-            self.relaxed[r][0] for r in chosen
-        }
+        plan = {self.relaxed[r][0] for r in chosen}
+        return sum(self.costs[a] for a in plan) + unmet_neg, plan
 
 
 def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:

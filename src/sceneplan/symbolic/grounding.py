@@ -18,7 +18,7 @@ they need (the `world.primitives.Grounding` protocol).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from itertools import product
 
@@ -45,7 +45,11 @@ K = NodeKind
 class Grounder:
     """Ground actions and chains for one world state and scope."""
 
-    def __init__(self, state: WorldState, scope: Scope):
+    def __init__(
+        self, state: WorldState, scope: Scope, travel: Callable[[str, str], int] | None = None
+    ):
+        """`travel(a, b)` is what a macro move from a to b costs (1 without it)."""
+        self.travel = travel if scope.macro_moves else None
         self.state = state
         self.graph = state.graph
         self.scope = scope
@@ -173,6 +177,9 @@ class Grounder:
                 for nb, npos, nneg in test.ground(self, b, *values)
             ]
         action = Action(schema.name, args)
+        moves_to = next(
+            (names.get(e.args[0], e.args[0]) for e in schema.effects if e.op == "move_agent"), None
+        )
         out = []
         for binding, pos, neg in variants:
             add: list[Fact] = []
@@ -200,9 +207,16 @@ class Grounder:
                         CondEffect(f.many(cp), f.many(cn), f.many(ca), f.many(cd))
                         for cp, cn, ca, cd in conditional
                     ),
+                    self._cost(binding.get("at"), moves_to),
                 )
             )
         return out
+
+    def _cost(self, source: str | None, target: str | None) -> int:
+        """A macro move costs the steps it expands into; anything else one step."""
+        if self.travel is None or source is None or target is None:
+            return 1
+        return max(1, self.travel(source, target))
 
     def initial_facts(self) -> set[Fact]:
         """The task's facts that hold in the grounder's world state."""

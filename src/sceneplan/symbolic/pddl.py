@@ -12,8 +12,22 @@ containment tree are fluents here, maintained by the effects (containment
 changes only by picking up and putting down):
 - `(below ?d ?y)`: d rests on or in y at any depth (y an asset or object);
 - `(enclosed ?d ?c)`: d is below c and the link into c is `inside_of`; an
-  object is accessible when no enclosing container is closed.
-Appliance functions are static `(makes_WORD ?appliance ?item)` facts.
+  object is accessible when no enclosing container is closed;
+- `(located ?d ?r)`: d rests, at any depth, on an asset of room r;
+- `(nothing_accessed)`: no asset is accessed.
+
+The problem stays linear in the building and cheap to ground: appliance
+functions are unary static facts by category (`(makes_hot microwave)`,
+`(takes_full mug)`), not one per appliance and object; and what an action
+quantifies over (the place it leaves, the accessed asset, the held object)
+ranges over the narrowest type that can hold it. Objects are only ever put on
+assets, so only objects nested in or carrying objects at the start (type
+`nest`) can ever be below an object; assets are `surface` (no container,
+no appliance), `device` (containers) or `F_appliance` (appliances of function
+F), so a release quantifies over the few appliances, not over every asset.
+`export_pddl(..., scope=...)` writes the problem of a focused scope
+(`symbolic.scope`): its nodes only, with a macro move between any two of its
+places, as the solver itself plans.
 
 >>> from sceneplan.datasets import load_environment
 >>> files = export_pddl(load_environment("coffee"), "full(coffee_mug)")
@@ -24,16 +38,18 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.symbolic.pddl_goal import PDDL_TYPE, translate_goal
+from sceneplan.symbolic.scope import Scope, focused_scope
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.domain import ActionSchema, get_vocabulary
-from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.goal_forms import ground, literals, map_leaves, wrong_literals
+from sceneplan.world.goals import Atom, Const, Formula, parse_goal
 from sceneplan.world.primitives import (
     EFFECTS,
     TESTS,
@@ -41,7 +57,7 @@ from sceneplan.world.primitives import (
     pddl_category,
     pddl_word,
 )
-from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS, appliance_words
+from sceneplan.world.rules import appliance_function, appliance_functions, appliance_words
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 K = NodeKind
@@ -54,7 +70,16 @@ PARAM_TYPE: dict[frozenset[NodeKind], str] = {
     frozenset({K.OBJECT}): "item",
     frozenset({K.ASSET, K.OBJECT}): "thing",
 }
-_TYPES = "room pose - place asset item - thing place thing site storey robot - object"
+_TYPES = (
+    "room pose - place surface device - asset nest - item asset item - thing "
+    "place thing site storey robot - object"
+)
+
+
+def _types() -> str:
+    appliances = " ".join(f.pddl_type for f in appliance_functions())
+    return f"{appliances} - device {_TYPES}" if appliances else _TYPES
+
 
 # Fixed predicates of the domain; state words, categories and attributes are added per problem.
 # Their arguments are typed `object` so that a variable of any node type may fill them
@@ -63,6 +88,7 @@ _PREDICATES = (
     "(agent_at ?p - object)",
     "(linked ?p - object ?q - object)",
     "(accessed ?a - object)",
+    "(nothing_accessed)",
     "(holding ?o - object)",
     "(handempty)",
     "(ontop_of ?o - object ?y - object)",
@@ -70,6 +96,7 @@ _PREDICATES = (
     "(below ?o - object ?y - object)",
     "(enclosed ?o - object ?y - object)",
     "(asset_in_room ?a - object ?r - object)",
+    "(located ?o - object ?r - object)",
     "(static_within ?n - object ?y - object)",
     "(container ?x - object)",
     "(finished)",
@@ -146,10 +173,8 @@ def domain_pddl(
     predicates = [
         *_PREDICATES,
         *(f"(can_{a} ?x - object)" for a in sorted(domain_affordances(schemas))),
-        *(
-            f"(makes_{w} ?a - object ?o - object)"
-            for w in sorted(set(APPLIANCE_FUNCTIONS.values()))
-        ),
+        *(f"(makes_{f.name} ?x - object)" for f in appliance_functions()),
+        *(f"(takes_{f.name} ?o - object)" for f in appliance_functions() if f.targets is not None),
         *(f"({pddl_word(w)} ?x - object)" for w in all_words),
         *sorted(primitive_predicates(schemas)),
         *(f"({pddl_category(c)} ?x - object)" for c in sorted(set(categories))),
@@ -158,7 +183,7 @@ def domain_pddl(
     return (
         f"(define (domain sceneplan_{vocabulary})\n"
         "  (:requirements :adl :equality)\n"
-        f"  (:types {_TYPES})\n"
+        f"  (:types {_types()})\n"
         "  (:predicates\n    " + "\n    ".join(predicates) + ")\n" + "\n".join(actions) + ")\n"
     )
 
@@ -174,45 +199,54 @@ def _check_name(name: str, what: str) -> None:
         raise UnsupportedError(f"{what} '{name}' is not a valid PDDL name")
 
 
-def static_facts(graph: SceneGraph, vocabulary: str = "sayplan") -> list[str]:
-    """Facts that no action changes: topology, rooms, ancestry, affordances, appliances."""
+def static_facts(
+    graph: SceneGraph,
+    vocabulary: str = "sayplan",
+    nodes: Collection[str] | None = None,
+    links: Iterable[tuple[str, str]] | None = None,
+) -> list[str]:
+    """Facts that no action changes: topology, rooms, ancestry, affordances, appliances.
+
+    `nodes` limits them to a set of nodes (a focused problem), `links` replaces
+    the topology's edges (each written both ways).
+    """
     facts = []
-    for a, b in graph.topology.edges:
+    for a, b in graph.topology.edges if links is None else links:
         facts += [f"(linked {a} {b})", f"(linked {b} {a})"]
     affordances = domain_affordances(get_vocabulary(vocabulary).values())
-    for node in graph:
+    functions = appliance_functions()
+    for node in graph if nodes is None else (graph.nodes[n] for n in nodes):
         if node.kind in (K.ASSET, K.ROOM, K.POSE, K.FLOOR):
             facts += [f"(static_within {node.id} {y})" for y in graph.ancestors(node.id)]
         if node.kind is K.ASSET and (room := graph.room_of(node.id)) is not None:
             facts.append(f"(asset_in_room {node.id} {room})")
-        if node.kind in (K.ASSET, K.OBJECT):
-            facts += [f"(can_{a} {node.id})" for a in node.affordances if a in affordances]
-            if "open" in node.affordances:
-                facts.append(f"(container {node.id})")
-    objects = [n for n in graph if n.kind is K.OBJECT]
-    for node in graph:
-        word = APPLIANCE_FUNCTIONS.get(node.category)
-        if word is None or node.kind not in (K.ASSET, K.OBJECT):
+        if node.kind not in (K.ASSET, K.OBJECT):
             continue
-        targets = APPLIANCE_TARGETS.get(node.category)
-        facts += [
-            f"(makes_{word} {node.id} {o.id})"
-            for o in objects
-            if o.id != node.id and (targets is None or o.category in targets)
-        ]
+        facts += [f"(can_{a} {node.id})" for a in node.affordances if a in affordances]
+        if "open" in node.affordances:
+            facts.append(f"(container {node.id})")
+        facts += [f"(makes_{f.name} {node.id})" for f in functions if node.category in f.categories]
+        if node.kind is K.OBJECT:
+            facts += [
+                f"(takes_{f.name} {node.id})"
+                for f in functions
+                if f.targets is not None and node.category in f.targets
+            ]
     return facts
 
 
-def state_facts(state: WorldState) -> list[str]:
-    """Facts of one world state: agent, hand, containment (with its closure), state words."""
+def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list[str]:
+    """Facts of one world state: agent, hand, containment (with its closure), state words.
+
+    `nodes` limits them to a set of nodes that holds, with each object, its parents.
+    """
     graph = state.graph
     facts = [f"(agent_at {state.agent_at})"]
-    if state.accessed is not None:
-        facts.append(f"(accessed {state.accessed})")
+    facts.append(f"(accessed {state.accessed})" if state.accessed else "(nothing_accessed)")
     facts.append(f"(holding {state.holding})" if state.holding else "(handempty)")
     if state.done:
         facts.append("(finished)")
-    for node in graph:
+    for node in graph if nodes is None else (graph.nodes[n] for n in nodes):
         facts += [f"({pddl_word(w)} {node.id})" for w in sorted(state.states(node.id))]
         if node.kind is not K.OBJECT:
             continue
@@ -224,8 +258,33 @@ def state_facts(state: WorldState) -> list[str]:
             facts.append(f"(below {node.id} {parent})")
             if state.relation(child) is Relation.INSIDE_OF:
                 facts.append(f"(enclosed {node.id} {parent})")
+            if graph.nodes[parent].kind is K.ASSET:
+                room = graph.room_of(parent)
+                if room is not None:
+                    facts.append(f"(located {node.id} {room})")
             child, parent = parent, state.parent(parent)
     return facts
+
+
+def pddl_type(state: WorldState, node_id: str) -> str:
+    """The PDDL type of a node in a problem starting from `state` (see the module's doc)."""
+    node = state.graph.nodes[node_id]
+    if node.kind is K.ASSET:
+        function = appliance_function(node.category)
+        if function is not None:
+            return function.pddl_type
+        inside = any(state.relation(c) is Relation.INSIDE_OF for c in state.children(node_id))
+        words = set(node.state) | state.states(node_id)
+        if "open" in node.affordances or inside or words & {"open", "closed"}:
+            return "device"
+        return "surface"
+    if node.kind is K.OBJECT:
+        graph = state.graph
+        parent = state.parent(node_id)
+        nested = parent is not None and graph.nodes[parent].kind is K.OBJECT
+        carries = any(graph.nodes[c].kind is K.OBJECT for c in state.children(node_id))
+        return "nest" if nested or carries else "item"
+    return PDDL_TYPE[node.kind]
 
 
 @dataclass(frozen=True)
@@ -250,18 +309,32 @@ def export_pddl(
     goal: Formula | str | None = None,
     state: WorldState | None = None,
     vocabulary: str = "sayplan",
+    scope: Scope | None = None,
 ) -> PDDLFiles:
     """Domain and problem text: objects are the nodes, init the state, goal the formula.
 
     Without a goal the problem's goal is empty (true), which still lets a
-    validator check that a plan is executable.
+    validator check that a plan is executable. With a `scope` (see
+    `focused_problem`), only its nodes are written, and a macro scope links
+    every two of its places, so a plan's moves are the solver's macro moves.
     """
     get_vocabulary(vocabulary)  # an unknown name is an error listing the known ones
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
     state = state if state is not None else WorldState(graph)
+    nodes: list[str] | None = None
+    links: list[tuple[str, str]] | None = None
+    if scope is not None:
+        goal, nodes = _focus(graph, state, scope, goal)
+        places = [p for p in scope.places if p in nodes]
+        if scope.macro_moves:
+            links = [(a, b) for i, a in enumerate(places) for b in places[i + 1 :]]
+        else:
+            kept = set(places)
+            links = [(a, b) for a, b in graph.topology.edges if a in kept and b in kept]
     translated = translate_goal(goal, graph) if goal is not None else None
-    words = {w for n in graph for w in n.state} | (translated.words if translated else set())
+    members = list(graph) if nodes is None else [graph.nodes[n] for n in nodes]
+    words = {w for n in members for w in n.state} | (translated.words if translated else set())
     domain = domain_pddl(
         vocabulary,
         words,
@@ -269,16 +342,18 @@ def export_pddl(
         translated.attributes if translated else (),
     )
     by_type: dict[str, list[str]] = {}
-    for node in graph:
+    for node in members:
         _check_name(node.id, "node id")
-        by_type.setdefault(PDDL_TYPE[node.kind], []).append(node.id)
+        by_type.setdefault(pddl_type(state, node.id), []).append(node.id)
     objects = "\n    ".join(f"{' '.join(ids)} - {t}" for t, ids in by_type.items())
-    init = static_facts(graph, vocabulary) + state_facts(state)
+    init = static_facts(graph, vocabulary, nodes, links) + state_facts(state, nodes)
     if translated is not None:
         for category in sorted(translated.categories):
-            init += [f"({pddl_category(category)} {n.id})" for n in graph if n.category == category]
+            init += [
+                f"({pddl_category(category)} {n.id})" for n in members if n.category == category
+            ]
         for word in sorted(translated.attributes):
-            init += [f"({pddl_attribute(word)} {n.id})" for n in graph if word in n.attributes]
+            init += [f"({pddl_attribute(word)} {n.id})" for n in members if word in n.attributes]
     name = re.sub(r"[^a-z0-9_]", "_", (graph.name or "scene").lower()) or "scene"
     problem = (
         f"(define (problem {name})\n"
@@ -288,6 +363,69 @@ def export_pddl(
         f"  (:goal {translated.text if translated else '(and)'}))\n"
     )
     return PDDLFiles(domain, problem)
+
+
+def focused_problem(
+    graph: SceneGraph,
+    goal: Formula | str,
+    state: WorldState | None = None,
+    vocabulary: str = "sayplan",
+) -> PDDLFiles:
+    """The problem the solver plans on first: the goal's focused scope (`symbolic.scope`).
+
+    Its moves are macro moves between the scope's places (`Navigator.expand_plan`
+    turns a plan's moves into pose-level steps).
+    """
+    if isinstance(goal, str):
+        goal = parse_goal(goal, graph)
+    state = state if state is not None else WorldState(graph)
+    grounded = ground(goal, graph)
+    seeds = [atom for atom, _ in wrong_literals(grounded, state)]
+    scope = focused_scope(state, seeds, literals(grounded))
+    return export_pddl(graph, goal, state, vocabulary, scope)
+
+
+def _focus(
+    graph: SceneGraph, state: WorldState, scope: Scope, goal: Formula | None
+) -> tuple[Formula | None, list[str]]:
+    """The goal with atoms about objects outside the scope decided now (nothing in the
+    plan can change them, as in `goal_compile`), and the nodes to declare: the scope's,
+    the agent, the parents of its objects, the goal's nodes and their static ancestors."""
+    keep: dict[str, None] = {}
+
+    def add(node_id: str) -> None:
+        if node_id in keep or node_id not in graph.nodes:
+            return
+        keep[node_id] = None
+        kind = graph.nodes[node_id].kind
+        if kind is K.OBJECT and state.parent(node_id) is not None:
+            add(state.parent(node_id))  # what holds it (the agent's place, for a held one)
+        elif kind is K.AGENT:
+            add(state.agent_at)
+        else:
+            for ancestor in graph.ancestors(node_id):
+                add(ancestor)
+
+    for node_id in (*sorted(scope.objects), *sorted(scope.assets), *scope.places):
+        add(node_id)
+    add(graph.agent.id)
+    if state.accessed is not None:
+        add(state.accessed)
+    if goal is None:
+        return None, list(keep)
+
+    def decide(leaf):
+        if not isinstance(leaf, Atom):
+            return leaf
+        movable = [a for a in leaf.args if a in graph.nodes and graph.nodes[a].kind is K.OBJECT]
+        if movable and movable[0] not in scope.objects:
+            return Const(leaf.holds(state))
+        for node_id in leaf.nodes():
+            add(node_id)
+        return leaf
+
+    focused = map_leaves(ground(goal, graph), decide)
+    return focused, list(keep)
 
 
 def plan_pddl(plan: str | Iterable[str | Action]) -> str:

@@ -114,15 +114,16 @@ class _Focus:
             self.places.add(room)
             self.add_release_assets_in(room)
 
-    def add_helpers(self, words: Iterable[tuple[str, str]]) -> None:
-        """Appliances that give an object a needed word: those in focused rooms, and the nearest."""
-        for word, obj in words:
+    def add_helpers(self, words: Iterable[tuple[str, str, bool]]) -> None:
+        """Appliances that give an object a needed word (or take it away, when `positive`
+        is False): those in focused rooms, and the nearest."""
+        for word, obj, positive in words:
             candidates = [
                 n.id
                 for n in self.graph
                 if n.kind in (K.ASSET, K.OBJECT)
                 and n.id != obj
-                and _gives(n.category, word)
+                and _gives(n.category, word, positive)
                 and self.graph.nodes[obj].category
                 in APPLIANCE_TARGETS.get(n.category, {self.graph.nodes[obj].category})
             ]
@@ -151,9 +152,12 @@ class _Focus:
         return ranked[:count]
 
 
-def _gives(category: str, word: str) -> bool:
+def _gives(category: str, word: str, positive: bool = True) -> bool:
+    """Whether an appliance of the category makes `word` true (`positive`) or false."""
     function = APPLIANCE_FUNCTIONS.get(category)
-    return function is not None and (function == word or EXCLUSIVE_STATES.get(function) == word)
+    if function is None:
+        return False
+    return function == word if positive else EXCLUSIVE_STATES.get(function) == word
 
 
 def _chain_up(state: WorldState, o: str) -> list[str]:
@@ -182,6 +186,10 @@ def focused_scope(
     focus = _Focus(state)
     graph = state.graph
     seeds = list(seeds)
+    goal_literals = list(goal_literals)
+    polarity: dict[Atom, set[bool]] = {}
+    for atom, positive in goal_literals:
+        polarity.setdefault(atom, set()).add(positive)
     for atom in seeds:
         for arg in atom.nodes():
             focus.add_node(arg)
@@ -192,9 +200,10 @@ def focused_scope(
     if state.accessed is not None:
         focus.add_asset(state.accessed)
     words = {
-        (atom.name, atom.args[0])
+        (atom.name, atom.args[0], positive)
         for atom in seeds
         if atom.predicate.state_word and atom.args and graph.nodes[atom.args[0]].kind is K.OBJECT
+        for positive in polarity.get(atom, (True, False))  # the way(s) the goal wants it
     }
     focus.add_helpers(sorted(words))
     if (

@@ -1,17 +1,20 @@
 """`solve(problem, timeout) -> SolveResult`: ground, search, expand poses, validate.
 
 Back ends are registered by name and imported when first asked for:
-`gbfs` (pure Python, always available) and `bfsf` (LAPKT's BFS(f), the
-`lapkt` extra). The relevant subgraph (`scope.focused_scope`) is tried
-first; when it has no plan, or its plan does not survive the simulator,
-the whole graph is grounded, so `unsolvable` is always the whole graph's
-verdict. Every plan returned has been run in the Simulator from the
-problem's state and reaches the goal (or makes the target action executable).
+`gbfs` (pure Python, always available: lazy greedy best-first search),
+`wastar` (A* on travel cost with h_FF), `astar` (A* with h_max: optimal;
+`solve(..., optimal=True)`) and `bfsf` (LAPKT's BFS(f), the `lapkt` extra).
+The relevant subgraph (`scope.focused_scope`) is tried first; when it has no
+plan, or its plan does not survive the simulator, the whole graph is grounded
+(and only then built), so `unsolvable` is always the whole graph's verdict.
+Every plan returned has been run in the Simulator from the problem's state and
+reaches the goal (or makes the target action executable), and has no step or
+detour whose removal keeps it so (`symbolic.postprocess`).
 
 >>> from sceneplan.datasets import load_environment
 >>> result = solve(PlanningProblem(load_environment("coffee"), "full(coffee_mug)"), planner="gbfs")
 >>> result.status.value, [str(a) for a in result.plan][-2:]
-('plan', ['access(coffee_machine)', 'release(coffee_mug)'])
+('plan', ['release(coffee_mug)', 'turn_on(coffee_machine)'])
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import importlib
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -26,11 +30,13 @@ from typing import Any, Protocol
 
 from sceneplan.errors import BackendUnavailableError, BadInputError, PlanExecutionError
 from sceneplan.graph.model import SceneGraph
-from sceneplan.nav import Navigator
+from sceneplan.symbolic.astar import astar, plan_cost
 from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.gbfs import SearchOutcome, gbfs
+from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
 from sceneplan.symbolic.task import GroundTask
+from sceneplan.symbolic.travel import travel_for
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.goal_forms import ground, literals, wrong_literals
 from sceneplan.world.goals import Formula, parse_goal
@@ -123,6 +129,8 @@ class GreedyBestFirst:
 # name -> (module, class); imported only when asked for.
 BACKENDS: dict[str, tuple[str, str]] = {
     "gbfs": ("sceneplan.symbolic.solver", "GreedyBestFirst"),
+    "wastar": ("sceneplan.symbolic.astar", "WeightedAStar"),
+    "astar": ("sceneplan.symbolic.astar", "AStar"),
     "bfsf": ("sceneplan.symbolic.lapkt_backend", "LapktBFSf"),
 }
 DEFAULT_PLANNER = "gbfs"
@@ -157,16 +165,27 @@ def solve(
     timeout: float = 30.0,
     planner: str = DEFAULT_PLANNER,
     focus: bool = True,
+    optimal: bool = False,
+    improve: bool = True,
 ) -> SolveResult:
     """Plan for the problem within `timeout` seconds (grounding included).
 
-    `focus=False` grounds the whole graph at once (for comparisons).
+    Moves cost the steps a robot takes (`symbolic.travel`), and the plan
+    found is shortened by removing every detour and step whose removal keeps
+    it valid (`symbolic.postprocess`). `optimal=True` searches with A* and an
+    admissible heuristic (the `astar` back end): the plan is then a shortest
+    plan of the scope it was found in (`result.scope`; see `symbolic.scope`).
+    Otherwise the back end's plan is improved: A* (h_max) looks for a cheaper
+    one for a short while (`IMPROVE_S`, or a few times the first search);
+    `improve=False` skips that. `result.stats["optimal"]` says whether the plan
+    is known to be a shortest one of its scope. `focus=False` grounds the whole
+    graph at once (for comparisons).
     """
     if not (isinstance(timeout, int | float) and 0 < timeout < math.inf):
         raise BadInputError(
             f"the planner's timeout must be a positive number of seconds, not {timeout}"
         )
-    backend = get_backend(planner)
+    backend = get_backend("astar" if optimal else planner)
     started = time.perf_counter()
     state = problem.state
     assert state is not None
@@ -180,9 +199,17 @@ def solve(
         result.status = SolveStatus.PLAN
         return result
     goal = ground(problem.goal, problem.graph) if isinstance(problem.goal, Formula) else None
+    travel = travel_for(problem.graph)
     for scope in _scopes(problem, state, goal, focus):
         t0 = time.perf_counter()
-        task = build_task(state, scope, goal, problem.target, problem.vocabulary)  # type: ignore[arg-type]
+        task = build_task(
+            state,
+            scope,
+            goal,  # type: ignore[arg-type]
+            problem.target,  # type: ignore[arg-type]
+            problem.vocabulary,
+            travel.steps,
+        )
         t1 = time.perf_counter()
         result.grounding_s += t1 - t0
         result.scope = scope.level
@@ -198,28 +225,55 @@ def solve(
             return result
         if outcome.status == "unsolvable":
             continue
+        optimal = getattr(backend, "optimal", False)
+        if improve and not optimal:
+            outcome, optimal = _improve(task, outcome, result, timeout - (t1 - started))
         plan = [task.actions[i].action for i in outcome.plan]
         actions = [a for a in plan if a is not None]
         if scope.macro_moves:
-            actions = Navigator(problem.graph).expand_plan(actions, start=state.agent_at)
+            actions = travel.expand_plan(actions, start=state.agent_at)
         t2 = time.perf_counter()
-        verification = simulator.verify_plan(actions, state)
-        valid = verification.ok and _reached(problem, simulator, verification.final_state)
+        try:
+            run = PlanRun(problem, state, actions, simulator)
+        except PlanExecutionError as exc:
+            result.validation_s += time.perf_counter() - t2
+            if not scope.macro_moves:
+                raise PlanExecutionError(
+                    f"symbolic planner '{backend.name}' returned a plan the simulator rejects "
+                    f"({exc}); this is a bug in the grounding"
+                ) from None
+            result.stats["focused_plan_rejected"] = str(exc)
+            continue
+        shorter = remove_detours(run)
         result.validation_s += time.perf_counter() - t2
-        if valid:
-            t3 = time.perf_counter()
-            shorter = eliminate_redundant(problem, simulator, state, actions)
-            result.validation_s += time.perf_counter() - t3
-            result.stats["eliminated"] = len(actions) - len(shorter)
-            result.status, result.plan = SolveStatus.PLAN, shorter
-            return result
-        if not scope.macro_moves:
-            raise PlanExecutionError(
-                f"symbolic planner '{backend.name}' returned a plan the simulator rejects "
-                f"({verification.feedback}); this is a bug in the grounding"
-            )
-        result.stats["focused_plan_rejected"] = verification.feedback
+        result.stats["eliminated"] = len(actions) - len(shorter)
+        result.stats["optimal"] = optimal
+        result.status, result.plan = SolveStatus.PLAN, shorter
+        return result
     return result
+
+
+# The improvement search runs for IMPROVE_FACTOR times the first search, and at least
+# IMPROVE_S seconds: a small task is then solved optimally, a large one keeps its plan.
+IMPROVE_S = 0.3
+IMPROVE_FACTOR = 5.0
+
+
+def _improve(
+    task: GroundTask, outcome: SearchOutcome, result: SolveResult, remaining: float
+) -> tuple[SearchOutcome, bool]:
+    """A cheaper plan than `outcome`'s by A* (h_max) within the budget, or `outcome`;
+    and whether the plan returned is a cheapest one."""
+    t0 = time.perf_counter()
+    budget = min(remaining - result.search_s, max(IMPROVE_S, IMPROVE_FACTOR * result.search_s))
+    if budget <= 0:
+        return outcome, False
+    better = astar(task, budget, bound=plan_cost(task, outcome.plan))
+    result.search_s += time.perf_counter() - t0
+    result.stats["improved"] = better.status == "plan"
+    if better.status == "plan":
+        return better, True
+    return outcome, better.status == "unsolvable"  # unsolvable: nothing cheaper exists
 
 
 def eliminate_redundant(
@@ -230,17 +284,16 @@ def eliminate_redundant(
 
     Satisficing search can leave useless steps (an `access` never used, a
     detour); each removal is checked in the simulator, so the result is valid.
+    Each attempt replays only until the plan runs as before (`PlanRun.without`),
+    not the whole plan. A plan that is not valid to begin with comes back as it is.
     """
-    kept, changed = list(plan), True
-    while changed:  # again after any removal: a step may have been needed only by a removed one
-        changed, index = False, len(kept) - 1
-        while index >= 0:
-            candidate = kept[:index] + kept[index + 1 :]
-            result = simulator.verify_plan(candidate, state)
-            if result.ok and _reached(problem, simulator, result.final_state):
-                kept, changed = candidate, True
-            index -= 1
-    return kept
+    try:
+        run = PlanRun(problem, state, plan, simulator)
+    except PlanExecutionError:
+        return list(plan)
+    while eliminate_steps(run):  # again: a step may have been needed only by a removed one
+        pass
+    return list(run.plan)
 
 
 def _reached(problem: PlanningProblem, simulator: Simulator, state: WorldState) -> bool:
@@ -250,15 +303,14 @@ def _reached(problem: PlanningProblem, simulator: Simulator, state: WorldState) 
     return problem.goal.holds(state)
 
 
-def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> list[Scope]:
-    full = full_scope(problem.graph)
-    if not focus:
-        return [full]
-    if isinstance(problem.target, Action):
-        target = problem.target
-        nodes = [a for a in target.args if a in problem.graph]
-        focused = focused_scope(state, (), (), nodes, needs_release=target.name == "release")
-    else:
-        seeds = [atom for atom, _ in wrong_literals(goal, state)]
-        focused = focused_scope(state, seeds, literals(goal))
-    return [focused, full]
+def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> Iterator[Scope]:
+    """The focused scope, then the whole graph (built only if the focused one fails)."""
+    if focus:
+        if isinstance(problem.target, Action):
+            target = problem.target
+            nodes = [a for a in target.args if a in problem.graph]
+            yield focused_scope(state, (), (), nodes, needs_release=target.name == "release")
+        else:
+            seeds = [atom for atom, _ in wrong_literals(goal, state)]
+            yield focused_scope(state, seeds, literals(goal))
+    yield full_scope(problem.graph)

@@ -3,16 +3,28 @@
 Each class below is one primitive (see `world.primitives`): how the
 simulator checks or applies it, its PDDL, its meaning in the grounded task,
 and its prompt wording. The PDDL faces use the fluents `symbolic.pddl`
-declares: `(agent_at p)`, `(linked p q)`, `(accessed a)`, `(holding o)`,
-`(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)` (at any
-depth), `(enclosed o c)` (below c, entering it through `inside_of`),
-`(asset_in_room a r)`, `(container x)`, `(can_AFFORDANCE x)`, `(is_WORD x)`,
-`(makes_WORD appliance o)`, `(finished)`. The grounded task's facts are
-`("at", p)`, `("accessed", a)`, `("holding", o)`, `("handempty",)`,
-`("ontop_of"|"inside_of", o, y)` and `("state", word, x)`.
+declares: `(agent_at p)`, `(linked p q)`, `(accessed a)`, `(nothing_accessed)`,
+`(holding o)`, `(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)`
+(at any depth), `(enclosed o c)` (below c, entering it through `inside_of`),
+`(located o r)` (resting, at any depth, on an asset of room r), `(asset_in_room a r)`,
+`(container x)`, `(can_AFFORDANCE x)`, `(is_WORD x)`, `(makes_F x)` and `(takes_F o)`
+(appliance function F, see `appliance_functions`), `(finished)`.
+
+The PDDL faces are written for grounders and validators: hidden choices (the
+place left, the accessed asset, the held object) are quantified over the
+narrowest PDDL type that can hold them (assets are typed `surface`, `device` or
+`F_appliance`; objects nested in or carrying objects at the start `nest`), and a
+precondition about something hidden is universal or negated (an axiom to a
+grounder), not existential (which a grounder turns into an extra parameter that
+multiplies the action's effects).
+
+The grounded task's facts are `("at", p)`, `("accessed", a)`, `("holding", o)`,
+`("handempty",)`, `("ontop_of"|"inside_of", o, y)` and `("state", word, x)`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
@@ -50,6 +62,44 @@ APPLIANCE_FUNCTIONS: dict[str, str] = {
 APPLIANCE_TARGETS: dict[str, frozenset[str]] = {
     "coffee_machine": frozenset({"mug", "cup", "coffee_mug", "coffee_cup"}),
 }
+
+
+@dataclass(frozen=True)
+class ApplianceFunction:
+    """Appliance categories that give one state word to the same objects (PDDL face).
+
+    In PDDL an appliance of the function is typed `{name}_appliance` (assets) and
+    has the static fact `(makes_{name} x)`; when the function has target
+    categories, each object it acts on has `(takes_{name} o)`.
+    """
+
+    name: str
+    word: str
+    categories: frozenset[str]
+    targets: frozenset[str] | None
+
+    @property
+    def pddl_type(self) -> str:
+        return f"{self.name}_appliance"
+
+
+def appliance_functions() -> list[ApplianceFunction]:
+    """The appliance categories grouped by (word, targets), named by their word."""
+    groups: dict[tuple[str, frozenset[str] | None], set[str]] = {}
+    for category, word in sorted(APPLIANCE_FUNCTIONS.items()):
+        groups.setdefault((word, APPLIANCE_TARGETS.get(category)), set()).add(category)
+    keys = sorted(groups, key=lambda k: (k[0], sorted(k[1] or ())))
+    out, seen = [], {}
+    for word, targets in keys:
+        seen[word] = seen.get(word, 0) + 1
+        name = word if seen[word] == 1 else f"{word}{seen[word]}"
+        out.append(ApplianceFunction(name, word, frozenset(groups[word, targets]), targets))
+    return out
+
+
+def appliance_function(category: str) -> ApplianceFunction | None:
+    """The function of an appliance category (None for anything else)."""
+    return next((f for f in appliance_functions() if category in f.categories), None)
 
 
 def appliance_words() -> set[str]:
@@ -100,11 +150,14 @@ class InRoomOf(Test):
         return {"at": state.agent_at, "room": room or "no room"}
 
     def pddl(self, x):
-        # an asset's room; an object's asset's room; a held object is where the agent is
+        # The agent is in a room (at no pose), and in x's room if x has one: an asset's
+        # room, or an object's asset's room (`located`); a held object, and what is in
+        # it, is where the agent is. Universal and negated conditions become axioms in a
+        # grounder, not extra parameters.
         return (
-            f"(exists (?r - room) (and (agent_at ?r) (or (asset_in_room {x} ?r) "
-            f"(exists (?a - asset) (and (below {x} ?a) (asset_in_room ?a ?r))) "
-            f"(holding {x}) (exists (?h - item) (and (holding ?h) (below {x} ?h))))))"
+            "(and (not (exists (?p - pose) (agent_at ?p))) "
+            f"(forall (?r - room) (imply (or (asset_in_room {x} ?r) (located {x} ?r)) "
+            "(agent_at ?r))))"
         )
 
     def ground(self, g, b, x):
@@ -186,7 +239,13 @@ class AssetAccessed(Test):
         return {"asset": asset or "the agent's hand", "accessed": state.accessed or "nothing"}
 
     def pddl(self, o):
-        return f"(exists (?acc - asset) (and (accessed ?acc) (below {o} ?acc)))"
+        # o is not in the hand (nor in a held `nest`), and the one asset it rests on is
+        # accessed (universal, so that a grounder makes it an axiom, not a parameter)
+        return (
+            f"(and (not (holding {o})) "
+            f"(not (exists (?h - nest) (and (holding ?h) (below {o} ?h)))) "
+            f"(forall (?a - asset) (imply (below {o} ?a) (accessed ?a))))"
+        )
 
     def ground(self, g, b, o):
         return _chain_accessed(g, b, o)
@@ -200,7 +259,7 @@ class SomethingAccessed(Test):
         return None if state.accessed is not None else {}
 
     def pddl(self, o):
-        return "(exists (?acc - asset) (accessed ?acc))"
+        return "(not (nothing_accessed))"
 
     def ground(self, g, b, o):
         if "accessed" in b:
@@ -272,7 +331,11 @@ class Accessible(Test):
         return None if blocker is None else {"container": blocker}
 
     def pddl(self, o):
-        return f"(not (exists (?c - thing) (and (enclosed {o} ?c) (is_closed ?c))))"
+        # only containers (`device`) and objects that carry objects (`nest`) enclose anything
+        return (
+            f"(and (not (exists (?c - device) (and (enclosed {o} ?c) (is_closed ?c)))) "
+            f"(not (exists (?c - nest) (and (enclosed {o} ?c) (is_closed ?c)))))"
+        )
 
     def ground(self, g, b, o):
         return [
@@ -335,12 +398,18 @@ def _set_word_pddl(x: str, word: str) -> str:
     return added + (f" (not ({pddl_word(opposite)} {x}))" if opposite else "")
 
 
+def function_pddl(function: ApplianceFunction, receiver: str, condition: str) -> str:
+    """What an appliance of `function` does to `receiver` when `condition` holds."""
+    takes = f" (takes_{function.name} {receiver})" if function.targets is not None else ""
+    return f"(when (and {condition}{takes}) (and {_set_word_pddl(receiver, function.word)}))"
+
+
 def appliance_pddl(appliance: str, receiver: str, condition: str) -> str:
-    """What a running appliance does to `receiver` when `condition` holds (one `when` per word)."""
+    """What a running appliance does to `receiver` when `condition` holds (one `when` per
+    function; with `appliance` an action parameter, a validator keeps only its own)."""
     return " ".join(
-        f"(when (and {condition} (makes_{word} {appliance} {receiver})) "
-        f"(and {_set_word_pddl(receiver, word)}))"
-        for word in sorted(set(APPLIANCE_FUNCTIONS.values()))
+        function_pddl(f, receiver, f"{condition} (makes_{f.name} {appliance})")
+        for f in appliance_functions()
     )
 
 
@@ -353,9 +422,10 @@ class MoveAgent(Effect):
         state.accessed = None
 
     def pddl(self, x):
+        # deletes apply before adds, so (agent_at x) holds even when x is where the agent was
         return (
-            f"(forall (?from - place) (when (and (agent_at ?from) (not (= ?from {x}))) "
-            f"(not (agent_at ?from)))) (agent_at {x}) (forall (?acc - asset) (not (accessed ?acc)))"
+            f"(forall (?from - place) (not (agent_at ?from))) (agent_at {x}) "
+            "(forall (?acc - asset) (not (accessed ?acc))) (nothing_accessed)"
         )
 
     def ground(self, g, b, x):
@@ -375,8 +445,7 @@ class SetAccessed(Effect):
 
     def pddl(self, a):
         return (
-            f"(forall (?acc - asset) (when (and (accessed ?acc) (not (= ?acc {a}))) "
-            f"(not (accessed ?acc)))) (accessed {a})"
+            f"(forall (?acc - asset) (not (accessed ?acc))) (accessed {a}) (not (nothing_accessed))"
         )
 
     def ground(self, g, b, a):
@@ -393,12 +462,21 @@ class Grab(Effect):
         state.holding = o
 
     def pddl(self, o):
+        # o rests on assets and `nest` objects only; only a `nest` carries objects along
+        unlink = (
+            f"(and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
+            f"(not (below {o} ?y)) (not (enclosed {o} ?y)))"
+        )
+        carried = (
+            f"(when (and (below ?d {o}) (below {o} ?y)) "
+            "(and (not (below ?d ?y)) (not (enclosed ?d ?y))))"
+        )
         return (
             f"(holding {o}) (not (handempty)) "
-            f"(forall (?y - thing) (and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
-            f"(not (below {o} ?y)) (not (enclosed {o} ?y)))) "
-            f"(forall (?d - item ?y - thing) (when (and (below ?d {o}) (below {o} ?y)) "
-            "(and (not (below ?d ?y)) (not (enclosed ?d ?y)))))"
+            f"(forall (?y - asset) {unlink}) (forall (?y - nest) {unlink}) "
+            f"(forall (?r - room) (not (located {o} ?r))) "
+            f"(forall (?d - nest ?y - asset) {carried}) (forall (?d - nest ?y - nest) {carried}) "
+            f"(forall (?d - nest ?r - room) (when (below ?d {o}) (not (located ?d ?r))))"
         )
 
     def ground(self, g, b, o):
@@ -458,10 +536,14 @@ class Place(Effect):
         return (
             f"(handempty) (forall (?h - item) (when (holding ?h) (and (not (holding ?h)) "
             f"({relation} ?h {a}) (below ?h {a}){enclosed('?h')}))) "
-            f"(forall (?h - item ?d - item) (when (and (holding ?h) (below ?d ?h)) "
+            f"(forall (?h - item ?r - room) (when (and (holding ?h) (asset_in_room {a} ?r)) "
+            "(located ?h ?r))) "
+            f"(forall (?h - nest ?d - nest) (when (and (holding ?h) (below ?d ?h)) "
             f"(and (below ?d {a}){enclosed('?d')}))) "
+            f"(forall (?h - nest ?d - nest ?r - room) (when (and (holding ?h) (below ?d ?h) "
+            f"(asset_in_room {a} ?r)) (located ?d ?r))) "
             f"(forall (?h - item) (and {appliance_pddl(a, '?h', f'(holding ?h) {running}')})) "
-            f"(forall (?h - item ?d - item) "
+            f"(forall (?h - nest ?d - nest) "
             f"(and {appliance_pddl(a, '?d', f'(holding ?h) (below ?d ?h) {running}')}))"
         )
 
@@ -501,22 +583,31 @@ class PlaceAtAccessed(Effect):
         _put(state, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
 
     def pddl(self, o):
+        # a `surface` is no container and no appliance; containers are `device`s; each
+        # appliance is typed by its function; only a `nest` object carries others along
         inside = "(and (container ?acc) (is_open ?acc))"
         running = "(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc))"
+        functions = " ".join(
+            f"(forall (?acc - {f.pddl_type}) {function_pddl(f, o, running)}) "
+            f"(forall (?acc - {f.pddl_type} ?d - nest) "
+            f"{function_pddl(f, '?d', f'{running} (below ?d {o})')})"
+            for f in appliance_functions()
+        )
         return (
             f"(not (holding {o})) (handempty) "
             f"(forall (?acc - asset) (when (accessed ?acc) (below {o} ?acc))) "
-            f"(forall (?acc - asset) (when (and (accessed ?acc) {inside}) "
+            f"(forall (?acc - surface) (when (accessed ?acc) (ontop_of {o} ?acc))) "
+            f"(forall (?acc - device) (when (and (accessed ?acc) {inside}) "
             f"(and (inside_of {o} ?acc) (enclosed {o} ?acc)))) "
-            f"(forall (?acc - asset) (when (and (accessed ?acc) (not {inside})) "
+            f"(forall (?acc - device) (when (and (accessed ?acc) (not {inside})) "
             f"(ontop_of {o} ?acc))) "
-            f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) (below ?d {o})) "
+            f"(forall (?r - room) (when (agent_at ?r) (located {o} ?r))) "
+            f"(forall (?acc - asset ?d - nest) (when (and (accessed ?acc) (below ?d {o})) "
             "(below ?d ?acc))) "
-            f"(forall (?acc - asset ?d - item) (when (and (accessed ?acc) {inside} (below ?d {o})) "
-            "(enclosed ?d ?acc))) "
-            f"(forall (?acc - asset) (and {appliance_pddl('?acc', o, running)})) "
-            f"(forall (?acc - asset ?d - item) "
-            f"(and {appliance_pddl('?acc', '?d', f'{running} (below ?d {o})')}))"
+            f"(forall (?acc - device ?d - nest) (when (and (accessed ?acc) {inside} "
+            f"(below ?d {o})) (enclosed ?d ?acc))) "
+            f"(forall (?r - room ?d - nest) (when (and (agent_at ?r) (below ?d {o})) "
+            "(located ?d ?r))) " + functions
         )
 
     def ground(self, g, b, o):

@@ -1,0 +1,114 @@
+"""Best-first search on path cost: A* with h_max (optimal) and weighted A* with h_FF.
+
+Costs are the task's action costs: a macro move costs the steps the Navigator
+expands it into (`symbolic.travel`), every other step 1 (goal-phase
+bookkeeping 0 for the optimal search); so the cheapest plan is the shortest
+plan a robot executes.
+`h_max` never overestimates (it is admissible and consistent), so A* with it
+returns a cheapest plan of the task it is given; `h_ff` does overestimate,
+and with it the search is much faster and its plans are rarely longer.
+Duplicates reached more cheaply are reopened.
+
+>>> from sceneplan.datasets import load_environment
+>>> from sceneplan.symbolic.solver import PlanningProblem, solve
+>>> result = solve(PlanningProblem(load_environment("coffee"), "full(coffee_mug)"), optimal=True)
+>>> result.status.value, len(result.plan), result.stats["optimal"]
+('plan', 10, True)
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+
+from sceneplan.symbolic.gbfs import INF, SearchOutcome, _Compiled, _mask, _path
+from sceneplan.symbolic.task import GroundTask
+
+
+def astar(
+    task: GroundTask,
+    timeout: float,
+    weight: float = 1.0,
+    heuristic: str = "hmax",
+    bound: float = INF,
+) -> SearchOutcome:
+    """Search for a cheapest plan (`weight` 1 and h_max) within `timeout` seconds.
+
+    With a `bound`, only plans cheaper than it are looked for: with h_max,
+    `unsolvable` then proves that no plan is cheaper than the bound.
+    """
+    deadline = time.perf_counter() + timeout
+    c = _Compiled(task)
+    if heuristic == "hmax":
+        # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
+        # satisficing heuristic is better guided when it counts those steps too)
+        c.costs = [0 if a.action is None else a.cost for a in task.actions]
+        c.relaxed_cost = [c.costs[origin] for origin, _, _ in c.relaxed]
+        h = c.h_max
+    else:
+
+        def h(state: int) -> float:
+            return c.h_ff(state)[0]
+
+    start = _mask(task.init)
+    best: dict[int, float] = {start: 0}
+    parents: dict[int, tuple[int, int] | None] = {start: None}
+    h_start = h(start)
+    if h_start == INF or h_start >= bound:
+        return SearchOutcome("unsolvable", [])
+    counter = 0
+    heap: list[tuple[float, float, int, int]] = [(weight * h_start, 0, counter, start)]
+    estimates: dict[int, float] = {start: h_start}
+    expanded = evaluated = 0
+    costs = c.costs
+    while heap:
+        _, negative_g, _, state = heapq.heappop(heap)
+        g = -negative_g
+        if g > best[state]:
+            continue  # reached more cheaply since it was queued
+        if c.is_goal(state):
+            return SearchOutcome("plan", _path(parents, state), expanded, evaluated)
+        expanded += 1
+        if expanded % 64 == 0 and time.perf_counter() > deadline:
+            return SearchOutcome("timeout", [], expanded, evaluated)
+        for index in c.applicable(state):
+            child = c.successor(state, index)
+            cost = g + costs[index]
+            if cost >= best.get(child, INF):
+                continue
+            estimate = estimates.get(child)
+            if estimate is None:
+                estimate = estimates[child] = h(child)
+                evaluated += 1
+            if estimate == INF or cost + estimate >= bound:
+                continue
+            best[child] = cost
+            parents[child] = (state, index)
+            counter += 1
+            heapq.heappush(heap, (cost + weight * estimate, -cost, counter, child))
+    return SearchOutcome("unsolvable", [], expanded, evaluated)
+
+
+def plan_cost(task: GroundTask, plan: list[int]) -> int:
+    """The steps a plan of the task stands for (goal-phase bookkeeping is free)."""
+    return sum(task.actions[i].cost for i in plan if task.actions[i].action is not None)
+
+
+class AStar:
+    """A* with h_max: an optimal plan of the task (the `--optimal` back end)."""
+
+    name = "astar"
+    optimal = True
+
+    def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        return astar(task, timeout)
+
+
+class WeightedAStar:
+    """A* on cost with h_FF (not admissible): travel-aware, fast, near-optimal plans."""
+
+    name = "wastar"
+    optimal = False
+
+    def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        return astar(task, timeout, weight=1.0, heuristic="hff")
