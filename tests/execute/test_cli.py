@@ -26,7 +26,7 @@ def test_the_issue_command_reaches_the_goal_and_writes_the_trace(tmp_path):
     assert "↻ replan 1 (symbolic)" in result.output
     data = json.loads(trace.read_text())
     assert data["status"] == "success"
-    assert data["extra"]["execute"]["faults"] and data["extra"]["execute"]["seed"] == 7
+    assert data["extra"]["execute"]["injected"] and data["extra"]["execute"]["seed"] == 7
     assert len(data["steps"]) == data["extra"]["execute"]["steps"]
 
 

@@ -34,14 +34,14 @@ def test_without_faults_the_plan_runs_as_planned():
     episode = run_task("planning-simple-02")
     record = episode.extra["execute"]
     assert episode.status is Status.SUCCESS and episode.goal_reached
-    assert episode.replans == 0 and record["extra_steps"] == 0 and record["faults"] == []
+    assert episode.replans == 0 and record["extra_steps"] == 0 and record["injected"] == []
     assert episode.plan == record["rounds"][0]["plan"]
     assert record["judged_in"] == "truth" and record["goal_believed"] is True
 
 
 def test_it_recovers_from_objects_moved_before_the_robot_arrives():
     closed = run_task("planning-simple-02", "moved:1", seed=1)
-    assert any(f["node"] == "orange1" for f in closed.extra["execute"]["faults"])
+    assert any(f["node"] == "orange1" for f in closed.extra["execute"]["injected"])
     assert closed.status is Status.SUCCESS and closed.replans >= 1
     moved = [u for u in closed.extra["execute"]["updates"] if u["node"] == "orange1"]
     assert moved[0]["kind"] == "moved" and moved[0]["before"] == "on kitchen_bench"

@@ -16,6 +16,7 @@ from typer.core import TyperCommand
 from sceneplan.cli.paths import check_output_file, check_output_folder
 from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
+from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
 from sceneplan.eval.metrics import compute
 from sceneplan.eval.plots import write_plots
 from sceneplan.eval.progress import ProgressBar
@@ -73,6 +74,20 @@ def eval_command(
             "(what is done stays stored).",
         ),
     ] = STOP_AFTER,
+    robot: Annotated[
+        str | None,
+        typer.Option(
+            help="Also run each plan on a robot, closed loop: sim (with --faults) or a robot "
+            "server's URL (docs/execute.md).",
+        ),
+    ] = None,
+    faults: Annotated[
+        str, typer.Option(help="Faults of --robot sim, e.g. moved:0.3,grasp:0.1.")
+    ] = "none",
+    seed: Annotated[int, typer.Option(help="Seed of the first run's faults (run r: +r-1).")] = 0,
+    open_loop: Annotated[
+        bool, typer.Option("--open-loop", help="With --robot: run plans as they are, no replans.")
+    ] = False,
 ) -> None:
     """Run planners on task suites; what is already stored in --out is skipped.
 
@@ -81,6 +96,11 @@ def eval_command(
     check_store_path(out)
     tasks = load_tasks(_names(suite), _names(only))
     planner_names = split_specs(planners)
+    execution = None
+    if robot is not None:
+        execution = Execution(robot, faults, seed, closed_loop=not open_loop)
+    elif faults != "none" or open_loop:
+        raise BadInputError("--faults and --open-loop go with --robot (e.g. --robot sim)")
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
     try:
@@ -95,6 +115,7 @@ def eval_command(
                 retry_errors=retry_errors,
                 reporter=bar,
                 stop_after=stop_after,
+                execution=execution,
             )
     except KeyboardInterrupt:
         stored = len(_records(out)) if out.is_file() else 0
@@ -180,7 +201,8 @@ def report_command(
         typer.Option(
             "--table",
             help="Only one table, beside the paper's numbers: sayplan-1, sayplan-3, "
-            "lookplangraph-1 (the stored suites' statistics), lookplangraph-2, -3 or -4.",
+            "lookplangraph-1 (the stored suites' statistics), lookplangraph-2, -3 or -4; "
+            "or faults (runs of `eval --robot`: success, replans, extra steps).",
         ),
     ] = None,
 ) -> None:
@@ -199,6 +221,13 @@ def report_command(
     if plots is not None:
         check_output_folder(plots, "the plots folder")
     records = _records(store)
+    if table_name == "faults":
+        rows = fault_rows(r.episode for r in records)
+        print(render_faults(rows, f"Execution under faults: {store}"), end="")
+        written = write_fault_plot(rows, plots / "faults.png") if plots is not None else None
+        if written is not None:
+            err_console.print(f"plot written to {written}")
+        return
     metrics = compute(records)
     if table_name == "lookplangraph-1":
         metrics["datasets"] = _suite_stats(dict.fromkeys(r.suite for r in records))

@@ -204,9 +204,9 @@ def _report(episode: Episode) -> None:
         _replan_line(left)
     if record.get("stopped"):
         line("stopped", (record["stopped"], "red"))
-    if record.get("faults"):
+    if record.get("injected"):
         kinds: dict[str, int] = {}
-        for fault in record["faults"]:
+        for fault in record["injected"]:
             kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
         line("faults", ", ".join(f"{k} x{n}" for k, n in kinds.items()))
     if "steps" in record:

@@ -22,7 +22,7 @@ import hashlib
 import json
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +30,7 @@ from sceneplan.datasets.tasks import Task, check_task_file, load_suite, packaged
 from sceneplan.datasets.tasks import check_tasks as check_task_list
 from sceneplan.errors import BadInputError, LLMUnavailableError
 from sceneplan.eval.annotate import annotate
+from sceneplan.eval.faults import Execution, plan_and_execute
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
 from sceneplan.llm import LLMClient, LLMSettings, load_settings
 from sceneplan.planners.base import get_planner
@@ -213,6 +214,7 @@ async def run_eval(
     retry_errors: bool = False,
     reporter: Reporter | None = None,
     stop_after: int = STOP_AFTER,
+    execution: Execution | None = None,
 ) -> Totals:
     """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it.
 
@@ -228,6 +230,8 @@ async def run_eval(
         raise BadInputError("--runs, --concurrency and --stop-after must be at least 1")
     settings = settings if settings is not None else load_settings()
     specs = load_specs(planners)
+    if execution is not None:  # each plan also runs on a robot (`eval.faults.Execution`)
+        specs = [replace(spec, options=execution.key_of(spec.options)) for spec in specs]
     check_tasks(tasks)
     models = resolve_models(specs, models, settings)
     jobs = plan_jobs(tasks, specs, models, runs)
@@ -350,10 +354,15 @@ async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
     """One planner run, annotated; anything it raises becomes an Episode with Status.ERROR."""
     started = time.perf_counter()
     options = json.loads(job.options)
+    planner_options = dict(options)
+    execution = Execution.pop(planner_options)  # `eval --robot`: the plan also runs on a robot
     try:
         setup = resolve(job.task)
-        planner = get_planner(job.planner, options)
-        episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)  # type: ignore[arg-type]
+        planner = get_planner(job.planner, planner_options)
+        if execution is None:
+            episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)  # type: ignore[arg-type]
+        else:
+            episode = await plan_and_execute(planner, setup, llm, execution, job.run)
         # the names the store keys on
         episode.planner, episode.model, episode.options = job.planner, job.model, options
         annotate(episode, job.task, setup.graph)

@@ -11,7 +11,7 @@ from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
 from sceneplan.execute.replan import PlannerReplanner, Replanner, SymbolicReplanner
 from sceneplan.execute.robot import Robot, skill_for
-from sceneplan.execute.run import execute, get_robot
+from sceneplan.execute.run import execute, get_robot, run_plan
 from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.execute.skills import (
     Reason,
@@ -44,5 +44,6 @@ __all__ = [
     "Update",
     "execute",
     "get_robot",
+    "run_plan",
     "skill_for",
 ]

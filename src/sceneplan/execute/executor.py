@@ -290,7 +290,7 @@ class Executor:
             steps=len(episode.steps),
             extra_steps=len(episode.steps) - record["fault_free_steps"],
             failed_steps=sum(not s.ok for s in episode.steps),
-            faults=list(injected) if injected is not None else None,
+            injected=list(injected) if injected is not None else None,
             time_s=round(took, 4),
         )
         if episode.status is Status.ERROR:

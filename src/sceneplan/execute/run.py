@@ -18,13 +18,13 @@ from sceneplan.errors import BadInputError
 from sceneplan.execute.executor import MAX_REPLANS, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
-from sceneplan.execute.replan import make_replanner
+from sceneplan.execute.replan import TIMEOUT_S, make_replanner
 from sceneplan.execute.robot import Robot
 from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode
-from sceneplan.runs import resolve
+from sceneplan.runs import Setup, resolve
 from sceneplan.world.actions import parse_plan
 from sceneplan.world.task import Task
 
@@ -63,6 +63,7 @@ async def execute(
     closed_loop: bool = True,
     replan: str = "auto",
     max_replans: int = MAX_REPLANS,
+    replan_timeout: float = TIMEOUT_S,
 ) -> Episode:
     """Plan for `target` with `planner`, then run the plan on `robot`; the Episode of both.
 
@@ -73,17 +74,44 @@ async def execute(
     """
     setup = resolve(target, env)
     made = get_robot(robot, setup.graph, faults, seed)
-    replanner = make_replanner(replan, planner, setup.target, llm)
+    make_replanner(replan, planner, setup.target, llm)  # a bad choice stops here
     episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
+    return await run_plan(
+        episode,
+        setup,
+        made,
+        planner,
+        llm,
+        closed_loop=closed_loop,
+        replan=replan,
+        max_replans=max_replans,
+        replan_timeout=replan_timeout,
+    )
+
+
+async def run_plan(
+    episode: Episode,
+    setup: Setup,
+    robot: Robot,
+    planner: Planner,
+    llm: LLMClient | None = None,
+    *,
+    closed_loop: bool = True,
+    replan: str = "auto",
+    max_replans: int = MAX_REPLANS,
+    replan_timeout: float = TIMEOUT_S,
+) -> Episode:
+    """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`."""
     if not episode.executable:
         episode.extra["execute"] = {
-            **made.describe(),
+            **robot.describe(),
             "skipped": "the planner's plan is not executable: nothing was sent to the robot",
         }
         return episode
+    replanner = make_replanner(replan, planner, setup.target, llm, timeout=replan_timeout)
     plan = parse_plan(episode.full_plan or episode.plan)
     executor = Executor(
-        made,
+        robot,
         setup.graph,
         goal=setup.task.goal if setup.task is not None else None,
         replanner=replanner,
@@ -94,4 +122,4 @@ async def execute(
     try:
         return await executor.run(plan, episode)
     finally:
-        await made.aclose()
+        await robot.aclose()
