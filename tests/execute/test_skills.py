@@ -57,6 +57,8 @@ def test_a_reply_of_the_wrong_shape_names_what_is_wrong(reply, named):
 def test_a_call_needs_exactly_its_skills_arguments():
     with pytest.raises(BadInputError, match="skill place takes object, asset, relation"):
         SkillCall(Skill.PLACE, {"object": "orange1"})
+    with pytest.raises(BadInputError, match="relation must be on or inside, not 'under'"):
+        SkillCall(Skill.LOOK, {"asset": "fridge", "relation": "under"})
     with pytest.raises(ValueError):
         SkillCall("dance", {})
 

@@ -260,8 +260,10 @@ class Executor:
     def _finish(self, episode: Episode, record: dict, stopped: str | None, took: float) -> None:
         believed: bool | None = None
         if self.goal is not None and stopped is None:
-            goal = parse_goal(self.goal, self.belief.graph)
-            believed = goal.holds(self.belief.state)
+            try:
+                believed = parse_goal(self.goal, self.belief.graph).holds(self.belief.state)
+            except GoalParseError:  # the belief lost a node the goal names
+                believed = False
         truth: WorldState | None = self.robot.true_state()
         judged = truth if truth is not None else self.belief.state
         episode.full_plan = list(episode.plan)

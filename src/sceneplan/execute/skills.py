@@ -92,6 +92,11 @@ class SkillCall:
             raise BadInputError(
                 f"skill {self.skill.value} takes {', '.join(wanted)}; got {', '.join(self.args)}"
             )
+        if "relation" in self.args and self.args["relation"] not in PLACE_WORDS:
+            raise BadInputError(
+                f"skill {self.skill.value}: relation must be on or inside, "
+                f"not {self.args['relation']!r}"
+            )
 
     def __str__(self) -> str:
         return f"{self.skill.value}({', '.join(self.args[a] for a in SKILL_ARGS[self.skill])})"
