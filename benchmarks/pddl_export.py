@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import importlib.resources
+import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -36,6 +38,7 @@ from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal, parse_plan
 
 FD_LIMIT_S = 60.0
+FD_MEMORY = "2G"  # the machine is shared: Fast Downward's own limit
 
 
 def fast_downward_script() -> Path | None:
@@ -56,20 +59,37 @@ def run_fast_downward(script: Path, folder: Path) -> tuple[float, float, list[st
     """
     plan_file = folder / "sas_plan"
     plan_file.unlink(missing_ok=True)
-    cmd = [sys.executable, str(script), "--plan-file", str(plan_file), "--alias", "lama-first"]
-    cmd += [str(folder / "domain.pddl"), str(folder / "problem.pddl")]
+    cmd = [sys.executable, str(script), "--plan-file", str(plan_file)]
+    cmd += ["--overall-time-limit", f"{FD_LIMIT_S:.0f}s", "--overall-memory-limit", FD_MEMORY]
+    cmd += ["--alias", "lama-first", str(folder / "domain.pddl"), str(folder / "problem.pddl")]
     before = _children_cpu()
     start = time.perf_counter()
+    # its own session, so that a timeout ends the translator and search processes too
+    process = subprocess.Popen(
+        cmd, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
     try:
-        subprocess.run(cmd, cwd=folder, capture_output=True, timeout=FD_LIMIT_S, check=False)
+        log, _ = process.communicate(timeout=FD_LIMIT_S + 10)
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         return time.perf_counter() - start, _children_cpu() - before, None
+    (folder / "fd.log").write_bytes(log)
     elapsed, cpu = time.perf_counter() - start, _children_cpu() - before
     if not plan_file.exists():
         return elapsed, cpu, None
     lines = plan_file.read_text().splitlines()
     steps = [ln.strip("()").split() for ln in lines if ln.startswith("(")]
     return elapsed, cpu, [f"{s[0]}({', '.join(s[1:])})" for s in steps]
+
+
+def _fd_failure(folder: Path) -> str:
+    log = (folder / "fd.log").read_text(errors="replace") if (folder / "fd.log").exists() else ""
+    if "Memory limit has been reached" in log:
+        return f"search out of memory, {FD_MEMORY}"
+    if "Time limit has been reached" in log or not log:
+        return f"time limit, {FD_LIMIT_S:.0f} s"
+    return "no solution"
 
 
 def _children_cpu() -> float:
@@ -104,7 +124,7 @@ def office_table(count: int, skip_fd: bool) -> None:
                 fd_cpu.append(cpu)
                 row += [f"{elapsed:.2f}", f"{cpu:.2f}"]
                 if steps is None:
-                    row += ["no plan"]
+                    row += [f"no plan ({_fd_failure(folder)})"]
                     failures.append(task.id)
                 else:
                     verdict = Simulator(graph).verify_plan(parse_plan(steps))

@@ -15,7 +15,7 @@ from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.runs import resolve
-from sceneplan.symbolic.pddl import export_pddl
+from sceneplan.symbolic.pddl import export_pddl, focused_problem
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -60,16 +60,33 @@ def pddl(
         str | None, typer.Option("--task", help="Use this task's goal and start state.")
     ] = None,
     goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
+    focus: Annotated[
+        bool,
+        typer.Option(
+            "--focus",
+            help="Write the focused problem the solver plans on: the nodes the goal needs, "
+            "with a direct move between any two of its places.",
+        ),
+    ] = False,
 ) -> None:
     """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL.
 
     Without --goal or --task the problem's goal is the empty (and), true in
     every state: a problem for checking that a plan is executable. The file
     says so in a comment above the goal, and so does the command.
+
+    With --focus (a goal is needed) the problem is the one `sceneplan solve`
+    plans on first: only the nodes the goal needs, and a move from any of its
+    places to any other (a plan's moves are then expanded to the poses
+    between them, as `sceneplan solve` does).
     """
     check_output_folder(out, "the PDDL folder")
-    graph, goal_text = planning_start(env, task, goal, required=False)
-    files = export_pddl(graph, goal_text)
+    graph, goal_text = planning_start(env, task, goal, required=focus)
+    if focus:
+        assert goal_text is not None
+        files = focused_problem(graph, goal_text)
+    else:
+        files = export_pddl(graph, goal_text)
     if goal_text is None:
         files = replace(
             files, problem=files.problem.replace("  (:goal", NO_GOAL_COMMENT + "  (:goal", 1)
@@ -78,7 +95,7 @@ def pddl(
         domain_path, problem_path = files.write(out)
     except OSError as exc:
         raise BadInputError(f"cannot write the PDDL files into {out}: {exc}") from None
-    console.print(f"wrote {domain_path} and {problem_path}")
+    console.print(f"wrote {domain_path} and {problem_path}" + (" (focused)" if focus else ""))
     if goal_text is None:
         console.print(
             "note: no --goal or --task, so the problem's goal is (and), true in every state: "

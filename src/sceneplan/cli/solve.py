@@ -34,7 +34,16 @@ def solve_command(
     task: Annotated[
         str | None, typer.Option("--task", help="Use this task's goal and start state.")
     ] = None,
-    planner: Annotated[str, typer.Option(help="Back end: gbfs or bfsf (LAPKT).")] = DEFAULT_PLANNER,
+    planner: Annotated[
+        str, typer.Option(help="Back end: gbfs, wastar, astar or bfsf (LAPKT).")
+    ] = DEFAULT_PLANNER,
+    optimal: Annotated[
+        bool,
+        typer.Option(
+            "--optimal",
+            help="A shortest plan (A* with an admissible heuristic); may need a larger --timeout.",
+        ),
+    ] = False,
     timeout: Annotated[
         float,
         typer.Option(callback=positive_seconds, help="Seconds for grounding and search (above 0)."),
@@ -43,6 +52,11 @@ def solve_command(
 ) -> None:
     """Find a plan for a goal; print it, its verification in the simulator and the goal check.
 
+    A plan's moves cost the steps a robot takes; the plan found is shortened
+    by removing every detour and step that nothing needs. With --optimal the
+    plan is a shortest one (among plans through the part of the building the
+    planner searched, printed as its scope).
+
     Exit status: 0 when a plan reaches the goal; 1 when no plan exists (the
     whole graph was searched); 2 on bad input (an unknown node or predicate in
     the goal, a bad option); 3 when the search ran out of time (try a larger
@@ -50,7 +64,9 @@ def solve_command(
     """
     graph, goal_text = planning_start(env, task, goal, required=True)
     formula = parse_goal(goal_text, graph)
-    result = solve(PlanningProblem(graph, formula), timeout=timeout, planner=planner)
+    result = solve(
+        PlanningProblem(graph, formula), timeout=timeout, planner=planner, optimal=optimal
+    )
     simulator = Simulator(graph)
     verification = simulator.verify_plan(result.plan)
     reached = result.ok and formula.holds(verification.final_state)
@@ -70,9 +86,12 @@ def solve_command(
             )
             console.print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
             console.print("goal reached" if reached else "[bold red]goal not reached[/]")
+            if result.stats.get("optimal"):
+                console.print(f"shortest plan: {len(result.plan)} steps")
         elif result.status is SolveStatus.TIMEOUT:
             console.print(
                 f"[bold red]timeout[/]: no plan found within {timeout:g} s; try a larger --timeout"
+                + (" or drop --optimal" if optimal else "")
             )
         else:
             console.print("[bold red]no plan exists[/]: the goal cannot be reached from this state")

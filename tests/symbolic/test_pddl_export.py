@@ -1,0 +1,104 @@
+"""The PDDL export is linear in the building, and the focused problem is the solver's own."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from sceneplan.datasets import load_environment
+from sceneplan.datasets.tasks import load_suite
+from sceneplan.graph import from_dict
+from sceneplan.graph.model import NodeKind
+from sceneplan.runs import resolve
+from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_pddl
+from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.world.rules import APPLIANCE_FUNCTIONS
+
+SYNTHETIC = Path(__file__).resolve().parents[2] / "benchmarks" / "synthetic.py"
+
+
+@cache
+def synthetic(rooms: int):
+    spec = importlib.util.spec_from_file_location("_synthetic_for_pddl", SYNTHETIC)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return from_dict(module.synthetic_building(rooms, items_per_room=20))
+
+
+def init_facts(problem: str) -> list[str]:
+    init = problem[problem.index("(:init") : problem.index("(:goal")]
+    return re.findall(r"\([a-z_0-9\- ]+\)", init)
+
+
+def test_appliance_functions_are_one_fact_per_appliance_not_per_pair():
+    graph = load_environment("office")
+    facts = init_facts(export_pddl(graph, "handempty()").problem)
+    appliances = [n for n in graph if n.category in APPLIANCE_FUNCTIONS]
+    assert len([f for f in facts if f.startswith("(makes_")]) == len(appliances)
+    objects = [n for n in graph if n.kind is NodeKind.OBJECT]
+    assert len([f for f in facts if f.startswith("(takes_")]) <= len(objects)
+
+
+def test_the_problem_grows_linearly_with_the_building():
+    small, large = (len(export_pddl(synthetic(n), "handempty()").problem) for n in (40, 160))
+    assert large < 4.4 * small, (small, large)
+
+
+def test_hidden_choices_range_over_narrow_types():
+    domain = export_pddl(load_environment("office")).domain
+    # the pair quantifiers of the old domain (every object with every thing) are gone
+    assert "(?d - item ?y - thing)" not in domain and "(?acc - asset ?d - item)" not in domain
+    assert "makes_hot ?a - object ?o - object" not in domain
+    office = export_pddl(load_environment("office")).problem
+    assert re.search(r"- (hot|cold|full|clean)_appliance", office)
+    assert "- surface" in office and "- device" in office
+
+
+def macro(plan) -> list[str]:
+    """A pose-level plan as the solver's macro plan: each run of moves is its last move."""
+    out: list[str] = []
+    for step in map(str, plan):
+        if step.startswith("goto(") and out and out[-1].startswith("goto("):
+            out[-1] = step
+        else:
+            out.append(step)
+    return out
+
+
+def validate(files, plan) -> bool:
+    pytest.importorskip("unified_planning", reason="validating PDDL needs unified-planning")
+    import unified_planning.shortcuts as ups
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+    from unified_planning.engines.results import ValidationResultStatus
+    from unified_planning.io import PDDLReader
+
+    ups.get_environment().credits_stream = None
+    problem = PDDLReader().parse_problem_string(files.domain, files.problem)
+    parsed = PDDLReader().parse_plan_string(problem, plan_pddl(plan))
+    return (
+        SequentialPlanValidator().validate(problem, parsed).status is ValidationResultStatus.VALID
+    )
+
+
+@pytest.mark.parametrize("task_id", ["planning-simple-02", "planning-simple-06"])
+def test_the_focused_problem_accepts_the_solvers_macro_plan(task_id):
+    task = next(t for t in load_suite("office-planning") if t.id == task_id)
+    graph = resolve(task).graph
+    files = focused_problem(graph, task.goal)
+    declared = files.problem[files.problem.index("(:objects") : files.problem.index("(:init")]
+    assert len(declared.split()) < len(graph) / 4  # a small part of the building
+    result = solve(PlanningProblem(graph, task.goal))
+    assert validate(files, macro(result.plan))
+    assert not validate(files, macro(result.plan)[:-1])  # and its goal is the task's
+
+
+def test_an_office_oracle_plan_validates_on_the_whole_graph():
+    task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-06")
+    graph = resolve(task).graph
+    result = solve(PlanningProblem(graph, task.goal))
+    assert validate(export_pddl(graph, task.goal), result.plan)
