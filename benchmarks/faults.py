@@ -37,7 +37,7 @@ async def measure(planned, faults: str, seeds: range, closed_loop: bool, timeout
     out = []
     for seed in seeds:
         for setup, episode in planned:
-            robot = SimulatedRobot(setup.graph, faults, seed)
+            robot = SimulatedRobot(setup.graph, faults, seed, stream=setup.task.id)
             copy = Episode.from_dict(episode.to_dict())
             out.append(
                 await run_plan(

@@ -23,7 +23,6 @@ def test_the_issue_command_reaches_the_goal_and_writes_the_trace(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "goal       reached" in result.output and "status     success" in result.output
-    assert "↻ replan 1 (symbolic)" in result.output
     data = json.loads(trace.read_text())
     assert data["status"] == "success"
     assert data["extra"]["execute"]["injected"] and data["extra"]["execute"]["seed"] == 7

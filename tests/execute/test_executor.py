@@ -54,7 +54,7 @@ def test_it_recovers_from_objects_moved_before_the_robot_arrives():
 
 
 def test_it_retries_a_grasp_that_failed():
-    episode = run_task("planning-simple-02", "grasp:0.5", seed=7)
+    episode = run_task("planning-simple-02", "grasp:0.5", seed=3)
     causes = [s.cause for s in episode.steps]
     assert "grasp_failed" in causes and episode.status is Status.SUCCESS
     assert episode.replans == causes.count("grasp_failed")
@@ -121,7 +121,7 @@ def test_closed_loop_reaches_goals_open_loop_misses(task_id):
 
 
 def test_the_trace_round_trips_and_keeps_the_planners_plan():
-    episode = run_task("planning-simple-02", "grasp:0.5", seed=7)
+    episode = run_task("planning-simple-02", "grasp:0.5", seed=3)
     again = Episode.from_dict(episode.to_dict())
     assert again == episode
     record = episode.extra["execute"]
@@ -129,11 +129,11 @@ def test_the_trace_round_trips_and_keeps_the_planners_plan():
     assert record["planned"]["executable"] is True
     assert [c["step"] for c in record["calls"]] == [s.index for s in episode.steps]
     assert record["calls"][0]["call"] == {"skill": "navigate", "target": "pose13"}
-    assert record["robot"] == "sim" and record["seed"] == 7
+    assert record["robot"] == "sim" and record["seed"] == 3
 
 
 def test_the_planner_can_replan_instead_of_the_solver():
-    episode = run_task("planning-simple-02", "grasp:0.5", seed=7, replan="planner")
+    episode = run_task("planning-simple-02", "grasp:0.5", seed=3, replan="planner")
     assert episode.status is Status.SUCCESS
     rounds = episode.extra["execute"]["rounds"]
     assert len(rounds) > 1 and {r["source"] for r in rounds[1:]} == {"planner"}

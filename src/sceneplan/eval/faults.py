@@ -22,6 +22,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.eval.store import options_key
 from sceneplan.execute import Faults, get_robot, run_plan
+from sceneplan.execute.run import stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
@@ -230,6 +231,6 @@ async def plan_and_execute(
 ) -> Episode:
     """Plan as the runner does, then execute the plan on the robot (run `run`'s seed)."""
     seed = execution.seed + run - 1
-    robot = get_robot(execution.robot, setup.graph, execution.faults, seed)
+    robot = get_robot(execution.robot, setup.graph, execution.faults, seed, stream_of(setup))
     episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
     return await run_plan(episode, setup, robot, planner, llm, closed_loop=execution.closed_loop)

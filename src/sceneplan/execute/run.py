@@ -33,15 +33,20 @@ if TYPE_CHECKING:
 
 
 def get_robot(
-    spec: str | Robot, graph: SceneGraph, faults: Faults | str | None = None, seed: int = 0
+    spec: str | Robot,
+    graph: SceneGraph,
+    faults: Faults | str | None = None,
+    seed: int = 0,
+    stream: str = "",
 ) -> Robot:
-    """A robot: `sim` (a SimulatedRobot in `graph` with `faults`), or a server's http(s) URL."""
+    """A robot: `sim` (a SimulatedRobot in `graph` with `faults`, drawing from `seed` and
+    `stream`), or a robot server's http(s) URL."""
     if isinstance(spec, Robot):
         return spec
     text = spec.strip()
     faults = faults if isinstance(faults, Faults) else Faults.parse(faults)
     if text == "sim":
-        return SimulatedRobot(graph, faults, seed)
+        return SimulatedRobot(graph, faults, seed, stream=stream)
     if text.startswith(("http://", "https://")):
         if faults.any:
             raise BadInputError("--faults is for the simulated robot (--robot sim) only")
@@ -73,7 +78,7 @@ async def execute(
     it is, with `extra["execute"]["skipped"]` saying why.
     """
     setup = resolve(target, env)
-    made = get_robot(robot, setup.graph, faults, seed)
+    made = get_robot(robot, setup.graph, faults, seed, stream_of(setup))
     make_replanner(replan, planner, setup.target, llm)  # a bad choice stops here
     episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
     return await run_plan(
@@ -87,6 +92,11 @@ async def execute(
         max_replans=max_replans,
         replan_timeout=replan_timeout,
     )
+
+
+def stream_of(setup: Setup) -> str:
+    """The simulated robot's stream of draws for a run: the task's id, or the instruction."""
+    return setup.task.id if setup.task is not None else str(setup.target)
 
 
 async def run_plan(

@@ -3,8 +3,10 @@
 The robot owns the true world (a `WorldState` on the task's graph) and acts
 in it through the simulator's own action schemas, so a skill succeeds
 exactly when the action would; `Faults` add what goes wrong on real robots
-(docs/execute.md). Every random draw comes from one `random.Random(seed)`, in
-the order of the calls, so a run is repeatable.
+(docs/execute.md). Every random draw comes from one random stream seeded with
+`seed` and `stream` (the task's id, say), in the order of the calls: a run
+repeats exactly, and runs of different tasks with the same seed draw
+independently.
 
 What the robot observes: arriving in a room, every asset of the room (what
 is on it, and inside it when it is an open container, with state words);
@@ -59,7 +61,8 @@ class SimulatedRobot(Robot):
     """A robot in a simulated true world; `faults` (a `Faults` or its spec) go wrong at random.
 
     `known` is the map the executor starts from (default: `graph`): objects
-    it lacks are reported as `new` when seen.
+    it lacks are reported as `new` when seen. `stream` names the run's own
+    stream of draws (`execute` passes the task's id).
     """
 
     name = "sim"
@@ -71,11 +74,14 @@ class SimulatedRobot(Robot):
         seed: int = 0,
         *,
         known: SceneGraph | None = None,
+        stream: str = "",
     ) -> None:
         self.truth = WorldState(graph)
         self.faults = faults if isinstance(faults, Faults) else Faults.parse(faults)
         self.seed = seed
-        self.random = random.Random(seed)
+        self.stream = stream
+        # a str seed is hashed with SHA-512 by `random`: the same in every process
+        self.random = random.Random(f"{seed}/{stream}" if stream else seed)
         self.injected: list[dict[str, Any]] = []  # the faults that happened, in order
         self._sim = Simulator(graph, "sayplan")
         self._put = Simulator(graph, "lookplangraph")  # put_on / put_inside for `place`
@@ -104,7 +110,8 @@ class SimulatedRobot(Robot):
             self._inject(kind, node, forced="yes")
 
     def describe(self) -> dict[str, Any]:
-        return {"robot": self.name, "faults": str(self.faults), "seed": self.seed}
+        out = {"robot": self.name, "faults": str(self.faults), "seed": self.seed}
+        return out | ({"stream": self.stream} if self.stream else {})
 
     def true_state(self) -> WorldState:
         return self.truth
