@@ -253,10 +253,12 @@ def solve(
     return result
 
 
-# The improvement search runs for IMPROVE_FACTOR times the first search, and at least
-# IMPROVE_S seconds: a small task is then solved optimally, a large one keeps its plan.
+# The improvement search runs for IMPROVE_FACTOR times the first search, at least
+# IMPROVE_S and at most IMPROVE_MAX_S seconds: a small task is then solved optimally
+# (most finish in a few ms), a large one keeps its plan.
 IMPROVE_S = 0.3
 IMPROVE_FACTOR = 5.0
+IMPROVE_MAX_S = 1.0
 
 
 def _improve(
@@ -265,7 +267,11 @@ def _improve(
     """A cheaper plan than `outcome`'s by A* (h_max) within the budget, or `outcome`;
     and whether the plan returned is a cheapest one."""
     t0 = time.perf_counter()
-    budget = min(remaining - result.search_s, max(IMPROVE_S, IMPROVE_FACTOR * result.search_s))
+    budget = min(
+        remaining - result.search_s,
+        IMPROVE_MAX_S,
+        max(IMPROVE_S, IMPROVE_FACTOR * result.search_s),
+    )
     if budget <= 0:
         return outcome, False
     better = astar(task, budget, bound=plan_cost(task, outcome.plan))
