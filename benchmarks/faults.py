@@ -1,6 +1,7 @@
 """Execution under faults with the oracle (no LLM): closed loop against open loop.
 
-Run `python benchmarks/faults.py [--seeds 5] [--sweep-seeds 2] [--plot faults.png]`.
+Run `python benchmarks/faults.py [--seeds 5] [--sweep-seeds 3] [--plot faults.png]`
+(about 10 minutes on a shared 2-core machine; `--no-sweep` for the first part only).
 
 1. The done-when measure of docs/execute.md: the oracle's plan for each of the
    30 Office planning tasks, executed on the simulated robot with
@@ -52,7 +53,7 @@ def main() -> None:
     parser.add_argument("--suite", default="office-planning")
     parser.add_argument("--faults", default="moved:0.3,grasp:0.1")
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--sweep-seeds", type=int, default=2)
+    parser.add_argument("--sweep-seeds", type=int, default=3)
     parser.add_argument("--rates", default="0.1,0.3,0.5", help="probabilities of the sweep")
     parser.add_argument("--kinds", default="moved,grasp,stuck,blocked")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per replan")
