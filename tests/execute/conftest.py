@@ -40,6 +40,8 @@ def loop_dict() -> dict:
             node("desk", "asset", "start", affordances=["release"]),
             node("shelf", "asset", "store", affordances=["release"]),
             node("table", "asset", "store", affordances=["release"]),
+            node("bench", "asset", "hall_b", affordances=["release"]),
+            node("locker", "asset", "hall_b", affordances=["open", "close", "release"]),
             node("box", "object", "shelf", relation="ontop_of", affordances=["pickup"]),
             node("agent", "agent", "start"),
         ],

@@ -6,7 +6,7 @@ import pytest
 
 from sceneplan.datasets.tasks import get_task
 from sceneplan.execute import Executor, SimulatedRobot, SymbolicReplanner, execute
-from sceneplan.graph.model import SceneGraph
+from sceneplan.graph.model import Relation, SceneGraph
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import resolve
@@ -137,3 +137,36 @@ def test_the_planner_can_replan_instead_of_the_solver():
     assert episode.status is Status.SUCCESS
     rounds = episode.extra["execute"]["rounds"]
     assert len(rounds) > 1 and {r["source"] for r in rounds[1:]} == {"planner"}
+
+
+def moved_box(ring: SceneGraph, parent: str, relation: str = "ontop_of") -> SceneGraph:
+    """The ring with its box somewhere else than the map says."""
+    nodes = [
+        n.with_(parent=parent, relation=Relation(relation)) if n.id == "box" else n for n in ring
+    ]
+    nodes = [n.with_(state=("closed",)) if n.id == "locker" else n for n in nodes]
+    return SceneGraph.from_nodes(nodes, ring.links(), ring.name)
+
+
+@pytest.mark.parametrize(("parent", "relation"), [("bench", "ontop_of"), ("locker", "inside_of")])
+def test_it_searches_for_an_object_it_lost_sight_of(ring, parent, relation):
+    truth = moved_box(ring, parent, relation)
+    belief = moved_box(ring, "shelf")  # the map: the box on the shelf, the locker closed
+    robot = SimulatedRobot(truth, known=belief)
+    episode = run_on(robot, belief, "ontop_of(box, desk)")
+    assert episode.status is Status.SUCCESS, episode.extra["execute"]["stopped"]
+    updates = episode.extra["execute"]["updates"]
+    assert [u["kind"] for u in updates if u["node"] == "box"][:2] == ["missing", "found"]
+    search = next(r for r in episode.extra["execute"]["rounds"] if r["source"] == "search")
+    assert search["reason"] == "lost sight of box, which the goal names"
+    assert robot.truth.parent("box") == "desk"
+
+
+def test_a_search_that_finds_nothing_stops_with_the_reason(ring):
+    nodes = [n for n in ring if n.id != "box"]
+    truth = SceneGraph.from_nodes(nodes, ring.links(), ring.name)
+    robot = SimulatedRobot(truth, known=ring)
+    episode = run_on(robot, ring, "ontop_of(box, desk)")
+    assert episode.status is Status.FAILED
+    assert episode.extra["execute"]["stopped"].startswith("searched ")
+    assert episode.extra["execute"]["stopped"].endswith("did not find box")

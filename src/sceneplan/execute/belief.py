@@ -24,8 +24,9 @@ from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 @dataclass(frozen=True)
 class Update:
-    """One change to the belief: `kind` is moved, new, missing, state, at, holding,
-    locked or blocked; `before` and `after` say what the graph had and has now."""
+    """One change to the belief: `kind` is moved, new, missing, found (a missing object
+    seen again), state, at, holding, locked or blocked; `before` and `after` say what
+    the graph had and has now."""
 
     kind: str
     node: str
@@ -42,6 +43,7 @@ class Belief:
     def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
         self.memory = Memory(graph)
         self.vocabulary = vocabulary
+        self.lost: dict[str, Node] = {}  # objects dropped as missing: found again when seen
         self._simulator: Simulator | None = None
 
     @property
@@ -116,20 +118,27 @@ class Belief:
             updates.append(Update("at", state.agent_id, before, result.at))
         fresh = [s for s in result.seen if s.id not in self.graph]
         if fresh:
-            observations = [
-                Observation(
-                    s.id,
-                    s.category,
-                    s.relation,
-                    s.parent,
-                    s.states,
-                    truth=s.id,
-                    id=s.id,
+            observations, kinds = [], []
+            for s in fresh:
+                known = self.lost.pop(s.id, None)  # seen again: what it was, where it is now
+                observations.append(
+                    Observation(
+                        s.id,
+                        known.category if known is not None else s.category,
+                        s.relation,
+                        s.parent,
+                        s.states,
+                        truth=s.id,
+                        id=s.id,
+                        affordances=known.affordances if known is not None else (),
+                    )
                 )
-                for s in fresh
-            ]
+                kinds.append("new" if known is None else "found")
             self.memory.add(observations, fresh[0].parent, fresh[0].relation)
-            updates += [Update("new", s.id, None, self.where(s.id)) for s in fresh]
+            updates += [
+                Update(kind, s.id, None, self.where(s.id))
+                for kind, s in zip(kinds, fresh, strict=True)
+            ]
         state = self.state
         for seen in result.seen:
             if seen in fresh:
@@ -148,7 +157,7 @@ class Belief:
             for node in list(visible(self.state, asset, relation)):
                 if node not in seen_ids and node in self.graph and node != self.state.holding:
                     before = self.where(node)
-                    self.memory.forget(node)
+                    self._forget(node)
                     updates.append(Update("missing", node, before, None))
         for node, words in result.states.items():
             updates += self._set_states(node, words)
@@ -173,7 +182,7 @@ class Belief:
             node = self.graph.nodes[target]
             if node.kind is NodeKind.OBJECT and self.state.holding != target:
                 before = self.where(target)
-                self.memory.forget(target)
+                self._forget(target)
                 return [Update("missing", target, before, None)]
         if result.reason is Reason.CLOSED and target in self.graph:
             return self._set_states(call.args.get("asset", target), ["closed"], merge=True)
@@ -192,6 +201,14 @@ class Belief:
             return []
         self.memory.set_states(node, after)
         return [Update("state", node, ", ".join(sorted(before)), ", ".join(sorted(after)))]
+
+    def _forget(self, node: str) -> None:
+        """Drop an object (and what memory put on or in it) the robot did not find."""
+        gone = [node, *self.state.contents(node)]
+        for item in gone:
+            if item in self.graph:
+                self.lost[item] = self.graph.nodes[item]
+        self.memory.forget(node)
 
     def lock(self, container: str) -> Update:
         """A container that will not open: no plan may open it, or put anything in or on it.
@@ -224,7 +241,7 @@ class Belief:
     def _check_names(self, call: SkillCall, result: SkillResult) -> None:
         """Every node a result names is in the graph, or an object it reports as new."""
         graph = self.graph
-        new = {s.id for s in result.seen if s.new}
+        new = {s.id for s in result.seen if s.new or s.id in self.lost}
         seen = {s.id for s in result.seen}
 
         def need(node: str | None, what: str, also: set[str] = frozenset()) -> None:

@@ -6,7 +6,9 @@ scene graph, `belief.py`) and updates it; when the step failed, or the rest
 of the plan no longer runs or no longer reaches the goal on the updated
 belief, it replans from the current state (`replan.py`: the symbolic solver
 on the task's formal goal, or the planner again), until the goal holds or
-the replan budget is spent. Open loop (`closed_loop=False`) sends the same
+the replan budget is spent. When the goal names an object the robot
+lost sight of (not where the graph had it, and not seen elsewhere), it
+searches first (`search.py`). Open loop (`closed_loop=False`) sends the same
 plan and stops at its first failed step.
 
 Everything is recorded in the Episode (docs/execute.md, "The trace"):
@@ -29,8 +31,9 @@ from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
 from sceneplan.execute.belief import Belief, Update
 from sceneplan.execute.replan import Replanner
 from sceneplan.execute.robot import Robot, skill_for
+from sceneplan.execute.search import look_actions, rooms_to_search
 from sceneplan.execute.skills import SkillCall, SkillResult
-from sceneplan.graph.model import SceneGraph
+from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.episode import Episode, Status, WorldStep
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
@@ -64,6 +67,7 @@ class Executor:
     closed_loop: bool = True
     max_replans: int = MAX_REPLANS
     belief: Belief = field(init=False)
+    _budget: int = field(init=False, default=0)  # skill calls at most, set by `run`
 
     def __post_init__(self) -> None:
         if self.max_replans < 0:
@@ -78,9 +82,14 @@ class Executor:
         queue = list(plan)
         stopped: str | None = None
         dirty = True  # the belief changed or a new plan came: check the plan on it
-        budget = max(MIN_CALLS, CALLS_PER_STEP * len(planned))
+        self._budget = budget = max(MIN_CALLS, CALLS_PER_STEP * len(planned))
         try:
             while True:
+                lost = self._lost() if self.closed_loop and dirty else []
+                if lost:  # the goal names objects the robot no longer knows where to find
+                    found = await self._search(lost, episode)
+                    queue, dirty = await self._replan(f"found {found} by searching", episode), True
+                    continue
                 if self.closed_loop and dirty:
                     problem = self._problem(queue)
                     dirty = False
@@ -145,7 +154,9 @@ class Executor:
         index = len(episode.steps)
         kinds: dict[str, list[str]] = {"added": [], "forgotten": [], "corrected": []}
         for update in updates:
-            key = {"new": "added", "missing": "forgotten"}.get(update.kind, "corrected")
+            key = {"new": "added", "found": "added", "missing": "forgotten"}.get(
+                update.kind, "corrected"
+            )
             if update.node not in kinds[key]:
                 kinds[key].append(update.node)
         episode.steps.append(
@@ -167,6 +178,55 @@ class Executor:
         extra["updates"] += [{"step": index, **u.to_dict()} for u in updates]
         if result.ok:
             episode.plan.append(str(action))
+
+    # -- searching -----------------------------------------------------------------------
+
+    def _lost(self) -> list[str]:
+        """The objects the goal names that the belief dropped as missing."""
+        if self.goal is None or not self.belief.lost:
+            return []
+        return sorted(n for n in parse_goal(self.goal).nodes() if n in self.belief.lost)
+
+    async def _search(self, lost: list[str], episode: Episode) -> str:
+        """Visit rooms and assets until every lost object is seen again (one replan round)."""
+        rounds = episode.extra["execute"]["rounds"]
+        reason = f"lost sight of {', '.join(lost)}, which the goal names"
+        if episode.replans >= self.max_replans:
+            raise _Stop(f"the replan budget ({self.max_replans}) is spent; last: {reason}")
+        episode.replans += 1
+        rounds.append(
+            {"round": len(rounds), "source": "search", "at_step": len(episode.steps)}
+            | {"reason": reason, "plan": None, "note": None, "time_s": 0.0}
+        )
+        started, looked = time.perf_counter(), 0
+        for room in rooms_to_search(self.belief, lost):
+            if not any(n in self.belief.lost for n in lost):
+                break
+            graph = self.belief.graph
+            for asset in [c for c in graph.children(room) if graph.nodes[c].kind is NodeKind.ASSET]:
+                if not any(n in self.belief.lost for n in lost):
+                    break
+                looked += 1
+                try:
+                    actions = look_actions(self.belief, room, asset)
+                except SceneplanError:  # cut off since the order was made
+                    break
+                for action in actions:
+                    if len(episode.steps) >= self._budget:
+                        raise _Stop(f"{self._budget} skill calls made while searching")
+                    result = await self._step(action, episode)
+                    if result is not None and not result.ok:
+                        break
+                    if not any(n in self.belief.lost for n in lost):
+                        break
+        rounds[-1]["time_s"] = round(time.perf_counter() - started, 4)
+        still = [n for n in lost if n in self.belief.lost]
+        rounds[-1]["note"] = f"looked at {looked} asset(s)" + (
+            f"; not found: {', '.join(still)}" if still else ""
+        )
+        if still:
+            raise _Stop(f"searched {looked} asset(s) and did not find {', '.join(still)}")
+        return ", ".join(lost)
 
     # -- checking and replanning ---------------------------------------------------------
 
