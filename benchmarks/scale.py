@@ -15,7 +15,9 @@ written to a JSON file:
 - solve: `symbolic.solver.solve` of a fetch-and-place goal (an object of the
   first room placed in the last room).
 Then the growth of each column: the least-squares slope of log(value) against
-log(rooms); 1 is linear, below 1 sublinear.
+log(rooms); 1 is linear, below 1 sublinear. The parse itself grows a little
+faster than linear on a small machine (memory), so the growth of load over
+parse (cpu ratio, 0 = the same) tells what the loader adds.
 Targets (issue 15): load <= 2 s and <= 5x the orjson parse at 10,000 rooms,
 peak RSS <= 1.5 GB, no column growing faster than linear.
 """
@@ -180,6 +182,7 @@ GROWTH = (
     "load s",
     "orjson paused s",
     "load cpu s",
+    "cpu ratio",
     "RSS over base MB",
     "tokens",
     "verify ms",
