@@ -24,15 +24,22 @@ attempt costs the steps until the plans agree again, not the whole plan.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from sceneplan.errors import PlanExecutionError
+from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.simulator import PlanLike, Simulator
 from sceneplan.world.state import WorldState
 
-if TYPE_CHECKING:
-    from sceneplan.symbolic.solver import PlanningProblem
+
+class Problem(Protocol):
+    """What a plan is checked against (`symbolic.solver.PlanningProblem` is one)."""
+
+    graph: SceneGraph
+    goal: Any  # a goal Formula, or None with a target
+    target: Any  # an Action to make executable, or None with a goal
+    vocabulary: str
 
 
 class PlanRun:
@@ -40,7 +47,7 @@ class PlanRun:
 
     def __init__(
         self,
-        problem: PlanningProblem,
+        problem: Problem,
         state: WorldState,
         plan: PlanLike,
         simulator: Simulator | None = None,
