@@ -64,9 +64,9 @@ def solve_command(
     """
     graph, goal_text = planning_start(env, task, goal, required=True)
     formula = parse_goal(goal_text, graph)
-    result = solve(
-        PlanningProblem(graph, formula), timeout=timeout, planner=planner, optimal=optimal
-    )
+    # --optimal is the `astar` back end (what solve(..., optimal=True) runs)
+    planner = "astar" if optimal else planner
+    result = solve(PlanningProblem(graph, formula), timeout=timeout, planner=planner)
     simulator = Simulator(graph)
     verification = simulator.verify_plan(result.plan)
     reached = result.ok and formula.holds(verification.final_state)
