@@ -31,11 +31,14 @@ def astar(
     weight: float = 1.0,
     heuristic: str = "hmax",
     bound: float = INF,
+    max_evaluated: int | None = None,
 ) -> SearchOutcome:
     """Search for a cheapest plan (`weight` 1 and h_max) within `timeout` seconds.
 
     With a `bound`, only plans cheaper than it are looked for: with h_max,
-    `unsolvable` then proves that no plan is cheaper than the bound.
+    `unsolvable` then proves that no plan is cheaper than the bound. After
+    `max_evaluated` heuristic evaluations the search stops (status `limit`): a
+    budget that, unlike time, gives the same answer on every machine.
     """
     deadline = time.perf_counter() + timeout
     c = _Compiled(task)
@@ -78,6 +81,8 @@ def astar(
                 continue
             estimate = estimates.get(child)
             if estimate is None:
+                if max_evaluated is not None and evaluated >= max_evaluated:
+                    return SearchOutcome("limit", [], expanded, evaluated)
                 estimate = estimates[child] = h(child)
                 evaluated += 1
             if estimate == INF or cost + estimate >= bound:

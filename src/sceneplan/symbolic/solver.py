@@ -176,8 +176,8 @@ def solve(
     admissible heuristic (the `astar` back end): the plan is then a shortest
     plan of the scope it was found in (`result.scope`; see `symbolic.scope`).
     Otherwise the back end's plan is improved: A* (h_max) looks for a cheaper
-    one for a short while (`IMPROVE_S`, or a few times the first search);
-    `improve=False` skips that. `result.stats["optimal"]` says whether the plan
+    one within a budget of state evaluations (`IMPROVE_EVALS`, or a few times
+    the first search's); `improve=False` skips that. `result.stats["optimal"]` says whether the plan
     is known to be a shortest one of its scope. `focus=False` grounds the whole
     graph at once (for comparisons).
     """
@@ -253,12 +253,13 @@ def solve(
     return result
 
 
-# The improvement search runs for IMPROVE_FACTOR times the first search, at least
-# IMPROVE_S and at most IMPROVE_MAX_S seconds: a small task is then solved optimally
-# (most finish in a few ms), a large one keeps its plan.
-IMPROVE_S = 0.3
-IMPROVE_FACTOR = 5.0
-IMPROVE_MAX_S = 1.0
+# The improvement search may evaluate IMPROVE_FACTOR times the states the first search
+# evaluated, at least IMPROVE_EVALS and at most IMPROVE_MAX_EVALS: a small task is then
+# solved optimally (most in a few ms), a large one keeps its plan. A count, not a time,
+# so that a plan does not depend on the machine's load (datasets store solver plans).
+IMPROVE_EVALS = 10000
+IMPROVE_FACTOR = 5
+IMPROVE_MAX_EVALS = 20000
 
 
 def _improve(
@@ -267,14 +268,11 @@ def _improve(
     """A cheaper plan than `outcome`'s by A* (h_max) within the budget, or `outcome`;
     and whether the plan returned is a cheapest one."""
     t0 = time.perf_counter()
-    budget = min(
-        remaining - result.search_s,
-        IMPROVE_MAX_S,
-        max(IMPROVE_S, IMPROVE_FACTOR * result.search_s),
-    )
+    budget = remaining - result.search_s
     if budget <= 0:
         return outcome, False
-    better = astar(task, budget, bound=plan_cost(task, outcome.plan))
+    evaluations = min(IMPROVE_MAX_EVALS, max(IMPROVE_EVALS, IMPROVE_FACTOR * outcome.evaluated))
+    better = astar(task, budget, bound=plan_cost(task, outcome.plan), max_evaluated=evaluations)
     result.search_s += time.perf_counter() - t0
     result.stats["improved"] = better.status == "plan"
     if better.status == "plan":
