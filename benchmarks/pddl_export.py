@@ -131,7 +131,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def office_table(count: int, skip_fd: bool) -> None:
+def office_table(count: int, skip_fd: bool, start: int = 0) -> None:
     import unified_planning.shortcuts as ups
     from unified_planning.engines.plan_validator import SequentialPlanValidator
     from unified_planning.engines.results import ValidationResultStatus
@@ -148,7 +148,7 @@ def office_table(count: int, skip_fd: bool) -> None:
     totals: dict[str, list[float]] = {"translate": [], "lama-first": [], "ff-approx": []}
     solved: dict[str, list[str]] = {"lama-first": [], "ff-approx": []}
     up_times: list[float] = []
-    tasks = load_suite("office-planning")[:count]
+    tasks = load_suite("office-planning")[start:count]
     for task in tasks:
         graph = resolve(task).graph
         goal = parse_goal(task.goal, graph)
@@ -251,6 +251,7 @@ def size_table(rooms_list: list[int]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=30, help="the first N Office tasks")
+    parser.add_argument("--start", type=int, default=0, help="skip the first N of those")
     parser.add_argument("--rooms", type=int, nargs="*", default=[100, 1000])
     parser.add_argument("--skip-fd", action="store_true", help="do not run Fast Downward")
     parser.add_argument(
@@ -263,7 +264,7 @@ def main() -> None:
     size_table(args.rooms)
     if not args.skip_fd:
         focused_table(args.tasks)
-    office_table(args.tasks, args.skip_fd)
+    office_table(args.tasks, args.skip_fd, args.start)
 
 
 if __name__ == "__main__":

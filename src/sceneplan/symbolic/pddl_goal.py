@@ -1,8 +1,10 @@
 """Goal formulas of the goal language as PDDL goal text.
 
-Quantifiers stay lifted: `forall p in plate: ...` becomes one typed `forall`
-per node kind among the plates, guarded by the static predicate
-`category_plate`; `kind:KIND` selectors are plain typed quantifiers. Each
+Quantifiers over a category of a few nodes (`EXPAND_UP_TO`) are written out
+member by member (nested lifted quantifiers make a validator try every tuple
+of objects); larger ones stay lifted: `forall p in plate: ...` becomes one
+typed `forall` per node kind among the plates, guarded by the static
+predicate `category_plate`; `kind:KIND` selectors are plain typed quantifiers. Each
 atom is its predicate's PDDL face (`world.predicates`): derived predicates
 (`in_room`, `within`, `at`) are spelled out there over the fluents the
 exported domain maintains (`below`, `holding`, `agent_at`, ...).
@@ -30,6 +32,8 @@ PDDL_TYPE: dict[NodeKind, str] = {
     K.AGENT: "robot",
 }
 TRUE, FALSE = "(and)", "(or)"
+# A quantifier over a category of at most this many nodes is written out member by member.
+EXPAND_UP_TO = 8
 
 
 @dataclass
@@ -78,6 +82,17 @@ class _Translator:
 
     def quantified(self, q: Quantified, env: dict[str, tuple[str, NodeKind]]) -> str:
         members = q.domain(self.graph)
+        if len(members) <= EXPAND_UP_TO and not q.selector.startswith("kind:"):
+            # a few members: one copy of the body each, so that a validator does not
+            # expand nested quantifiers over every object of a type
+            parts = [
+                self.formula(q.body, {**env, q.var: (m, self.graph.nodes[m].kind)})
+                for m in sorted(members)
+            ]
+            if not parts:
+                return TRUE if q.universal else FALSE
+            joined = " ".join(parts)
+            return joined if len(parts) == 1 else f"({'and' if q.universal else 'or'} {joined})"
         kinds = sorted({self.graph.nodes[m].kind for m in members}, key=list(NodeKind).index)
         pieces = []
         for kind in kinds:
