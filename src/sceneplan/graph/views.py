@@ -154,15 +154,15 @@ class GraphView:
 
     def _contents(self, node: Node) -> Iterator[str]:
         """What expanding `node` shows: a room's whole subtree, else its children; no agent."""
-        tree, nodes = self.graph.tree, self.graph.nodes
-        stack = list(reversed(list(tree.successors(node.id))))
+        graph, nodes = self.graph, self.graph.nodes
+        stack = list(reversed(graph.children(node.id)))
         while stack:
             current = stack.pop()
             if nodes[current].kind is NodeKind.AGENT:
                 continue
             yield current
             if node.kind is NodeKind.ROOM:
-                stack.extend(reversed(list(tree.successors(current))))
+                stack.extend(reversed(graph.children(current)))
 
     def _expandable(self, node_id: str, verb: str) -> Node:
         node = self.graph.node(node_id)
