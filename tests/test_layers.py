@@ -24,6 +24,7 @@ ALLOWED = {
     "nav": {"graph", "world"},
     "llm": set(),
     "datasets": {"graph", "world"},
+    "importers": {"graph", "world"},
     "symbolic": {"graph", "world", "nav"},
     "perception": {"graph", "world", "llm"},
     "planners": {"graph", "world", "nav", "symbolic", "llm", "perception"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -195,3 +196,31 @@ def _node_label(node: Node, *, positions: bool) -> str:
     if positions and node.position is not None:
         details.append("position: " + ", ".join(f"{x:g}" for x in node.position))
     return label + (f"  {escape('; '.join(details))}" if details else "")
+
+
+@graph_app.command("import")
+def import_command(
+    src: Annotated[Path, typer.Argument(metavar="IN", help="The file to import.")],
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="The native graph file to write.")],
+    source: Annotated[
+        str,
+        typer.Option(
+            "--from",
+            metavar="SOURCE",
+            help="The format of IN: stanford3dsg, behavior, virtualhome, spark-dsg, or a "
+            "plugin's importer (docs/importers.md).",
+        ),
+    ],
+    tasks: Annotated[
+        Path | None,
+        typer.Option("--tasks", metavar="FILE", help="Also write the tasks IN sets (YAML)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Convert a scene graph from another format; print what was mapped, guessed and dropped.
+
+    E.g. `sceneplan graph import --from behavior problem0.bddl bh.json --tasks bh.yaml`.
+    """
+    from sceneplan.cli.graph_import import run
+
+    run(source, src, out, tasks, as_json)

@@ -1,0 +1,49 @@
+"""`sceneplan graph import`: a scene graph (and its tasks) from another format, with its report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+import yaml
+
+from sceneplan.errors import BadInputError
+
+
+def run(source: str, src: Path, out: Path, tasks_out: Path | None, as_json: bool) -> None:
+    """Import `src` with the importer `source`, write the graph (and tasks), print the report."""
+    from sceneplan.graph.io import save
+    from sceneplan.importers import import_source
+
+    imported = import_source(source, src)
+    try:
+        save(imported.graph, out)
+    except OSError as exc:
+        raise BadInputError(f"cannot write {out}: {exc.strerror}") from None
+    if tasks_out is not None:
+        if not imported.tasks:
+            raise BadInputError(f"the {source} importer found no task in {src}; leave out --tasks")
+        data = [task.model_dump(mode="json", exclude_defaults=True) for task in imported.tasks]
+        for item, task in zip(data, imported.tasks, strict=True):
+            item["environment"] = str(out)
+            item.setdefault("suite", task.suite)
+        try:
+            tasks_out.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        except OSError as exc:
+            raise BadInputError(f"cannot write {tasks_out}: {exc.strerror}") from None
+    counts = imported.graph.counts()
+    if as_json:
+        data = {
+            "graph": str(out),
+            "nodes": len(imported.graph),
+            "tasks": len(imported.tasks),
+            "report": imported.report.to_dict(),
+        }
+        typer.echo(json.dumps(data, indent=2))
+        return
+    kinds = ", ".join(f"{counts[k]} {k}" for k in ("room", "asset", "object", "pose") if counts[k])
+    typer.echo(f"wrote {out}: {len(imported.graph)} nodes ({kinds})")
+    if tasks_out is not None:
+        typer.echo(f"wrote {tasks_out}: {len(imported.tasks)} task(s)")
+    typer.echo(imported.report.text())

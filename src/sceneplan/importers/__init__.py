@@ -1,0 +1,107 @@
+"""Scene graphs and tasks from where users have them.
+
+One module per source, each a function `import_(path, **options) -> Imported`
+(a graph, the tasks set in it, and an `ImportReport` of what was mapped,
+guessed and dropped, by reason):
+
+- `stanford3dsg`: a Stanford 3D Scene Graph file (the Home environment);
+- `behavior`: one BEHAVIOR-1K BDDL problem (needs the `behavior` extra, `bddl`);
+- `virtualhome`: a VirtualHome scene graph, with a task's goal and program;
+- `spark-dsg`: a Hydra / Spark-DSG JSON file.
+
+Importers are found by name, the built-in ones first, then those other
+packages declare in the `sceneplan.importers` entry-point group: the entry
+point names a function `(path, **options)` returning an `Imported` or a
+`SceneGraph` (docs/importers.md). Each module is imported when its name is
+asked for, so a missing optional dependency only stops its own source.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from pathlib import Path
+from typing import Any
+
+from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
+from sceneplan.graph.model import SceneGraph
+from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.plugins import GROUPS, find_plugin, load_plugin, plugin_names
+
+__all__ = ["BUILTIN", "ImportReport", "Imported", "import_source", "list_importers"]
+
+GROUP = GROUPS["importers"]
+
+# name -> (module, function, what it reads)
+BUILTIN: dict[str, tuple[str, str, str]] = {
+    "stanford3dsg": (
+        "sceneplan.importers.stanford3dsg",
+        "import_",
+        "a Stanford 3D Scene Graph JSON file (e.g. Klickitat.tiny_verified.json)",
+    ),
+    "behavior": (
+        "sceneplan.importers.behavior",
+        "import_",
+        "a BEHAVIOR-1K BDDL problem file (problem0.bddl)",
+    ),
+    "virtualhome": (
+        "sceneplan.importers.virtualhome",
+        "import_",
+        "a VirtualHome graph JSON ({nodes, edges} or {init_graph, final_graph})",
+    ),
+    "spark-dsg": (
+        "sceneplan.importers.spark_dsg",
+        "import_",
+        "a Spark-DSG (Hydra) scene graph JSON file",
+    ),
+}
+
+
+def list_importers() -> list[str]:
+    """The built-in importers, then those of plugins, each sorted."""
+    return [*BUILTIN, *(n for n in plugin_names(GROUP) if n not in BUILTIN)]
+
+
+def import_source(source: str, path: str | Path, **options: Any) -> Imported:
+    """Import `path` with the importer called `source`.
+
+    >>> "behavior" in list_importers()
+    True
+    """
+    path = Path(path)
+    if not path.exists():
+        raise BadInputError(f"no such file: {path}")
+    if source in BUILTIN:
+        module, function, _ = BUILTIN[source]
+        return getattr(importlib.import_module(module), function)(path, **options)
+    if find_plugin(GROUP, source) is None:
+        names = list_importers()
+        close = difflib.get_close_matches(source, names, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise BadInputError(f"unknown importer '{source}' ({hint}known: {', '.join(names)})")
+    return _from_plugin(source, path, options)
+
+
+def _from_plugin(name: str, path: Path, options: dict[str, Any]) -> Imported:
+    function = load_plugin(GROUP, name)
+    where = f"the {GROUP} entry point '{name}'"
+    if not callable(function):
+        raise BackendUnavailableError(f"{where} is {function!r}, not a function")
+    try:
+        result = function(path, **options)
+    except SceneplanError:
+        raise
+    except Exception as exc:  # third-party code can fail in any way
+        raise BackendUnavailableError(
+            f"{where} failed on {path}: {type(exc).__name__}: {exc}"
+        ) from None
+    if isinstance(result, SceneGraph):
+        report = ImportReport(name)
+        report.mapped("node", len(result))
+        return Imported(result, report)
+    if not isinstance(result, Imported):
+        raise BackendUnavailableError(
+            f"{where} returned {type(result).__name__}, not an Imported or a SceneGraph "
+            "(see docs/importers.md)"
+        )
+    return result
