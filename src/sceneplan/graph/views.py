@@ -7,6 +7,15 @@ visible nodes costs the number visible, however many nodes are hidden. A view
 reads the hierarchy as it was when collapsed: after nodes are added or moved
 between rooms, collapse again.
 
+Two ways to collapse (docs/hierarchy.md):
+- `collapse`: SayPlan's, down to a level of the graph's own hierarchy
+  (rooms and poses by default), whose size grows with the building;
+- `collapse_hierarchy`: over the place `Hierarchy` of `graph.zones`
+  (building, groups of floors, floors, zones, rooms), showing only the top
+  levels; groups and zones are view nodes with ids of their own, which
+  expand and contract like rooms and floors, and each collapsed one has a
+  summary of the rooms under it.
+
 The agent is always visible, with whatever it holds.
 """
 
@@ -17,6 +26,7 @@ from typing import Literal, get_args
 
 from sceneplan.errors import BadInputError, ViewError
 from sceneplan.graph.model import Node, NodeKind, SceneGraph
+from sceneplan.graph.zones import Hierarchy
 
 Level = Literal["building", "floor", "room", "full"]
 LEVELS: tuple[str, ...] = get_args(Level)
@@ -61,18 +71,24 @@ class GraphView:
     (['floor0'], ['kitchen'])
     """
 
-    def __init__(self, graph: SceneGraph, level: Level = "room"):
+    def __init__(
+        self, graph: SceneGraph, level: Level = "room", *, hierarchy: Hierarchy | None = None
+    ):
         if level not in _LEVEL_DEPTH:
             raise BadInputError(
                 f"unknown view level '{level}'; expected one of {', '.join(LEVELS)}"
             )
         self.graph = graph
         self.level = level
+        self.hierarchy = hierarchy
         depth = _LEVEL_DEPTH[level]
         self._order: dict[str, int] = {}
         self._visible: set[str] = set()
         self._expanded: dict[str, None] = {}  # an ordered set: expansion order
         self._memory: dict[str, None] = {}
+        if hierarchy is not None:
+            self._start_hierarchy(hierarchy)
+            return
         for index, node in enumerate(graph):
             self._order[node.id] = index
             node_depth = _DEPTH.get(node.kind, -1)  # -1: the agent
@@ -80,8 +96,35 @@ class GraphView:
                 self._visible.add(node.id)
                 if node.kind in EXPANDABLE and node_depth < depth:
                     self._expanded[node.id] = None
-        if graph.has_agent:
-            self._visible.update(graph.descendants(graph.agent.id))
+        self._show_agent()
+
+    def _start_hierarchy(self, hierarchy: Hierarchy) -> None:
+        """Show the tops, and open the buildings and then every lone container under them."""
+        graph = self.graph
+        if hierarchy.graph is not graph:
+            raise BadInputError("the hierarchy given to a view is of another graph")
+        self._order = {node_id: index for index, node_id in enumerate(graph.nodes)}
+        base = len(self._order)
+        self._order.update((group, base + i) for i, group in enumerate(hierarchy.groups))
+        self._visible.update(hierarchy.tops)
+        closed = [t for t in hierarchy.tops if hierarchy.is_container(t)]
+        opening = [t for t in closed if graph.nodes[t].kind is NodeKind.BUILDING]
+        if not opening and len(closed) == 1:
+            opening = list(closed)
+        while opening:
+            for node_id in opening:
+                self._visible.update(hierarchy.children(node_id))
+                self._expanded[node_id] = None
+                closed.remove(node_id)
+                closed += [c for c in hierarchy.children(node_id) if hierarchy.is_container(c)]
+            opening = list(closed) if len(closed) == 1 else []
+        self._show_agent()
+
+    def _show_agent(self) -> None:
+        if self.graph.has_agent:
+            agent = self.graph.agent.id
+            self._visible.add(agent)
+            self._visible.update(self.graph.descendants(agent))
 
     # -- state --------------------------------------------------------------------
 
@@ -97,8 +140,32 @@ class GraphView:
 
     def visible(self, node_id: str) -> bool:
         """Whether the node is shown; an unknown id raises UnknownNodeError."""
-        self.graph.node(node_id)
+        self._known(node_id)
         return node_id in self._visible
+
+    def kind(self, node_id: str) -> str:
+        """The node's kind as prompts name it: a NodeKind's value, or `floor_group` / `zone`."""
+        if self.hierarchy is not None:
+            return self.hierarchy.kind(node_id)
+        return self.graph.node(node_id).kind.value
+
+    def parent(self, node_id: str) -> str | None:
+        """What the node is under in this view (for a place: its zone, or its floor)."""
+        if self.hierarchy is not None and self.hierarchy.parent(node_id) is not None:
+            return self.hierarchy.parent(node_id)
+        if self.hierarchy is not None and node_id in self.hierarchy.groups:
+            return None
+        return self.graph.node(node_id).parent
+
+    def summary(self, node_id: str) -> str | None:
+        """What a collapsed building, group of floors, floor or zone holds; else None.
+
+        Only views made by `collapse_hierarchy` summarize.
+        """
+        hierarchy = self.hierarchy
+        if hierarchy is None or node_id in self._expanded or not hierarchy.is_container(node_id):
+            return None
+        return hierarchy.summary(node_id)
 
     def visible_nodes(self) -> list[str]:
         """The ids of the shown nodes, in the graph's file order."""
@@ -119,12 +186,14 @@ class GraphView:
         Returns the ids it revealed, depth first. Raises ViewError, with a
         message meant to be fed back to an LLM, if the node cannot be expanded.
         """
-        node = self._expandable(node_id, "expand")
+        self._expandable(node_id, "expand")
         if node_id in self._expanded:
             raise ViewError(f"cannot expand '{node_id}': it is already expanded")
         if node_id not in self._visible:
-            raise ViewError(f"cannot expand '{node_id}': it is not visible; {self._path_to(node)}")
-        revealed = list(self._contents(node))
+            raise ViewError(
+                f"cannot expand '{node_id}': it is not visible; {self._path_to(node_id)}"
+            )
+        revealed = list(self._contents(node_id))
         self._visible.update(revealed)
         self._expanded[node_id] = None
         self._memory[node_id] = None
@@ -135,42 +204,58 @@ class GraphView:
 
         Returns the ids it hid. The node stays in `memory`.
         """
-        node = self._expandable(node_id, "contract")
+        self._expandable(node_id, "contract")
         if node_id not in self._expanded:
             raise ViewError(f"cannot contract '{node_id}': it is not expanded")
         hidden: list[str] = []
-        stack = [node]
+        stack = [node_id]
         while stack:
             current = stack.pop()
-            del self._expanded[current.id]
+            del self._expanded[current]
             for child_id in self._contents(current):
                 hidden.append(child_id)
                 if child_id in self._expanded:
-                    stack.append(self.graph.nodes[child_id])
+                    stack.append(child_id)
         self._visible.difference_update(hidden)
         return hidden
 
     # -- helpers ----------------------------------------------------------------------
 
-    def _contents(self, node: Node) -> Iterator[str]:
-        """What expanding `node` shows: a room's whole subtree, else its children; no agent."""
+    def _contents(self, node_id: str) -> Iterator[str]:
+        """What expanding a node shows: a room's whole subtree, else its children; no agent."""
+        hierarchy = self.hierarchy
+        if hierarchy is not None and hierarchy.is_container(node_id):
+            yield from hierarchy.children(node_id)
+            return
         graph, nodes = self.graph, self.graph.nodes
-        stack = list(reversed(graph.children(node.id)))
+        room = nodes[node_id].kind is NodeKind.ROOM
+        stack = list(reversed(graph.children(node_id)))
         while stack:
             current = stack.pop()
             if nodes[current].kind is NodeKind.AGENT:
                 continue
             yield current
-            if node.kind is NodeKind.ROOM:
+            if room:
                 stack.extend(reversed(graph.children(current)))
 
-    def _expandable(self, node_id: str, verb: str) -> Node:
-        node = self.graph.node(node_id)
+    def _known(self, node_id: str) -> None:
+        """Raise UnknownNodeError unless the id is a node of the graph or of the hierarchy."""
+        if self.hierarchy is None or node_id not in self.hierarchy.groups:
+            self.graph.node(node_id)
+
+    def _expandable(self, node_id: str, verb: str) -> None:
+        self._known(node_id)
+        if self.hierarchy is not None and node_id in self.hierarchy.groups:
+            return
+        node = self.graph.nodes[node_id]
         if node.kind in EXPANDABLE:
-            return node
+            return
+        which = "rooms, floors and the building"
+        if self.hierarchy is not None:
+            which = "rooms, zones, floors, floor groups and the building"
         raise ViewError(
-            f"cannot {verb} '{node_id}': it is {_a(node.kind)}; only rooms, floors and the "
-            f"building can be {verb}ed ({self._why_not(node, verb)})"
+            f"cannot {verb} '{node_id}': it is {_a(node.kind)}; only {which} "
+            f"can be {verb}ed ({self._why_not(node, verb)})"
         )
 
     def _why_not(self, node: Node, verb: str) -> str:
@@ -192,11 +277,15 @@ class GraphView:
             return f"{shown} {already}: its room '{room}' is expanded"
         return f"{shown} {appear} when you expand its room '{room}'"
 
-    def _path_to(self, node: Node) -> str:
-        """Which node to expand first to bring `node` into view."""
-        for ancestor in self.graph.ancestors(node.id):
+    def _path_to(self, node_id: str) -> str:
+        """Which node to expand first to bring a node into view."""
+        if self.hierarchy is not None:
+            ancestors = self.hierarchy.ancestors(node_id)
+        else:
+            ancestors = list(self.graph.ancestors(node_id))
+        for ancestor in ancestors:
             if ancestor in self._visible:
-                kind = self.graph.nodes[ancestor].kind.value
+                kind = self.kind(ancestor).replace("_", " ")
                 return f"expand {kind} '{ancestor}' first"
         return "nothing above it is visible"
 
@@ -204,6 +293,23 @@ class GraphView:
 def collapse(graph: SceneGraph, level: Level = "room") -> GraphView:
     """A view showing only the top of the hierarchy, down to `level` (SayPlan's collapse)."""
     return GraphView(graph, level)
+
+
+def collapse_hierarchy(graph: SceneGraph, hierarchy: Hierarchy | None = None) -> GraphView:
+    """A view of the place hierarchy's top levels, each collapsed node with its summary.
+
+    `hierarchy` defaults to `Hierarchy(graph)`; pass one to reuse it across views.
+
+    >>> from sceneplan.graph import Node, NodeKind, SceneGraph
+    >>> rooms = [Node(f"office{i}", NodeKind.ROOM, parent="floor0") for i in range(30)]
+    >>> graph = SceneGraph.from_nodes([Node("floor0", NodeKind.FLOOR), *rooms])
+    >>> view = collapse_hierarchy(graph)
+    >>> view.visible_nodes(), view.summary("floor0_zone1")
+    (['floor0', 'floor0_zone1', 'floor0_zone2'], '15 rooms: office ×15')
+    >>> view.expand("floor0_zone2")[:2]
+    ['office15', 'office16']
+    """
+    return GraphView(graph, hierarchy=hierarchy if hierarchy is not None else Hierarchy(graph))
 
 
 def full_view(graph: SceneGraph) -> GraphView:
