@@ -103,7 +103,7 @@ def test_table1_gives_the_stored_suites_statistics_beside_the_paper(tmp_path):
         app, ["report", str(tmp_path / "r.db"), "--table", "lookplangraph-1"]
     )
     assert result.exit_code == 0, result.output
-    assert "| office-grasif | 25 | 37.00 | 200.00 | 6.44 |" in result.output
+    assert "| office-grasif | 25 | 37.00 | 200.00 | 6.40 |" in result.output
     assert "| SayPlan Office [paper] | 25 | 37.00 | 202.60 | 2.10 |" in result.output
     stats = CliRunner().invoke(app, ["tasks", "stats", "office-grasif", "office-dynamic"])
     assert stats.exit_code == 0 and "| office-dynamic | 12 | 37.00 | 200.00 |" in stats.output
