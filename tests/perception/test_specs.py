@@ -34,6 +34,8 @@ from sceneplan.perception.vlm import CameraImage, VLMPerception
             None,
         ),
         ("simulated:swap=0.2,swap_on=0", Noise(swap_inside=0.2), 0, None),
+        # ';' separates the parts too, as inside an eval planner spec
+        ("simulated:gpt4o-like;seed=3", PRESETS["gpt4o-like"], 3, "simulated:gpt4o-like,seed=3"),
     ],
 )
 def test_specs(spec, noise, seed, name):
@@ -81,3 +83,14 @@ def test_vlm_needs_a_model_and_a_camera(scripted_llm):
         )
     assert isinstance(perception, VLMPerception)
     assert perception.name == f"vlm:{scripted_llm.model}"
+
+
+def test_a_perception_with_knobs_fits_in_an_eval_planner_spec():
+    from sceneplan.planners import get_planner
+    from sceneplan.planners.options import parse_spec
+
+    name, raw = parse_spec("lookplangraph[perception=simulated:gpt4o-like;seed=3,max_steps=40]")
+    planner = get_planner(name, raw)
+    assert planner.options.max_steps == 40
+    perception = get_perception(planner.options.perception)  # as the run makes it
+    assert (perception.noise, perception.seed) == (PRESETS["gpt4o-like"], 3)

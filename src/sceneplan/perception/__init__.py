@@ -6,7 +6,10 @@ of partially observing planners, docs/perception.md):
 - `simulated` or `simulated:perfect`: the true world's objects, exactly;
 - `simulated:gpt4o-like`: with the noise calibrated to LookPlanGraph Table 4;
 - `simulated:KNOB=VALUE,...`, optionally after a preset
-  (`simulated:gpt4o-like,seed=3`, `simulated:miss=0.3,swap=0.1,seed=7`);
+  (`simulated:gpt4o-like,seed=3`, `simulated:miss=0.3,swap=0.1,seed=7`); the
+  parts may be separated by `;` instead of `,`, which is how they are written
+  inside an eval planner spec, whose options are separated by commas
+  (`lookplangraph[perception=simulated:gpt4o-like;seed=3,max_steps=40]`);
 - `vlm`: a vision-language model on camera images (`VLMPerception`), which
   needs `llm` (an LLMClient) and `camera` (a `Camera` callback).
 
@@ -14,11 +17,14 @@ of partially observing planners, docs/perception.md):
 'simulated:gpt4o-like,seed=3'
 >>> get_perception("simulated:miss=0.3,swap=0.1,seed=7").noise.swap_inside
 0.1
+>>> get_perception("simulated:gpt4o-like;seed=3").seed
+3
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError
@@ -49,7 +55,8 @@ def _allowed() -> str:
     knobs = ", ".join([*Noise.knobs(), "swap", "seed"])
     return (
         f"use simulated, simulated:PRESET (presets: {', '.join(PRESETS)}), "
-        f"simulated:[PRESET,]KEY=VALUE,... (keys: {knobs}; noise values 0 to 1) or vlm"
+        f"simulated:[PRESET,]KEY=VALUE,... (keys: {knobs}; noise values 0 to 1; "
+        "';' may separate the parts, as inside an eval planner spec) or vlm"
     )
 
 
@@ -84,7 +91,7 @@ def get_perception(
 def _simulated(text: str, rest: str) -> SimulatedPerception:
     noise, seed = PRESETS["perfect"], 0
     changes: dict[str, Any] = {}
-    parts = [p.strip() for p in rest.split(",")] if rest.strip() else []
+    parts = [p.strip() for p in re.split(r"[,;]", rest)] if rest.strip() else []
     for i, part in enumerate(parts):
         key, eq, value = (s.strip() for s in part.partition("="))
         if not eq:
