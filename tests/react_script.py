@@ -40,4 +40,13 @@ def field(request: dict[str, Any], name: str) -> str:
 def shown_nodes(request: dict[str, Any], name: str = "Scene graph now") -> set[str]:
     """Ids of the nodes in the scene graph of the newest user message."""
     graph = json.loads(field(request, name))
-    return {entry["id"] for entries in graph["nodes"].values() for entry in entries}
+    return node_ids(graph)
+
+
+def node_ids(graph: dict[str, Any]) -> set[str]:
+    """The ids of a serialized view's nodes: entries are objects, or bare ids when nothing else."""
+    return {
+        entry if isinstance(entry, str) else entry["id"]
+        for entries in graph["nodes"].values()
+        for entry in entries
+    }

@@ -84,7 +84,7 @@ class Shown:
 
     @property
     def nodes(self) -> set[str]:
-        return {entry["id"] for entries in self.graph["nodes"].values() for entry in entries}
+        return node_ids(self.graph)
 
 
 def shown(request: dict[str, Any]) -> Shown:
@@ -102,3 +102,12 @@ def shown(request: dict[str, Any]) -> Shown:
 def contents(request: dict[str, Any]) -> list[str]:
     """The contents of all the messages of a request."""
     return [m["content"] for m in request["messages"]]
+
+
+def node_ids(graph: dict[str, Any]) -> set[str]:
+    """The ids of a serialized view's nodes: entries are objects, or bare ids when nothing else."""
+    return {
+        entry if isinstance(entry, str) else entry["id"]
+        for entries in graph["nodes"].values()
+        for entry in entries
+    }

@@ -1,18 +1,26 @@
 """Compact, deterministic JSON text of a view, in the shape of SayPlan's prompts.
 
 ```
-{"nodes":{"room":[{"id":"kitchen"}],"pose":[{"id":"pose1"}],
+{"nodes":{"room":["kitchen",{"id":"lab","description":"The robotics lab."}],"pose":["pose1"],
  "agent":[{"id":"agent","location":"bobs_room"}],
  "asset":[{"id":"fridge","room":"kitchen","state":["closed"],"affordances":["open"]}],
  "object":[{"id":"coffee_mug","inside_of":"wardrobe1","affordances":["pickup"]}]},
- "links":["bobs_room<->pose1"]}
+ "links":{"pose1":["bobs_room","kitchen"]}}
 ```
 
 Kinds come in a fixed order, nodes in file order, fields in a fixed order;
-empty fields and kinds are left out. An object names its parent under its
-relation (`inside_of`, `ontop_of`, `held`); rooms and poses name their floor
-only when the view shows more than one floor. `links` are the topology edges
-whose two ends are visible. Positions, rounded to centimetres, only on request.
+empty fields and kinds are left out, and a node with nothing but its id is
+written as the bare id. An object names its parent under its relation
+(`inside_of`, `ontop_of`, `held`), an asset its `room`, the agent its
+`location`. Buildings, floor groups, floors, zones, rooms and poses name what
+they are under (`"floor":"floor1"`, `"zone":"floor1_zone2"`) only when the
+visible nodes of their kind are under more than one. A collapsed building,
+floor group, floor or zone of a hierarchical view carries its `summary`
+(`"37 rooms: office ×20, kitchen ×2, lab"`). `links` are the topology edges
+whose two ends are visible, each once, listed under one of its ends
+(`"pose1":["bobs_room","kitchen"]` is pose1<->bobs_room and pose1<->kitchen):
+the end with more visible edges, so a corridor's poses gather the rooms off
+them. Positions, rounded to centimetres, only on request.
 The cost is proportional to the visible nodes and the topology, not to the
 hidden assets and objects.
 """
@@ -20,21 +28,26 @@ hidden assets and objects.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any, NamedTuple
 
-from sceneplan.graph.model import PLACE_KINDS, Node, NodeKind
+from sceneplan.graph.model import NodeKind
 from sceneplan.graph.views import GraphView
 
 KIND_ORDER = (
-    NodeKind.BUILDING,
-    NodeKind.FLOOR,
-    NodeKind.ROOM,
-    NodeKind.POSE,
-    NodeKind.AGENT,
-    NodeKind.ASSET,
-    NodeKind.OBJECT,
+    NodeKind.BUILDING.value,
+    "floor_group",
+    NodeKind.FLOOR.value,
+    "zone",
+    NodeKind.ROOM.value,
+    NodeKind.POSE.value,
+    NodeKind.AGENT.value,
+    NodeKind.ASSET.value,
+    NodeKind.OBJECT.value,
 )
 _LISTS = ("state", "affordances", "attributes")
+# Kinds that name the node they are under only where it tells them apart.
+_PLACED = frozenset(("building", "floor_group", "floor", "zone", "room", "pose"))
 
 
 class ViewPart(NamedTuple):
@@ -46,20 +59,17 @@ class ViewPart(NamedTuple):
 
 def view_to_dict(view: GraphView, *, positions: bool = False) -> dict[str, Any]:
     """The view as a plain dict; `view_to_text` is its compact JSON."""
-    nodes = view.graph.nodes
-    groups: dict[NodeKind, list[Node]] = {kind: [] for kind in KIND_ORDER}
+    groups: dict[str, list[str]] = {kind: [] for kind in KIND_ORDER}
     for node_id in view.visible_nodes():
-        node = nodes[node_id]
-        groups[node.kind].append(node)
-    name_floor = len(groups[NodeKind.FLOOR]) > 1
-    data: dict[str, Any] = {
-        "nodes": {
-            kind.value: [_entry(node, positions, name_floor) for node in members]
-            for kind, members in groups.items()
-            if members
-        }
-    }
-    links = [f"{a}<->{b}" for a, b in visible_links(view)]
+        groups[view.kind(node_id)].append(node_id)
+    nodes: dict[str, list[Any]] = {}
+    for kind, members in groups.items():
+        if not members:
+            continue
+        named = kind in _PLACED and len({view.parent(m) for m in members}) > 1
+        nodes[kind] = [_entry(view, node_id, positions, named) for node_id in members]
+    data: dict[str, Any] = {"nodes": nodes}
+    links = link_groups(visible_links(view))
     if links:
         data["links"] = links
     return data
@@ -68,6 +78,22 @@ def view_to_dict(view: GraphView, *, positions: bool = False) -> dict[str, Any]:
 def visible_links(view: GraphView) -> list[tuple[str, str]]:
     """The topology edges whose two ends are visible, in the graph's order."""
     return [(a, b) for a, b in view.graph.links() if a in view and b in view]
+
+
+def link_groups(links: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Edges grouped by an end, each edge once: the end with more of the edges (a corridor's
+    pose, rather than the room off it), the first end on a tie; groups in order of appearance.
+
+    >>> link_groups([("kitchen", "pose1"), ("office", "pose1"), ("pose1", "pose2")])
+    {'pose1': ['kitchen', 'office', 'pose2']}
+    """
+    degree = Counter(end for link in links for end in link)
+    groups: dict[str, list[str]] = {}
+    for a, b in links:
+        if degree[b] > degree[a]:
+            a, b = b, a
+        groups.setdefault(a, []).append(b)
+    return groups
 
 
 def view_to_text(view: GraphView, *, positions: bool = False) -> str:
@@ -81,7 +107,7 @@ def view_to_text(view: GraphView, *, positions: bool = False) -> str:
     ... ])
     >>> view = collapse(graph)
     >>> view_to_text(view)
-    '{"nodes":{"room":[{"id":"kitchen"}],"agent":[{"id":"agent","location":"kitchen"}]}}'
+    '{"nodes":{"room":["kitchen"],"agent":[{"id":"agent","location":"kitchen"}]}}'
     >>> _ = view.expand("kitchen")
     >>> view_to_dict(view)["nodes"]["asset"]
     [{'id': 'fridge', 'room': 'kitchen', 'state': ['closed']}]
@@ -90,25 +116,51 @@ def view_to_text(view: GraphView, *, positions: bool = False) -> str:
 
 
 def view_parts(view: GraphView, *, positions: bool = False) -> dict[str, ViewPart]:
-    """Per kind (and `links`), the entry count and the fragment of `view_to_text` it takes."""
+    """Per kind (and `links`), the entry count and the fragment of `view_to_text` it takes.
+
+    The count of `links` is of edges, not of the places they are grouped under.
+    """
     data = view_to_dict(view, positions=positions)
-    groups = {**data["nodes"], **({"links": data["links"]} if "links" in data else {})}
-    return {
-        name: ViewPart(len(items), _dumps({name: items})[1:-1]) for name, items in groups.items()
+    parts = {
+        name: ViewPart(len(items), _dumps({name: items})[1:-1])
+        for name, items in data["nodes"].items()
     }
+    if "links" in data:
+        edges = sum(map(len, data["links"].values()))
+        parts["links"] = ViewPart(edges, _dumps({"links": data["links"]})[1:-1])
+    return parts
 
 
-def _entry(node: Node, positions: bool, name_floor: bool) -> dict[str, Any]:
-    entry: dict[str, Any] = {"id": node.id}
-    if node.parent is not None:
-        if node.kind is NodeKind.OBJECT and node.relation is not None:
+def _entry(view: GraphView, node_id: str, positions: bool, name_parent: bool) -> Any:
+    """A node's entry: its id and its non-empty fields, or the bare id when it has none."""
+    entry: dict[str, Any] = {"id": node_id}
+    hierarchy = view.hierarchy
+    if hierarchy is not None and node_id in hierarchy.groups:
+        parent = view.parent(node_id)
+        if name_parent and parent is not None:
+            entry[view.kind(parent)] = parent
+        summary = view.summary(node_id)
+        if summary is not None:
+            entry["summary"] = summary
+        return entry if len(entry) > 1 else node_id
+    node = view.graph.nodes[node_id]
+    kind = node.kind
+    if kind is NodeKind.OBJECT:
+        if node.parent is not None and node.relation is not None:
             entry[node.relation.value] = node.parent
-        elif node.kind is NodeKind.ASSET:
+    elif kind is NodeKind.ASSET:
+        if node.parent is not None:
             entry["room"] = node.parent
-        elif node.kind is NodeKind.AGENT:
+    elif kind is NodeKind.AGENT:
+        if node.parent is not None:
             entry["location"] = node.parent
-        elif node.kind in PLACE_KINDS and name_floor:
-            entry["floor"] = node.parent
+    elif name_parent:
+        parent = view.parent(node_id)
+        if parent is not None and (parent in view.graph.nodes or hierarchy is not None):
+            entry[view.kind(parent)] = parent
+    summary = view.summary(node_id)
+    if summary is not None:
+        entry["summary"] = summary
     for field in _LISTS:
         values = getattr(node, field)
         if values:
@@ -117,7 +169,7 @@ def _entry(node: Node, positions: bool, name_floor: bool) -> dict[str, Any]:
         entry["description"] = node.description
     if positions and node.position is not None:
         entry["position"] = [round(x, 2) for x in node.position]
-    return entry
+    return entry if len(entry) > 1 else node_id
 
 
 def _dumps(data: Any) -> str:
