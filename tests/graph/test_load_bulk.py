@@ -1,14 +1,17 @@
-"""The bulk loader accepts only what the node-by-node validator accepts, and builds the same nodes.
+"""The bulk loaders accept only what the node-by-node validator accepts, and build the same nodes.
 
-`bulk.clean_nodes` may say "not sure" (None) for a valid file, which only costs
-time; it must never accept a file the reference validator (`validate_by_node`)
-rejects, nor build different nodes.
+`bulk.decode_clean` (a file's bytes, decoded by msgspec) and `bulk.clean_nodes`
+(lists already parsed into dicts) may say "not sure" (None) for a valid file,
+which only costs time; they must never accept a file the reference validator
+(`validate_by_node`, after json's parse) rejects, nor build different nodes.
 """
 
 from __future__ import annotations
 
 import copy
+import gc
 import importlib.util
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -18,8 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sceneplan.graph import SceneGraph, from_dict
-from sceneplan.graph.bulk import FIELDS, clean_nodes
+from sceneplan.errors import GraphValidationError
+from sceneplan.graph import SceneGraph, from_dict, load
+from sceneplan.graph.bulk import FIELDS, FORMAT_NAME, FORMAT_VERSION, clean_nodes, decode_clean
 from sceneplan.graph.io import node_record, validate_by_node
 from sceneplan.graph.model import Node, NodeKind, Relation
 
@@ -169,6 +173,129 @@ def test_bulk_never_accepts_what_the_reference_rejects(case):
     assert problems == []
     assert same_nodes(clean[0], by_id)
     assert clean[1] == valid_links
+
+
+# -- decoding a file's bytes with msgspec ---------------------------------------------
+
+
+def native_bytes(data: dict) -> bytes:
+    return json.dumps(data).encode("utf-8")  # NaN and infinities as json writes them
+
+
+def native(nodes: list, links: list) -> dict:
+    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "nodes": nodes, "links": links}
+
+
+def test_a_valid_file_decodes_to_the_reference_nodes():
+    data = {**native(base_nodes(), base_links()), "name": "home", "description": "a house"}
+    clean = decode_clean(native_bytes(data))
+    assert clean is not None
+    by_id, links, problems = reference(base_nodes(), base_links())
+    assert problems == [] and same_nodes(clean.nodes, by_id) and clean.links == links
+    assert (clean.name, clean.description) == ("home", "a house")
+    assert clean.nodes["bench"].explicit_category == "table"
+    assert clean.nodes["kitchen"].position == (0.0, 1.5, 0.0)
+
+
+def test_the_synthetic_building_decodes_in_bulk():
+    data = synthetic_building(20)
+    clean = decode_clean(native_bytes(data))
+    assert clean is not None
+    by_id, links, problems = reference(data["nodes"], data["links"])
+    assert problems == [] and same_nodes(clean.nodes, by_id) and clean.links == links
+
+
+def test_decoded_nodes_stay_out_of_the_cyclic_gc(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_bytes(native_bytes(synthetic_building(2)))
+    graph = load(path)
+    assert not any(map(gc.is_tracked, graph))
+
+
+HEADER_KEYS = st.sampled_from(["format", "version", "name", "description", "links", "extra"])
+
+
+@st.composite
+def mutated_files(draw) -> dict:
+    nodes, links = draw(mutated())
+    data: dict[str, Any] = {**native(nodes, links), "name": "g", "description": ""}
+    for _ in range(draw(st.integers(0, 2))):
+        key = draw(HEADER_KEYS)
+        if draw(st.booleans()):
+            data.pop(key, None)
+        else:
+            data[key] = draw(st.one_of(JSON_VALUES, st.sampled_from([1.0, True, FORMAT_NAME])))
+    return data
+
+
+NUMBERS = st.one_of(
+    st.integers(-(2**70), 2**70),  # past 64 bits: json reads an int, msgspec a float
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+OPTIONAL_VALUES = {
+    "description": st.one_of(st.none(), st.text(max_size=5)),
+    "category": st.one_of(st.none(), st.text(max_size=5)),
+    "position": st.one_of(st.none(), st.lists(NUMBERS, min_size=2, max_size=3)),
+    "affordances": st.lists(st.text(max_size=3), max_size=3),
+    "state": st.lists(st.text(max_size=3), max_size=3),
+    "attributes": st.lists(st.text(max_size=3), max_size=3),
+}
+
+
+@st.composite
+def valid_files(draw) -> dict:
+    """The base scene with optional fields set to values that any loader must take."""
+    nodes = base_nodes()
+    for _ in range(draw(st.integers(1, 4))):
+        node = nodes[draw(st.integers(0, len(nodes) - 1))]
+        key = draw(st.sampled_from(sorted(OPTIONAL_VALUES)))
+        if draw(st.booleans()):
+            node[key] = draw(OPTIONAL_VALUES[key])
+        else:
+            node.pop(key, None)
+    data: dict[str, Any] = {**native(nodes, base_links()), "name": draw(st.text(max_size=5))}
+    if draw(st.booleans()):
+        data["extra"] = draw(JSON_VALUES)
+    return data
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(valid_files(), mutated_files()))
+def test_decoding_never_accepts_what_the_reference_rejects(data):
+    raw = native_bytes(data)
+    clean = decode_clean(raw)
+    if clean is None:
+        return
+    parsed = json.loads(raw)
+    try:
+        graph = from_dict(copy.deepcopy(parsed))  # the header's checks
+    except GraphValidationError as exc:
+        pytest.fail(f"decoded a file the reference rejects: {exc}")
+    by_id, links, problems = reference(parsed["nodes"], parsed.get("links", []))
+    assert problems == []
+    assert same_nodes(clean.nodes, by_id)
+    assert clean.links == links
+    assert (clean.name, clean.description) == (graph.name, graph.description)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "sceneplan-graph", "version": 1.0, "nodes": [{"id": "a", "kind": "room"}]}',
+        '{"format": "sceneplan-graph", "version": 1, "nodes": [{"id": "a", "kind": "room", '
+        '"parent": []}]}',
+        '{"format": "sceneplan-graph", "version": 1, "nodes": [{"id": "a", "kind": "room", '
+        '"description": "x\\ud800"}]}',
+        '{"format": "sceneplan-graph", "version": 1, "nodes": [{"id": "f", "kind": "floor"}, '
+        '{"id": "a", "kind": "room", "parent": ["f"]}]}',
+    ],
+    ids=["version-1.0", "parent-empty-list", "lone-surrogate", "parent-one-list"],
+)
+def test_files_msgspec_refuses_but_json_takes_still_load(tmp_path, text):
+    path = tmp_path / "g.json"
+    path.write_text(text, encoding="utf-8")
+    assert decode_clean(path.read_bytes()) is None
+    assert "a" in load(path)
 
 
 # -- the tree built in bulk is the tree add_edge builds ----------------------------------

@@ -1,26 +1,33 @@
-"""The fast path of graph loading: whole-column checks that accept only clean files.
+"""The fast paths of graph loading: whole-column checks that accept only clean files.
 
-`clean_nodes` looks at the parsed node and link lists a column at a time (every
-id, every kind, every parent...) with set and map operations that run in C,
-and builds the nodes without a per-node validation object. It is stricter than
-the per-node validator in `io.py`, never more lenient: it answers None for any
-file it is not sure of (a wrong type anywhere, an int where a bool could hide,
-a cycle, a duplicate) and the per-node validator then runs and words every
-problem. So a valid file loads fast and a bad one gets exactly the messages it
-always got.
+`decode_clean` decodes a native file's bytes straight into `Node`s with msgspec
+(types, enums, unknown fields and position lengths checked in C while parsing,
+with no dict per node); `clean_nodes` does the same for node and link
+lists already parsed into dicts (`from_dict`). Both then check the rest a
+column at a time (every id, every kind, every parent...) with set and map
+operations that run in C, and build the nodes without a per-node validation
+object. They are stricter than the per-node validator in `io.py`, never more
+lenient: they answer None for any file they are not sure of (a wrong type
+anywhere, an int where a bool could hide, a cycle, a duplicate, JSON that
+msgspec words differently from json) and the per-node validator then runs and
+words every problem. So a valid file loads fast and a bad one gets exactly the
+messages it always got.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from sceneplan.graph.model import ALLOWED_PARENTS, PLACE_KINDS, Node, NodeKind, Relation
 
+FORMAT_NAME = "sceneplan-graph"  # the native format's name and version, as files carry them
+FORMAT_VERSION = 1
 FIELDS = frozenset(
     {
         "id",
@@ -118,6 +125,68 @@ def _clean_nodes(
     return by_id, links
 
 
+class CleanFile(NamedTuple):
+    """A native file that passed every check: its header, nodes by id and links."""
+
+    name: str
+    description: str
+    nodes: dict[str, Node]
+    links: list[tuple[str, str]]
+
+
+def decode_clean(raw: bytes) -> CleanFile | None:
+    """The contents of a native-format file with no problem at all, else None.
+
+    msgspec decodes the nodes straight into `Node`s (a Struct that forbids unknown
+    fields), checking every field's type while it parses; ids, parents and links
+    are then checked a column at a time.
+    """
+    import msgspec
+
+    try:
+        data = _file_decoder().decode(raw)
+    except (msgspec.DecodeError, ValueError, RecursionError):  # any refusal (bad UTF-8...)
+        return None
+    nodes: list[Node] = data.nodes
+    ids = list(map(_node_id, nodes))
+    if not nodes or not _valid_ids(ids):
+        return None
+    by_id = dict(zip(ids, nodes, strict=True))
+    if len(by_id) != len(nodes):  # a duplicate id
+        return None
+    kinds, parents = list(map(_kind, nodes)), list(map(_parent, nodes))
+    if not _structure_fits(by_id, kinds, parents, list(map(_relation, nodes))):
+        return None
+    ends = set(chain.from_iterable(data.links))
+    if not set(map(_kind, map(by_id.get, ends, repeat(_NO_NODE)))) <= PLACE_KINDS:
+        return None
+    return CleanFile(data.name, data.description, by_id, data.links)
+
+
+@functools.cache
+def _file_decoder() -> Any:
+    """msgspec's decoder of a native file (built on first use).
+
+    Unknown top-level fields are ignored, as the reference validator ignores them.
+    A format or version that is not exactly the native one (even `1.0`) is left
+    to the reference validator.
+    """
+    import msgspec
+
+    native_file = msgspec.defstruct(
+        "NativeFile",
+        [
+            ("format", Literal[FORMAT_NAME]),
+            ("version", Literal[FORMAT_VERSION]),
+            ("nodes", list[Node]),
+            ("links", list[tuple[str, str]], []),
+            ("name", str, ""),
+            ("description", str, ""),
+        ],
+    )
+    return msgspec.json.Decoder(native_file)
+
+
 def _only(types: Iterable[type], allowed: Iterable[type]) -> bool:
     return set(types) <= set(allowed)
 
@@ -152,6 +221,9 @@ def _positions(column: list) -> list[tuple[float, ...] | None] | None:
 
 
 _kind = attrgetter("kind")
+_node_id = attrgetter("id")
+_parent = attrgetter("parent")
+_relation = attrgetter("relation")
 
 
 def _structure_fits(by_id: dict[str, Node], kinds: list, parents: list, relations: list) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sceneplan.errors import BadInputError, GraphValidationError
-from sceneplan.graph.bulk import clean_nodes
+from sceneplan.graph.bulk import FORMAT_NAME, FORMAT_VERSION, clean_nodes, decode_clean
 from sceneplan.graph.model import (
     ALLOWED_PARENTS,
     NODE_ID_RULE,
@@ -29,9 +29,6 @@ from sceneplan.graph.model import (
     is_node_id,
 )
 from sceneplan.graph.sayplan_format import from_sayplan_dict
-
-FORMAT_NAME = "sceneplan-graph"
-FORMAT_VERSION = 1
 
 
 @functools.cache
@@ -69,6 +66,14 @@ def load(path: str | Path) -> SceneGraph:
     except OSError as exc:
         raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
     with _gc_paused():  # once for parse and build: each resume scans what was allocated
+        clean = decode_clean(raw)
+        if clean is not None:
+            del raw
+            return SceneGraph.from_node_dict(
+                clean.nodes, clean.links, name=clean.name, description=clean.description
+            )
+        # Anything msgspec or the bulk checks refuse: parse to plain objects, and the
+        # reference validator finds and words every problem.
         try:
             data = _fast_json(raw)
         except ValueError:  # orjson refuses more than json does: let json decide and word it

@@ -12,11 +12,12 @@ import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import compress
 from operator import attrgetter
+from typing import Annotated
 
+import msgspec
 import networkx as nx
 
 from sceneplan.errors import UnknownNodeError
@@ -91,9 +92,20 @@ def default_category(node_id: str) -> str:
     return stripped or node_id
 
 
-@dataclass(slots=True)
-class Node:
-    """One node of the scene graph; `id` is also its name in prompts and plans."""
+# A position as a file gives it: 2 or 3 numbers, in metres (checked when a file is decoded).
+Position = Annotated[tuple[float, ...], msgspec.Meta(min_length=2, max_length=3)]
+
+
+class Node(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """One node of the scene graph; `id` is also its name in prompts and plans.
+
+    A msgspec Struct, so that a file's nodes decode straight into Nodes with their
+    types checked in C (`graph.bulk.decode_clean`); the types are not checked when
+    a Node is built in code. It holds only strings, enums and tuples, so it can be
+    in no reference cycle: it is left out of the cyclic garbage collector
+    (`gc=False`), which would otherwise walk every node of a large graph on each
+    full collection.
+    """
 
     id: str
     kind: NodeKind
@@ -102,9 +114,10 @@ class Node:
     affordances: tuple[str, ...] = ()
     state: tuple[str, ...] = ()
     attributes: tuple[str, ...] = ()
-    position: tuple[float, ...] | None = None
+    position: Position | None = None
     description: str | None = None
-    explicit_category: str | None = field(default=None, repr=False)
+    # Written `category` in files; `category` below falls back to the id's class.
+    explicit_category: str | None = msgspec.field(default=None, name="category")
 
     @property
     def category(self) -> str:
@@ -113,9 +126,14 @@ class Node:
 
     def with_(self, **changes) -> Node:
         """A copy with some fields changed."""
-        return replace(self, **changes)
+        return msgspec.structs.replace(self, **changes)
+
+    def __repr__(self) -> str:  # every field but explicit_category, as the dataclass showed
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _REPR_FIELDS)
+        return f"Node({fields})"
 
 
+_REPR_FIELDS = Node.__struct_fields__[:-1]
 _node_id = attrgetter("id")
 _node_kind = attrgetter("kind")
 
