@@ -1,0 +1,363 @@
+"""ALFWorld games (`game.tw-pddl`) to scene graphs with a formal goal (docs/alfworld.md).
+
+An ALFWorld game is JSON with the ALFRED PDDL domain, a PDDL problem (objects,
+receptacles, init facts, goal) and a TextWorld grammar whose `task` rule is
+the sentence ALFWorld shows ("Your task is to: put a clean apple in fridge.").
+The packed form of `../shared/data/alfworld` (`{"game": {...}, "task_type": ...}`,
+optionally gzipped) is read too.
+
+Mapping:
+- one room (`room`, marked `alfworld` so planners use the ALFWorld actions);
+  the agent stands in it at no receptacle;
+- each receptacle is an asset named as ALFWorld names it at run time
+  (`Cabinet|...` -> `cabinet_1`, numbered per name in ALFWorld's order);
+  openable ones can be opened and start closed (open if the problem says
+  `opened`); microwaves heat, fridges cool, sinks and sink basins clean;
+- each object with an `inReceptacle` fact rests on that receptacle
+  (`inside_of` an openable one, else `ontop_of`); an object in several
+  receptacles (a shelf inside a desk) rests on the first that does not open,
+  else the first; objects with no receptacle (windows, chairs, blinds) are
+  dropped, as ALFWorld cannot take them either;
+- affordances from the problem's flags (pickupable, heatable, coolable,
+  cleanable, sliceable, toggleable; knives `cut`), lamps start off, and each
+  object that can be picked up has a `fits_CATEGORY` attribute per receptacle
+  category of the scene its type fits (the problem's `canContain` table);
+- the goal, written over categories with quantifiers, e.g.
+  `exists r in fridge: exists o in apple: (at(o, r) and clean(o))`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sceneplan.errors import BadInputError
+from sceneplan.graph.io import from_dict, native_node
+from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.world.alfworld import FITS, MARK
+from sceneplan.world.task import Task
+
+__all__ = ["Game", "import_", "read_game", "task_type_of"]
+
+ROOM = "room"
+AGENT = "agent"
+TASK_TYPES = (
+    "pick_and_place_simple",
+    "look_at_obj_in_light",
+    "pick_clean_then_place_in_recep",
+    "pick_heat_then_place_in_recep",
+    "pick_cool_then_place_in_recep",
+    "pick_two_obj_and_place",
+)
+# receptacle types whose receptacles give a held object a state (ALFRED's domain)
+_TOOLS = {"microwave": "heat", "fridge": "cool", "sink": "clean", "sinkbasin": "clean"}
+_KNIVES = {"knife", "butterknife"}
+_FLAGS = {
+    "pickupable": "pickup",
+    "heatable": "heat",
+    "coolable": "cool",
+    "cleanable": "clean",
+    "sliceable": "slice",
+    "toggleable": "toggle",
+}
+_STATES = {"isHot": "hot", "isCool": "cold", "isClean": "clean", "isSliced": "sliced"}
+_GOAL_WORDS = {"isClean": "clean", "isHot": "hot", "isCool": "cold", "isSliced": "sliced"}
+
+
+@dataclass(frozen=True)
+class Game:
+    """The parts of a game file the importer reads."""
+
+    problem: str
+    grammar: str
+    task_type: str | None = None  # given by the packed form; else read off the goal
+    source: str = ""
+
+
+def read_game(path: str | Path) -> Game:
+    """A `game.tw-pddl` (or the packed `.json.gz` form), or one clear message."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
+    what = (
+        f"{path}: not an ALFWorld game file (expected game.tw-pddl: JSON with "
+        "'pddl_problem' and 'grammar')"
+    )
+    try:
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        raise BadInputError(what + ": not JSON") from None
+    if isinstance(data, dict) and isinstance(data.get("game"), dict):
+        outer, data = data, data["game"]
+    else:
+        outer = {}
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(k), str) for k in ("pddl_problem", "grammar")
+    ):
+        found = ", ".join(sorted(data)) if isinstance(data, dict) else type(data).__name__
+        raise BadInputError(f"{what}; found {found or 'nothing'}")
+    return Game(data["pddl_problem"], data["grammar"], outer.get("task_type"), path.name)
+
+
+# -- PDDL ------------------------------------------------------------------------------
+
+
+def _sexp(text: str) -> list:
+    """The problem as nested lists of tokens (comments dropped)."""
+    text = re.sub(r";[^\n]*", "", text)
+    stack: list[list] = [[]]
+    for token in re.findall(r"\(|\)|[^\s()]+", text):
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            if len(stack) == 1:
+                raise BadInputError("the PDDL problem has an unbalanced ')'")
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(token)
+    if len(stack) != 1 or not stack[0]:
+        raise BadInputError("the PDDL problem has an unbalanced '(' or is empty")
+    return stack[0][0]
+
+
+def _section(problem: list, name: str) -> list:
+    for part in problem:
+        if isinstance(part, list) and part and part[0] == name:
+            return part[1:]
+    raise BadInputError(f"the PDDL problem has no {name} section")
+
+
+def _declared(objects: list) -> dict[str, str]:
+    """Object name -> PDDL type, from `a b - type` lists."""
+    out, pending = {}, []
+    items = iter(objects)
+    for token in items:
+        if token == "-":
+            kind = next(items)
+            out.update(dict.fromkeys(pending, kind))
+            pending = []
+        else:
+            pending.append(token)
+    return out
+
+
+def alfworld_names(ids: list[str]) -> dict[str, str]:
+    """ALFWorld's run-time names (its `Demangler`, no shuffling) as node ids.
+
+    Ids are sorted; per name (the part before `_bar_`, plus "basin" for sink
+    and bathtub basins) the numbers 1..n are handed out from the top down, so
+    the first id in sorted order gets the highest number.
+
+    >>> alfworld_names(["Cup_bar_2", "Cup_bar_1", "Sink_bar_1_bar_SinkBasin"])
+    {'Cup_bar_1': 'cup_2', 'Cup_bar_2': 'cup_1', 'Sink_bar_1_bar_SinkBasin': 'sinkbasin_1'}
+    """
+    ordered = sorted(i for i in set(ids) if "_bar_" in i)
+
+    def stem(node_id: str) -> str:
+        name = node_id.split("_bar_", 1)[0].lower()
+        return name + "basin" if "basin" in node_id.lower() else name
+
+    left = {name: list(range(1, n + 1)) for name, n in Counter(map(stem, ordered)).items()}
+    return {i: f"{stem(i)}_{left[stem(i)].pop()}" for i in ordered}
+
+
+def task_type_of(goal: list) -> str:
+    """The ALFWorld task type a goal has the shape of."""
+    atoms = {a[0] for a in _atoms(goal)}
+    objects = {a[1] for a in _atoms(goal) if a[0] == "objectType"}
+    if "isToggled" in atoms:
+        return "look_at_obj_in_light"
+    for word, kind in (("isClean", "clean"), ("isHot", "heat"), ("isCool", "cool")):
+        if word in atoms:
+            return f"pick_{kind}_then_place_in_recep"
+    return "pick_two_obj_and_place" if len(objects) > 1 else "pick_and_place_simple"
+
+
+def _atoms(expr: Any) -> list[list[str]]:
+    """Every atom of a goal, through and/exists/not (their structure is checked later)."""
+    if not isinstance(expr, list) or not expr:
+        return []
+    head = expr[0]
+    if head in ("and", "or"):
+        return [a for part in expr[1:] for a in _atoms(part)]
+    if head == "not":
+        return _atoms(expr[1])
+    if head in ("exists", "forall"):
+        return _atoms(expr[2])
+    return [expr]
+
+
+# -- the graph -------------------------------------------------------------------------
+
+
+def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], str, str]:
+    """The native graph dict, the goal text and the instruction of a game."""
+    problem = _sexp(game.problem)
+    declared = _declared(_section(problem, ":objects"))
+    facts = [f for f in _section(problem, ":init") if isinstance(f, list) and f]
+    names = alfworld_names([a for f in facts for a in f[1:]])
+    types = {f[1]: f[2] for f in facts if f[0] in ("objectType", "receptacleType")}
+    receptacles = [i for i, t in declared.items() if t == "receptacle"]
+    objects = [i for i, t in declared.items() if t == "object" and "_bar_" in i]
+    flags: dict[str, set[str]] = {}
+    for f in facts:
+        if len(f) == 2:
+            flags.setdefault(f[1], set()).add(f[0])
+    can_contain = {(f[1], f[2]) for f in facts if f[0] == "canContain"}
+    inside: dict[str, list[str]] = {}
+    for f in facts:
+        if f[0] == "inReceptacle":
+            if f[2] not in receptacles:
+                raise BadInputError(
+                    f"{game.source}: the fact (inReceptacle {f[1]} {f[2]}) names receptacle "
+                    f"'{f[2]}', which the problem does not declare as a receptacle"
+                )
+            inside.setdefault(f[1], []).append(f[2])
+    for r in receptacles:
+        if r not in types or r not in names:
+            raise BadInputError(f"{game.source}: receptacle '{r}' has no receptacleType")
+
+    def category(node_id: str) -> str:
+        return names[node_id].rsplit("_", 1)[0]
+
+    nodes = [native_node(id=ROOM, kind="room", attributes=[MARK])]
+    nodes.append(native_node(id=AGENT, kind="agent", parent=ROOM))
+    openable = {r for r in receptacles if "openable" in flags.get(r, ())}
+    for r in sorted(receptacles, key=lambda i: names[i]):
+        affordances = ["release"]
+        if r in openable:
+            affordances += ["open", "close"]
+        tool = _TOOLS.get(types[r].removesuffix("Type").lower())
+        if tool:
+            affordances.append(tool)
+        state = (["open"] if "opened" in flags.get(r, ()) else ["closed"]) if r in openable else []
+        nodes.append(
+            native_node(
+                id=names[r], kind="asset", parent=ROOM, affordances=affordances, state=state
+            )
+        )
+    report.mapped("receptacle", len(receptacles))
+    rtypes = {types[r]: category(r) for r in receptacles}
+    for o in sorted(objects, key=lambda i: names.get(i, i)):
+        holders = inside.get(o)
+        if not holders:
+            report.dropped("object in no receptacle (a fixture ALFWorld cannot take)")
+            continue
+        parent = next((r for r in holders if r not in openable), holders[0])
+        if len(holders) > 1:
+            report.guessed("object in several receptacles: rests on one")
+        own = flags.get(o, set())
+        affordances = [a for flag, a in _FLAGS.items() if flag in own]
+        if category(o) in _KNIVES:
+            affordances.append("cut")
+        state = [word for flag, word in _STATES.items() if flag in own]
+        if "toggleable" in own:
+            state.append("on" if "isOn" in own else "off")
+        attributes = []
+        if "pickupable" in own:
+            attributes = sorted(
+                {FITS + cat for rt, cat in rtypes.items() if (rt, types.get(o)) in can_contain}
+            )
+        nodes.append(
+            native_node(
+                id=names[o],
+                kind="object",
+                parent=names[parent],
+                relation="inside_of" if parent in openable else "ontop_of",
+                affordances=affordances,
+                state=state,
+                attributes=attributes,
+            )
+        )
+        report.mapped("object")
+    graph = {"format": "sceneplan-graph", "version": 1, "name": name, "nodes": nodes, "links": []}
+    goal = _goal(_section(problem, ":goal")[0], {n["id"] for n in nodes}, game.source)
+    return graph, goal, _instruction(game)
+
+
+def _instruction(game: Game) -> str:
+    match = re.search(r'"task"\s*:\s*\[\s*\{\s*"rhs"\s*:\s*"([^"]*)"', game.grammar)
+    if match is None:
+        raise BadInputError(f"{game.source}: the grammar has no 'task' sentence")
+    return match.group(1).removeprefix("Your task is to: ").strip()
+
+
+# -- the goal --------------------------------------------------------------------------
+
+
+def _goal(goal: list, node_ids: set[str], source: str) -> str:
+    """The PDDL goal in sceneplan's goal language, over the scene's categories."""
+    atoms = _atoms(goal)
+    typed = {a[1]: a[2] for a in atoms if a[0] in ("objectType", "receptacleType")}
+    categories = {i.rsplit("_", 1)[0] for i in node_ids}
+    names: dict[str, str] = {}
+    quantifiers = []
+    for var, pddl_type in typed.items():
+        cat = pddl_type.removesuffix("Type").lower()
+        if cat not in categories:
+            raise BadInputError(
+                f"{source}: the goal names the type {pddl_type}, but the scene has no {cat}"
+            )
+        names[var] = re.sub(r"\W", "", var) or "x"
+        quantifiers.append(f"exists {names[var]} in {cat}: ")
+    located = {a[1]: a[2] for a in atoms if a[0] == "receptacleAtLocation"}
+    agent_at = {a[2] for a in atoms if a[0] == "atLocation"}
+    body = []
+
+    def var(v: str) -> str:
+        if v not in names:
+            raise BadInputError(
+                f"{source}: the goal's variable {v} has no objectType or receptacleType"
+            )
+        return names[v]
+
+    for atom in atoms:
+        head, args = atom[0], atom[1:]
+        if head in ("objectType", "receptacleType", "receptacleAtLocation", "atLocation"):
+            continue
+        if head in _FLAGS:
+            continue  # static; the action that gives the state needs the same affordance
+        if head == "inReceptacle" and args[1] in names:
+            body.append(f"at({var(args[0])}, {var(args[1])})")
+        elif head == "inReceptacle" and located.get(args[1]) in agent_at:
+            body.append(f"agent_near({var(args[0])})")
+        elif head in _GOAL_WORDS:
+            body.append(f"{_GOAL_WORDS[head]}({var(args[0])})")
+        elif head == "isToggled":
+            body.append(f"on({var(args[0])})")
+        elif head == "holds":
+            body.append(f"held({var(args[1])})")
+        elif head == "=":
+            body.append(f"not is({var(args[0])}, {var(args[1])})")
+        else:
+            raise BadInputError(f"{source}: the goal's ({' '.join(atom)}) has no translation")
+    return "".join(quantifiers) + "(" + " and ".join(body) + ")"
+
+
+def import_(path: str | Path, *, name: str | None = None) -> Imported:
+    """An ALFWorld game as a scene graph with one task (its goal and instruction)."""
+    path = Path(path)
+    game = read_game(path)
+    report = ImportReport("alfworld")
+    stem = name or re.sub(r"[^a-z0-9_]+", "_", path.name.split(".")[0].lower()).strip("_")
+    data, goal, instruction = build(game, stem or "alfworld", report)
+    graph = from_dict(data, str(path))
+    task = Task(
+        id=stem or "alfworld",
+        suite="alfworld",
+        family="simple_planning",
+        environment=graph.name,
+        instruction=instruction,
+        goal=goal,
+        source=f"ALFWorld game {path.name}",
+        note=game.task_type or task_type_of(_section(_sexp(game.problem), ":goal")[0]),
+    )
+    return Imported(graph, report, [task])

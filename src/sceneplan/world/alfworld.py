@@ -1,0 +1,416 @@
+"""ALFWorld's action set: a third vocabulary over the one domain (docs/alfworld.md).
+
+ALFWorld (Shridhar et al., ICLR 2021) plays ALFRED's household tasks as text:
+the agent goes to a receptacle (`go to cabinet 1`), opens it, takes an object
+from it, puts it in or on another, and heats, cools or cleans what it holds
+with a microwave, a fridge or a sink basin. Here the room is one room node,
+the receptacles are assets, and where the agent stands is the asset it has
+accessed (SayPlan's `access`): `go_to(cabinet_1)` accesses the cabinet. So
+the actions below are schemas over the existing fluents, plus a few
+primitives of their own (prefixed `alfworld_`), each with every face.
+
+- `go_to(r)`, `open(r)`, `close(r)`: a receptacle; the agent must be at it to
+  open or close it.
+- `take(o, r)`: o is in or on r, where the agent is; r is open if it opens.
+- `put(o, r)`: the held o goes in r (an open container) or on it, if r's type
+  can hold o's type (ALFRED's `canContain` table: each object carries
+  `fits_CATEGORY` attributes for the receptacle categories that take it).
+- `heat(o, r)`, `cool(o, r)`, `clean(o, r)`: the held o becomes hot, cold or
+  clean, with the agent at a receptacle that can (affordances `heat`, `cool`,
+  `clean`: microwaves, fridges, sink basins).
+- `slice(o, k)`: with a knife in hand (affordance `cut`), o at the agent's
+  receptacle becomes sliced.
+- `toggle(x)` and its ALFWorld name `use(x)`: switch a lamp on or off where it is.
+- `examine(x)`: look at a held object or at something where the agent is
+  (nothing changes; planners never need it).
+
+The goal predicate `agent_near(x)` (the agent is at x, or at the receptacle
+where x is, or holds x) states "examine in light". A graph marks itself as an
+ALFWorld room with the attribute `alfworld` on the agent's room; planners
+that can use any vocabulary (react, react_pv, sclplan, oracle) then use this
+one (`vocabulary_for`).
+"""
+
+from __future__ import annotations
+
+from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.domain import (
+    ASSETS,
+    OBJECTS,
+    THINGS,
+    ActionSchema,
+    Eff,
+    Param,
+    Pre,
+    register_action,
+)
+from sceneplan.world.predicates import GoalPredicate, register_predicate
+from sceneplan.world.primitives import (
+    Alternative,
+    Binding,
+    Cause,
+    Effect,
+    Grounding,
+    Test,
+    primitive,
+)
+from sceneplan.world.state import WorldState
+
+K = NodeKind
+VOCABULARY = "alfworld"
+MARK = "alfworld"  # attribute of the agent's room in an ALFWorld graph
+FITS = "fits_"  # object attribute prefix: a receptacle category that can hold it
+
+NOT_AT = Cause.define(
+    "alfworld_not_at",
+    "the agent is at {accessed}, not at {asset}; go_to({asset}) first",
+    "missing_action",
+)
+NOT_IN = Cause.define(
+    "alfworld_not_in", "{node} is not in or on {receptacle} (it is at {where})", "wrong_action"
+)
+NO_FIT = Cause.define(
+    "alfworld_no_fit",
+    "a {category} cannot hold {node} (it fits: {fits})",
+    "wrong_action",
+    repairable=False,
+)
+RECEPTACLE_CLOSED = Cause.define(
+    "alfworld_receptacle_closed", "{receptacle} is closed; open it first", "missing_action"
+)
+
+
+def is_alfworld(graph: SceneGraph) -> bool:
+    """Whether the graph is an ALFWorld room (its agent's room carries the mark)."""
+    if not graph.has_agent:
+        return False
+    room = graph.agent.parent
+    return room is not None and MARK in graph.nodes[room].attributes
+
+
+def vocabulary_for(graph: SceneGraph, default: str) -> str:
+    """The vocabulary a vocabulary-agnostic planner uses in `graph`."""
+    return VOCABULARY if is_alfworld(graph) else default
+
+
+def fits(graph: SceneGraph, o: str, r: str) -> bool:
+    """Whether receptacle r's category can hold object o (ALFRED's `canContain`)."""
+    return FITS + graph.nodes[r].category in graph.nodes[o].attributes
+
+
+# -- primitives ---------------------------------------------------------------------------
+
+
+def _accessed(state: WorldState) -> str:
+    return state.accessed or "no receptacle"
+
+
+@primitive
+class AlfworldAt(Test):
+    """The agent stands at x (an asset), or at the asset x rests on (an object)."""
+
+    name, params = "alfworld_at", ("x",)
+    text = "the agent is at {x}, or at the receptacle where {x} is"
+
+    def check(self, state, x):
+        return _at_check(state, x)
+
+    def pddl(self, x):
+        return _at_pddl(x)
+
+    def ground(self, g, b, x):
+        return _at_ground(g, b, x)
+
+
+def _at_check(state: WorldState, x: str) -> dict[str, str] | None:
+    accessed = state.accessed
+    asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
+    if accessed is not None and asset == accessed:
+        return None
+    return {"asset": asset or "the agent's hand", "accessed": _accessed(state)}
+
+
+def _at_pddl(x: str) -> str:
+    return f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
+
+
+def _at_ground(g: Grounding, b: Binding, x: str) -> list[Alternative]:
+    if g.graph.nodes[x].kind is K.ASSET:
+        return _bind_accessed(b, x)
+    out: list[Alternative] = []
+    for chain in g.chains_for(b, x):
+        if chain.asset is None:
+            continue
+        for nb, pos, _ in _bind_accessed(b, chain.asset):
+            out.append(({**nb, ("chain", x): chain}, chain.links + pos, ()))
+    return out
+
+
+def _bind_accessed(b: Binding, a: str) -> list[Alternative]:
+    if "accessed" in b:
+        return [({}, (), ())] if b["accessed"] == a else []
+    return [({"accessed": a}, (("accessed", a),), ())]
+
+
+@primitive
+class AlfworldIn(Test):
+    """o rests directly in or on receptacle r (ALFWorld's `inReceptacle`)."""
+
+    name, params, text = "alfworld_in", ("o", "r"), "{o} is in or on {r}"
+
+    def check(self, state, o, r):
+        if state.parent(o) == r:
+            return None
+        where = state.parent(o) if state.holding != o else "the agent's hand"
+        return {"receptacle": r, "where": where or "nowhere"}
+
+    def pddl(self, o, r):
+        return f"(or (ontop_of {o} {r}) (inside_of {o} {r}))"
+
+    def ground(self, g, b, o, r):
+        return [
+            ({("chain", o): c}, c.links[:1], ())
+            for c in g.chains_for(b, o)
+            if c.parents[:1] == (r,)
+        ]
+
+
+@primitive
+class AlfworldFits(Test):
+    """ALFRED's `canContain`: static, from the object's `fits_CATEGORY` attributes."""
+
+    name, params, text = "alfworld_fits", ("o", "r"), "{r} is of a kind that can hold {o}"
+    pddl_predicates = ("(alfworld_fits ?o - object ?r - object)",)
+
+    def check(self, state, o, r):
+        if fits(state.graph, o, r):
+            return None
+        kinds = sorted(a[len(FITS) :] for a in state.node(o).attributes if a.startswith(FITS))
+        return {"category": state.node(r).category, "fits": ", ".join(kinds) or "nothing"}
+
+    def pddl(self, o, r):
+        return f"(alfworld_fits {o} {r})"
+
+    def ground(self, g, b, o, r):
+        return [({}, (), ())] if fits(g.graph, o, r) else []
+
+    def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[str]:
+        """The `alfworld_fits` facts among `nodes` (read by the PDDL export's static facts)."""
+        kinds = {n: graph.nodes[n].kind for n in nodes}
+        receptacles = [n for n in nodes if kinds[n] is K.ASSET]
+        return [
+            f"(alfworld_fits {o} {r})"
+            for o in nodes
+            if kinds[o] is K.OBJECT
+            for r in receptacles
+            if fits(graph, o, r)
+        ]
+
+
+@primitive
+class AlfworldOpenIfContainer(Test):
+    name, params, text = "alfworld_open_if_container", ("x",), "{x} is open if it opens"
+
+    def check(self, state, x):
+        if not state.is_container(x) or "open" in state.states(x):
+            return None
+        return {"receptacle": x}
+
+    def pddl(self, x):
+        return f"(or (not (container {x})) (is_open {x}))"
+
+    def ground(self, g, b, x):
+        return [({}, (("state", "open", x),) if g.is_container(x) else (), ())]
+
+    def words(self, args):
+        return {"open"}
+
+
+@primitive
+class AlfworldInView(Test):
+    """Something the agent can examine: held, or at the receptacle where it stands."""
+
+    name, params, text = "alfworld_in_view", ("x",), "the agent holds {x} or is where {x} is"
+
+    def check(self, state, x):
+        if state.holding == x:
+            return None
+        return _at_check(state, x)
+
+    def pddl(self, x):
+        return f"(or (holding {x}) {_at_pddl(x)})"
+
+    def ground(self, g, b, x):
+        return [({}, (("holding", x),), ()), *_at_ground(g, b, x)]
+
+
+@primitive
+class AlfworldSwitch(Effect):
+    """ALFWorld's toggle: a lamp that is on goes off, one that is off goes on."""
+
+    name, params, text = "alfworld_switch", ("x",), "{x} is switched on if it was off, else off"
+
+    def apply(self, state, x):
+        state.set_state(x, "off" if "on" in state.states(x) else "on")
+
+    def pddl(self, x):
+        return (
+            f"(when (is_on {x}) (and (not (is_on {x})) (is_off {x}))) "
+            f"(when (not (is_on {x})) (and (is_on {x}) (not (is_off {x}))))"
+        )
+
+    def ground(self, g, b, x):
+        on, off = ("state", "on", x), ("state", "off", x)
+        return [], [], [((on,), (), [off], [on]), ((), (on,), [on], [off])]
+
+    def words(self, args):
+        return {"on", "off"}
+
+
+@primitive
+class AlfworldExamine(Effect):
+    """Examining changes nothing (ALFWorld prints what is seen); planners never need it."""
+
+    name, params, text = "alfworld_examine", ("x",), "what {x} is like is seen"
+
+    def apply(self, state, x):
+        """Nothing changes: the observation text says what is seen."""
+
+    def pddl(self, x):
+        return ""
+
+    def ground(self, g, b, x):
+        return None
+
+
+# -- the goal predicate of "examine in light" ---------------------------------------------
+
+
+@register_predicate
+class AgentNear(GoalPredicate):
+    name, params, placement = "agent_near", ("x",), True
+    doc = "the agent is at x, or at the receptacle where x is, or holds x (ALFWorld)"
+
+    def holds(self, state, x):
+        if state.holding == x:
+            return True
+        asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
+        return asset is not None and asset == state.accessed
+
+    def pddl(self, t, x):
+        if x[1] is K.ASSET:
+            return f"(accessed {x[0]})"
+        if x[1] is not K.OBJECT:
+            return "(or)"
+        a = t.fresh("a")
+        return (
+            f"(or (holding {x[0]}) (exists ({a} - asset) (and (accessed {a}) (below {x[0]} {a}))))"
+        )
+
+    def compile(self, c, x):
+        kind = c.g.graph.nodes[x].kind
+        if kind is K.ASSET:
+            return c.prop(("accessed", x)) if x in c.g.assets else c.const(False)
+        if kind is not K.OBJECT:
+            return c.const(False)
+
+        def through(chain) -> object:
+            facts = [c.prop(f) for f in chain.links]  # a held chain ends in ("holding", x)
+            if chain.asset is not None:
+                facts.append(c.prop(("accessed", chain.asset)))
+            return c.all_of(facts)
+
+        return c.any_of(through(chain) for chain in c.g.chains(x))
+
+
+# -- the vocabulary -----------------------------------------------------------------------
+
+_AT = {p: Pre("alfworld_at", (p,), NOT_AT) for p in ("r", "o", "x")}
+
+
+def _with(verb: str, word: str, doc: str) -> ActionSchema:
+    """heat/cool/clean: the held object gets `word` at a receptacle that can give it."""
+    return ActionSchema(
+        verb,
+        (Param("o", OBJECTS, verb), Param("r", ASSETS, verb)),
+        (Pre("holding", ("o",), Cause.NOT_HOLDING), _AT["r"]),
+        (Eff("set_state", ("o", word)),),
+        doc,
+    )
+
+
+def _switch(name: str, doc: str) -> ActionSchema:
+    return ActionSchema(
+        name, (Param("x", OBJECTS, "toggle"),), (_AT["x"],), (Eff("alfworld_switch", ("x",)),), doc
+    )
+
+
+SCHEMAS = (
+    ActionSchema(
+        "go_to",
+        (Param("r", ASSETS),),
+        (),
+        (Eff("set_accessed", ("r",)),),
+        "Go to a receptacle (cabinet_1, countertop_2, ...); you can then use it and what is in it.",
+    ),
+    ActionSchema(
+        "open",
+        (Param("r", ASSETS, "open"),),
+        (_AT["r"], Pre("has_state", ("r", "closed"), Cause.ALREADY_OPEN)),
+        (Eff("set_state", ("r", "open")),),
+        "Open the closed receptacle you are at.",
+    ),
+    ActionSchema(
+        "close",
+        (Param("r", ASSETS, "close"),),
+        (_AT["r"], Pre("has_state", ("r", "open"), Cause.ALREADY_CLOSED)),
+        (Eff("set_state", ("r", "closed")),),
+        "Close the open receptacle you are at.",
+    ),
+    ActionSchema(
+        "take",
+        (Param("o", OBJECTS, "pickup"), Param("r", ASSETS)),
+        (
+            Pre("hand_empty", (), Cause.HAND_FULL),
+            _AT["r"],
+            Pre("alfworld_in", ("o", "r"), NOT_IN),
+            Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
+        ),
+        (Eff("grab", ("o",)),),
+        "Take an object from the receptacle you are at (one object at a time).",
+    ),
+    ActionSchema(
+        "put",
+        (Param("o", OBJECTS), Param("r", ASSETS, "release")),
+        (
+            Pre("holding", ("o",), Cause.NOT_HOLDING),
+            _AT["r"],
+            Pre("alfworld_fits", ("o", "r"), NO_FIT),
+            Pre("alfworld_open_if_container", ("r",), RECEPTACLE_CLOSED),
+        ),
+        (Eff("place_at_accessed", ("o",)),),
+        "Put the held object in or on the receptacle you are at (open it first if it opens).",
+    ),
+    _with("heat", "hot", "Heat the held object with the microwave you are at."),
+    _with("cool", "cold", "Cool the held object with the fridge you are at."),
+    _with("clean", "clean", "Clean the held object with the sink basin you are at."),
+    ActionSchema(
+        "slice",
+        (Param("o", OBJECTS, "slice"), Param("k", OBJECTS, "cut")),
+        (Pre("holding", ("k",), Cause.NOT_HOLDING), _AT["o"]),
+        (Eff("set_state", ("o", "sliced")),),
+        "Slice an object at the receptacle you are at with the knife you hold.",
+    ),
+    _switch("toggle", "Switch a lamp on or off; you must be at the receptacle it stands on."),
+    _switch("use", "ALFWorld's word for toggle: switch a lamp on or off where it stands."),
+    ActionSchema(
+        "examine",
+        (Param("x", THINGS),),
+        (Pre("alfworld_in_view", ("x",), NOT_AT),),
+        (Eff("alfworld_examine", ("x",)),),
+        "Look at the held object, the receptacle you are at, or something in or on it.",
+    ),
+)
+
+for _schema in SCHEMAS:
+    register_action(VOCABULARY, _schema)
