@@ -246,7 +246,7 @@ class Planner(ABC):
             graph,
             task,
             llm,
-            Simulator(graph, self.vocabulary),
+            Simulator(graph, self.vocabulary_for(graph)),
             Navigator(graph),
             prior=prior,
         )
@@ -259,6 +259,11 @@ class Planner(ABC):
             episode.wall_time_s = time.perf_counter() - started
         finish_episode(episode, task, graph, run.final_state, run.simulator.vocabulary)
         return episode
+
+    def vocabulary_for(self, graph: SceneGraph) -> str:
+        """The action vocabulary of a run in `graph`: the planner's, unless it adapts to the
+        world (react, react_pv, sclplan and oracle use ALFWorld's in an ALFWorld room)."""
+        return self.vocabulary
 
     @abstractmethod
     async def _run(self, run: Run) -> None:

@@ -21,12 +21,13 @@ import asyncio
 from pydantic import Field
 
 from sceneplan.errors import BadInputError
-from sceneplan.graph.model import NodeKind, Relation
+from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.observing import Observer, PartialOptions
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.world import alfworld
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.state import WorldState
@@ -55,6 +56,9 @@ class Oracle(Planner):
         """Looking needs the LookPlanGraph actions; fully observing, SayPlan's."""
         return "lookplangraph" if self.options.observe == "partial" else "sayplan"
 
+    def vocabulary_for(self, graph: SceneGraph) -> str:
+        return alfworld.vocabulary_for(graph, self.vocabulary)
+
     async def _run(self, run: Run) -> None:
         task = run.task
         if task is not None and task.is_search:
@@ -65,7 +69,7 @@ class Oracle(Planner):
         if self.options.observe == "partial":
             await self._partial(run, task)
             return
-        problem = PlanningProblem(run.graph, task.goal)
+        problem = PlanningProblem(run.graph, task.goal, vocabulary=run.simulator.vocabulary)
         options = self.options
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         episode = run.episode

@@ -13,10 +13,12 @@ Both plan tasks that change the world; search tasks are refused. See
 
 from __future__ import annotations
 
+from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.react_loop import PVOptions, ReactOptions, react, refuse_search
 from sceneplan.planners.scene import choose_scene
+from sceneplan.world import alfworld
 
 
 class React(Planner):
@@ -25,6 +27,9 @@ class React(Planner):
     name = "react"
     Options = ReactOptions
     options: ReactOptions
+
+    def vocabulary_for(self, graph: SceneGraph) -> str:
+        return alfworld.vocabulary_for(graph, self.vocabulary)
 
     async def _run(self, run: Run) -> None:
         refuse_search(run, self.name)

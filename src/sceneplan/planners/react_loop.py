@@ -46,8 +46,9 @@ from sceneplan.planners.react_replies import ActionReply
 from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
-from sceneplan.symbolic.precondition import verify_preconditions
-from sceneplan.symbolic.solver import DEFAULT_PLANNER
+from sceneplan.symbolic.precondition import Verified, verify_preconditions
+from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.goals import Formula
 
@@ -119,6 +120,8 @@ async def react(
             ),
         )
     )
+    if observation == "none yet" and run.simulator.vocabulary == alfworld.VOCABULARY:
+        observation = alfworld_text.intro(execution.state)  # what ALFWorld says first
     for step in range(1, max_steps + 1):
         state = execution.state
         dialogue.user_turn(
@@ -187,40 +190,78 @@ async def _act(
 async def _act_here(
     run: Run, execution: Execution, action: Action, pv: PVOptions | None
 ) -> tuple[bool, str]:
+    text = _Texts(run, execution)
     if pv is None:
-        failure = execution.step(action, "react")
+        failure = text.step(action, "react")
         if failure is not None:
             execution.react_invalid += 1
-            return False, f"{action} failed: {failure.reason}"
-        return True, f"{action} succeeded"
+            return False, text.failed(action, failure.reason)
+        return True, text.said()
     failure = run.simulator.check(execution.state, action)
     if failure is None:
-        execution.step(action, "react")
-        return True, f"{action} succeeded"
+        text.step(action, "react")
+        return True, text.said()
     execution.react_invalid += 1
     execution.reject(failure, "check")
     started = time.perf_counter()
     verified = await asyncio.to_thread(
-        verify_preconditions,
-        run.graph,
-        execution.state,
-        action,
-        pv.pv_timeout,
-        pv.planner,
+        _verify, run, execution.state, action, pv.pv_timeout, pv.planner
     )
     execution.symbolic_s += time.perf_counter() - started
     if not verified.executable:
         why = f" (symbolic planner: {verified.result.status.value})" if verified.result else ""
-        return False, (
-            f"{action} failed: {failure.reason}; precondition verification found no steps "
-            f"that make it possible{why}"
+        return False, text.failed(
+            action,
+            f"{failure.reason}; precondition verification found no steps that make it "
+            f"possible{why}",
         )
-    failed = execution.steps(verified.inserted, "pv") or execution.step(action, "react")
+    failed = next(filter(None, (text.step(a, "pv") for a in verified.inserted)), None)
+    failed = failed or text.step(action, "react")
     if failed is not None:  # PV's steps were validated in the same simulator from this state
         raise PlanExecutionError(f"precondition verification gave failing steps: {failed.message}")
     execution.pv_corrected += 1
+    if text.alfworld:
+        return True, text.said()
     inserted = ", ".join(map(str, verified.inserted))
     return True, (
         f"{action} could not run yet ({failure.reason}); precondition verification first ran "
         f"{inserted}; then {action} succeeded"
     )
+
+
+def _verify(run: Run, state, action: Action, timeout: float, planner: str) -> Verified:
+    """`verify_preconditions` in the run's vocabulary (ALFWorld's in an ALFWorld room)."""
+    vocabulary = run.simulator.vocabulary
+    if vocabulary == "sayplan":
+        return verify_preconditions(run.graph, state, action, timeout, planner)
+    failure = run.simulator.check(state, action)
+    if failure is None or not failure.cause.repairable:
+        return Verified(action, failure, [], None)
+    problem = PlanningProblem(run.graph, state=state, target=action, vocabulary=vocabulary)
+    result = solve(problem, timeout, planner)
+    return Verified(action, failure, list(result.plan), result)
+
+
+class _Texts:
+    """Steps through the execution, collecting what each one says: sceneplan's
+    "ACTION succeeded", or in an ALFWorld room ALFWorld's own feedback."""
+
+    def __init__(self, run: Run, execution: Execution):
+        self.execution = execution
+        self.alfworld = run.simulator.vocabulary == alfworld.VOCABULARY
+        self.lines: list[str] = []
+
+    def step(self, action: Action, source: str):
+        before = self.execution.state
+        failure = self.execution.step(action, source)
+        if failure is None:
+            after = self.execution.state
+            line = alfworld_text.observe(before, action, after) if self.alfworld else None
+            self.lines.append(line or f"{action} succeeded")
+        return failure
+
+    def said(self) -> str:
+        return " ".join(self.lines) if self.alfworld else self.lines[-1]
+
+    def failed(self, action: Action, reason: str) -> str:
+        return alfworld_text.NOTHING_HAPPENS if self.alfworld else f"{action} failed: {reason}"

@@ -36,6 +36,7 @@ from sceneplan.planners.react_replies import GoalReply
 from sceneplan.planners.scene import Scene, choose_scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.world import alfworld
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.predicates import PREDICATES, StateWord
 
@@ -73,6 +74,9 @@ class SCLPlan(Planner):
         )
 
     options: Options
+
+    def vocabulary_for(self, graph: SceneGraph) -> str:
+        return alfworld.vocabulary_for(graph, self.vocabulary)
 
     async def _run(self, run: Run) -> None:
         refuse_search(run, self.name)
@@ -142,7 +146,9 @@ class SCLPlan(Planner):
         execution.info["global_plan_found"] = False
         if goal is None:
             return "no valid goal could be written, so there is no global plan: act step by step"
-        problem = PlanningProblem(run.graph, goal, state=execution.state)
+        problem = PlanningProblem(
+            run.graph, goal, state=execution.state, vocabulary=run.simulator.vocabulary
+        )
         options = self.options
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         execution.symbolic_s += result.total_s
