@@ -219,7 +219,31 @@ class GraphView:
         self._visible.difference_update(hidden)
         return hidden
 
+    def reveal(self, node_id: str) -> list[str]:
+        """Expand what hides a node, top down, then the node itself if it can be expanded.
+
+        Returns what it revealed. The nodes it expands join `memory`, as `expand` does.
+        """
+        self._known(node_id)
+        if self.hierarchy is not None:
+            above = self.hierarchy.ancestors(node_id)
+        else:
+            above = list(self.graph.ancestors(node_id))
+        revealed: list[str] = []
+        opening = [a for a in reversed(above) if a not in self._expanded]
+        if self._is_expandable(node_id) and node_id not in self._expanded:
+            opening.append(node_id)
+        for current in opening:
+            if current in self._visible and current not in self._expanded:
+                revealed += self.expand(current)
+        return revealed
+
     # -- helpers ----------------------------------------------------------------------
+
+    def _is_expandable(self, node_id: str) -> bool:
+        if self.hierarchy is not None and node_id in self.hierarchy.groups:
+            return True
+        return self.graph.nodes[node_id].kind in EXPANDABLE
 
     def _contents(self, node_id: str) -> Iterator[str]:
         """What expanding a node shows: a room's whole subtree, else its children; no agent."""

@@ -23,7 +23,8 @@ from pydantic import Field, field_validator
 
 from sceneplan.errors import BadInputError, PlanParseError
 from sceneplan.graph.model import NodeKind
-from sceneplan.graph.views import GraphView, collapse
+from sceneplan.graph.views import GraphView, collapse_hierarchy
+from sceneplan.graph.views import collapse as collapse_rooms
 from sceneplan.nav import Navigator
 from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
@@ -269,21 +270,32 @@ def on_memory(run: Run, observer: Observer) -> Run:
     )
 
 
-def memory_view(observer: Observer, rooms: list[str]) -> GraphView:
-    """Memory collapsed to rooms, with the searched rooms and the robot's room expanded."""
+def memory_view(observer: Observer, rooms: list[str], collapse: str = "rooms") -> GraphView:
+    """Memory collapsed to rooms, with the searched rooms and the robot's room expanded.
+
+    `collapse="hierarchy"`: memory collapsed to the top of its place hierarchy
+    instead, with the zones, floors and floor groups above those rooms expanded.
+    """
     state = observer.state
-    view = collapse(state.to_graph())
+    graph = state.to_graph()
     here = state.room_of(state.agent_id)
-    for room in dict.fromkeys([*rooms, *([here] if here else [])]):
-        if room in view and room not in view.expanded:
-            view.expand(room)
-    shown = [
-        n
-        for n in view.visible_nodes()
-        if view.graph.nodes[n].kind in (NodeKind.ASSET, NodeKind.OBJECT)
-    ]
+    wanted = dict.fromkeys([*rooms, *([here] if here else [])])
+    if collapse == "hierarchy":
+        view = collapse_hierarchy(graph)
+        for room in wanted:
+            if room in graph.nodes and room not in view.expanded:
+                view.reveal(room)
+    else:
+        view = collapse_rooms(graph)
+        for room in wanted:
+            if room in view and room not in view.expanded:
+                view.expand(room)
+    shown = [n for n in view.visible_nodes() if view.kind(n) in _SHOWN_KINDS]
     observer.observed.update(observer.memory.true_id(n) for n in shown)
     return view
+
+
+_SHOWN_KINDS = frozenset((NodeKind.ASSET.value, NodeKind.OBJECT.value))
 
 
 async def plan_and_act(
@@ -293,6 +305,7 @@ async def plan_and_act(
     rooms: list[str],
     *,
     max_replans: int,
+    collapse: str = "rooms",
     on_event: OnEvent | None = None,
 ) -> None:
     """SayPlan's iterative replanning when the graph is memory and the world may differ.
@@ -307,7 +320,7 @@ async def plan_and_act(
     feedback = ""
     for round_ in range(1, max_replans + 2):
         episode.replans = round_ - 1
-        view = memory_view(observer, rooms)
+        view = memory_view(observer, rooms, collapse)
         dialogue.user_turn(
             "sayplan_plan_turn.md",
             graph=graph_text(view, topology=False),

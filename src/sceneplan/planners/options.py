@@ -26,7 +26,7 @@ import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, Self
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 from pydantic.fields import FieldInfo
 
 from sceneplan.errors import BadInputError
@@ -199,3 +199,23 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return str(value)
+
+
+# -- the graph view a search starts from ------------------------------------------------
+
+Collapse = typing.Literal["auto", "rooms", "hierarchy"]
+AUTO_BUDGET = 2000  # tokens: the initial-prompt target of issue 15, and above Home's rooms view
+
+
+class ViewOptions(PlannerOptions):
+    """How the scene graph is first shown: SayPlan's rooms, or the place hierarchy."""
+
+    collapse: Collapse = Field(
+        "auto",
+        description="rooms: every room and pose (SayPlan's collapse); hierarchy: floor groups, "
+        "floors and zones with a summary each, expanded level by level (docs/hierarchy.md); "
+        "auto: rooms when that view fits collapse_budget tokens, else hierarchy",
+    )
+    collapse_budget: int = Field(
+        AUTO_BUDGET, ge=1, description="tokens the rooms view may take for auto to choose it"
+    )

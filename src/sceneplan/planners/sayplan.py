@@ -19,16 +19,18 @@ plan runs in the true world, which may refuse a step memory had wrong.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.observing import Observer, PartialOptions, on_memory, plan_and_act
-from sceneplan.planners.options import PlannerOptions
+from sceneplan.planners.options import ViewOptions
 from sceneplan.planners.replanning import iterative_replanning
-from sceneplan.planners.search import is_search, semantic_search
+from sceneplan.planners.search import initial_view, is_search, semantic_search, view_mode
 from sceneplan.world.simulator import Simulator
 
 
@@ -41,7 +43,7 @@ def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> st
     )
 
 
-class SearchOptions(PlannerOptions):
+class SearchOptions(ViewOptions):
     """The options of semantic search, and of the dialogue the SayPlan family holds."""
 
     # above the Office's 37 rooms, so that a search may look everywhere
@@ -88,17 +90,25 @@ class SayPlan(Planner):
     def dialogue(self, system: str) -> Dialogue:
         return Dialogue(system, markov=self.options.dialogue == "markov")
 
+    def start_view(self, run: Run, *, topology: bool = True) -> GraphView:
+        """The view the search starts from, as the `collapse` option says."""
+        options = self.options
+        return initial_view(run.graph, options.collapse, options.collapse_budget, topology=topology)
+
     async def _run(self, run: Run) -> None:
         if self.partial:
-            await self._on_memory(run, self.system_prompt(run, is_search(run)))
+            find = is_search(run)
+            await self._on_memory(run, lambda view: self.system_prompt(run, find, view))
             return
         find = is_search(run)
-        dialogue = self.dialogue(self.system_prompt(run, find))
+        view = self.start_view(run)
+        dialogue = self.dialogue(self.system_prompt(run, find, view))
         result = await semantic_search(
             run,
             dialogue,
             find=find,
             max_turns=self.options.max_search_turns,
+            view=view,
             on_event=self.on_event,
         )
         if find:
@@ -113,9 +123,12 @@ class SayPlan(Planner):
             on_event=self.on_event,
         )
 
-    async def _on_memory(self, run: Run, system: str, planning: str | None = None) -> None:
+    async def _on_memory(
+        self, run: Run, system: Callable[[GraphView], str], planning: str | None = None
+    ) -> None:
         """Search and plan on memory, act in the true world (`observe=partial`).
 
+        `system` writes the search's system prompt for the view it starts from;
         `planning` is the planning dialogue's system prompt when it is a second
         dialogue (SayPlan Lite); None: one dialogue for both stages.
         """
@@ -123,13 +136,16 @@ class SayPlan(Planner):
         find = is_search(run)
         note = render("partial_memory_note.md")
         try:
-            search = self.dialogue(f"{system}\n\n{note}")
+            remembered = on_memory(run, observer)
+            view = self.start_view(remembered, topology=False)
+            search = self.dialogue(f"{system(view)}\n\n{note}")
             result = await semantic_search(
-                on_memory(run, observer),
+                remembered,
                 search,
                 find=find,
                 max_turns=self.options.max_search_turns,
                 topology=False,
+                view=view,
                 on_event=self.on_event,
             )
             if find:
@@ -142,13 +158,17 @@ class SayPlan(Planner):
                 dialogue,
                 result.view.memory,
                 max_replans=self.max_replans,
+                collapse=view_mode(result.view),
                 on_event=self.on_event,
             )
         finally:
             observer.finish()
 
-    def system_prompt(self, run: Run, find: bool) -> str:
-        """The static prompt: role, actions, states, API, output format, worked example."""
+    def system_prompt(self, run: Run, find: bool, view: GraphView | None = None) -> str:
+        """The static prompt: role, the view, actions, states, API, output format, example.
+
+        `view` is the one the search starts from (default: collapsed to rooms).
+        """
         if self.partial:
             navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
         elif self.path_planner:
@@ -157,6 +177,7 @@ class SayPlan(Planner):
             navigation, example = "sayplan_nav_poses.md", "sayplan_example_plan_poses.md"
         return render(
             "sayplan_system.md",
+            view=render(f"sayplan_view_{view_mode(view) if view else 'rooms'}.md"),
             actions=actions_text(run.simulator),
             navigation=render(navigation),
             answer=render("sayplan_answer.md") if find else "",

@@ -1,7 +1,11 @@
 """Semantic search (SayPlan Sec. 3.3, Algorithm 1 stage 1), shared by the SayPlan family.
 
 The model starts from the collapsed graph and, turn by turn, expands or
-contracts nodes until it switches to planning. Each turn shows it the
+contracts nodes until it switches to planning. The graph starts collapsed to
+its rooms (SayPlan's), or, when that is too large for a prompt, to the top
+of the place hierarchy (`initial_view`, the `collapse` option;
+docs/hierarchy.md), where floors, floor groups and zones expand and contract
+like rooms. Each turn shows it the
 instruction, the current view, the memory of expanded nodes and the feedback
 of the last turn; a command that cannot be applied becomes that feedback. A
 search task's turns also say what to answer with: the kind of node the task
@@ -16,12 +20,14 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from sceneplan.errors import BadInputError, UnknownNodeError
+from sceneplan.graph.model import SceneGraph
 from sceneplan.graph.tokens import count_tokens
-from sceneplan.graph.views import GraphView, collapse
+from sceneplan.graph.views import GraphView, collapse, collapse_hierarchy
 from sceneplan.llm.structured import parse_reply
 from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import SearchTurn
+from sceneplan.planners.options import AUTO_BUDGET, Collapse
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
 from sceneplan.planners.replies import Command, FindReply, SearchReply
 from sceneplan.world.domain import Cause
@@ -41,6 +47,36 @@ class SearchResult:
     view: GraphView
     answer: list[str] = field(default_factory=list)
     switched: bool = False  # the model switched to planning (else the turn cap ended it)
+
+
+def initial_view(
+    graph: SceneGraph,
+    how: Collapse = "auto",
+    budget: int = AUTO_BUDGET,
+    *,
+    topology: bool = True,
+) -> GraphView:
+    """The view a search starts from: collapsed to rooms, or the top of the place hierarchy.
+
+    `auto` takes the rooms view when its prompt text (with poses and links when
+    `topology`) fits `budget` tokens, as the Office and Home graphs do, and
+    the hierarchy otherwise. A place costs at least a token, so a graph with
+    more places than the budget goes to the hierarchy without serializing them.
+    """
+    if how == "hierarchy":
+        return collapse_hierarchy(graph)
+    if how == "rooms":
+        return collapse(graph)
+    if graph.topology.number_of_nodes() <= budget:
+        view = collapse(graph)
+        if count_tokens(graph_text(view, topology=topology)) <= budget:
+            return view
+    return collapse_hierarchy(graph)
+
+
+def view_mode(view: GraphView) -> str:
+    """`rooms` or `hierarchy`: how a view was collapsed (for the Episode and the prompts)."""
+    return "rooms" if view.hierarchy is None else "hierarchy"
 
 
 def is_search(run: Run) -> bool:
@@ -90,13 +126,17 @@ async def semantic_search(
     find: bool,
     max_turns: int,
     topology: bool = True,
+    view: GraphView | None = None,
     on_event: OnEvent | None = None,
 ) -> SearchResult:
     """Run the search in `dialogue`; record every turn in the Episode and `explored`.
 
     `find` asks for the answer nodes of a search task when the model stops.
+    `view` is where the search starts (default: collapsed to rooms); the
+    Episode's `extra["view"]` says which it was.
     """
-    view = collapse(run.graph)
+    view = view if view is not None else collapse(run.graph)
+    run.episode.extra["view"] = view_mode(view)
     schema = FindReply if find else SearchReply
     template, asked = SEARCH_TURN, {}
     if find:
