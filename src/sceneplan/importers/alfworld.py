@@ -20,8 +20,8 @@ Mapping:
   dropped, as ALFWorld cannot take them either;
 - affordances from the problem's flags (pickupable, heatable, coolable,
   cleanable, sliceable, toggleable; knives `cut`), lamps start off, and each
-  object that can be picked up has a `fits_CATEGORY` attribute per receptacle
-  category of the scene its type fits (the problem's `canContain` table);
+  receptacle has a `holds_CATEGORY` attribute per object category its type can
+  hold (the problem's `canContain` table, over every object type it declares);
 - the goal, written over categories with quantifiers, e.g.
   `exists r in fridge: exists o in apple: (at(o, r) and clean(o))`.
 """
@@ -39,7 +39,7 @@ from typing import Any
 from sceneplan.errors import BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
-from sceneplan.world.alfworld import FITS, MARK
+from sceneplan.world.alfworld import HOLDS, MARK
 from sceneplan.world.task import Task
 
 __all__ = ["Game", "import_", "read_game", "task_type_of"]
@@ -235,17 +235,22 @@ def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], 
         affordances = ["release"]
         if r in openable:
             affordances += ["open", "close"]
-        tool = _TOOLS.get(types[r].removesuffix("Type").lower())
+        tool = _TOOLS.get(_category(types[r]))
         if tool:
             affordances.append(tool)
         state = (["open"] if "opened" in flags.get(r, ()) else ["closed"]) if r in openable else []
+        holds = sorted({HOLDS + _category(ot) for rt, ot in can_contain if rt == types[r]})
         nodes.append(
             native_node(
-                id=names[r], kind="asset", parent=ROOM, affordances=affordances, state=state
+                id=names[r],
+                kind="asset",
+                parent=ROOM,
+                affordances=affordances,
+                state=state,
+                attributes=holds,
             )
         )
     report.mapped("receptacle", len(receptacles))
-    rtypes = {types[r]: category(r) for r in receptacles}
     for o in sorted(objects, key=lambda i: names.get(i, i)):
         holders = inside.get(o)
         if not holders:
@@ -261,11 +266,6 @@ def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], 
         state = [word for flag, word in _STATES.items() if flag in own]
         if "toggleable" in own:
             state.append("on" if "isOn" in own else "off")
-        attributes = []
-        if "pickupable" in own:
-            attributes = sorted(
-                {FITS + cat for rt, cat in rtypes.items() if (rt, types.get(o)) in can_contain}
-            )
         nodes.append(
             native_node(
                 id=names[o],
@@ -274,13 +274,17 @@ def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], 
                 relation="inside_of" if parent in openable else "ontop_of",
                 affordances=affordances,
                 state=state,
-                attributes=attributes,
             )
         )
         report.mapped("object")
     graph = {"format": "sceneplan-graph", "version": 1, "name": name, "nodes": nodes, "links": []}
     goal = _goal(_section(problem, ":goal")[0], {n["id"] for n in nodes}, game.source)
     return graph, goal, _instruction(game)
+
+
+def _category(pddl_type: str) -> str:
+    """`CounterTopType` -> `countertop`: the category of ALFWorld's name for the type."""
+    return pddl_type.removesuffix("Type").lower()
 
 
 def _instruction(game: Game) -> str:
@@ -301,7 +305,7 @@ def _goal(goal: list, node_ids: set[str], source: str) -> str:
     names: dict[str, str] = {}
     quantifiers = []
     for var, pddl_type in typed.items():
-        cat = pddl_type.removesuffix("Type").lower()
+        cat = _category(pddl_type)
         if cat not in categories:
             raise BadInputError(
                 f"{source}: the goal names the type {pddl_type}, but the scene has no {cat}"

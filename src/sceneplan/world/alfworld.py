@@ -13,8 +13,8 @@ primitives of their own (prefixed `alfworld_`), each with every face.
   open or close it.
 - `take(o, r)`: o is in or on r, where the agent is; r is open if it opens.
 - `put(o, r)`: the held o goes in r (an open container) or on it, if r's type
-  can hold o's type (ALFRED's `canContain` table: each object carries
-  `fits_CATEGORY` attributes for the receptacle categories that take it).
+  can hold o's type (ALFRED's `canContain` table: each receptacle carries
+  `holds_CATEGORY` attributes for the object categories it takes).
 - `heat(o, r)`, `cool(o, r)`, `clean(o, r)`: the held o becomes hot, cold or
   clean, with the agent at a receptacle that can (affordances `heat`, `cool`,
   `clean`: microwaves, fridges, sink basins).
@@ -59,7 +59,7 @@ from sceneplan.world.state import WorldState
 K = NodeKind
 VOCABULARY = "alfworld"
 MARK = "alfworld"  # attribute of the agent's room in an ALFWorld graph
-FITS = "fits_"  # object attribute prefix: a receptacle category that can hold it
+HOLDS = "holds_"  # receptacle attribute prefix: an object category it can hold
 
 NOT_AT = Cause.define(
     "alfworld_not_at",
@@ -71,7 +71,7 @@ NOT_IN = Cause.define(
 )
 NO_FIT = Cause.define(
     "alfworld_no_fit",
-    "a {category} cannot hold {node} (it fits: {fits})",
+    "a {category} cannot hold {node} (it holds: {holds})",
     "wrong_action",
     repairable=False,
 )
@@ -95,7 +95,7 @@ def vocabulary_for(graph: SceneGraph, default: str) -> str:
 
 def fits(graph: SceneGraph, o: str, r: str) -> bool:
     """Whether receptacle r's category can hold object o (ALFRED's `canContain`)."""
-    return FITS + graph.nodes[r].category in graph.nodes[o].attributes
+    return HOLDS + graph.nodes[o].category in graph.nodes[r].attributes
 
 
 # -- primitives ---------------------------------------------------------------------------
@@ -177,7 +177,7 @@ class AlfworldIn(Test):
 
 @primitive
 class AlfworldFits(Test):
-    """ALFRED's `canContain`: static, from the object's `fits_CATEGORY` attributes."""
+    """ALFRED's `canContain`: static, from the receptacle's `holds_CATEGORY` attributes."""
 
     name, params, text = "alfworld_fits", ("o", "r"), "{r} is of a kind that can hold {o}"
     pddl_predicates = ("(alfworld_fits ?o - object ?r - object)",)
@@ -185,8 +185,8 @@ class AlfworldFits(Test):
     def check(self, state, o, r):
         if fits(state.graph, o, r):
             return None
-        kinds = sorted(a[len(FITS) :] for a in state.node(o).attributes if a.startswith(FITS))
-        return {"category": state.node(r).category, "fits": ", ".join(kinds) or "nothing"}
+        kinds = sorted(a[len(HOLDS) :] for a in state.node(r).attributes if a.startswith(HOLDS))
+        return {"category": state.node(r).category, "holds": ", ".join(kinds) or "nothing"}
 
     def pddl(self, o, r):
         return f"(alfworld_fits {o} {r})"
