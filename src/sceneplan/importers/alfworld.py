@@ -36,13 +36,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sceneplan.errors import BadInputError
+from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.world.alfworld import HOLDS, MARK
 from sceneplan.world.task import Task
 
-__all__ = ["Game", "import_", "read_game", "task_type_of"]
+__all__ = [
+    "Game",
+    "alfred_pddl",
+    "alfred_plan",
+    "import_",
+    "read_game",
+    "task_type_of",
+    "validate_in_alfred",
+]
 
 ROOM = "room"
 AGENT = "agent"
@@ -77,6 +85,7 @@ class Game:
     grammar: str
     task_type: str | None = None  # given by the packed form; else read off the goal
     source: str = ""
+    domain: str = ""
 
 
 def read_game(path: str | Path) -> Game:
@@ -103,7 +112,8 @@ def read_game(path: str | Path) -> Game:
     ):
         found = ", ".join(sorted(data)) if isinstance(data, dict) else type(data).__name__
         raise BadInputError(f"{what}; found {found or 'nothing'}")
-    return Game(data["pddl_problem"], data["grammar"], outer.get("task_type"), path.name)
+    domain = data.get("pddl_domain") if isinstance(data.get("pddl_domain"), str) else ""
+    return Game(data["pddl_problem"], data["grammar"], outer.get("task_type"), path.name, domain)
 
 
 # -- PDDL ------------------------------------------------------------------------------
@@ -365,3 +375,118 @@ def import_(path: str | Path, *, name: str | None = None) -> Imported:
         note=game.task_type or task_type_of(_section(_sexp(game.problem), ":goal")[0]),
     )
     return Imported(graph, report, [task])
+
+
+# -- back to ALFRED: plans in the original domain (the cross-check of docs/alfworld.md) ----
+
+# Type names ALFRED's domain uses as constants, declared by its problems as objects.
+_CONSTANTS = {
+    "SinkType": "rtype",
+    "SinkBasinType": "rtype",
+    "MicrowaveType": "rtype",
+    "FridgeType": "rtype",
+    "KnifeType": "otype",
+    "ButterKnifeType": "otype",
+}
+# Actions a validator cannot type-check (they set `checked` of a location or an agent)
+# and plans never need.
+_UNCHECKED = ("look", "inventory", "examineReceptacle", "examineObject")
+
+
+def alfred_pddl(game: Game) -> tuple[str, str]:
+    """The game's own domain and problem, made readable by strict validators:
+    comments, action costs and the four `checked`-only actions dropped, the type
+    names the domain mentions declared as its constants (and not again in the problem)."""
+    domain = re.sub(r";[^\n]*", "", game.domain)
+    for name in _UNCHECKED:
+        domain = _drop_block(domain, r"\(:action\s+" + name + r"\b")
+    # action costs are not part of validity: drop them and the numeric functions
+    domain = re.sub(r"\(increase \(total-cost\)[^()]*\)", "", domain)
+    domain = _drop_block(domain, r"\(:functions\b").replace(":action-costs", "")
+    constants = " ".join(f"{c} - {t}" for c, t in _CONSTANTS.items())
+    domain = domain.replace("(:predicates", f"(:constants {constants})\n (:predicates", 1)
+    problem = game.problem
+    for name in _CONSTANTS:
+        problem = re.sub(rf"^\s*{name}\s+-\s+\w+\s*$", "", problem, flags=re.M)
+    return domain, problem
+
+
+def _drop_block(text: str, start: str) -> str:
+    """`text` without the parenthesised block that begins where `start` matches."""
+    match = re.search(start, text)
+    if match is None:
+        return text
+    depth, end = 0, match.start()
+    for end in range(match.start(), len(text)):
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
+        if depth == 0:
+            break
+    return text[: match.start()] + text[end + 1 :]
+
+
+def alfred_plan(game: Game, plan: list[str]) -> list[str]:
+    """A plan of the ALFWorld vocabulary as ALFRED actions (PDDL plan lines, lower case):
+    `go_to(r)` is GotoLocation to r's location, `put(o, r)` is PutObject with both types,
+    `toggle(x)` is ToggleObject with the receptacle x is in, and so on."""
+    from sceneplan.world.actions import parse_plan
+
+    problem = _sexp(game.problem)
+    facts = [f for f in _section(problem, ":init") if isinstance(f, list) and f]
+    original = {v: k for k, v in alfworld_names([a for f in facts for a in f[1:]]).items()}
+    types = {f[1]: f[2] for f in facts if f[0] in ("objectType", "receptacleType")}
+    location = {f[1]: f[2] for f in facts if f[0] == "receptacleAtLocation"}
+    agent, here = next((f[1], f[2]) for f in facts if f[0] == "atLocation")
+    parent: dict[str, str] = {}
+    for f in facts:
+        if f[0] == "inReceptacle":
+            parent.setdefault(f[1], f[2])
+    out = []
+    for action in parse_plan(plan):
+        if action.name == "done":
+            break
+        a = [original[x] for x in action.args]
+        name = action.name
+        if name == "go_to":
+            step = ("GotoLocation", agent, here, location[a[0]], a[0])
+            here = location[a[0]]
+        elif name in ("open", "close"):
+            step = (f"{name.capitalize()}Object", agent, here, a[0])
+        elif name == "take":
+            step = ("PickupObject", agent, here, a[0], a[1])
+            parent.pop(a[0], None)
+        elif name == "put":
+            step = ("PutObject", agent, here, a[0], a[1], types[a[0]], types[a[1]])
+            parent[a[0]] = a[1]
+        elif name in ("heat", "cool", "clean"):
+            step = (f"{name.capitalize()}Object", agent, here, a[1], a[0])
+        elif name in ("toggle", "use"):
+            step = ("ToggleObject", agent, here, a[0], parent[a[0]])
+        elif name == "slice":
+            step = ("SliceObject", agent, here, a[0], a[1])
+        else:
+            continue  # examine changes nothing
+        out.append("(" + " ".join(step).lower() + ")")
+    return out
+
+
+def validate_in_alfred(game: Game, plan: list[str]) -> tuple[bool, str]:
+    """Whether the plan, as ALFRED actions, is valid and reaches the game's own PDDL goal,
+    checked by unified-planning on the original domain and problem; and why not."""
+    try:
+        from unified_planning.engines.plan_validator import SequentialPlanValidator
+        from unified_planning.engines.results import ValidationResultStatus
+        from unified_planning.io import PDDLReader
+        from unified_planning.shortcuts import get_environment
+    except ImportError:
+        raise BackendUnavailableError(
+            "checking plans in ALFRED's domain needs unified-planning: pip install unified-planning"
+        ) from None
+    get_environment().credits_stream = None
+    domain, problem_text = alfred_pddl(game)
+    reader = PDDLReader()
+    problem = reader.parse_problem_string(domain, problem_text)
+    steps = alfred_plan(game, plan)
+    up_plan = reader.parse_plan_string(problem, "\n".join(steps) + "\n")
+    result = SequentialPlanValidator().validate(problem, up_plan)
+    ok = result.status is ValidationResultStatus.VALID
+    return ok, "valid" if ok else f"{result.reason}: {result.inapplicable_action or ''}"

@@ -1,0 +1,158 @@
+"""BEHAVIOR-1K activities (BDDL problems of the `bddl` package) as scene graphs and tasks.
+
+`import_(path)` reads one `problem0.bddl`: the scene (see `convert`), the
+goal with its quantifiers written out (see `goal`), and an instruction made
+from the goal by templates (see `instructions`). The task is given only when
+the domain can express the whole problem now; otherwise `extra["gaps"]`
+says why not (e.g. "goal uses predicate sliced"), and a rerun after the
+domain grows may include it. Fixed vs movable comes from the synset
+taxonomy (`sceneObject`), which needs the `behavior` extra (`bddl`) unless a
+`taxonomy` is given.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sceneplan.errors import BadInputError, SceneplanError
+from sceneplan.graph.io import from_dict
+from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.importers.behavior.bddl import Problem, parse_problem
+from sceneplan.importers.behavior.convert import RELATIONS, STATES, Scene, build_scene, node_ids
+from sceneplan.importers.behavior.goal import GoalTooLarge, Ground, atoms, ground_goal, render
+from sceneplan.importers.behavior.instructions import instruction
+from sceneplan.importers.behavior.taxonomy import Taxonomy, default_taxonomy
+from sceneplan.importers.capabilities import achievable, can_place, has_predicate
+from sceneplan.world.goals import parse_goal
+from sceneplan.world.task import Task
+
+__all__ = ["convert", "import_", "read_problem"]
+
+LONG_HORIZON_ATOMS = 4  # goals with at least this many atoms count as long-horizon
+
+
+def read_problem(path: str | Path) -> Problem:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise BadInputError(f"{path}: not BDDL (not UTF-8 text)") from None
+    return parse_problem(text, str(path))
+
+
+def import_(
+    path: str | Path,
+    *,
+    taxonomy: Taxonomy | None = None,
+    suite: str = "behavior",
+    environment: str | None = None,
+) -> Imported:
+    """One BDDL problem file as a graph, and its task when the domain can express it."""
+    return convert(read_problem(path), taxonomy or default_taxonomy(), suite, environment)
+
+
+def convert(
+    problem: Problem, taxonomy: Taxonomy, suite: str = "behavior", environment: str | None = None
+) -> Imported:
+    """A parsed problem as graph, task (or none) and report; `extra["gaps"]` lists what
+    the domain cannot express."""
+    report = ImportReport("behavior")
+    for synset in dict.fromkeys(problem.objects.values()):
+        taxonomy.properties(synset)  # an unknown synset is one clear error, here
+    declared = {i: s for i, s in problem.objects.items() if not i.endswith("_*")}
+    things = {i: s for i, s in declared.items() if s != "agent.n.01"}
+    ids = node_ids(things)
+
+    def members(synset: str) -> list[str]:
+        return [i for i, s in things.items() if taxonomy.is_a(s, synset)]
+
+    gaps: list[str] = []
+    goal: Ground | None
+    try:
+        goal = ground_goal(problem.goal, members, set(declared), problem.source)
+    except GoalTooLarge:
+        goal = None
+        gaps.append("goal too large once its quantifiers are written out")
+    targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set()}
+    for atom, negated in atoms(goal) if goal else ():
+        if atom[1] in RELATIONS and not negated and len(atom) == 4:
+            targets[RELATIONS[atom[1]]].add(atom[3])
+    scene = build_scene(problem, taxonomy, report, targets)
+    gaps += scene.gaps
+    environment = environment or f"behavior-{problem.name}"
+    graph = from_dict(
+        {
+            "format": "sceneplan-graph",
+            "version": 1,
+            "name": environment,
+            "description": f"BEHAVIOR-1K activity {problem.name} (bddl problem0)",
+            "nodes": scene.nodes,
+        },
+        problem.source,
+    )
+    tasks = []
+    if goal is not None:
+        goal_text = render(goal, lambda a: _atom_text(a, scene, ids, gaps))
+        gaps = list(dict.fromkeys(gaps))
+        if not gaps:
+            try:
+                parse_goal(goal_text, graph)
+            except SceneplanError as exc:
+                gaps.append(f"goal does not parse: {str(exc).splitlines()[0]}")
+        if not gaps:
+            count = sum(1 for _ in atoms(goal))
+            text = instruction(problem.name.replace("_", " "), problem.goal, ids, members)
+            tasks.append(
+                Task(
+                    id=f"behavior-{problem.name}",
+                    suite=suite,
+                    family="long_horizon" if count >= LONG_HORIZON_ATOMS else "simple_planning",
+                    environment=environment,
+                    instruction=text,
+                    source=f"BEHAVIOR-1K, bddl activity_definitions/{problem.name}/problem0.bddl",
+                    goal=goal_text,
+                )
+            )
+    for gap in gaps:
+        report.dropped(f"task: {gap}")
+    return Imported(graph, report, tasks, extra={"gaps": gaps, "activity": problem.name})
+
+
+def _atom_text(atom: Ground, scene: Scene, ids: dict[str, str], gaps: list[str]) -> str:
+    name, args = atom[1], [ids.get(a, a) for a in atom[2:]]
+    missing = [a for a in args if a not in scene.kinds]
+    if missing:
+        if not any(gap.startswith("init:") for gap in gaps):
+            gaps.append("goal names an object with no place in the scene")
+        return "false"
+    if name in RELATIONS and len(args) == 2:
+        relation = RELATIONS[name]
+        subject, target = args
+        if scene.kinds[subject] == "asset":
+            gaps.append("goal moves fixed furniture (a sceneObject)")
+        node = next(n for n in scene.nodes if n["id"] == target)
+        why = can_place(
+            relation,
+            scene.kinds[target],
+            tuple(node.get("affordances", ())),
+            tuple(node.get("state", ())),
+        )
+        if why is not None:
+            where = "on" if relation == "ontop_of" else "in"
+            gaps.append(f"goal puts things {where} {scene.kinds[target]}s: {why}")
+        return f"{relation}({subject}, {target})"
+    if name in STATES and len(args) == 1:
+        node = next(n for n in scene.nodes if n["id"] == args[0])
+        verb = "open" if name == "open" else "turn_on"
+        if verb not in node.get("affordances", ()):
+            gaps.append(f"goal needs {verb} on a thing that cannot (taxonomy: not {name}able)")
+        return f"{STATES[name][0]}({args[0]})"
+    if len(args) == 1:
+        if not achievable(name):
+            gaps.append(f"goal uses predicate {name}")
+        return f"{name}({args[0]})"
+    if not has_predicate(name):
+        gaps.append(f"goal uses predicate {name}")
+    return f"{name}({', '.join(args)})"

@@ -1,0 +1,241 @@
+"""One BDDL problem as a scene graph: rooms, fixed assets, movable objects, states.
+
+- Rooms come from `inroom` facts (the room type is the room's id).
+- Fixed vs movable comes from the synset taxonomy: a `sceneObject` synset is
+  an asset (fixed furniture stays fixed even when BDDL writes it `ontop` of
+  the floor); anything else is an object.
+- An object's parent comes from `ontop` / `inside`; an object with only an
+  `inroom` fact goes on a room-floor asset (`floor_<room>`, guessed).
+- States: `open` (else closed, for openable things), `toggled_on` (else off,
+  for toggleable things); any other one-place predicate becomes a state word.
+- Affordances: objects `pickup`; `open`/`close` when openable, `turn_on`/
+  `turn_off` when toggleable; `receptacle` for fillable things without a lid
+  and for whatever the task puts things inside; `release` on every asset and
+  on every object the task puts things on or in.
+- Wildcard instances (`cabinet.n.01_*`: "and any further ones in the scene")
+  are dropped: the graph holds the named instances.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sceneplan.graph.io import native_node
+from sceneplan.importers.base import ImportReport
+from sceneplan.importers.behavior.bddl import Problem
+from sceneplan.importers.behavior.taxonomy import Taxonomy
+
+__all__ = ["Scene", "build_scene", "lemma", "node_ids"]
+
+RELATIONS = {"ontop": "ontop_of", "inside": "inside_of"}
+# BDDL state predicates and the sceneplan words for true / false
+STATES = {"open": ("open", "closed"), "toggled_on": ("on", "off")}
+AGENT_SYNSET = "agent.n.01"
+
+
+def lemma(synset: str) -> str:
+    """`carton__of__milk.n.01` -> `carton_of_milk`."""
+    word = synset.split(".")[0]
+    return re.sub(r"_+", "_", word).strip("_")
+
+
+def node_ids(objects: dict[str, str]) -> dict[str, str]:
+    """Instance -> node id: `apple.n.01_2` -> `apple_2`; lemmas shared by two synsets get the
+    sense (`bow_n08_1`)."""
+    senses: dict[str, set[str]] = {}
+    for synset in objects.values():
+        senses.setdefault(lemma(synset), set()).add(synset)
+    out = {}
+    for instance, synset in objects.items():
+        stem = lemma(synset)
+        if len(senses[stem]) > 1:
+            stem += "_" + "".join(synset.split(".")[1:])
+        index = instance.rsplit("_", 1)[-1] if "_" in instance else "1"
+        out[instance] = f"{stem}_{index}"
+    return out
+
+
+@dataclass
+class Scene:
+    """The graph of one problem as native-format data, and what the goal needs to know."""
+
+    nodes: list[dict[str, Any]]
+    ids: dict[str, str]  # BDDL instance -> node id (wildcards and the agent left out)
+    kinds: dict[str, str]  # node id -> asset | object
+    synsets: dict[str, str]  # node id -> synset
+    rooms: list[str]
+    gaps: list[str] = field(default_factory=list)  # why the start is not expressible
+
+
+def build_scene(
+    problem: Problem, taxonomy: Taxonomy, report: ImportReport, targets: dict[str, set[str]]
+) -> Scene:
+    """The scene of `problem`; `targets` maps ontop_of / inside_of to the instances the goal
+    puts things on or in (they get `release`, and `receptacle` for inside)."""
+    objects, agent = {}, None
+    for instance, synset in problem.objects.items():
+        if instance.endswith("_*"):
+            report.dropped("wildcard instance (_*): any further ones of its kind")
+            continue
+        if synset == AGENT_SYNSET:
+            agent = instance
+            continue
+        objects[instance] = synset
+    ids = node_ids(objects)
+    props = {i: taxonomy.properties(s) for i, s in objects.items()}
+    fixed = {i for i in objects if "sceneObject" in props[i]}
+    gaps: list[str] = []
+
+    rooms: dict[str, str] = {}  # instance -> room
+    parents: dict[str, tuple[str, str]] = {}  # instance -> (parent instance, relation)
+    states: dict[str, list[str]] = {i: [] for i in objects}
+    for fact in problem.init:
+        name, args = fact[0], fact[1:]
+        if any(a.endswith("_*") for a in args):
+            continue  # about a wildcard instance: dropped with it
+        named = args[:1] if name == "inroom" else args
+        unknown = [a for a in named if a not in objects and a != agent]
+        if unknown:
+            gaps.append("init names an undeclared object")
+            continue
+        if name == "inroom" and len(args) == 2:
+            if args[0] != agent:
+                rooms[args[0]] = _room_id(args[1])
+            report.mapped("inroom")
+        elif name in RELATIONS and len(args) == 2:
+            subject, target = args
+            if subject == agent:
+                parents.setdefault(subject, (target, RELATIONS[name]))
+                continue
+            if subject in fixed:
+                report.guessed(f"{name} of fixed furniture (sceneObject): kept fixed in its room")
+                parents.setdefault(subject, (target, "room_of"))
+                continue
+            if subject in parents:
+                report.dropped(f"{name}: a second parent of one object")
+                continue
+            parents[subject] = (target, RELATIONS[name])
+            report.mapped(name)
+        elif name in STATES and len(args) == 1:
+            states[args[0]].append(STATES[name][0])
+            report.mapped(name)
+        elif len(args) == 1:
+            states[args[0]].append(name)
+            report.mapped(f"state {name}")
+        else:
+            gaps.append(f"init uses predicate {name}")
+    for fact in problem.negated_init:
+        name, args = fact[0], fact[1:]
+        if (
+            (name in STATES and len(args) == 1 and args[0] in states)
+            or (len(args) == 1 and args[0] in states)
+            or name in RELATIONS
+            or name == "inroom"
+        ):
+            report.mapped(f"not {name}")
+        else:
+            gaps.append(f"init uses predicate {name}")
+
+    # rooms of fixed things written with ontop of another fixed thing
+    for instance in sorted(fixed - set(rooms)):
+        room = _room_through(instance, parents, rooms)
+        if room is not None:
+            rooms[instance] = room
+    room_list = list(dict.fromkeys(rooms.values()))
+    if not room_list:
+        gaps.append("no room: no inroom fact")
+        room_list = ["room"]
+
+    nodes: list[dict[str, Any]] = [native_node(id=r, kind="room") for r in room_list]
+    report.mapped("room", len(room_list))
+    floors: dict[str, str] = {}
+    kinds: dict[str, str] = {}
+    for instance, synset in objects.items():
+        node_id, p = ids[instance], props[instance]
+        relation = None
+        if instance in fixed:
+            kind = "asset"
+            parent = rooms.get(instance)
+            if parent is None:
+                gaps.append("init: fixed furniture in no room")
+                parent = room_list[0]
+            report.mapped("asset (sceneObject)")
+        else:
+            kind = "object"
+            if instance in parents and parents[instance][0] in objects:
+                target, relation = parents[instance]
+                parent = ids[target]
+                report.mapped("object")
+            elif instance in rooms:
+                room = rooms[instance]
+                if room not in floors:
+                    floors[room] = f"floor_{room}"
+                parent, relation = floors[room], "ontop_of"
+                report.guessed("object with only a room: on a room-floor asset")
+            else:
+                if "substance" in p or "physicalSubstance" in p or "visualSubstance" in p:
+                    gaps.append("init: a substance (water, dust, ...): no node of a scene graph")
+                else:
+                    gaps.append("init: an object with no place (made during the task)")
+                report.dropped("object with no place in :init")
+                continue
+        kinds[node_id] = kind
+        affordances = _affordances(instance, kind, p, targets)
+        word_states = list(dict.fromkeys(states[instance]))
+        if "openable" in p and "open" not in word_states:
+            word_states.append("closed")
+        if "toggleable" in p and "on" not in word_states:
+            word_states.append("off")
+        nodes.append(
+            native_node(
+                id=node_id,
+                kind=kind,
+                parent=parent,
+                relation=relation,
+                category=lemma(synset),
+                affordances=affordances,
+                state=word_states,
+            )
+        )
+    for room, floor in floors.items():
+        nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
+    agent_room = room_list[0]
+    if agent is not None and agent in parents:
+        agent_room = _room_through(agent, parents, rooms) or agent_room
+    nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
+    return Scene(nodes, ids, kinds, {ids[i]: s for i, s in objects.items()}, room_list, gaps)
+
+
+def _room_id(room: str) -> str:
+    return re.sub(r"[^a-z0-9_]+", "_", room.lower())
+
+
+def _room_through(
+    instance: str, parents: dict[str, tuple[str, str]], rooms: dict[str, str]
+) -> str | None:
+    seen = set()
+    current = instance
+    while current not in rooms:
+        if current in seen or current not in parents:
+            return None
+        seen.add(current)
+        current = parents[current][0]
+    return rooms[current]
+
+
+def _affordances(
+    instance: str, kind: str, props: frozenset[str], targets: dict[str, set[str]]
+) -> list[str]:
+    out = ["pickup"] if kind == "object" else []
+    if "openable" in props:
+        out += ["open", "close"]
+    if "toggleable" in props:
+        out += ["turn_on", "turn_off"]
+    inside = instance in targets.get("inside_of", ())
+    if ("fillable" in props or inside) and "openable" not in props:
+        out.append("receptacle")
+    if kind == "asset" or inside or instance in targets.get("ontop_of", ()):
+        out.append("release")
+    return out

@@ -1,0 +1,91 @@
+"""What the world domain can do right now, asked of the domain itself.
+
+Importers include a task only when the domain can express its goal and its
+start; what they cannot express is counted by reason. The answers come from
+the domain at run time (its goal predicates, the state words its actions and
+appliances give, and tiny plans run through the simulator), never from a
+list written here, so a build rerun after the domain grows includes more.
+
+>>> can_place("ontop_of", "asset", ("release",))
+>>> achievable("open"), achievable("sliced")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from sceneplan.graph.io import from_dict
+from sceneplan.world.goals import parse_goal, state_words
+from sceneplan.world.predicates import PREDICATES
+from sceneplan.world.simulator import Simulator
+
+__all__ = ["achievable", "can_place", "has_predicate"]
+
+
+def has_predicate(name: str) -> bool:
+    """Whether the goal language has a predicate of that name (`nextto`, `ontop_of`)."""
+    return name in PREDICATES
+
+
+@cache
+def achievable(word: str) -> bool:
+    """Whether some action or appliance of the domain can make a node `word`."""
+    return word in _achievable_words()
+
+
+@cache
+def _achievable_words() -> frozenset[str]:
+    empty = from_dict({"format": "sceneplan-graph", "version": 1, "nodes": []})
+    return frozenset(state_words(empty))
+
+
+@cache
+def can_place(
+    relation: str, target_kind: str, affordances: tuple[str, ...], state: tuple[str, ...] = ()
+) -> str | None:
+    """None when an object can be put `relation` (ontop_of / inside_of) a node like this one,
+    else why not (the simulator's feedback).
+
+    The target is an asset of the room, or an object on a table there, with
+    these affordances and state; the plan picks a cup up and puts it there
+    (opening the target first when it is closed), in the LookPlanGraph
+    vocabulary, and must end with the relation holding.
+    """
+    nodes = [
+        {"id": "room", "kind": "room"},
+        {"id": "table", "kind": "asset", "parent": "room", "affordances": ["release"]},
+        {
+            "id": "cup",
+            "kind": "object",
+            "parent": "table",
+            "relation": "ontop_of",
+            "affordances": ["pickup"],
+        },
+        {"id": "agent", "kind": "agent", "parent": "room"},
+    ]
+    target = {
+        "id": "target",
+        "kind": target_kind,
+        "affordances": list(affordances),
+        "state": list(state),
+    }
+    if target_kind == "asset":
+        target["parent"] = "room"
+    else:
+        target.update(parent="table", relation="ontop_of")
+    nodes.insert(3, target)
+    graph = from_dict({"format": "sceneplan-graph", "version": 1, "nodes": nodes}, "<probe>")
+    verb = "put_inside" if relation == "inside_of" else "put_on"
+    plan = ["pick_up(cup)", f"{verb}(target)"]
+    if "closed" in state and "open" in affordances:
+        plan.insert(0, "open(target)")
+    try:
+        run = Simulator(graph, "lookplangraph").verify_plan(plan)
+    except Exception as exc:  # the domain refuses the plan's very form
+        return f"{verb} on {target_kind}s: {exc}"
+    if not run.ok:
+        return run.failure.reason if run.failure else "refused"
+    if not parse_goal(f"{relation}(cup, target)", graph).holds(run.final_state):
+        return f"{verb}(target) does not leave the cup {relation} it"
+    return None
