@@ -12,20 +12,29 @@ and assets, no movable objects). Until the model says `done`:
    next feedback;
 4. a look (`look_on`, `look_inside`) asks perception (a VLM on a camera
    image, or the simulated camera) what is there; new objects join M (§4.3).
+
+The paper's memory lists every room. In a building too large for that (the
+`collapse` option, as SayPlan's: docs/hierarchy.md) it lists the top of the
+place hierarchy instead, floor groups, floors and zones with a summary each,
+and the model may also `expand` or `contract` one of them to show or hide
+the rooms under it. Such a move changes only what the prompt shows: it runs
+nothing, but it is a step of the loop, so it counts toward `max_steps`.
 """
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from sceneplan.errors import PlanParseError
+from sceneplan.errors import BadInputError, PlanParseError
+from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.observing import ObserveOptions, Observer
+from sceneplan.planners.options import ViewOptions
 from sceneplan.planners.progress import PlanEvent, emit
-from sceneplan.planners.replies import NextMoveReply
+from sceneplan.planners.replies import NextMove, NextMoveReply
 from sceneplan.planners.sayplan import actions_text
-from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.planners.search import initial_view, unusable_reply_feedback
 from sceneplan.world.actions import Action, parse_action
 
 MAX_STEPS = 72  # as ReAct's cap: twice the longest room-level Office oracle plan
@@ -37,7 +46,7 @@ class LookPlanGraph(Planner):
     name = "lookplangraph"
     vocabulary = "lookplangraph"
 
-    class Options(ObserveOptions):
+    class Options(ObserveOptions, ViewOptions):
         max_steps: int = Field(MAX_STEPS, ge=1, description="cap on actions run (moves taken)")
         max_corrections: int = Field(
             5, ge=0, description="re-asks for one step after the simulator's feedback (§5: 5)"
@@ -45,11 +54,26 @@ class LookPlanGraph(Planner):
 
     async def _run(self, run: Run) -> None:
         observer = Observer.start(run, self.options, self.perception)
-        system = render("lookplangraph_system.md", actions=actions_text(run.simulator))
+        options = self.options
+        view = initial_view(
+            observer.memory.graph, options.collapse, options.collapse_budget, topology=False
+        )
+        hierarchical = view.hierarchy is not None
+        observer.places = view if hierarchical else None
+        run.episode.extra["view"] = "hierarchy" if hierarchical else "rooms"
+        system = render(
+            "lookplangraph_system.md",
+            actions=actions_text(run.simulator),
+            view="\n\n" + render("lookplangraph_view_hierarchy.md") if hierarchical else "",
+        )
         feedback, last = "none yet", "none yet"
         try:
             for step in range(1, self.options.max_steps + 1):
                 action, shown = await self._propose(run, observer, system, feedback, last, step)
+                if isinstance(action, NextMove):  # expand or contract: only the view changes
+                    last, feedback = str(action), _change_view(run, view, action)
+                    emit(self.on_event, PlanEvent("search", "act", step, feedback))
+                    continue
                 if action is None:  # corrections used up: memory kept refusing
                     run.episode.executable = False
                     return
@@ -66,8 +90,11 @@ class LookPlanGraph(Planner):
 
     async def _propose(
         self, run: Run, observer: Observer, system: str, feedback: str, last: str, step: int
-    ) -> tuple[Action | None, list[str]]:
-        """Ask for a move until memory finds it plausible (Alg. 1, lines 5-8)."""
+    ) -> tuple[Action | NextMove | None, list[str]]:
+        """Ask for a move until memory finds it plausible (Alg. 1, lines 5-8).
+
+        An expand or contract of the hierarchical view comes back as it was written.
+        """
         last_failure = None
         for _ in range(self.options.max_corrections + 1):
             graph, shown = observer.scene()
@@ -88,6 +115,10 @@ class LookPlanGraph(Planner):
             if reply.parsed is None:
                 feedback = unusable_reply_feedback(reply.text, NextMoveReply)
                 continue
+            move = reply.parsed.next_move
+            if observer.places is not None and move.function_name.strip() in _VIEW_MOVES:
+                reply.call.command = str(move)
+                return move, shown
             try:
                 action = parse_action(str(reply.parsed.next_move))
             except PlanParseError as exc:
@@ -106,3 +137,29 @@ class LookPlanGraph(Planner):
             else {"cause": None, "message": f"no usable move: {feedback}"}
         )
         return None, []
+
+
+_VIEW_MOVES = ("expand", "contract")
+
+
+def _change_view(run: Run, view: GraphView, move: NextMove) -> str:
+    """Expand or contract a floor group, floor or zone of the places view; the feedback.
+
+    Rooms are not expanded here: going to a room shows its assets.
+    """
+    name, node = move.function_name.strip(), move.function_target.strip()
+    try:
+        if view.hierarchy is None or not view.hierarchy.is_container(node):
+            view.visible(node)  # an unknown id says so, with close names
+            raise BadInputError(
+                f"cannot {name} '{node}': only floor groups, floors and zones can be "
+                f"{name}ed here; go_to a room to see what is in it"
+            )
+        changed = view.expand(node) if name == "expand" else view.contract(node)
+    except BadInputError as exc:
+        run.record_sim(name, node, False, str(exc))
+        return str(exc)
+    message = f"{name}({node}) done: it {'shows' if name == 'expand' else 'hides'} "
+    message += f"{len(changed)} node(s)"
+    run.record_sim(name, node, True, message)
+    return message

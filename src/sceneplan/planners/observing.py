@@ -23,6 +23,7 @@ from pydantic import Field, field_validator
 
 from sceneplan.errors import BadInputError, PlanParseError
 from sceneplan.graph.model import NodeKind
+from sceneplan.graph.serialize import view_to_dict
 from sceneplan.graph.views import GraphView, collapse_hierarchy
 from sceneplan.graph.views import collapse as collapse_rooms
 from sceneplan.nav import Navigator
@@ -100,6 +101,9 @@ class Observer:
     perception: Perception
     touched: list[str] = field(default_factory=list)  # memory ids acted on, first first
     observed: set[str] = field(default_factory=set)  # true ids of assets/objects shown
+    # The rooms the scene lists, as a hierarchical view of memory's places (floor groups,
+    # floors, zones) that expand/contract moves change; None: every room, as in the paper.
+    places: GraphView | None = None
 
     @classmethod
     def start(
@@ -218,9 +222,8 @@ class Observer:
                 objects.append(node)
         if state.holding and state.holding not in objects:
             objects.append(state.holding)
-        rooms = [n.id for n in graph if n.kind is NodeKind.ROOM]
-        data = {
-            "room": [{"id": r} for r in rooms],
+        data: dict[str, Any] = self._places()
+        data |= {
             "asset": [_asset(state, a, here) for a in assets],
             "object": [_object(state, o) for o in objects],
             "agent": [{"id": state.agent_id, "location": here, "holding": state.holding or ""}],
@@ -228,6 +231,13 @@ class Observer:
         shown = assets + objects
         self.observed.update(self.memory.true_id(n) for n in shown)
         return json.dumps({"nodes": data}, separators=(",", ":")), shown
+
+    def _places(self) -> dict[str, Any]:
+        """The scene's places: every room, or the hierarchical view's containers and rooms."""
+        if self.places is None:
+            return {"room": [{"id": n.id} for n in self.state.graph if n.kind is NodeKind.ROOM]}
+        nodes = view_to_dict(self.places)["nodes"]
+        return {kind: entries for kind, entries in nodes.items() if kind in _PLACE_KINDS}
 
     def finish(self) -> None:
         """Record what the planner was shown (for NRR) and the final world."""
@@ -296,6 +306,7 @@ def memory_view(observer: Observer, rooms: list[str], collapse: str = "rooms") -
 
 
 _SHOWN_KINDS = frozenset((NodeKind.ASSET.value, NodeKind.OBJECT.value))
+_PLACE_KINDS = ("building", "floor_group", "floor", "zone", "room")
 
 
 async def plan_and_act(
