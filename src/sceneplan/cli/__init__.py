@@ -14,6 +14,8 @@ modules register.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
+from typing import Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -47,6 +49,67 @@ def _usage_display_name(self) -> str:
 TyperOption.display_type = TyperArgument.display_type = _display_type  # type: ignore[method-assign]
 if hasattr(TyperArgument, "_usage_display_name"):
     TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
+
+# Text and flag values without pydantic. This typer (0.2x) coerces each value of a
+# command that runs with a pydantic TypeAdapter built on first use (even --help's
+# False), so every command imported pydantic: about 0.1 s of start-up. For a `str`
+# or `bool` parameter given a value of exactly that type the adapter returns it
+# unchanged; such parameters now return it without building one. Any other value
+# and every other type (numbers, choices, paths, lists, parsers) still go through
+# typer's adapter, so results and error messages are typer's. If typer's internals
+# are not the ones this was written against, nothing is patched.
+_AS_IS = (str, bool)  # annotations whose adapter returns a value of exactly that type unchanged
+
+
+def _install_as_is_params() -> bool:
+    """Patch typer's parameters as said above; whether the patch is in place."""
+    try:
+        from typer._coercion import RuntimeParam, build_runtime_param
+        from typer.core import _TyperParameter
+    except ImportError:
+        return False
+    original = getattr(_TyperParameter, "get_runtime_param", None)
+    if original is None or getattr(original, "_sceneplan_as_is", False):
+        return original is not None
+
+    @dataclass(frozen=True)
+    class AsIsParam(RuntimeParam):
+        """A value of exactly the annotated type as it is; any other through typer's adapter."""
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            if type(value) is self.annotation:
+                return value
+            typer_param = build_runtime_param(param.type_descriptor)
+            return typer_param._coerce_value(value, param=param, ctx=ctx)
+
+    def get_runtime_param(self: Any) -> Any:
+        if getattr(self, "_runtime_param", None) is None and _as_is(self):
+            descriptor = self.type_descriptor
+            self._runtime_param = AsIsParam(
+                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation
+            )
+        return original(self)
+
+    get_runtime_param._sceneplan_as_is = True  # type: ignore[attr-defined]
+    _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
+    return True
+
+
+def _as_is(param: Any) -> bool:
+    """A single `str` or `bool` value with no parser, path options or file type."""
+    descriptor = getattr(param, "type_descriptor", None)
+    info = getattr(descriptor, "parameter_info", None)
+    return (
+        descriptor is not None
+        and descriptor.annotation in _AS_IS
+        and getattr(descriptor, "file_annotation", None) is None
+        and getattr(info, "parser", None) is None
+        and not getattr(param, "multiple", False)
+        and getattr(param, "nargs", 1) == 1
+    )
+
+
+_install_as_is_params()
 
 
 # Every command of the root, in the order --help lists them (typer puts single

@@ -3,7 +3,10 @@
 A `SceneGraph` keeps its nodes in a dict (file order) and two networkx graphs:
 `tree`, the hierarchy (building -> floor -> room -> asset -> object, with the
 agent under its location), and `topology`, the undirected room/pose graph that
-navigation searches.
+navigation searches. Both are built on first use from the graph's own indexes
+(children by parent; neighbours by place), which answer the common questions
+(`children`, `linked`, `neighbours`) without networkx: loading a graph and
+checking a plan that needs no path search do not import it.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from itertools import compress
 from operator import attrgetter
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
-import networkx as nx
 
 from sceneplan.errors import UnknownNodeError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class NodeKind(StrEnum):
@@ -191,9 +196,11 @@ class SceneGraph:
         self.name = name
         self.description = description
         self.nodes: dict[str, Node] = {}
-        self.topology = nx.Graph()
         self._children: dict[str, list[str]] = {}  # parent -> children, in file order
         self._tree: nx.DiGraph | None = None
+        # place -> linked place -> length of the link, in the order networkx would keep
+        self._adjacent: dict[str, dict[str, float]] = {}
+        self._topology: nx.Graph | None = None
         self._links: list[tuple[str, str]] = []
         self._agent_id: str | None = None
 
@@ -241,12 +248,15 @@ class SceneGraph:
         graph = cls(name, description)
         graph.nodes = nodes
         graph._agent_id = agents[-1] if agents else None
-        graph.topology.add_nodes_from(places)
         graph._children = _children_of(nodes)
+        adjacent = graph._adjacent = {place: {} for place in places}
         for a, b in links:
-            if not graph.topology.has_edge(a, b):
+            if b not in adjacent.get(a, ()):  # a link given twice (either way) counts once
                 graph._links.append((a, b))
-                graph.topology.add_edge(a, b, weight=graph._distance(a, b))
+                # A link to a node that is not a place adds it, as networkx's add_edge would.
+                adjacent.setdefault(a, {})[b] = adjacent.setdefault(b, {})[a] = graph._distance(
+                    a, b
+                )
         return graph
 
     def _distance(self, a: str, b: str) -> float:
@@ -279,6 +289,43 @@ class SceneGraph:
         return "did you mean " + ", ".join(close) + "?" if close else ""
 
     @property
+    def topology(self) -> nx.Graph:
+        """The rooms and poses as an undirected networkx Graph, links weighted by their
+        length (`weight`); built on first use.
+
+        Treat it as read-only: `linked`, `neighbours` and `link_length` answer from
+        the graph's own index without building it.
+        """
+        if self._topology is None:
+            import networkx as nx
+
+            topology = nx.Graph()
+            topology.add_nodes_from(self._adjacent)
+            adjacent = self._adjacent
+            topology.add_edges_from((a, b, {"weight": adjacent[a][b]}) for a, b in self._links)
+            self._topology = topology
+        return self._topology
+
+    def is_place(self, node_id: object) -> bool:
+        """Whether `node_id` is in the topology: a room or a pose (`node_id in topology`)."""
+        return node_id in self._adjacent
+
+    def linked(self, a: str, b: str) -> bool:
+        """Whether a link joins places `a` and `b` (`topology.has_edge(a, b)`)."""
+        return b in self._adjacent.get(a, ())
+
+    def neighbours(self, place: str) -> list[str]:
+        """The places linked to `place`, in the order networkx lists its neighbors."""
+        try:
+            return list(self._adjacent[place])
+        except KeyError:
+            raise UnknownNodeError(place, "it is not a room or pose of the topology") from None
+
+    def link_length(self, a: str, b: str) -> float:
+        """The length of the link a-b (metres where both have positions, else 1)."""
+        return self._adjacent[a][b]
+
+    @property
     def tree(self) -> nx.DiGraph:
         """The hierarchy as a networkx DiGraph, parent -> child; built on first use.
 
@@ -286,6 +333,8 @@ class SceneGraph:
         index, which is much cheaper to build than the DiGraph's dicts for each node.
         """
         if self._tree is None:
+            import networkx as nx
+
             self._tree = nx.DiGraph()
             _fill_tree(self._tree, self.nodes)
         return self._tree
@@ -295,6 +344,8 @@ class SceneGraph:
         kids = self._children.get(node_id)
         if kids is None:
             if node_id not in self.nodes:  # as networkx says it for a node not in the tree
+                import networkx as nx
+
                 raise nx.NetworkXError(f"The node {node_id} is not in the digraph.")
             return []
         return list(kids)
@@ -349,5 +400,5 @@ class SceneGraph:
         out = {kind.value: 0 for kind in NodeKind}
         for node in self.nodes.values():
             out[node.kind.value] += 1
-        out["links"] = self.topology.number_of_edges()
+        out["links"] = len(self._links)
         return out
