@@ -403,11 +403,25 @@ def alfred_pddl(game: Game) -> tuple[str, str]:
     # action costs are not part of validity: drop them and the numeric functions
     domain = re.sub(r"\(increase \(total-cost\)[^()]*\)", "", domain)
     domain = _drop_block(domain, r"\(:functions\b").replace(":action-costs", "")
-    constants = " ".join(f"{c} - {t}" for c, t in _CONSTANTS.items())
-    domain = domain.replace("(:predicates", f"(:constants {constants})\n (:predicates", 1)
     problem = game.problem
-    for name in _CONSTANTS:
+    declared = _declared(_section(_sexp(problem), ":objects"))
+    constants = []
+    for name, kind in _CONSTANTS.items():
+        if declared.get(name, kind) != kind:  # e.g. SinkType, an otype in some problems:
+            domain = re.sub(rf"\b{name}\b", f"{name}_{kind}", domain)  # no fact names it
+            constants.append(f"{name}_{kind} - {kind}")
+            continue
         problem = re.sub(rf"^\s*{name}\s+-\s+\w+\s*$", "", problem, flags=re.M)
+        constants.append(f"{name} - {kind}")
+    header = f"(:constants {' '.join(constants)})\n (:predicates"
+    domain = domain.replace("(:predicates", header, 1)
+    # objects in no fact (the problems declare one per type, e.g. `Apple - object`) cannot
+    # satisfy any goal literal: leaving them out keeps the validator's quantifiers small
+    facts = _section(_sexp(problem), ":init")
+    used = {a for f in facts if isinstance(f, list) for a in f[1:]}
+    for name, kind in declared.items():
+        if kind == "object" and name not in used:
+            problem = re.sub(rf"^\s*{name}\s+-\s+object\s*$", "", problem, flags=re.M)
     return domain, problem
 
 
