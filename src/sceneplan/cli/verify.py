@@ -109,15 +109,10 @@ def verify(
     the steps up to done()).
     """
     # Here rather than at the top: `verify --help` and the other commands need none of it.
-    from rich.console import Console
-    from rich.text import Text
-
     from sceneplan.datasets import load_environment
     from sceneplan.nav import Navigator
     from sceneplan.world import Simulator
 
-    console = Console(highlight=False, soft_wrap=True)
-    err_console = Console(stderr=True, highlight=False, soft_wrap=True)
     graph = load_environment(env)
     simulator = Simulator(graph, vocabulary)
     actions = parse_plan_argument(plan)
@@ -126,22 +121,24 @@ def verify(
     result = simulator.verify_plan(actions)
     if result.ignored:
         count = len(result.ignored)
-        err_console.print(
-            Text.assemble(
-                ("warning: ", "bold yellow"),
-                f"{count} step{'s' if count > 1 else ''} after done() not run: ",
-                " > ".join(str(a) for a in result.ignored),
-            )
+        ignored = " > ".join(str(a) for a in result.ignored)
+        warning = typer.style("warning: ", fg="yellow", bold=True)
+        typer.echo(
+            f"{warning}{count} step{'s' if count > 1 else ''} after done() not run: {ignored}",
+            err=True,
         )
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        console.print(Text.assemble(("plan: ", "bold"), " > ".join(str(a) for a in actions)))
+        # click's styles (typer's own), not rich's: rich costs start-up, and click drops
+        # the colours when the output is not a terminal, as rich does.
+        typer.echo(typer.style("plan: ", bold=True) + " > ".join(str(a) for a in actions))
         if result.ok:
-            console.print(f"[bold green]executable[/] ({result.executed} steps)")
+            executable = typer.style("executable", fg="green", bold=True)
+            typer.echo(f"{executable} ({result.executed} steps)")
         else:
-            console.print("[bold red]not executable[/]")
-            console.print(Text.assemble(("feedback: ", "bold"), result.feedback))
+            typer.echo(typer.style("not executable", fg="red", bold=True))
+            typer.echo(typer.style("feedback: ", bold=True) + result.feedback)
     if not result.ok:
         raise typer.Exit(1)
 
