@@ -1,0 +1,47 @@
+"""SCLPlan and ReAct on ALFWorld tasks through the scripted LLM server (127.0.0.1)."""
+
+import pytest
+
+from react_script import act, field, goal
+from sceneplan import runs
+from sceneplan.datasets.tasks import get_task
+from sceneplan.planners import Status, get_planner
+
+SAMPLE = ["alfworld-pick-01", "alfworld-look-01", "alfworld-clean-01", "alfworld-heat-01"]
+SAMPLE += ["alfworld-cool-01", "alfworld-pick2-01"]
+
+
+@pytest.mark.parametrize("task_id", SAMPLE)
+def test_sclplan_writes_the_goal_and_the_global_planner_solves_it(scripted_llm, task_id):
+    task = get_task(task_id)
+    scripted_llm.enqueue_json(goal(task.goal))
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("sclplan"), task, None, llm)
+    assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
+    assert episode.executable and episode.goal_reached
+    assert episode.action_sources == ["planner"] * len(episode.plan) and episode.plan
+    assert [c.stage for c in episode.llm_calls] == ["goal"]
+    metrics = episode.extra["sclplan"]
+    assert metrics["actions"] == {"planner": len(episode.plan), "pv": 0, "react": 0}
+    assert metrics["global_plan_found"] and metrics["goal_valid"]
+
+
+def test_react_sees_alfworlds_text_and_pv_inserts_the_missing_steps(scripted_llm):
+    task = get_task("alfworld-look-01")  # examine the alarmclock with the desklamp.
+    scripted_llm.enqueue_json(act("go_to(safe_1)"))
+    scripted_llm.enqueue_json(act("take(alarmclock_1, desk_2)"))  # not at desk_2: PV goes
+    scripted_llm.enqueue_json(act("toggle(desklamp_1)"))  # PV goes to the lamp's desk
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("react_pv", max_steps=3), task, None, llm)
+    first, second, third = scripted_llm.requests
+    assert field(first, "Observation").startswith(
+        "You are in the middle of a room. Looking quickly around you, you see a bed 1,"
+    )
+    assert field(second, "Observation") == "You arrive at safe 1. The safe 1 is closed."
+    assert field(third, "Observation") == (
+        "You arrive at desk 2. On the desk 2, you see a alarmclock 1. "
+        "You pick up the alarmclock 1 from the desk 2."
+    )
+    assert episode.action_sources == ["react", "pv", "react", "pv", "react"]
+    assert episode.goal_reached  # the task is done, though the model never said done()
+    assert episode.extra["sclplan"]["react_invalid"] == 2
