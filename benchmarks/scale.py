@@ -49,11 +49,18 @@ LOAD_TARGET_S = 2.0
 RATIO_TARGET = 5.0
 RSS_TARGET_MB = 1536
 
+# The child's own peak: VmHWM (Linux) starts afresh at exec, while ru_maxrss keeps the
+# value of the process it was forked from (this one, which holds the loaded graphs).
 _RSS = (
     "import resource, sys\n"
     "from sceneplan.graph import load\n"
     "graph = load(sys.argv[1]) if len(sys.argv) > 1 else None\n"
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"  # KiB on Linux
+    "try:\n"
+    "    with open('/proc/self/status') as status:\n"
+    "        hwm = next(line for line in status if line.startswith('VmHWM:'))\n"
+    "    print(int(hwm.split()[1]))\n"  # KiB
+    "except (OSError, StopIteration):\n"
+    "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"  # KiB on Linux
 )
 
 

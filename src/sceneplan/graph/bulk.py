@@ -45,6 +45,7 @@ FIELDS = frozenset(
 _KINDS = {kind.value: kind for kind in NodeKind}
 _RELATIONS: dict[str | None, Relation | None] = {r.value: r for r in Relation} | {None: None}
 _ID_CHAR = re.compile(r"[\w\-.]")  # one character of graph.model.NODE_ID
+_ASCII_ID_BYTES = bytes(c for c in range(128) if _ID_CHAR.fullmatch(chr(c)))
 _NONE = type(None)
 _STR_OR_NONE = frozenset({str, _NONE})
 _LISTS = frozenset({list, tuple})
@@ -196,6 +197,9 @@ def _valid_ids(ids: list) -> bool:
     joined = "\n".join(ids)  # TypeError unless every id is a string
     if not all(ids) or joined.count("\n") != len(ids) - 1:
         return False
+    if joined.isascii():  # the usual case: delete every id byte, and only newlines remain
+        rest = joined.encode("ascii").translate(None, _ASCII_ID_BYTES)
+        return rest.count(b"\n") == len(rest)
     return all(_ID_CHAR.fullmatch(c) for c in set(joined) - {"\n"})
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from itertools import compress
@@ -179,14 +180,11 @@ _node_parent = attrgetter("parent")
 
 def _children_of(nodes: dict[str, Node]) -> dict[str, list[str]]:
     """Each parent's children in the order of `nodes` (a parent may be missing from it)."""
-    children: dict[str, list[str]] = {}
+    children: defaultdict[str | None, list[str]] = defaultdict(list)
     for node_id, parent in zip(nodes, map(_node_parent, nodes.values()), strict=True):
-        if parent is not None:
-            try:
-                children[parent].append(node_id)
-            except KeyError:
-                children[parent] = [node_id]
-    return children
+        children[parent].append(node_id)
+    children.pop(None, None)  # the nodes with no parent
+    return dict(children)  # type: ignore[arg-type]
 
 
 class SceneGraph:
