@@ -52,7 +52,7 @@ TASK_FILES = {
     "behavior-extended": DATASETS / "tasks" / "behavior_extended.yaml",
 }
 VOCABULARY = "lookplangraph"
-TIMEOUT = 60.0
+TIMEOUT = 30.0
 
 GRASIF_GOAL = frozenset({"ontop", "inside", "open", "toggled_on"})
 GRASIF_INIT = frozenset({"inroom", "ontop", "inside", "open", "toggled_on"})

@@ -52,6 +52,8 @@ def can_place(
     (opening the target first when it is closed), in the LookPlanGraph
     vocabulary, and must end with the relation holding.
     """
+    if target_kind not in ("asset", "object"):
+        return f"things are put on assets or objects, not on {target_kind}s"
     nodes = [
         {"id": "room", "kind": "room"},
         {"id": "table", "kind": "asset", "parent": "room", "affordances": ["release"]},

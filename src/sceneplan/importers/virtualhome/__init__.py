@@ -1,0 +1,128 @@
+"""VirtualHome (virtualhome-eval) scene graphs, goals and programs as graphs and tasks.
+
+`import_(path)` reads a VirtualHome graph file (`{nodes, edges}`, or
+virtualhome-eval's `{init_graph, final_graph}`, whose initial graph is
+used) into a scene graph (`scene`). `convert_task` adds a task: the goal of
+virtualhome-eval's LTL file (`task`), and the program as reference plan
+where it translates. A task is given only when the domain expresses its goal
+and start now; `extra["gaps"]` says why not.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sceneplan.errors import BadInputError, SceneplanError
+from sceneplan.graph.io import from_dict
+from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.importers.virtualhome.scene import build_scene, check_graph
+from sceneplan.importers.virtualhome.task import parse_program, translate_goal, translate_program
+from sceneplan.world.goals import parse_goal
+from sceneplan.world.simulator import Simulator
+from sceneplan.world.task import Task
+
+__all__ = ["convert_task", "import_", "read_graph"]
+
+
+def read_graph(path: str | Path) -> dict[str, Any]:
+    """The (initial) VirtualHome graph of a file."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadInputError(f"{path}: not a VirtualHome graph (not JSON: {exc})") from None
+    if isinstance(data, dict) and "init_graph" in data:
+        data = data["init_graph"]
+    check_graph(data, str(path))
+    return data
+
+
+def import_(path: str | Path, *, name: str | None = None) -> Imported:
+    """A VirtualHome graph file as a scene graph (no task: see `convert_task`)."""
+    path = Path(path)
+    report = ImportReport("virtualhome")
+    scene = build_scene(read_graph(path), report, str(path))
+    graph = _graph(scene.nodes, name or path.stem, str(path))
+    return Imported(graph, report, extra={"gaps": scene.gaps})
+
+
+def _graph(nodes: list[dict[str, Any]], name: str, source: str):
+    return from_dict(
+        {
+            "format": "sceneplan-graph",
+            "version": 1,
+            "name": name,
+            "description": "A VirtualHome scene (virtualhome-eval, TrimmedTestScene1)",
+            "nodes": nodes,
+        },
+        source,
+    )
+
+
+def convert_task(
+    task_id: str,
+    graph_data: dict[str, Any],
+    vh_goal: dict[str, Any],
+    program: str,
+    *,
+    suite: str = "virtualhome",
+    environment: str | None = None,
+    source: str = "<virtualhome>",
+) -> Imported:
+    """One virtualhome-eval task: graph, task (if expressible), and in `extra` the gaps,
+    the translated program (or why it does not translate)."""
+    report = ImportReport("virtualhome")
+    scene = build_scene(graph_data, report, source)
+    vh = check_graph(graph_data, source)
+    environment = environment or f"virtualhome-{task_id}"
+    graph = _graph(scene.nodes, environment, source)
+    goal_text, goal_gaps = translate_goal(vh_goal, scene, vh)
+    gaps = scene.gaps + goal_gaps
+    title, description, steps = parse_program(program)
+    room_of = {n.id: graph.room_of(n.id) for n in graph if graph.room_of(n.id)}
+    plan, why = translate_program(steps, scene, room_of)
+    extra: dict[str, Any] = {"gaps": gaps, "program": plan, "program_gap": why}
+    if not gaps:
+        try:
+            goal = parse_goal(goal_text, graph)
+        except SceneplanError as exc:
+            gaps.append(f"goal does not parse: {str(exc).splitlines()[0]}")
+            goal = None
+        if goal is not None and goal.holds(Simulator(graph, "lookplangraph").initial_state()):
+            gaps.append("goal holds at the start")
+    if plan is not None and not gaps:
+        run = Simulator(graph, "lookplangraph").verify_plan(plan)
+        if not run.ok:
+            extra["program"], extra["program_gap"] = (
+                None,
+                (
+                    f"translated program fails: {run.failure.cause.value}"
+                    if run.failure
+                    else "fails"
+                ),
+            )
+        elif not parse_goal(goal_text, graph).holds(run.final_state):
+            extra["program"], extra["program_gap"] = None, "translated program misses the goal"
+    tasks = []
+    if not gaps:
+        text = title if not description else f"{title}. {description}"
+        tasks.append(
+            Task(
+                id=f"virtualhome-{task_id}",
+                suite=suite,
+                family="simple_planning" if goal_text.count("(") <= 3 else "long_horizon",
+                environment=environment,
+                instruction=" ".join(text.split()),
+                source=f"virtualhome-eval 0.1.1, scene_1 task {task_id}",
+                goal=goal_text,
+                reference_plan=extra["program"] or [],
+            )
+        )
+    for gap in gaps:
+        report.dropped(f"task: {gap}")
+    extra["gaps"] = gaps
+    return Imported(graph, report, tasks, extra)

@@ -1,0 +1,262 @@
+"""A VirtualHome scene graph (nodes with class_name/properties/states; edges) as a scene graph.
+
+- Rooms (category `Rooms`) become rooms; the character becomes the agent in
+  its room (what it holds, held); walls, floors, ceilings, doors and windows
+  are dropped (the paper's "redundant nodes"; doors are not represented).
+- GRABBABLE things are objects, everything else assets (of their room).
+- An object's parent is what it is INSIDE (other than a room), else what it
+  is ON. An object with only a room edge gets a real parent where the scene
+  has one: the surface (or container) it is CLOSE to in that room, smallest
+  id first; else a room-floor asset (`floor_<room>`), which is guessed.
+- Affordances from properties: GRABBABLE `pickup`, CAN_OPEN `open`/`close`,
+  HAS_SWITCH `turn_on`/`turn_off`, CONTAINERS without a door `receptacle`,
+  SURFACES or CONTAINERS `release`. States are lower-cased (`closed`, `on`,
+  `plugged_in`, `dirty`, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sceneplan.errors import BadInputError
+from sceneplan.graph.io import native_node
+from sceneplan.importers.base import ImportReport
+
+__all__ = ["DROPPED_CATEGORIES", "Scene", "build_scene", "check_graph", "node_id"]
+
+DROPPED_CATEGORIES = {
+    "Walls": "wall",
+    "Ceiling": "ceiling",
+    "Floor": "floor",
+    "Floors": "floor",
+    "Doors": "door: doors are not represented",
+    "Windows": "window",
+}
+PLACEMENT = ("INSIDE", "ON")
+
+
+def node_id(node: dict[str, Any]) -> str:
+    """`washing_machine` with id 1001 -> `washing_machine_1001`."""
+    name = re.sub(r"[^a-z0-9_]+", "_", str(node["class_name"]).lower()).strip("_") or "thing"
+    return f"{name}_{node['id']}"
+
+
+def check_graph(data: Any, source: str) -> dict[str, dict[str, Any]]:
+    """The nodes by id; one clear message for what is not a VirtualHome graph."""
+    if not (
+        isinstance(data, dict)
+        and isinstance(data.get("nodes"), list)
+        and isinstance(data.get("edges"), list)
+    ):
+        raise BadInputError(
+            f"{source}: not a VirtualHome graph: expected {{'nodes': [...], 'edges': [...]}} "
+            "(or {'init_graph': ..., 'final_graph': ...})"
+        )
+    nodes: dict[Any, dict[str, Any]] = {}
+    for index, node in enumerate(data["nodes"]):
+        if not (isinstance(node, dict) and "id" in node and "class_name" in node):
+            raise BadInputError(f"{source}: nodes[{index}] has no id or class_name")
+        nodes[node["id"]] = node
+    for index, edge in enumerate(data["edges"]):
+        if not (isinstance(edge, dict) and {"from_id", "to_id", "relation_type"} <= set(edge)):
+            raise BadInputError(f"{source}: edges[{index}] needs from_id, relation_type and to_id")
+        for end in ("from_id", "to_id"):
+            if edge[end] not in nodes:
+                raise BadInputError(
+                    f"{source}: edge {edge['from_id']} {edge['relation_type']} {edge['to_id']} "
+                    f"names node {edge[end]}, which the graph does not have"
+                )
+    return nodes
+
+
+@dataclass
+class Scene:
+    nodes: list[dict[str, Any]]
+    ids: dict[Any, str]  # VirtualHome id -> node id (kept nodes only)
+    kinds: dict[str, str]  # node id -> room | asset | object | agent
+    room_of: dict[str, str]
+    held: list[str] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)
+
+
+def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scene:
+    """The scene graph of one VirtualHome graph, as native nodes in a stable order."""
+    vh = check_graph(data, source)
+    out_edges: dict[Any, list[tuple[str, Any]]] = defaultdict(list)
+    for edge in data["edges"]:
+        out_edges[edge["from_id"]].append((edge["relation_type"], edge["to_id"]))
+    ids: dict[Any, str] = {}
+    kinds: dict[str, str] = {}
+    rooms = [n for n in vh.values() if n.get("category") == "Rooms"]
+    room_names: dict[Any, str] = {}
+    for room in sorted(rooms, key=lambda n: n["id"]):
+        name = re.sub(r"[^a-z0-9_]+", "_", str(room["class_name"]).lower())
+        room_names[room["id"]] = name if name not in room_names.values() else node_id(room)
+    agent = None
+    for vid, node in sorted(vh.items(), key=lambda kv: kv[0]):
+        category = node.get("category")
+        if vid in room_names:
+            ids[vid] = room_names[vid]
+            kinds[ids[vid]] = "room"
+        elif category == "Characters":
+            if agent is None:
+                agent = vid
+                ids[vid] = "agent"
+                kinds["agent"] = "agent"
+            else:
+                report.dropped("a second character")
+        elif category in DROPPED_CATEGORIES:
+            report.dropped(DROPPED_CATEGORIES[category])
+        else:
+            ids[vid] = node_id(node)
+            kinds[ids[vid]] = "object" if "GRABBABLE" in node.get("properties", ()) else "asset"
+    report.mapped("room", len(room_names))
+
+    def room_edge(vid: Any) -> Any:
+        for relation, target in out_edges[vid]:
+            if relation == "INSIDE" and target in room_names:
+                return target
+        return None
+
+    gaps: list[str] = []
+    nodes: list[dict[str, Any]] = [
+        native_node(id=room_names[r], kind="room") for r in sorted(room_names)
+    ]
+    room_of: dict[str, str] = {}
+    floors: dict[str, str] = {}
+    parents: dict[str, tuple[str, str | None]] = {}
+    # assets first: objects may rest on them
+    for vid in sorted(ids):
+        nid = ids[vid]
+        if kinds[nid] != "asset":
+            continue
+        room = room_edge(vid)
+        if room is None:
+            report.dropped("asset in no room")
+            del kinds[nid]
+            continue
+        room_of[nid] = room_names[room]
+        parents[nid] = (room_names[room], None)
+        report.mapped("asset (not grabbable)")
+        if any(rel in PLACEMENT and t not in room_names and t in ids for rel, t in out_edges[vid]):
+            report.dropped("ON/INSIDE edge of an asset (assets stand in their room)")
+    held: list[str] = []
+    object_room: dict[str, str] = {}
+    if agent is not None:
+        for relation, target in out_edges[agent]:
+            if relation in ("HOLDS_RH", "HOLDS_LH") and target in ids:
+                held.append(ids[target])
+    for vid in sorted(ids):
+        nid = ids[vid]
+        if kinds.get(nid) != "object":
+            continue
+        room = room_edge(vid)
+        parent, relation = _parent(vid, out_edges, ids, kinds, vh, room_names)
+        if nid in held:
+            parent, relation = "agent", "held"
+            report.mapped("object held by the character")
+        elif parent is not None:
+            report.mapped(f"object {relation.split('_')[0]} a thing")
+        elif room is not None:
+            close = _close_surface(vid, out_edges, ids, kinds, vh, room_of, room_names[room])
+            if close is not None:
+                parent, relation = close
+                report.guessed("object with only a room edge: on the surface it is close to")
+            else:
+                floor = floors.setdefault(room_names[room], f"floor_{room_names[room]}")
+                parent, relation = floor, "ontop_of"
+                report.guessed("object with only a room edge: on a room-floor asset")
+        else:
+            report.dropped("object in no room and on nothing")
+            del kinds[nid]
+            continue
+        parents[nid] = (parent, relation)
+        if room is not None:
+            object_room[nid] = room_names[room]
+    if len(held) > 1:
+        gaps.append("init: the character holds two objects (needs two hands)")
+    # containment loops (a VirtualHome object INSIDE an object INSIDE it) are cut at the room
+    for nid in list(parents):
+        seen, current = set(), nid
+        while current in parents and parents[current][1] is not None and current not in seen:
+            seen.add(current)
+            current = parents[current][0]
+        if current in seen:
+            room = object_room.get(nid, next(iter(room_names.values())))
+            parents[nid] = (floors.setdefault(room, f"floor_{room}"), "ontop_of")
+            report.guessed("containment loop cut: on the room floor")
+    for vid in sorted(ids):
+        nid = ids[vid]
+        if nid not in parents:
+            continue
+        node = vh[vid]
+        parent, relation = parents[nid]
+        nodes.append(
+            native_node(
+                id=nid,
+                kind=kinds[nid],
+                parent=parent,
+                relation=relation,
+                category=re.sub(r"[^a-z0-9_]+", "_", str(node["class_name"]).lower()),
+                affordances=_affordances(node, kinds[nid]),
+                state=sorted({str(s).lower() for s in node.get("states", ())}),
+            )
+        )
+    for room, floor in sorted(floors.items()):
+        nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
+        kinds[floor] = "asset"
+        room_of[floor] = room
+    agent_room = room_names.get(room_edge(agent)) if agent is not None else None
+    if agent_room is None:
+        agent_room = nodes[0]["id"]
+        report.guessed("agent: in the first room")
+    nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
+    kinds["agent"] = "agent"
+    ids = {vid: nid for vid, nid in ids.items() if nid in kinds}
+    return Scene(nodes, ids, kinds, room_of, held, gaps)
+
+
+def _parent(vid, out_edges, ids, kinds, vh, room_names) -> tuple[str | None, str | None]:
+    for wanted, relation in (("INSIDE", "inside_of"), ("ON", "ontop_of")):
+        targets = sorted(
+            t
+            for rel, t in out_edges[vid]
+            if rel == wanted
+            and t not in room_names
+            and t in ids
+            and t != vid
+            and kinds.get(ids[t]) in ("asset", "object")
+        )
+        if targets:
+            return ids[targets[0]], relation
+    return None, None
+
+
+def _close_surface(vid, out_edges, ids, kinds, vh, room_of, room) -> tuple[str, str] | None:
+    for rel, target in sorted(out_edges[vid], key=lambda e: (e[0], e[1])):
+        if rel != "CLOSE" or target not in ids:
+            continue
+        nid = ids[target]
+        if kinds.get(nid) != "asset" or room_of.get(nid) != room:
+            continue
+        props = vh[target].get("properties", ())
+        if "SURFACES" in props:
+            return nid, "ontop_of"
+    return None
+
+
+def _affordances(node: dict[str, Any], kind: str) -> list[str]:
+    props = set(node.get("properties", ()))
+    out = ["pickup"] if kind == "object" else []
+    if "CAN_OPEN" in props:
+        out += ["open", "close"]
+    if "HAS_SWITCH" in props:
+        out += ["turn_on", "turn_off"]
+    if "CONTAINERS" in props and "CAN_OPEN" not in props:
+        out.append("receptacle")
+    if props & {"SURFACES", "CONTAINERS"}:
+        out.append("release")
+    return out
