@@ -9,16 +9,17 @@ SayPlan collapses a graph to its rooms, which grows with the building. A
   gets groups of consecutive floors, named by their ends (`floor0_to_floor9`),
   nested again when there are more than `FANOUT` groups.
 - Zones are the graph's own when its rooms say so: a room attribute
-  `zone:NAME` puts the room in zone NAME of its floor (written as an id: other characters
-  become `_`), and a pose joins the
-  zone of the first zoned room it links to. Places without one, on a floor
-  with more than `ZONE_ROOMS` rooms, are grouped by the topology: a
-  breadth-first walk over the floor's rooms and poses (neighbours in file
-  order, each unvisited place in file order starting a new walk) is cut into
-  runs of at most `ZONE_ROOMS` rooms, so a zone is a stretch of corridor or a
-  wing. They are named `<floor>_zone<n>`. A given zone with more rooms than
-  that is cut the same way into `<zone>_<n>`, and a floor with more than
-  `FANOUT` zones gets zones of zones.
+  `zone:NAME` puts the room in zone NAME (written as an id: other characters
+  become `_`), and a pose joins the zone of the first zoned room it links to.
+  Places without one, on a floor with more than `ZONE_ROOMS` rooms, are
+  grouped by the topology: a breadth-first walk over the floor's rooms and
+  poses (neighbours in file order, each unvisited place in file order
+  starting a new walk) puts the rooms in an order that is cut into even runs
+  of at most `ZONE_ROOMS` rooms, and each pose joins the zone of the first
+  room it links to (else of the place before it in the walk), so that a zone
+  is a stretch of corridor or a wing. They are named `<floor>_zone<n>`. A
+  given zone with more rooms than that is cut the same way into `<zone>_<n>`,
+  and a floor with more than `FANOUT` zones gets zones of zones.
 - Groups of floors and zones are not graph nodes: they exist in views only,
   and a plan cannot name them. Their ids never collide with a node's.
 
@@ -214,12 +215,14 @@ class Hierarchy:
                 zone_of[place] = name
         if given:
             topology, members = self.graph.topology, set(places)
+            posed: set[str] = set()  # poses that joined a zone: they do not pass it on
             for place in places:
                 if nodes[place].kind is NodeKind.POSE and place not in zone_of:
                     for other in sorted(topology[place], key=self._order):
-                        if other in members and other in zone_of:
+                        if other in members and other in zone_of and other not in posed:
                             zone_of[place] = zone_of[other]
                             given[zone_of[other]].append(place)
+                            posed.add(place)
                             break
         children: list[str] = []
         for name, members in given.items():
@@ -237,22 +240,28 @@ class Hierarchy:
 
     def _cluster(self, base: str, places: list[str]) -> list[str]:
         """Places cut into zones `<base><n>` of at most ZONE_ROOMS rooms along the topology,
-        or as they are when there are no more rooms than that."""
-        nodes = self.graph.nodes
+        or as they are when there are no more rooms than that.
+
+        The rooms are cut in the order of the walk; a pose then joins the zone of
+        the first room it links to (file order), else that of the place before it
+        in the walk, so that a room and its door stay together.
+        """
+        nodes, topology = self.graph.nodes, self.graph.topology
         order = self._walk(places)
-        rooms = sum(nodes[p].kind is NodeKind.ROOM for p in order)
-        if rooms <= ZONE_ROOMS:
-            return order
-        size = math.ceil(rooms / math.ceil(rooms / ZONE_ROOMS))  # even zones
-        runs: list[list[str]] = [[]]
-        in_run = 0
+        rooms = [p for p in order if nodes[p].kind is NodeKind.ROOM]
+        if len(rooms) <= ZONE_ROOMS:
+            return places
+        size = math.ceil(len(rooms) / math.ceil(len(rooms) / ZONE_ROOMS))  # even zones
+        zone_of = {room: i // size for i, room in enumerate(rooms)}
+        runs: list[list[str]] = [[] for _ in range(math.ceil(len(rooms) / size))]
+        previous = 0
         for place in order:
-            is_room = nodes[place].kind is NodeKind.ROOM
-            if is_room and in_run == size:
-                runs.append([])
-                in_run = 0
-            runs[-1].append(place)
-            in_run += is_room
+            zone = zone_of.get(place)
+            if zone is None:
+                linked = sorted((n for n in topology[place] if n in zone_of), key=self._order)
+                zone = zone_of[linked[0]] if linked else previous
+            runs[zone].append(place)
+            previous = zone
         return [self._new_group(f"{base}{n}", "zone", run) for n, run in enumerate(runs, 1)]
 
     def _walk(self, places: list[str]) -> list[str]:
