@@ -64,7 +64,8 @@ async def choose_scene(run: Run, budget: int, on_event: OnEvent | None = None) -
     Names that are not rooms of the graph are left out and kept in `ignored`;
     an unusable reply leaves only the robot's room expanded.
     """
-    if count_tokens(graph_text(full_view(run.graph))) <= budget:
+    # A node costs at least a token: a larger graph cannot fit, and is not serialized to see.
+    if len(run.graph) <= budget and count_tokens(graph_text(full_view(run.graph))) <= budget:
         scene = Scene()
     else:
         dialogue = Dialogue(render("react_rooms.md"))
