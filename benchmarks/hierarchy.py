@@ -5,7 +5,8 @@ building (benchmarks/synthetic.py, 40 assets and objects per room):
 - rooms view: the tokens of SayPlan's collapse to rooms (what `collapse=rooms` shows);
 - depth: the containers above a room in the place hierarchy (building, floor
   groups, floors, zones);
-- initial view: the tokens of the graph the search starts from (`collapse=auto`),
+- initial view: the tokens of the graph the search starts from (`--collapse`, as
+  the planners' option: auto by default),
   and of SayPlan's whole first request (system prompt and first search turn);
 - the scripted search: from the initial view, reach the ground floor's first
   room (expanding each container on its way, then the room), then leave it,
@@ -109,12 +110,12 @@ def scripted_search(graph: SceneGraph, view: GraphView, system: str) -> dict[str
     return {"max view": max(views), "max prompt": max(prompts), "turns": turns}
 
 
-def measure(rooms: int) -> dict[str, object]:
+def measure(rooms: int, how: str = "auto") -> dict[str, object]:
     started = time.perf_counter()
     graph = from_dict(synthetic_building(rooms))
     row: dict[str, object] = {"rooms": rooms}
     row["rooms view"] = count_tokens(view_to_text(collapse(graph)))
-    view = initial_view(graph)
+    view = initial_view(graph, how)
     row["view"] = "rooms" if view.hierarchy is None else "hierarchy"
     row["depth"] = view.hierarchy.depth() if view.hierarchy else 1
     system = system_prompt(graph, view)
@@ -136,9 +137,15 @@ def table(rows: list[dict[str, object]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument(
+        "--collapse",
+        choices=("auto", "rooms", "hierarchy"),
+        default="auto",
+        help="the view the search starts from, as the planners' option (default auto)",
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
-    rows = [measure(n) for n in args.sizes]
+    rows = [measure(n, args.collapse) for n in args.sizes]
     office = count_tokens(view_to_text(collapse(load_environment("office"))))
     home = count_tokens(view_to_text(collapse(load_environment("home"))))
     if args.json:
