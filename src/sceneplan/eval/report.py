@@ -21,6 +21,7 @@ import yaml
 
 from sceneplan.errors import BadInputError
 from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row
+from sceneplan.eval.sclplan_tables import TABLES as SCLPLAN_TABLES
 from sceneplan.planners.episode import ErrorType
 
 FORMATS = ("md", "csv", "json")
@@ -482,3 +483,4 @@ TABLES = {
     "lookplangraph-3": _lookplangraph3,
     "lookplangraph-4": _lookplangraph4,
 }
+TABLES.update(SCLPLAN_TABLES)  # sclplan-1|2|3 (eval/sclplan_tables.py)
