@@ -190,6 +190,9 @@ def make_bundle(graphs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     base_nodes = [json.loads(seen[k].most_common(1)[0][0]) for k in everywhere]
     base_nodes = [_ordered(n) for n in base_nodes]
     base_ids = {n["id"]: n for n in base_nodes}
+    base_links = [
+        link for link in graphs[names[0]]["links"] if all(link in graphs[n]["links"] for n in names)
+    ]
     members = {}
     for name in names:
         nodes = graphs[name]["nodes"]
@@ -199,6 +202,9 @@ def make_bundle(graphs: dict[str, dict[str, Any]]) -> dict[str, Any]:
         if removed:
             member["remove"] = removed
         member["nodes"] = [n for n in nodes if base_ids.get(n["id"]) != n]
+        extra_links = [link for link in graphs[name]["links"] if link not in base_links]
+        if extra_links:
+            member["links"] = extra_links
         members[name] = member
     return {
         "format": "sceneplan-graph-bundle",
@@ -206,7 +212,7 @@ def make_bundle(graphs: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "name": "virtualhome",
         "description": "VirtualHome scene 1 (virtualhome-eval 0.1.1, MIT): one base scene and "
         "each task's changes; built by scripts/build_virtualhome.py",
-        "base": {"nodes": base_nodes, "links": []},
+        "base": {"nodes": base_nodes, "links": base_links},
         "graphs": members,
     }
 

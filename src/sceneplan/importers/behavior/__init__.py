@@ -89,6 +89,7 @@ def convert(
             "name": environment,
             "description": f"BEHAVIOR-1K activity {problem.name} (bddl problem0)",
             "nodes": scene.nodes,
+            "links": _room_links(scene.rooms, report),
         },
         problem.source,
     )
@@ -118,6 +119,14 @@ def convert(
     for gap in gaps:
         report.dropped(f"task: {gap}")
     return Imported(graph, report, tasks, extra={"gaps": gaps, "activity": problem.name})
+
+
+def _room_links(rooms: list[str], report: ImportReport) -> list[list[str]]:
+    """BDDL says nothing of doors: every two rooms of a problem are linked (guessed)."""
+    links = [[a, b] for i, a in enumerate(rooms) for b in rooms[i + 1 :]]
+    if links:
+        report.guessed("link between two rooms (BDDL has no doors)", len(links))
+    return links
 
 
 def _atom_text(atom: Ground, scene: Scene, ids: dict[str, str], gaps: list[str]) -> str:

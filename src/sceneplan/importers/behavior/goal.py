@@ -5,8 +5,10 @@ declares every instance, so each quantifier is written out over the
 declared instances of that synset or its descendants: `forall` as `and`,
 `exists` as `or`, `forn (k)` as `or` over the k-subsets, and `forpairs` as
 bddl evaluates it (each of the smaller set has a partner, and as many of the
-larger set have one), `fornpairs (k)` likewise with k. The result is exact
-and needs no quantifier of the goal language.
+larger set have one; for equal sets paired by `ontop`/`inside`, only "every
+place has something", which implies the rest since a thing rests in one
+place), `fornpairs (k)` likewise with k. The result is exact and needs no
+quantifier of the goal language.
 
 Ground goals are tuples: `("atom", predicate, *node_ids)`, `("not", g)`,
 `("and", [g, ...])`, `("or", [g, ...])`.
@@ -64,6 +66,18 @@ def ground_goal(
             need = n if n is not None else min(len(insts_a), len(insts_b))
             rows = [("or", row) for row in table]
             cols = [("or", [row[j] for row in table]) for j in range(len(insts_b))]
+            body = rest[2]
+            if (
+                n is None
+                and len(insts_a) == len(insts_b)
+                and isinstance(body, list)
+                and len(body) == 3
+                and body[0] in ("ontop", "inside")
+                and {body[1], body[2]} == {var_a, var_b}
+            ):
+                # A thing rests on or in one place only: when every place of as many has
+                # something, all the things are placed. The other half is implied.
+                return ("and", rows if body[2] == var_a else cols)
             return ("and", [_at_least(need, rows), _at_least(need, cols)])
         args = []
         for arg in e[1:]:

@@ -46,11 +46,13 @@ def import_(path: str | Path, *, name: str | None = None) -> Imported:
     path = Path(path)
     report = ImportReport("virtualhome")
     scene = build_scene(read_graph(path), report, str(path))
-    graph = _graph(scene.nodes, name or path.stem, str(path))
+    graph = _graph(scene.nodes, name or path.stem, str(path), scene.links)
     return Imported(graph, report, extra={"gaps": scene.gaps})
 
 
-def _graph(nodes: list[dict[str, Any]], name: str, source: str):
+def _graph(
+    nodes: list[dict[str, Any]], name: str, source: str, links: list[list[str]] | None = None
+):
     return from_dict(
         {
             "format": "sceneplan-graph",
@@ -58,6 +60,7 @@ def _graph(nodes: list[dict[str, Any]], name: str, source: str):
             "name": name,
             "description": "A VirtualHome scene (virtualhome-eval, TrimmedTestScene1)",
             "nodes": nodes,
+            "links": links or [],
         },
         source,
     )
@@ -79,7 +82,7 @@ def convert_task(
     scene = build_scene(graph_data, report, source)
     vh = check_graph(graph_data, source)
     environment = environment or f"virtualhome-{task_id}"
-    graph = _graph(scene.nodes, environment, source)
+    graph = _graph(scene.nodes, environment, source, scene.links)
     goal_text, goal_gaps = translate_goal(vh_goal, scene, vh)
     gaps = scene.gaps + goal_gaps
     title, description, steps = parse_program(program)

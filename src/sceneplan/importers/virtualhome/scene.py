@@ -80,6 +80,7 @@ class Scene:
     room_of: dict[str, str]
     held: list[str] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
+    links: list[list[str]] = field(default_factory=list)
 
 
 def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scene:
@@ -209,6 +210,16 @@ def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scen
         nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
         kinds[floor] = "asset"
         room_of[floor] = room
+    links = []
+    for vid, node in sorted(vh.items(), key=lambda kv: kv[0]):
+        if node.get("category") == "Doors":
+            between = sorted(
+                {room_names[t] for rel, t in out_edges[vid] if rel == "BETWEEN" and t in room_names}
+                | {room_names[r] for r in [room_edge(vid)] if r is not None}
+            )
+            if len(between) == 2 and between not in links:
+                links.append(between)
+                report.mapped("door as a link between its two rooms")
     agent_room = room_names.get(room_edge(agent)) if agent is not None else None
     if agent_room is None:
         agent_room = nodes[0]["id"]
@@ -216,7 +227,7 @@ def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scen
     nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
     kinds["agent"] = "agent"
     ids = {vid: nid for vid, nid in ids.items() if nid in kinds}
-    return Scene(nodes, ids, kinds, room_of, held, gaps)
+    return Scene(nodes, ids, kinds, room_of, held, gaps, links)
 
 
 def _parent(vid, out_edges, ids, kinds, vh, room_names) -> tuple[str | None, str | None]:
