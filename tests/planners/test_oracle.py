@@ -7,10 +7,11 @@ from sceneplan import runs
 from sceneplan.datasets.tasks import get_task, packaged_tasks
 from sceneplan.planners import Status
 
-# ALFWorld's 134 tasks: a sample per type in tests/alfworld, all in benchmarks/alfworld.py
-PLANNING_TASKS = [
-    t for t in packaged_tasks() if not t.is_search and t.suite != "alfworld-valid-unseen"
-]
+# ALFWorld's 134 tasks: a sample per type in tests/alfworld, all in benchmarks/alfworld.py;
+# the BEHAVIOR and VirtualHome suites: a sample in tests/importers, all in benchmarks/suites.py
+ELSEWHERE = {"alfworld-valid-unseen", "behavior-grasif", "behavior-extended"}
+ELSEWHERE |= {"virtualhome-grasif", "virtualhome"}
+PLANNING_TASKS = [t for t in packaged_tasks() if not t.is_search and t.suite not in ELSEWHERE]
 
 
 def test_there_are_planning_tasks_to_solve():
