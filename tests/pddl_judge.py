@@ -9,6 +9,7 @@ the differential tests and the extension tests (tests/world/test_extension.py).
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import cached_property
 
@@ -91,11 +92,12 @@ class Judge:
         """Mostly executable steps (so deep states occur), ending with one arbitrary action."""
         rng = random.Random(seed)
         candidates = [
-            Action(s.name, (n.id,))
+            Action(s.name, args)
             for s in self.sim.schemas.values()
             if s.params
-            for n in self.graph
-            if n.kind in s.params[0].kinds
+            for args in itertools.product(
+                *([n.id for n in self.graph if n.kind in p.kinds] for p in s.params)
+            )
         ]
         state, plan = self.sim.initial_state(), []
         moves = ("goto", "go_to")

@@ -27,12 +27,17 @@ def test_an_object_has_its_current_chain_and_one_per_release_spot():
     assert chains[0].links == (("holding", "soup"),) and chains[0].asset is None
     current = chains[1]
     assert current.links == (("inside_of", "soup", "fridge"),) and current.enters("fridge")
-    spots = [(c.asset, c.links[0][0]) for c in chains[1:]]
+    spots = [(c.asset, c.links[0][0]) for c in chains[1:] if len(c.links) == 1]
     assert len(spots) == len(set(spots))  # the current spot is not repeated
     assert ("fridge", "inside_of") in spots and ("bench", "ontop_of") in spots
     assert ("bench", "inside_of") not in spots  # the bench is not a container
     pen = g.chains("pen")  # in a box in the cabinet: the path goes through the box's chains
     assert any(c.parents == ("box", "cabinet") and c.entered == ("box", "cabinet") for c in pen)
+    # the box takes things (`release`): soup may be put in it, wherever the box goes
+    assert any(c.parents == ("box", "cabinet") for c in chains)
+    assert any(c.links == (("inside_of", "soup", "box"), ("holding", "box")) for c in chains)
+    box = g.chains("box")  # never through itself, nor through what it may hold
+    assert all("box" not in c.parents for c in box)
 
 
 def test_pickup_in_a_closed_fridge_needs_access_and_the_fridge_open():

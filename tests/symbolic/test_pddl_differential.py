@@ -62,7 +62,31 @@ def nested_scene():
     return from_dict(data, "nested")
 
 
-SCENES = {"kitchen": kitchen, "coffee": lambda: load_environment("coffee"), "nested": nested_scene}
+def receptacle_scene():
+    """Receptacles that hold things without opening: a basket asset, a bowl and a tray."""
+    data = kitchen_dict()
+    data["name"] = "receptacles"
+    data["nodes"] += [
+        node("basket", "asset", "kitchen", affordances=["release", "receptacle"]),
+        node(
+            "bowl",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "release", "receptacle"],
+        ),
+        node("tray", "object", "basket", relation="inside_of", affordances=["pickup", "release"]),
+        node("pear", "object", "bowl", relation="inside_of", affordances=["pickup"]),
+    ]
+    return from_dict(data, "receptacles")
+
+
+SCENES = {
+    "kitchen": kitchen,
+    "coffee": lambda: load_environment("coffee"),
+    "nested": nested_scene,
+    "receptacles": receptacle_scene,
+}
 REFERENCE_PLANS = {
     "kitchen": [
         f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(coffee_machine) > release(mug) > "
@@ -89,6 +113,23 @@ REFERENCE_PLANS = {
         "turn_on(microwave)",
         f"{TO_KITCHEN} > access(bench) > release(apple) > pickup(kettle) > access(fridge) > "
         "open(fridge) > release(kettle) > turn_on(kettle)",
+        # into and onto objects; the receptacle carries what it holds
+        f"{TO_KITCHEN} > access(bench) > release_in(apple, crate) > pickup(crate) > "
+        "access(fridge) > open(fridge) > release(crate) > pickup(apple)",
+        f"{TO_KITCHEN} > access(bench) > release_on(apple, kettle) > turn_on(kettle) > "
+        "pickup(crate) > release_on(crate, kettle) > pickup(kettle)",
+        f"{TO_KITCHEN} > access(bench) > open(tin) > release_in(apple, tin) > close(tin) > "
+        "pickup(apple)",
+        f"{TO_KITCHEN} > access(bench) > release_in(apple, tin)",  # closed
+        f"{TO_KITCHEN} > access(bench) > release_in(apple, kettle)",  # not a container
+        "release_on(apple, crate)",  # the bench is not accessed
+    ],
+    "receptacles": [
+        f"{TO_KITCHEN} > access(bench) > pickup(pear) > access(basket) > release(pear) > "
+        "pickup(tray) > access(bench) > release_in(tray, bowl) > pickup(bowl) > "
+        "access(fridge) > open(fridge) > release(bowl)",
+        f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > release_in(mug, bowl) > "
+        "pickup(mug) > access(basket) > release_on(mug, tray)",
     ],
 }
 
@@ -111,6 +152,17 @@ LPG_PLANS = {
         "close(microwave) > turn_on(microwave)",
         "put_on(desk) > go_to(kitchen) > turn_on(kettle) > pick_up(kettle) > open(fridge) > "
         "put_inside(fridge) > pick_up(egg)",
+        "go_to(kitchen) > put_inside(crate) > pick_up(crate) > open(fridge) > put_inside(fridge) "
+        "> pick_up(apple) > put_on(kettle) > turn_on(kettle) > pick_up(crate) > put_on(kettle)",
+        "go_to(kitchen) > put_inside(tin)",  # closed
+        "go_to(kitchen) > put_on(bench) > pick_up(crate) > put_inside(tin)",  # carried
+        "go_to(kitchen) > put_on(bench) > pick_up(crate) > open(microwave) > "
+        "put_inside(microwave) > close(microwave) > pick_up(kettle) > put_on(crate)",  # enclosed
+    ],
+    "receptacles": [
+        "go_to(kitchen) > pick_up(pear) > put_inside(basket) > pick_up(tray) > put_inside(bowl) "
+        "> pick_up(bowl) > open(fridge) > put_inside(fridge) > pick_up(pear) > put_on(tray)",
+        "go_to(kitchen) > pick_up(bowl) > put_inside(bowl)",  # carried
     ],
 }
 VOCABULARY_PLANS = {"sayplan": REFERENCE_PLANS, "lookplangraph": LPG_PLANS}
@@ -130,8 +182,8 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 
 
 RANDOM = {
-    "sayplan": (("kitchen", 4), ("coffee", 2), ("nested", 4)),
-    "lookplangraph": (("kitchen", 4), ("nested", 4)),
+    "sayplan": (("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4)),
+    "lookplangraph": (("kitchen", 4), ("nested", 4), ("receptacles", 4)),
 }
 
 

@@ -8,6 +8,7 @@ import inspect
 import pytest
 
 from sceneplan.errors import UnsupportedError
+from sceneplan.graph.model import NodeKind
 from sceneplan.world import VOCABULARIES, parse_goal
 from sceneplan.world.domain import OBJECTS, ActionSchema, Eff, Param, Pre
 from sceneplan.world.predicates import PREDICATES, GoalPredicate, register_predicate
@@ -18,6 +19,7 @@ from sceneplan.world.primitives import (
     Cause,
     Effect,
     Test,
+    forget_primitive,
     primitive,
 )
 
@@ -109,7 +111,24 @@ def test_a_name_cannot_be_taken_twice():
     assert type(TESTS["holding"]).__name__ == "Holding"
 
 
-def test_a_schema_is_checked_against_the_primitives_it_names():
+@pytest.fixture
+def asset_only_effect():
+    """An effect whose PDDL and grounding faces are written for assets only."""
+
+    @primitive
+    class Anchor(Effect):
+        name, params, text = "anchor", ("a",), "{a} is anchored"
+        kinds = frozenset({NodeKind.ASSET})
+
+        def apply(self, state, a): ...
+        def pddl(self, a): ...
+        def ground(self, g, b, a): ...
+
+    yield
+    forget_primitive("anchor")
+
+
+def test_a_schema_is_checked_against_the_primitives_it_names(asset_only_effect):
     param = (Param("o", OBJECTS),)
     with pytest.raises(UnsupportedError, match="no precondition test 'shiny'"):
         ActionSchema("polish", param, (Pre("shiny", ("o",), Cause.NOT_HOLDING),), (), "")
@@ -117,8 +136,8 @@ def test_a_schema_is_checked_against_the_primitives_it_names():
         ActionSchema("polish", param, (Pre("has_state", ("o",), Cause.NOT_HOLDING),), (), "")
     with pytest.raises(UnsupportedError, match="no effect 'shine'"):
         ActionSchema("polish", param, (), (Eff("shine", ("o",)),), "")
-    with pytest.raises(UnsupportedError, match="place is defined for asset only"):
-        ActionSchema("polish", param, (), (Eff("place", ("o", "ontop_of")),), "")
+    with pytest.raises(UnsupportedError, match="anchor is defined for asset only"):
+        ActionSchema("polish", param, (), (Eff("anchor", ("o",)),), "")
     with pytest.raises(UnsupportedError, match="only right after set_state"):
         ActionSchema("polish", param, (), (Eff("apply_appliance", ("o",)),), "")
     with pytest.raises(UnsupportedError, match="not a registered Cause"):

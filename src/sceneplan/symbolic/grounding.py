@@ -5,11 +5,12 @@ Facts: `("at", place)`, `("accessed", asset)`, `("holding", o)`,
 parents) and `("state", word, x)`. What the simulator computes by walking the
 containment tree (an object's asset, whether it is accessible, what an
 appliance contains) is compiled through *chains*: the possible paths of
-parent links from an object up to its asset or the hand. Objects are only
-ever put on assets, so an object's chains are its current path and one per
-place it may be released at; in any state exactly one chain of each object
-holds. A ground action is one variant per chain (or per accessed asset,
-source place) it depends on, so the STRIPS planner sees plain conjunctions.
+parent links from an object up to its asset or the hand: its current path,
+one per asset it may be released at, and, through each object that takes
+things (a receptacle), that object's own chains (never through itself); in
+any state exactly one chain of each object holds. A ground action is one
+variant per chain (or per accessed asset, source place) it depends on, so the
+STRIPS planner sees plain conjunctions.
 
 What each precondition test and effect means here is the `ground` face of
 its primitive (`world.rules`); the Grounder below offers those faces what
@@ -19,7 +20,7 @@ they need (the `world.primitives.Grounding` protocol).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, cached_property
 from itertools import product
 
 from sceneplan.graph.model import NodeKind, Relation
@@ -37,7 +38,7 @@ from sceneplan.world.primitives import (
     opposite_facts,
 )
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
-from sceneplan.world.state import WorldState
+from sceneplan.world.state import WorldState, holds_inside
 
 K = NodeKind
 
@@ -70,16 +71,17 @@ class Grounder:
         return affordance in self.graph.nodes[node_id].affordances
 
     def is_container(self, node_id: str) -> bool:
-        return self.affords(node_id, "open")
+        return holds_inside(self.graph.nodes[node_id])
 
     def placements(self, o: str) -> list[tuple[str, Relation]]:
-        """Where the object may rest: where it is now and, if it can be picked up, release spots."""
+        """Where the object may rest: where it is now and, if it can be picked up, release
+        spots: assets, and objects in scope that things can be put on or in (receptacles)."""
         out = []
         if self.state.holding != o:
             out.append((self.state.parent(o), self.state.relation(o)))
         if self.affords(o, "pickup"):
-            for a in self.assets:
-                if not self.affords(a, "release"):
+            for a in (*self.assets, *self.receptacles):
+                if a == o or not self.affords(a, "release"):
                     continue
                 relations = [Relation.ONTOP_OF]
                 if self.is_container(a):
@@ -87,11 +89,20 @@ class Grounder:
                 out.extend((a, r) for r in relations if (a, r) not in out)
         return out
 
-    def _chains(self, o: str) -> tuple[Chain, ...]:
+    @cached_property
+    def receptacles(self) -> list[str]:
+        """Objects in scope that other objects may be put on or in."""
+        return sorted(o for o in self.scope.objects if self.affords(o, "release"))
+
+    def _chains(self, o: str, avoid: frozenset[str] = frozenset()) -> tuple[Chain, ...]:
+        """Chains of `o` that pass through none of `avoid` (an object cannot be below
+        itself: placing a receptacle in what it holds is excluded)."""
         out: list[Chain] = []
         if self.affords(o, "pickup") or self.state.holding == o:
             out.append(Chain((("holding", o),), None, (), ()))
         for parent, relation in self.placements(o):
+            if parent in avoid:
+                continue
             link = (relation.value, o, parent)
             entered = (parent,) if relation is Relation.INSIDE_OF else ()
             if self.graph.nodes[parent].kind is K.ASSET:
@@ -99,22 +110,18 @@ class Grounder:
             else:
                 out.extend(
                     Chain((link, *c.links), c.asset, (parent, *c.parents), entered + c.entered)
-                    for c in self.chains(parent)
+                    for c in self.chains(parent, avoid | {o})
                 )
         return tuple(out)
 
     def contents_paths(self, o: str) -> list[tuple[str, tuple[Fact, ...]]]:
-        """Objects now below `o`, each with the links that keep it there (none can be added)."""
-        out = []
-        for d in self.scope.objects:
-            path, child, parent = [], d, self.state.parent(d)
-            while parent is not None and self.graph.nodes[parent].kind is K.OBJECT:
-                path.append((self.state.relation(child).value, child, parent))
-                if parent == o:
-                    out.append((d, tuple(path)))
-                    break
-                child, parent = parent, self.state.parent(parent)
-        return out
+        """Objects that may be below `o`, each with the links that keep it there."""
+        out: dict[tuple[str, tuple[Fact, ...]], None] = {}
+        for d in sorted(self.scope.objects):
+            for chain in self.chains(d):
+                if o in chain.parents:
+                    out[(d, chain.prefix_to(o))] = None
+        return list(out)
 
     def room_assets(self, room: str | None) -> list[str]:
         return [a for a in self.assets if self.graph.room_of(a) == room]

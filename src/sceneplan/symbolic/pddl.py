@@ -20,11 +20,13 @@ The problem stays linear in the building and cheap to ground: appliance
 functions are unary static facts by category (`(makes_hot microwave)`,
 `(takes_full mug)`), not one per appliance and object; and what an action
 quantifies over (the place it leaves, the accessed asset, the held object)
-ranges over the narrowest type that can hold it. Objects are only ever put on
-assets, so only objects nested in or carrying objects at the start (type
-`nest`) can ever be below an object; assets are `surface` (no container,
-no appliance), `device` (containers) or `F_appliance` (appliances of function
-F), so a release quantifies over the few appliances, not over every asset.
+ranges over the narrowest type that can hold it. When no object takes things
+(`release`), objects are only ever put on assets, so only objects nested in or
+carrying objects at the start (type `nest`) can ever be below an object (with
+object receptacles, every object that may be nested or carry is a `nest`);
+assets are `surface` (no container, no appliance), `device` (containers) or
+`F_appliance` (appliances of function F), so a release quantifies over the
+few appliances, not over every asset.
 `export_pddl(..., scope=...)` writes the problem of a focused scope
 (`symbolic.scope`): its nodes only, with a macro move between any two of its
 places, as the solver itself plans.
@@ -58,7 +60,7 @@ from sceneplan.world.primitives import (
     pddl_word,
 )
 from sceneplan.world.rules import appliance_function, appliance_functions, appliance_words
-from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState, holds_inside
 
 K = NodeKind
 
@@ -223,7 +225,7 @@ def static_facts(
         if node.kind not in (K.ASSET, K.OBJECT):
             continue
         facts += [f"(can_{a} {node.id})" for a in node.affordances if a in affordances]
-        if "open" in node.affordances:
+        if holds_inside(node):
             facts.append(f"(container {node.id})")
         facts += [f"(makes_{f.name} {node.id})" for f in functions if node.category in f.categories]
         if node.kind is K.OBJECT:
@@ -266,8 +268,12 @@ def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list
     return facts
 
 
-def pddl_type(state: WorldState, node_id: str) -> str:
-    """The PDDL type of a node in a problem starting from `state` (see the module's doc)."""
+def pddl_type(state: WorldState, node_id: str, receptacles: bool = False) -> str:
+    """The PDDL type of a node in a problem starting from `state` (see the module's doc).
+
+    `receptacles`: the problem has objects that things can be put on or in, so every
+    object that can be picked up, or can carry others, may be nested: a `nest`.
+    """
     node = state.graph.nodes[node_id]
     if node.kind is K.ASSET:
         function = appliance_function(node.category)
@@ -275,7 +281,7 @@ def pddl_type(state: WorldState, node_id: str) -> str:
             return function.pddl_type
         inside = any(state.relation(c) is Relation.INSIDE_OF for c in state.children(node_id))
         words = set(node.state) | state.states(node_id)
-        if "open" in node.affordances or inside or words & {"open", "closed"}:
+        if holds_inside(node) or inside or words & {"open", "closed"}:
             return "device"
         return "surface"
     if node.kind is K.OBJECT:
@@ -283,8 +289,14 @@ def pddl_type(state: WorldState, node_id: str) -> str:
         parent = state.parent(node_id)
         nested = parent is not None and graph.nodes[parent].kind is K.OBJECT
         carries = any(graph.nodes[c].kind is K.OBJECT for c in state.children(node_id))
-        return "nest" if nested or carries else "item"
+        may_nest = receptacles and bool({"pickup", "release"} & set(node.affordances))
+        return "nest" if nested or carries or may_nest else "item"
     return PDDL_TYPE[node.kind]
+
+
+def has_receptacles(nodes: Iterable) -> bool:
+    """Whether any object among the nodes affords `release` (things go on or in it)."""
+    return any(n.kind is K.OBJECT and "release" in n.affordances for n in nodes)
 
 
 @dataclass(frozen=True)
@@ -342,9 +354,10 @@ def export_pddl(
         translated.attributes if translated else (),
     )
     by_type: dict[str, list[str]] = {}
+    receptacles = has_receptacles(members)
     for node in members:
         _check_name(node.id, "node id")
-        by_type.setdefault(pddl_type(state, node.id), []).append(node.id)
+        by_type.setdefault(pddl_type(state, node.id, receptacles), []).append(node.id)
     objects = "\n    ".join(f"{' '.join(ids)} - {t}" for t, ids in by_type.items())
     init = static_facts(graph, vocabulary, nodes, links) + state_facts(state, nodes)
     if translated is not None:

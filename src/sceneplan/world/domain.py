@@ -69,6 +69,13 @@ def _define_causes() -> None:
         ("already_off", "{node} is already off", wrong, True),
         ("must_close_first", "{node} is open; close it before turning it on", missing, True),
         ("not_a_container", "{node} cannot hold things inside it", wrong, True),
+        (
+            "carried",
+            "{node} is held by the agent, or is on or in what it holds (holding: {held}); "
+            "put it down first",
+            wrong,
+            True,
+        ),
         # partial observability (world/partial.py): memory and the true world disagree
         (
             "stale_memory",
@@ -287,6 +294,31 @@ SAYPLAN: dict[str, ActionSchema] = {
             "Put the held object in the accessed asset if it is an open container, "
             "otherwise on top of it.",
         ),
+        ActionSchema(
+            "release_in",
+            (Param("o", OBJECTS), Param("r", OBJECTS, "release")),
+            (
+                Pre("holding", ("o",), Cause.NOT_HOLDING),
+                Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
+                Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
+                Pre("is_container", ("r",), Cause.NOT_A_CONTAINER),
+                Pre("opening_clear", ("r",), Cause.IS_CLOSED),
+            ),
+            (Eff("place", ("r", "inside_of")),),
+            "Put the held object inside an object on the accessed asset (a bowl, a sack, "
+            "an open box).",
+        ),
+        ActionSchema(
+            "release_on",
+            (Param("o", OBJECTS), Param("r", OBJECTS, "release")),
+            (
+                Pre("holding", ("o",), Cause.NOT_HOLDING),
+                Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
+                Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
+            ),
+            (Eff("place", ("r", "ontop_of")),),
+            "Put the held object on top of an object on the accessed asset (a plate, a tray).",
+        ),
         *_switches(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
         _DONE,
     )
@@ -315,25 +347,30 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
         ),
         ActionSchema(
             "put_on",
-            (Param("a", ASSETS, "release"),),
+            (Param("a", THINGS, "release"),),
             (
                 Pre("holding_any", (), Cause.NOT_HOLDING),
+                Pre("not_carried", ("a",), Cause.CARRIED),
                 Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
+                Pre("accessible", ("a",), Cause.CONTAINER_CLOSED),
             ),
             (Eff("place", ("a", "ontop_of")),),
-            "Put the held object on top of an asset.",
+            "Put the held object on top of an asset, or of an object that takes things "
+            "(a plate, a tray).",
         ),
         ActionSchema(
             "put_inside",
-            (Param("a", ASSETS, "release"),),
+            (Param("a", THINGS, "release"),),
             (
                 Pre("holding_any", (), Cause.NOT_HOLDING),
+                Pre("not_carried", ("a",), Cause.CARRIED),
                 Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
+                Pre("accessible", ("a",), Cause.CONTAINER_CLOSED),
                 Pre("is_container", ("a",), Cause.NOT_A_CONTAINER),
-                Pre("has_state", ("a", "open"), Cause.IS_CLOSED),
+                Pre("opening_clear", ("a",), Cause.IS_CLOSED),
             ),
             (Eff("place", ("a", "inside_of")),),
-            "Put the held object inside an open container.",
+            "Put the held object inside an open container or a receptacle (a bowl, a sack).",
         ),
         *_switches(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
         ActionSchema(
@@ -349,7 +386,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             (
                 Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
                 Pre("is_container", ("a",), Cause.NOT_A_CONTAINER),
-                Pre("has_state", ("a", "open"), Cause.IS_CLOSED),
+                Pre("opening_clear", ("a",), Cause.IS_CLOSED),
             ),
             (Eff("observe", ("a", "inside_of")),),
             "Look inside an open container; what is found is added to the graph.",

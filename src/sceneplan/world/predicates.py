@@ -32,7 +32,7 @@ from sceneplan.world.primitives import (
     pddl_attribute,
     pddl_word,
 )
-from sceneplan.world.state import WorldState
+from sceneplan.world.state import WorldState, holds_inside
 
 K = NodeKind
 STATIC_KINDS = frozenset({K.BUILDING, K.FLOOR, K.ROOM, K.POSE, K.ASSET})
@@ -213,9 +213,9 @@ class _Relation(GoalPredicate):
 
     def achievable(self, graph, x, y):
         target = graph.nodes[y]
-        if target.kind is not K.ASSET or "release" not in target.affordances:
+        if target.kind not in (K.ASSET, K.OBJECT) or "release" not in target.affordances:
             return False
-        return Relation.ONTOP_OF in self.relations or "open" in target.affordances
+        return Relation.ONTOP_OF in self.relations or holds_inside(target)
 
 
 @register_predicate

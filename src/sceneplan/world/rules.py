@@ -198,7 +198,8 @@ class Holding(Test):
         return f"(holding {o})"
 
     def ground(self, g, b, o):
-        return [({}, (("holding", o),), ())]
+        # binds the held object ("held") for effects that put it somewhere (`place`)
+        return bind(b, "held", o, (("holding", o),))
 
 
 @primitive
@@ -311,7 +312,7 @@ class ReachableAccessed(Test):
         if accessed is not None and (x == accessed or state.support_asset(x) == accessed):
             return None
         asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
-        return {"asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
+        return {"node": x, "asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
 
     def pddl(self, x):
         return f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
@@ -328,7 +329,7 @@ class Accessible(Test):
 
     def check(self, state, o):
         blocker = state.closed_container_above(o)
-        return None if blocker is None else {"container": blocker}
+        return None if blocker is None else {"node": o, "container": blocker}
 
     def pddl(self, o):
         # only containers (`device`) and objects that carry objects (`nest`) enclose anything
@@ -338,6 +339,8 @@ class Accessible(Test):
         )
 
     def ground(self, g, b, o):
+        if g.graph.nodes[o].kind is not K.OBJECT:
+            return holds_always()  # an asset stands in its room, enclosed by nothing
         return [
             ({("chain", o): c}, c.links, tuple(("state", "closed", p) for p in c.entered))
             for c in g.chains_for(b, o)
@@ -349,7 +352,7 @@ class HasState(Test):
     name, params, text = "has_state", ("x", "word"), "{x} is {word}"
 
     def check(self, state, x, word):
-        return None if word in state.states(x) else {}
+        return None if word in state.states(x) else {"node": x}
 
     def pddl(self, x, word):
         return f"({pddl_word(word)} {x})"
@@ -366,13 +369,51 @@ class IsContainer(Test):
     name, params, text = "is_container", ("x",), "{x} can hold things inside it"
 
     def check(self, state, x):
-        return None if state.is_container(x) else {}
+        return None if state.is_container(x) else {"node": x}
 
     def pddl(self, x):
         return f"(container {x})"
 
     def ground(self, g, b, x):
         return holds_always() if g.is_container(x) else []
+
+
+@primitive
+class OpeningClear(Test):
+    name, params, text = "opening_clear", ("x",), "{x} is open or has no lid"
+
+    def check(self, state, x):
+        return None if state.opening_clear(x) else {"node": x}
+
+    def pddl(self, x):
+        return f"(or (is_open {x}) (not (can_open {x})))"
+
+    def ground(self, g, b, x):
+        return [({}, (("state", "open", x),), ())] if g.affords(x, "open") else holds_always()
+
+    def words(self, args):
+        return {"open"}
+
+
+@primitive
+class NotCarried(Test):
+    name, params, text = (
+        "not_carried",
+        ("x",),
+        "{x} is not the held object, nor on or in it",
+    )
+
+    def check(self, state, x):
+        return {"node": x, "held": _held(state)} if state.carried(x) else None
+
+    def pddl(self, x):
+        carried = f"(exists (?h - nest) (and (holding ?h) (below {x} ?h)))"
+        return f"(and (not (holding {x})) (not {carried}))"
+
+    def ground(self, g, b, x):
+        if g.graph.nodes[x].kind is not K.OBJECT:
+            return holds_always()
+        return [({("chain", x): c}, c.links, ()) for c in g.chains_for(b, x) if c.asset is not None]
 
 
 @primitive
@@ -521,38 +562,49 @@ def _put(state: WorldState, target: str, relation: Relation) -> None:
 
 @primitive
 class Place(Effect):
-    """Put the held object on or inside an asset (LookPlanGraph's put_on / put_inside)."""
+    """Put the held object on or inside an asset or an object (LookPlanGraph's put_on /
+    put_inside; SayPlan's release_on / release_in)."""
 
     name, params, text = "place", ("a", "relation"), "the held object is {relation} {a}"
-    kinds = frozenset({K.ASSET})
 
     def apply(self, state, a, relation):
         _put(state, a, Relation(relation))
 
     def pddl(self, a, relation):
+        # quantified variables are named so as not to capture a schema's parameter
         inside = relation == Relation.INSIDE_OF.value
         enclosed = (lambda d: f" (enclosed {d} {a})") if inside else (lambda d: "")
         running = f"(is_on {a})" + ("" if inside else f" (not (container {a}))")
+        in_room = f"(or (asset_in_room {a} ?room) (located {a} ?room))"
+        # an object target passes on what is above it: what it rests on or in (assets
+        # and `nest` objects), and the room; for an asset target these never hold
+        above = " ".join(
+            f"(forall (?held - item ?up - {t}) "
+            f"(when (and (holding ?held) ({f} {a} ?up)) ({f} ?held ?up))) "
+            f"(forall (?held - nest ?sub - nest ?up - {t}) "
+            f"(when (and (holding ?held) (below ?sub ?held) ({f} {a} ?up)) ({f} ?sub ?up)))"
+            for t in ("asset", "nest")
+            for f in ("below", "enclosed")
+        )
         return (
-            f"(handempty) (forall (?h - item) (when (holding ?h) (and (not (holding ?h)) "
-            f"({relation} ?h {a}) (below ?h {a}){enclosed('?h')}))) "
-            f"(forall (?h - item ?r - room) (when (and (holding ?h) (asset_in_room {a} ?r)) "
-            "(located ?h ?r))) "
-            f"(forall (?h - nest ?d - nest) (when (and (holding ?h) (below ?d ?h)) "
-            f"(and (below ?d {a}){enclosed('?d')}))) "
-            f"(forall (?h - nest ?d - nest ?r - room) (when (and (holding ?h) (below ?d ?h) "
-            f"(asset_in_room {a} ?r)) (located ?d ?r))) "
-            f"(forall (?h - item) (and {appliance_pddl(a, '?h', f'(holding ?h) {running}')})) "
-            f"(forall (?h - nest ?d - nest) "
-            f"(and {appliance_pddl(a, '?d', f'(holding ?h) (below ?d ?h) {running}')}))"
+            f"(handempty) (forall (?held - item) (when (holding ?held) (and (not (holding ?held)) "
+            f"({relation} ?held {a}) (below ?held {a}){enclosed('?held')}))) "
+            f"(forall (?held - item ?room - room) (when (and (holding ?held) {in_room}) "
+            "(located ?held ?room))) "
+            f"(forall (?held - nest ?sub - nest) (when (and (holding ?held) (below ?sub ?held)) "
+            f"(and (below ?sub {a}){enclosed('?sub')}))) "
+            "(forall (?held - nest ?sub - nest ?room - room) "
+            f"(when (and (holding ?held) (below ?sub ?held) {in_room}) (located ?sub ?room))) "
+            f"{above} (forall (?held - item) "
+            f"(and {appliance_pddl(a, '?held', f'(holding ?held) {running}')})) "
+            f"(forall (?held - nest ?sub - nest) "
+            f"(and {appliance_pddl(a, '?sub', f'(holding ?held) (below ?sub ?held) {running}')}))"
         )
 
     def ground(self, g, b, a, relation):
         held = b.get("held")
         if held is None:
-            raise UnsupportedError("place needs holding_any among the preconditions")
-        if g.graph.nodes[a].kind is not K.ASSET:
-            raise UnsupportedError(f"place is grounded for assets only, not for {a}")
+            raise UnsupportedError("place needs holding or holding_any among the preconditions")
         add: list[Fact] = [HANDEMPTY, (relation, held, a)]
         cond: list = []
         if relation == Relation.INSIDE_OF.value or not g.is_container(a):
@@ -579,14 +631,15 @@ class PlaceAtAccessed(Effect):
     def apply(self, state, o):
         target = state.accessed
         assert target is not None, "preconditions guarantee an accessed asset"
-        inside = state.is_container(target) and "open" in state.states(target)
+        inside = state.is_container(target) and state.opening_clear(target)
         _put(state, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
 
     def pddl(self, o):
         # a `surface` is no container and no appliance; containers are `device`s; each
         # appliance is typed by its function; only a `nest` object carries others along
-        inside = "(and (container ?acc) (is_open ?acc))"
-        running = "(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) (is_open ?acc))"
+        clear = "(is_open ?acc) (not (can_open ?acc))"  # open, or a receptacle with no lid
+        inside = f"(and (container ?acc) (or {clear}))"
+        running = f"(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) {clear})"
         functions = " ".join(
             f"(forall (?acc - {f.pddl_type}) {function_pddl(f, o, running)}) "
             f"(forall (?acc - {f.pddl_type} ?d - nest) "
@@ -619,7 +672,9 @@ class PlaceAtAccessed(Effect):
         add: list[Fact] = [HANDEMPTY]
         cond: list = []
         running: tuple[tuple[Fact, ...], tuple[Fact, ...]] = ((("state", "on", a),), ())
-        if g.is_container(a):
+        if g.is_container(a) and not g.affords(a, "open"):
+            add.append(("inside_of", o, a))  # a receptacle: always open
+        elif g.is_container(a):
             is_open = ("state", "open", a)
             cond += [
                 ((is_open,), (), [("inside_of", o, a)], []),

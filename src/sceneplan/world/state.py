@@ -22,6 +22,15 @@ for _a, _b in (
 ):
     EXCLUSIVE_STATES[_a], EXCLUSIVE_STATES[_b] = _b, _a
 
+# A node with one of these affordances holds things inside it: `open` (a container with a
+# lid or door: fridge, box) or `receptacle` (open-topped, never closed: bowl, sack, basket).
+CONTAINER_AFFORDANCES = frozenset({"open", "receptacle"})
+
+
+def holds_inside(node: Node) -> bool:
+    """Whether a node can hold things inside it (a container or a receptacle)."""
+    return not CONTAINER_AFFORDANCES.isdisjoint(node.affordances)
+
 
 class WorldState:
     """Where everything is and what state it is in, as an overlay on a SceneGraph."""
@@ -153,8 +162,23 @@ class WorldState:
             current = parent
 
     def is_container(self, node_id: str) -> bool:
-        """A node that can be opened holds things inside it."""
-        return "open" in self.graph.nodes[node_id].affordances
+        """A node that can be opened, or a receptacle, holds things inside it."""
+        return holds_inside(self.graph.nodes[node_id])
+
+    def opening_clear(self, node_id: str) -> bool:
+        """Things can go in or out now: the node is open, or it has no lid to close."""
+        return "open" in self.states(node_id) or "open" not in self.graph.nodes[node_id].affordances
+
+    def carried(self, node_id: str) -> bool:
+        """The node is the held object, or on or in it at any depth."""
+        current: str | None = node_id
+        while current is not None and self.holding is not None:
+            if current == self.holding:
+                return True
+            if self.graph.nodes[current].kind is not NodeKind.OBJECT:
+                return False
+            current = self.parent(current)
+        return False
 
     # -- changing (used by the simulator's effects) -------------------------------
 
