@@ -189,6 +189,7 @@ GROWTH = (
     "load s",
     "orjson paused s",
     "load cpu s",
+    "orjson cpu s",
     "cpu ratio",
     "RSS over base MB",
     "tokens",
