@@ -160,6 +160,9 @@ def test_published_file_is_complete():
         "lookplangraph_table2",
         "lookplangraph_table3",
         "lookplangraph_table4",
+        "sclplan_table1",
+        "sclplan_table2",
+        "sclplan_table3",
     }
     for entry in data.values():
         assert entry["source"]["paper"] and entry["source"]["table"]
