@@ -160,7 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     totals: Counter = Counter()
     started = time.perf_counter()
     for activity in activities:
-        problem = read_problem(folder / activity / "problem0.bddl")
+        try:
+            problem = read_problem(folder / activity / "problem0.bddl")
+        except SceneplanError as exc:
+            totals["behavior-extended"] += 1
+            skipped["behavior-extended"][f"import: {str(exc).split(': ', 1)[-1]}"] += 1
+            continue
         suite = "behavior-grasif" if grasif(problem) else "behavior-extended"
         totals[suite] += 1
         try:

@@ -90,9 +90,11 @@ def parse_problem(text: str, source: str = "<bddl>") -> Problem:
         if not (isinstance(atom, list) and atom and all(isinstance(a, str) for a in atom)):
             raise BadInputError(f"{source}: :init: {_show(fact)} is not a fact")
         (negated if negative else init).append(tuple(atom))
-    if len(sections[":goal"]) != 1:
-        raise BadInputError(f"{source}: :goal must hold one expression")
-    return Problem(name, objects, init, negated, sections[":goal"][0], source, sections)
+    goals = sections[":goal"]
+    if not goals:
+        raise BadInputError(f"{source}: :goal is empty")
+    goal = goals[0] if len(goals) == 1 else ["and", *goals]  # several: all of them
+    return Problem(name, objects, init, negated, goal, source, sections)
 
 
 def _objects(tokens: list[Any], source: str) -> dict[str, str]:
