@@ -108,3 +108,54 @@ def test_coffee_story_app_l():
     assert result.ok
     assert result.final_state.states("coffee_mug") == {"full"}
     assert result.final_state.room_of("coffee_mug") == "toms_room"
+
+
+def _places(graph):
+    return [n for n in graph.nodes if graph.is_place(n)]
+
+
+@pytest.mark.parametrize("env", ["coffee", "office", "home"])
+def test_paths_are_networkx_bidirectional_dijkstra_paths(env):
+    """Every pair of places: the same path networkx gives on the topology, ties included."""
+    import networkx as nx
+
+    graph = load_environment(env)
+    nav = Navigator(graph)
+    places = _places(graph)
+    for source in places:
+        for target in places:
+            expected = nx.bidirectional_dijkstra(graph.topology, source, target)[1]
+            assert nav.shortest_path(source, target) == expected, (source, target)
+
+
+def test_paths_match_networkx_on_generated_meshes_with_ties():
+    """Random meshes of unit-length links (many equal paths) and a split component."""
+    import random
+
+    import networkx as nx
+
+    rng = random.Random(7)
+    for trial in range(20):
+        names = [f"r{i}" for i in range(14)]
+        nodes = [{"id": "floor0", "kind": "floor"}]
+        nodes += [{"id": n, "kind": "room", "parent": "floor0"} for n in names]
+        nodes.append({"id": "robot", "kind": "agent", "parent": names[0]})
+        links = {tuple(sorted(rng.sample(names, 2))) for _ in range(22)}
+        data = {"format": "sceneplan-graph", "version": 1, "name": "mesh", "nodes": nodes}
+        graph = from_dict(data | {"links": [list(link) for link in sorted(links)]})
+        nav = Navigator(graph)
+        for source in names:
+            for target in names:
+                try:
+                    expected = nx.bidirectional_dijkstra(graph.topology, source, target)[1]
+                except nx.NetworkXNoPath:
+                    with pytest.raises(UnreachableError, match="no chain of links"):
+                        nav.shortest_path(source, target)
+                    continue
+                assert nav.shortest_path(source, target) == expected, (trial, source, target)
+
+
+def test_navigating_does_not_build_the_networkx_topology():
+    graph = load_environment("office")
+    Navigator(graph).expand_plan("goto(kitchen) > goto(mobile_robotics_lab)")
+    assert graph._topology is None

@@ -3,6 +3,15 @@
 Edges are weighted by the Euclidean distance between their ends where both
 have positions, and count 1 otherwise (see SceneGraph.from_nodes).
 
+Paths come from a bidirectional Dijkstra over the graph's own link index
+(`SceneGraph.neighbours` / `link_length`), so navigating does not build the
+networkx topology (nor import networkx, which costs a command-line call about
+60 ms). It scans the two directions alternately, breaks ties between equal
+distances by the order places were reached, and keeps the first meeting place
+of the shortest total, so it returns the very path networkx's
+`bidirectional_dijkstra` returns on the topology (tests/test_nav.py checks
+every pair of places of the packaged environments and of generated buildings).
+
 >>> from sceneplan.datasets import load_environment
 >>> nav = Navigator(load_environment("coffee"))
 >>> nav.shortest_path("bobs_room", "kitchen")
@@ -13,9 +22,8 @@ have positions, and count 1 otherwise (see SceneGraph.from_nodes).
 
 from __future__ import annotations
 
-from itertools import pairwise
-
-import networkx as nx
+from heapq import heappop, heappush
+from itertools import count, pairwise
 
 from sceneplan.errors import UnreachableError
 from sceneplan.graph.model import SceneGraph
@@ -33,24 +41,25 @@ class Navigator:
 
     def shortest_path(self, source: str, target: str) -> list[str]:
         """The places from `source` to `target`, both included."""
+        graph = self.graph
         for end in (source, target):
-            if end not in self.graph.topology:
+            if not graph.is_place(end):
                 self.graph.node(end)  # unknown ids raise UnknownNodeError with suggestions
                 raise UnreachableError(
                     f"'{end}' is {self.graph.node(end).kind.with_article}, not a room or pose; "
                     "navigation goes between rooms and poses"
                 )
-        try:
-            return nx.bidirectional_dijkstra(self.graph.topology, source, target)[1]
-        except nx.NetworkXNoPath:
+        path = _bidirectional_dijkstra(graph, source, target)
+        if path is None:
             raise UnreachableError(
                 f"no path from {source} to {target}: no chain of links connects them"
-            ) from None
+            )
+        return path
 
     def path_length(self, source: str, target: str) -> float:
         """The length of the shortest path (metres where positions exist, hops otherwise)."""
         path = self.shortest_path(source, target)
-        return sum(self.graph.topology[a][b]["weight"] for a, b in pairwise(path))
+        return sum(self.graph.link_length(a, b) for a, b in pairwise(path))
 
     def expand_plan(self, plan: PlanLike, start: str | None = None) -> list[Action]:
         """Insert the poses between the places of a plan's goto steps.
@@ -72,7 +81,7 @@ class Navigator:
                 break
             is_move = action.name in MOVE_ACTIONS and len(action.args) == 1
             target = action.args[0] if is_move else None
-            if target is None or target not in self.graph.topology or here is None:
+            if target is None or not self.graph.is_place(target) or here is None:
                 out.append(action)
                 continue
             if target == here:
@@ -82,3 +91,59 @@ class Navigator:
             out.extend(Action(action.name, (place,)) for place in path[1:])
             here = target
         return out
+
+
+def _bidirectional_dijkstra(graph: SceneGraph, source: str, target: str) -> list[str] | None:
+    """The shortest path from `source` to `target` over the links, or None if none joins them.
+
+    Two searches, one from each end, take turns settling their nearest place
+    (ties by the order places were first reached); whenever a place has been
+    reached from both sides, the path through it is a candidate, and the best
+    candidate so far is the answer once some place is settled from both sides.
+    """
+    if source == target:
+        return [source]
+    settled: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    reached: tuple[dict[str, float], dict[str, float]] = ({source: 0.0}, {target: 0.0})
+    came_from: tuple[dict[str, str | None], dict[str, str | None]] = (
+        {source: None},
+        {target: None},
+    )
+    order = count()
+    fringes: tuple[list, list] = ([(0.0, next(order), source)], [(0.0, next(order), target)])
+    best: float | None = None
+    meeting: str | None = None
+    side = 1
+    while fringes[0] and fringes[1]:
+        side = 1 - side
+        dist, _, place = heappop(fringes[side])
+        if place in settled[side]:
+            continue
+        settled[side][place] = dist
+        if place in settled[1 - side]:
+            assert meeting is not None  # a place settled on both sides was reached on both
+            forward = _walk(came_from[0], meeting)
+            backward = _walk(came_from[1], came_from[1][meeting])
+            return forward[::-1] + backward
+        for other in graph.neighbours(place):
+            length = dist + graph.link_length(place, other)
+            if other in settled[side]:
+                continue
+            if other not in reached[side] or length < reached[side][other]:
+                reached[side][other] = length
+                heappush(fringes[side], (length, next(order), other))
+                came_from[side][other] = place
+                if other in reached[1 - side]:
+                    total = length + reached[1 - side][other]
+                    if best is None or total < best:
+                        best, meeting = total, other
+    return None
+
+
+def _walk(came_from: dict[str, str | None], place: str | None) -> list[str]:
+    """The places from `place` back to the search's start, following `came_from`."""
+    out: list[str] = []
+    while place is not None:
+        out.append(place)
+        place = came_from[place]
+    return out
