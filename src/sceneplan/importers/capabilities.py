@@ -7,7 +7,7 @@ appliances give, and tiny plans run through the simulator), never from a
 list written here, so a build rerun after the domain grows includes more.
 
 >>> can_place("ontop_of", "asset", ("release",))
->>> achievable("open"), achievable("sliced")
+>>> achievable("open"), achievable("glittering")
 (True, False)
 """
 
