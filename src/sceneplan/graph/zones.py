@@ -214,11 +214,11 @@ class Hierarchy:
                 given.setdefault(name, []).append(place)
                 zone_of[place] = name
         if given:
-            topology, members = self.graph.topology, set(places)
+            members = set(places)
             posed: set[str] = set()  # poses that joined a zone: they do not pass it on
             for place in places:
                 if nodes[place].kind is NodeKind.POSE and place not in zone_of:
-                    for other in sorted(topology[place], key=self._order):
+                    for other in sorted(self.graph.neighbours(place), key=self._order):
                         if other in members and other in zone_of and other not in posed:
                             zone_of[place] = zone_of[other]
                             given[zone_of[other]].append(place)
@@ -246,7 +246,7 @@ class Hierarchy:
         the first room it links to (file order), else that of the place before it
         in the walk, so that a room and its door stay together.
         """
-        nodes, topology = self.graph.nodes, self.graph.topology
+        nodes = self.graph.nodes
         order = self._walk(places)
         rooms = [p for p in order if nodes[p].kind is NodeKind.ROOM]
         if len(rooms) <= ZONE_ROOMS:
@@ -258,7 +258,8 @@ class Hierarchy:
         for place in order:
             zone = zone_of.get(place)
             if zone is None:
-                linked = sorted((n for n in topology[place] if n in zone_of), key=self._order)
+                doors = [n for n in self.graph.neighbours(place) if n in zone_of]
+                linked = sorted(doors, key=self._order)
                 zone = zone_of[linked[0]] if linked else previous
             runs[zone].append(place)
             previous = zone
@@ -266,7 +267,7 @@ class Hierarchy:
 
     def _walk(self, places: list[str]) -> list[str]:
         """Breadth-first over the topology among `places`, neighbours in file order."""
-        topology, members = self.graph.topology, set(places)
+        members = set(places)
         seen: set[str] = set()
         order: list[str] = []
         for start in places:
@@ -277,7 +278,7 @@ class Hierarchy:
             while queue:
                 place = queue.popleft()
                 order.append(place)
-                nearby = [n for n in topology[place] if n in members and n not in seen]
+                nearby = [n for n in self.graph.neighbours(place) if n in members and n not in seen]
                 for other in sorted(nearby, key=self._order):
                     seen.add(other)
                     queue.append(other)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from sceneplan.errors import BadInputError, UnknownNodeError
-from sceneplan.graph.model import SceneGraph
+from sceneplan.graph.model import PLACE_KINDS, SceneGraph
 from sceneplan.graph.tokens import count_tokens
 from sceneplan.graph.views import GraphView, collapse, collapse_hierarchy
 from sceneplan.llm.structured import parse_reply
@@ -67,7 +67,7 @@ def initial_view(
         return collapse_hierarchy(graph)
     if how == "rooms":
         return collapse(graph)
-    if graph.topology.number_of_nodes() <= budget:
+    if sum(node.kind in PLACE_KINDS for node in graph) <= budget:
         view = collapse(graph)
         if count_tokens(graph_text(view, topology=topology)) <= budget:
             return view
