@@ -223,3 +223,26 @@ def test_view_serve_opens_the_browser_on_the_page(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "serving http://127.0.0.1:" in result.output
     assert fetched == [out.read_bytes()]
+
+
+def test_a_hierarchical_search_is_replayed_from_the_top_of_the_hierarchy():
+    from sceneplan.graph import Node, NodeKind, SceneGraph
+    from sceneplan.planners.episode import SearchTurn
+    from sceneplan.viewer.episode_data import search_turns
+
+    rooms = [Node(f"office{i}", NodeKind.ROOM, parent="floor0") for i in range(30)]
+    kept = [Node("desk", NodeKind.ASSET, parent="office20")]
+    graph = SceneGraph.from_nodes([Node("floor0", NodeKind.FLOOR), *rooms, *kept])
+    episode = Episode("sayplan", "m", "big", "Find the desk.")
+    episode.extra["view"] = "hierarchy"
+    episode.search = [
+        SearchTurn(1, "expand", "floor0_zone2", True, "", 40),
+        SearchTurn(2, "expand", "office20", True, "", 60),
+        SearchTurn(3, "contract", "floor0_zone2", True, "", 70),
+    ]
+    turns = search_turns(episode, graph)
+    assert turns["replayed"]
+    assert [t["open_after"] for t in turns["turns"]] == [[], ["office20"], []]
+    # the same trace read as a rooms-view search cannot be replayed: no such node there
+    del episode.extra["view"]
+    assert not search_turns(episode, graph)["replayed"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from sceneplan.errors import SceneplanError
 from sceneplan.graph.model import NodeKind, SceneGraph
-from sceneplan.graph.views import collapse
+from sceneplan.graph.views import collapse, collapse_hierarchy
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall
 from sceneplan.world.actions import parse_action
@@ -54,8 +54,12 @@ def _summary(episode: Episode) -> dict[str, Any]:
 
 def search_turns(episode: Episode, graph: SceneGraph) -> dict[str, Any]:
     """Each turn as the model had it: the view it was shown (`open` rooms, `visible` nodes,
-    its tokens), its reasoning, the command it chose and what that did (`open_after`)."""
-    view = collapse(graph)
+    its tokens), its reasoning, the command it chose and what that did (`open_after`).
+
+    The search is replayed from the view it started from: the rooms view, or the top
+    of the place hierarchy (floor groups, floors, zones) when `extra["view"]` says so."""
+    hierarchical = episode.extra.get("view") == "hierarchy"
+    view = collapse_hierarchy(graph) if hierarchical else collapse(graph)
     calls = [c for c in episode.llm_calls if c.stage == "search"]
     turns = []
     replayed = True
@@ -86,7 +90,9 @@ def search_turns(episode: Episode, graph: SceneGraph) -> dict[str, Any]:
 
 
 def _open_rooms(graph: SceneGraph, expanded: list[str]) -> list[str]:
-    return [n for n in expanded if graph.nodes[n].kind is NodeKind.ROOM]
+    """The open rooms; a hierarchical view's open groups and zones are not graph nodes."""
+    nodes = graph.nodes
+    return [n for n in expanded if n in nodes and nodes[n].kind is NodeKind.ROOM]
 
 
 def _reasoning(call: LLMCall | None) -> dict[str, Any]:
