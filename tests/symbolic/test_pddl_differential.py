@@ -220,6 +220,10 @@ GOALS = [
     "exists c in kind:asset: (inside_of(crate, c) and closed(c))",
     "within(cup, bench) and not handempty() and agent_at(kitchen)",
     "in_room(agent, kitchen) and within(apple, agent) and not at(crate, bench)",
+    "forn 3 o in kind:object: within(o, bench)",
+    "not (forn 2 o in kind:object: hot(o))",
+    "fornpairs 2 o in kind:object, c in kind:asset: inside_of(o, c)",
+    "fornpairs 1 o in kind:object, c in kind:object: (inside_of(o, c) or ontop_of(o, c))",
 ]
 
 

@@ -90,7 +90,7 @@ def test_rendering_round_trips():
         ("dirty(plate, bench)", "dirty takes 1 argument(s), got 2 (a one-argument predicate"),
         ("closed(fridge) $", "unexpected character '$'"),
         ("forall x in kind:spaceship: held(x)", "unknown kind in selector 'kind:spaceship'"),
-        ("closed(fridge) closed(bench)", "expected 'and', 'or', 'implies' or the end"),
+        ("closed(fridge) closed(bench)", "expected 'and', 'or', 'implies', 'then' or the end"),
     ],
 )
 def test_syntax_errors(text, message):

@@ -40,6 +40,8 @@ def build_task(
     grounder = Grounder(state, scope, travel)
     facts = grounder.facts
     goal_actions: list[GroundAction] = []
+    milestones: list[GroundAction] = []
+    reached: set = set()
     if target is not None:
         schema = schemas[target.name]
         for variant in grounder.ground_schema(schema, target.args):
@@ -72,11 +74,18 @@ def build_task(
                 )
             )
         goal_pos, goal_neg = set(map(facts, compiled.goal)), set(map(facts, compiled.goal_neg))
-    actions: list[GroundAction] = []
+        milestones = [
+            GroundAction(
+                name, None, facts.many(pos), facts.many(neg), facts.many([fact]), frozenset()
+            )
+            for name, pos, neg, fact in compiled.milestones
+        ]
+        reached = compiled.reached
+    actions: list[GroundAction] = list(milestones)
     for schema in schemas.values():
         for args in grounder.arguments(schema):
             actions.extend(grounder.ground_schema(schema, args))
-    init = set(map(facts, grounder.initial_facts()))
+    init = set(map(facts, grounder.initial_facts() | reached))
     if phase:
         playing = facts(PLAYING)
         init.add(playing)

@@ -8,6 +8,11 @@ task's goal; every disjunction gets an auxiliary fact, made true by one
 goal-phase action per disjunct. Goal-phase actions end the plan: they delete
 `("playing",)`, which every regular action needs, so what they establish
 cannot be undone afterwards.
+
+An ordered goal (`A then B`, `goals.Then`) gets a *stage* fact per part before
+the last: a milestone action (no plan step) adds `("stage", i)` when part i
+holds and the stage before it was reached; the goal is the last part and the
+last stage. Stages are never deleted, so a part reached once stays reached.
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.grounding import Grounder
 from sceneplan.symbolic.task import Fact
 from sceneplan.world.goal_forms import conjoin, disjoin, map_leaves
-from sceneplan.world.goals import And, Atom, Const, Formula, Not, Or, Prop
+from sceneplan.world.goals import And, Atom, Const, Formula, Not, Or, Prop, Then
 
 K = NodeKind
 PLAYING: Fact = ("playing",)
@@ -60,19 +66,87 @@ class CompiledGoal:
     goal_neg: set[Fact] = field(default_factory=set)
     actions: list[tuple[str, list[Fact], list[Fact], Fact]] = field(default_factory=list)
     constant: bool | None = None  # the goal is decided without planning
+    # milestones of an ordered goal: (name, pos, neg, stage fact); regular actions
+    # without a plan step, which do not end the plan
+    milestones: list[tuple[str, list[Fact], list[Fact], Fact]] = field(default_factory=list)
+    reached: set[Fact] = field(default_factory=set)  # stages that hold at the start
 
     @property
     def needs_phase(self) -> bool:
         return bool(self.actions)
 
 
+# A milestone's condition is written as at most this many conjunctions (its DNF).
+MAX_MILESTONE_CASES = 256
+
+
 def compile_goal(ground: Formula, grounder: Grounder) -> CompiledGoal:
     """Turn a ground goal (`world.goal_forms.ground`) into goal facts and goal-phase actions."""
     atoms = AtomCompiler(grounder)
-    formula = map_leaves(
-        ground, lambda leaf: atoms.compile(leaf) if isinstance(leaf, Atom) else leaf
-    )
+
+    def facts(f: Formula) -> Formula:
+        return map_leaves(f, lambda leaf: atoms.compile(leaf) if isinstance(leaf, Atom) else leaf)
+
+    if not isinstance(ground, Then):
+        return _compile(facts(ground), CompiledGoal())
     out = CompiledGoal()
+    # the parts already reached along the start state's trail (and in it)
+    out.reached = {("stage", i) for i in range(ground.reached(grounder.state))}
+    stage: Fact | None = None  # the stage reached before this part
+    for index, part in enumerate(ground.parts[:-1]):
+        cases = _dnf(facts(part))
+        fact = ("stage", index)
+        if cases is None:  # the part always holds: reached as soon as the one before is
+            cases = [([], [])]
+        for pos, neg in cases:
+            pre = pos + ([stage] if stage is not None else [])
+            out.milestones.append((f"stage{index}.{len(out.milestones)}", pre, neg, fact))
+        if not cases:
+            out.constant = False  # the part can never hold in this scope
+            return out
+        stage = fact
+    out = _compile(facts(ground.parts[-1]), out)
+    if out.constant is False:
+        return out
+    if stage is not None and out.constant is True:
+        out.constant = None  # the end holds: only the stages are left to reach
+    if stage is not None:
+        out.goal.add(stage)
+    return out
+
+
+def _dnf(f: Formula) -> list[tuple[list[Fact], list[Fact]]] | None:
+    """The formula over task facts as conjunctions of literals (positive, negative facts);
+    None when it is true, [] when it is false."""
+    if isinstance(f, Const):
+        return None if f.value else []
+    leaf = _leaf(f)
+    if leaf is not None:
+        return [([leaf[0]], [])] if leaf[1] else [([], [leaf[0]])]
+    if isinstance(f, Or):
+        out: list[tuple[list[Fact], list[Fact]]] = []
+        for part in f.parts:
+            cases = _dnf(part)
+            if cases is None:
+                return None
+            out += cases
+        return out
+    assert isinstance(f, And), f"not a formula over task facts: {f}"
+    product: list[tuple[list[Fact], list[Fact]]] = [([], [])]
+    for part in f.parts:
+        cases = _dnf(part)
+        if cases is None:
+            continue
+        product = [(p + q, n + m) for p, n in product for q, m in cases]
+        if len(product) > MAX_MILESTONE_CASES:
+            raise UnsupportedError(
+                f"a part of an ordered goal has more than {MAX_MILESTONE_CASES} cases: {f}"
+            )
+    return product
+
+
+def _compile(formula: Formula, out: CompiledGoal) -> CompiledGoal:
+    """The goal facts and goal-phase actions of a formula over task facts."""
     if isinstance(formula, Const):
         out.constant = formula.value
         return out

@@ -17,7 +17,20 @@ from dataclasses import dataclass, field
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
-from sceneplan.world.goals import And, Atom, Const, Formula, Implies, Not, Or, Quantified
+from sceneplan.world.goal_forms import expand_counted, expand_paired, substitute
+from sceneplan.world.goals import (
+    And,
+    Atom,
+    Const,
+    Counted,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    Paired,
+    Quantified,
+    Then,
+)
 from sceneplan.world.primitives import pddl_category
 
 K = NodeKind
@@ -70,6 +83,16 @@ class _Translator:
             return f"(imply {self.formula(f.left, env)} {self.formula(f.right, env)})"
         if isinstance(f, Quantified):
             return self.quantified(f, env)
+        if isinstance(f, Counted | Paired):
+            # no counting in PDDL: the `or` over the ways to choose the members
+            expand = expand_counted if isinstance(f, Counted) else expand_paired
+            bound = {v: t for v, (t, _) in env.items()}
+            return self.formula(expand(_bind(f, bound), self.graph), env)  # type: ignore[arg-type]
+        if isinstance(f, Then):
+            raise UnsupportedError(
+                f"the ordered goal '{f}' is not expressible in PDDL 2.1 (it constrains the "
+                "run, not its end); `sceneplan solve` plans it with a milestone fact per part"
+            )
         if isinstance(f, Atom):
             predicate = f.predicate
             kinds = predicate.arg_kinds or ("node",) * len(f.args)
@@ -121,6 +144,18 @@ class _Translator:
 
     def need_attribute(self, word: str) -> None:
         self.attributes.add(word)
+
+
+def _bind(f: Formula, names: dict[str, str]) -> Formula:
+    """The formula with variables bound to node ids (a PDDL variable of an enclosing
+    lifted quantifier cannot be expanded over: such a goal is refused)."""
+    lifted = [v for v, t in names.items() if t.startswith("?")]
+    if lifted:
+        raise UnsupportedError(
+            f"'{f}' inside a quantifier over more than {EXPAND_UP_TO} nodes has no PDDL "
+            "translation; `sceneplan solve` plans it"
+        )
+    return substitute(f, names)
 
 
 def translate_goal(goal: Formula, graph: SceneGraph) -> GoalText:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from sceneplan.errors import PlanExecutionError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_plan
+from sceneplan.world.goals import Then
 from sceneplan.world.simulator import PlanLike, Simulator
 from sceneplan.world.state import WorldState
 
@@ -53,6 +54,9 @@ class PlanRun:
         simulator: Simulator | None = None,
     ):
         self.problem = problem
+        # an ordered goal is judged over the whole run: a replay that reaches an earlier
+        # state may not have gone through the same states, so it is replayed to the end
+        self.ordered = isinstance(problem.goal, Then)
         self.simulator = simulator or Simulator(problem.graph, problem.vocabulary)
         self.plan: list[Action] = parse_plan(plan)
         self.states: list[WorldState] = [state]
@@ -79,7 +83,7 @@ class PlanRun:
         plan, states, sim = self.plan, self.states, self.simulator
         current, replayed = states[start], []
         for k in range(stop, len(plan)):
-            if _same(current, states[k]):  # from here on the plan runs as it did
+            if not self.ordered and _same(current, states[k]):  # from here on, as it did
                 self._splice(start, stop, replayed, states[k:])
                 return True
             new, failure = sim.step(current, plan[k])
@@ -87,7 +91,7 @@ class PlanRun:
                 return False
             replayed.append(current)
             current = new
-        if _same(current, states[-1]) or self.reached(current):
+        if (not self.ordered and _same(current, states[-1])) or self.reached(current):
             self._splice(start, stop, replayed, [current])
             return True
         return False

@@ -14,19 +14,25 @@ on request, where it is positive: the metrics read a guard as a guard).
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Iterable, Iterator
 
+from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.goals import (
     And,
     Atom,
     Const,
+    Counted,
     Formula,
     Implies,
     Not,
     Or,
+    Paired,
     Prop,
     Quantified,
+    Then,
 )
 from sceneplan.world.state import WorldState
 
@@ -84,7 +90,22 @@ def nnf(f: Formula, positive: bool = True, keep_implies: bool = False) -> Formul
     if isinstance(f, Quantified):
         body = nnf(f.body, positive, keep_implies)
         return Quantified(f.universal == positive, f.var, f.selector, body)
+    if isinstance(f, Counted | Paired):
+        # counting does not flip under negation: the negation stays above it, and
+        # `expand` turns both into and/or over the members
+        inner = _with_body(f, nnf(f.body, True, keep_implies))
+        return inner if positive else Not(inner)
+    if isinstance(f, Then):
+        if not positive:
+            raise UnsupportedError("an ordered goal ('then') cannot be negated")
+        return Then(tuple(nnf(p, True, keep_implies) for p in f.parts))
     raise TypeError(f"not a goal formula: {f!r}")
+
+
+def _with_body(f: Counted | Paired, body: Formula) -> Counted | Paired:
+    if isinstance(f, Counted):
+        return Counted(f.n, f.var, f.selector, body)
+    return Paired(f.n, f.var1, f.selector1, f.var2, f.selector2, body)
 
 
 def substitute(f: Formula, env: dict[str, str]) -> Formula:
@@ -102,7 +123,63 @@ def substitute(f: Formula, env: dict[str, str]) -> Formula:
     if isinstance(f, Quantified):
         inner = {k: v for k, v in env.items() if k != f.var}
         return Quantified(f.universal, f.var, f.selector, substitute(f.body, inner))
+    if isinstance(f, Counted):
+        inner = {k: v for k, v in env.items() if k != f.var}
+        return _with_body(f, substitute(f.body, inner))
+    if isinstance(f, Paired):
+        inner = {k: v for k, v in env.items() if k not in (f.var1, f.var2)}
+        return _with_body(f, substitute(f.body, inner))
+    if isinstance(f, Then):
+        return Then(tuple(substitute(p, env) for p in f.parts))
     return f
+
+
+# `forn` and `forpairs` are expanded into and/or over the ways to choose their members;
+# beyond this many ways, a goal is refused rather than compiled into a huge formula.
+MAX_CHOICES = 5000
+
+
+def _choices(count: int, what: Formula) -> None:
+    if count > MAX_CHOICES:
+        raise UnsupportedError(
+            f"'{what}' has {count:,} ways to choose its members, more than {MAX_CHOICES:,}: "
+            "too many to plan for; write the goal with fewer members or as forall/exists"
+        )
+
+
+def expand_counted(f: Counted, graph: SceneGraph) -> Formula:
+    """`forn n x in C: body` as the `or` over every n members of C of their bodies' `and`."""
+    domain = f.domain(graph)
+    if f.n <= 0:
+        return TRUE
+    _choices(math.comb(len(domain), f.n), f)
+    bodies = {x: expand(substitute(f.body, {f.var: x}), graph) for x in domain}
+    return disjoin(
+        conjoin(bodies[x] for x in chosen) for chosen in itertools.combinations(domain, f.n)
+    )
+
+
+def expand_paired(f: Paired, graph: SceneGraph) -> Formula:
+    """`forpairs` as the `or` over every one-to-one pairing of the required size of the
+    `and` of its pairs' bodies (a node is never paired with itself)."""
+    first, second = f.domains(graph)
+    size = f.required(graph)
+    if size <= 0:
+        return TRUE
+    _choices(math.comb(len(first), size) * math.perm(len(second), size), f)
+    body: dict[tuple[str, str], Formula] = {}
+
+    def pair(x: str, y: str) -> Formula:
+        if (x, y) not in body:
+            env = {f.var1: x, f.var2: y}
+            body[x, y] = FALSE if x == y else expand(substitute(f.body, env), graph)
+        return body[x, y]
+
+    return disjoin(
+        conjoin(pair(x, y) for x, y in zip(xs, ys, strict=True))
+        for xs in itertools.combinations(first, size)
+        for ys in itertools.permutations(second, size)
+    )
 
 
 def expand(f: Formula, graph: SceneGraph) -> Formula:
@@ -118,6 +195,12 @@ def expand(f: Formula, graph: SceneGraph) -> Formula:
         return disjoin(expand(p, graph) for p in f.parts)
     if isinstance(f, Implies):
         return Implies(expand(f.left, graph), expand(f.right, graph))
+    if isinstance(f, Counted):
+        return expand_counted(f, graph)
+    if isinstance(f, Paired):
+        return expand_paired(f, graph)
+    if isinstance(f, Then):
+        return Then(tuple(expand(p, graph) for p in f.parts))
     return f
 
 
@@ -132,6 +215,8 @@ def map_leaves(f: Formula, fn: Callable[[Leaf], Formula]) -> Formula:
         return conjoin(map_leaves(p, fn) for p in f.parts)
     if isinstance(f, Or):
         return disjoin(map_leaves(p, fn) for p in f.parts)
+    if isinstance(f, Then):
+        return Then(tuple(map_leaves(p, fn) for p in f.parts))
     return f
 
 

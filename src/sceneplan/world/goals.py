@@ -27,8 +27,13 @@ from sceneplan.world.predicates import PREDICATES, GoalPredicate, get_predicate
 from sceneplan.world.primitives import get_effect
 from sceneplan.world.state import WorldState
 
-_TOKEN = re.compile(r"\s*(?:(?P<word>[A-Za-z_][\w\-]*(?::[a-z]+)?)|(?P<punct>[(),:]))")
-_KEYWORDS = {"and", "or", "not", "implies", "forall", "exists", "in", "true", "false"}
+_TOKEN = re.compile(
+    r"\s*(?:(?P<word>[A-Za-z_][\w\-]*(?::[a-z]+)?)|(?P<number>\d+)|(?P<punct>[(),:]))"
+)
+_KEYWORDS = {
+    *("and", "or", "not", "implies", "then", "in", "true", "false"),
+    *("forall", "exists", "forn", "forpairs", "fornpairs"),
+}
 
 
 class Formula:
@@ -190,10 +195,7 @@ class Quantified(Formula):
     body: Formula
 
     def domain(self, graph: SceneGraph) -> list[str]:
-        if self.selector.startswith("kind:"):
-            kind = NodeKind(self.selector.split(":", 1)[1])
-            return [n.id for n in graph if n.kind is kind]
-        return [n.id for n in graph if n.category == self.selector]
+        return members(self.selector, graph)
 
     def holds(self, state, env=None):
         env = env or {}
@@ -220,9 +222,164 @@ class Quantified(Formula):
         return (self.body,)
 
 
+def members(selector: str, graph: SceneGraph) -> list[str]:
+    """The nodes a selector names: a category, or `kind:KIND`."""
+    if selector.startswith("kind:"):
+        kind = NodeKind(selector.split(":", 1)[1])
+        return [n.id for n in graph if n.kind is kind]
+    return [n.id for n in graph if n.category == selector]
+
+
+@dataclass(frozen=True)
+class Counted(Formula):
+    """`forn N VAR in SELECTOR: body`: at least N members satisfy the body (BDDL's forn)."""
+
+    n: int
+    var: str
+    selector: str
+    body: Formula
+
+    def domain(self, graph: SceneGraph) -> list[str]:
+        return members(self.selector, graph)
+
+    def count(self, state: WorldState, env: dict[str, str]) -> int:
+        return sum(self.body.holds(state, {**env, self.var: x}) for x in self.domain(state.graph))
+
+    def holds(self, state, env=None):
+        return self.count(state, env or {}) >= self.n
+
+    def failing(self, state, env):
+        yield (
+            f"fewer than {self.n} {self.selector} satisfy {self.body.render(env)} "
+            f"({self.count(state, env)} do)"
+        )
+
+    def render(self, env=None):
+        return f"forn {self.n} {self.var} in {self.selector}: {_wrap(self.body, env)}"
+
+    def nodes(self):
+        return self.body.nodes() - {self.var}
+
+    def children(self):
+        return (self.body,)
+
+
+@dataclass(frozen=True)
+class Paired(Formula):
+    """`forpairs X in S1, Y in S2: body`: a one-to-one pairing of the two sets in which
+    every pair satisfies the body, covering the smaller set (BDDL's forpairs); with `n`
+    (`fornpairs N ...`), at least n such disjoint pairs. A node is never paired with
+    itself."""
+
+    n: int | None
+    var1: str
+    selector1: str
+    var2: str
+    selector2: str
+    body: Formula
+
+    def domains(self, graph: SceneGraph) -> tuple[list[str], list[str]]:
+        return members(self.selector1, graph), members(self.selector2, graph)
+
+    def required(self, graph: SceneGraph) -> int:
+        """How many disjoint pairs the formula asks for."""
+        first, second = self.domains(graph)
+        return min(len(first), len(second)) if self.n is None else self.n
+
+    def matching(self, state: WorldState, env: dict[str, str]) -> dict[str, str]:
+        """A largest set of disjoint satisfying pairs (second -> first), by augmenting paths."""
+        first, second = self.domains(state.graph)
+        edges = {
+            x: [
+                y
+                for y in second
+                if y != x and self.body.holds(state, {**env, self.var1: x, self.var2: y})
+            ]
+            for x in first
+        }
+        match: dict[str, str] = {}
+
+        def augment(x: str, seen: set[str]) -> bool:
+            for y in edges[x]:
+                if y not in seen:
+                    seen.add(y)
+                    if y not in match or augment(match[y], seen):
+                        match[y] = x
+                        return True
+            return False
+
+        for x in first:
+            augment(x, set())
+        return match
+
+    def holds(self, state, env=None):
+        return len(self.matching(state, env or {})) >= self.required(state.graph)
+
+    def failing(self, state, env):
+        found = len(self.matching(state, env))
+        yield (
+            f"only {found} of the {self.required(state.graph)} pairs of {self.selector1} and "
+            f"{self.selector2} satisfy {self.body.render(env)}"
+        )
+
+    def render(self, env=None):
+        head = "forpairs" if self.n is None else f"fornpairs {self.n}"
+        return (
+            f"{head} {self.var1} in {self.selector1}, {self.var2} in {self.selector2}: "
+            f"{_wrap(self.body, env)}"
+        )
+
+    def nodes(self):
+        return self.body.nodes() - {self.var1, self.var2}
+
+    def children(self):
+        return (self.body,)
+
+
+@dataclass(frozen=True)
+class Then(Formula):
+    """`A then B`: A holds in some state of the run, and B at its end, after it.
+
+    Checked over the trajectory a world state carries (`WorldState.trail`: the
+    states before each action the simulator applied, then the state itself).
+    More parts chain: `A then B then C` needs A, then (at the same state or
+    later) B, and C at the end. Only at the top of a goal.
+    """
+
+    parts: tuple[Formula, ...]
+
+    def reached(self, state: WorldState, env: dict[str, str] | None = None) -> int:
+        """How many of the parts before the last hold in order along the trajectory."""
+        trajectory = (*state.trail, state)
+        index, done = 0, 0
+        for part in self.parts[:-1]:
+            while index < len(trajectory) and not part.holds(trajectory[index], env):
+                index += 1
+            if index == len(trajectory):
+                break
+            done += 1
+        return done
+
+    def holds(self, state, env=None):
+        return self.reached(state, env) == len(self.parts) - 1 and self.parts[-1].holds(state, env)
+
+    def failing(self, state, env):
+        done = self.reached(state, env)
+        if done < len(self.parts) - 1:
+            yield f"{self.parts[done].render(env)} never held (in order) during the run"
+        yield from self.parts[-1].failing(state, env)
+
+    def render(self, env=None):
+        return " then ".join(_wrap(p, env) for p in self.parts)
+
+    def children(self):
+        return self.parts
+
+
 def _wrap(formula: Formula, env) -> str:
     text = formula.render(env)
-    return f"({text})" if isinstance(formula, And | Or | Implies | Quantified) else text
+    wrapped = And | Or | Implies | Quantified | Counted | Paired | Then
+    return f"({text})" if isinstance(formula, wrapped) else text
 
 
 # -- parsing ------------------------------------------------------------------------
@@ -260,12 +417,18 @@ def check_goal(
                 f"{label}unknown node '{node_id}'" + (f" ({hint})" if hint else "")
             )
     for sub in walk(formula):
-        if (
-            isinstance(sub, Quantified)
-            and not sub.selector.startswith("kind:")
-            and not sub.domain(graph)
-        ):
-            raise GoalParseError(f"{label}no node has category '{sub.selector}'")
+        for selector in selectors(sub):
+            if not selector.startswith("kind:") and not members(selector, graph):
+                raise GoalParseError(f"{label}no node has category '{selector}'")
+
+
+def selectors(formula: Formula) -> tuple[str, ...]:
+    """The selectors a quantifier ranges over (none for anything else)."""
+    if isinstance(formula, Quantified | Counted):
+        return (formula.selector,)
+    if isinstance(formula, Paired):
+        return (formula.selector1, formula.selector2)
+    return ()
 
 
 def _check_state_word(word: str, graph: SceneGraph, label: str) -> None:
@@ -316,7 +479,7 @@ class _Parser:
                     f"goal {text!r}: unexpected character {text[pos:].lstrip()[0]!r} "
                     f"at position {pos + len(text[pos:]) - len(text[pos:].lstrip())}"
                 )
-            tokens.append(match.group("word") or match.group("punct"))
+            tokens.append(match.group("word") or match.group("number") or match.group("punct"))
             pos = match.end()
         return tokens
 
@@ -335,10 +498,13 @@ class _Parser:
         return token
 
     def parse(self) -> Formula:
-        formula = self.implication()
+        parts = [self.implication()]
+        while self.peek() == "then":
+            self.take()
+            parts.append(self.implication())
         if self.peek() is not None:
-            raise self.error("'and', 'or', 'implies' or the end")
-        return formula
+            raise self.error("'and', 'or', 'implies', 'then' or the end")
+        return parts[0] if len(parts) == 1 else Then(tuple(parts))
 
     def implication(self) -> Formula:
         left = self.disjunction()
@@ -368,6 +534,19 @@ class _Parser:
             return Not(self.unary())
         if token in ("forall", "exists"):
             return self.quantifier()
+        if token == "forn":
+            self.take()
+            n = self.number()
+            var, selector = self.binding()
+            return Counted(n, var, selector, self.scoped((var,)))
+        if token in ("forpairs", "fornpairs"):
+            n = self.number() if self.take() == "fornpairs" else None
+            var1, selector1 = self.binding()
+            self.take(",")
+            var2, selector2 = self.binding()
+            if var1 == var2:
+                raise GoalParseError(f"goal {self.text!r}: forpairs needs two variable names")
+            return Paired(n, var1, selector1, var2, selector2, self.scoped((var1, var2)))
         if token == "(":
             self.take()
             inner = self.implication()
@@ -380,16 +559,31 @@ class _Parser:
 
     def quantifier(self) -> Formula:
         universal = self.take() == "forall"
+        var, selector = self.binding()
+        return Quantified(universal, var, selector, self.scoped((var,)))
+
+    def binding(self) -> tuple[str, str]:
+        """`VAR in SELECTOR`."""
         var = self.name("a variable name")
         self.take("in")
         selector = self.name("a category or kind:KIND")
         if selector.startswith("kind:") and selector[5:] not in {k.value for k in NodeKind}:
             raise GoalParseError(f"goal {self.text!r}: unknown kind in selector '{selector}'")
+        return var, selector
+
+    def scoped(self, variables: tuple[str, ...]) -> Formula:
+        """`: body` with the variables bound."""
         self.take(":")
-        self.bound.append(var)
+        self.bound.extend(variables)
         body = self.unary()
-        self.bound.pop()
-        return Quantified(universal, var, selector, body)
+        del self.bound[-len(variables) :]
+        return body
+
+    def number(self) -> int:
+        token = self.peek()
+        if token is None or not token.isdigit():
+            raise self.error("a number")
+        return int(self.take())
 
     def name(self, what: str) -> str:
         token = self.peek()

@@ -207,7 +207,12 @@ class Simulator:
         return None
 
     def apply(self, state: WorldState, action: Action) -> None:
-        """Apply an action's effects in place, without checking it (see `step`)."""
+        """Apply an action's effects in place, without checking it (see `step`); the state
+        before it joins the trail."""
+        state.trail = (*state.trail, state.copy())
+        self._effects(state, action)
+
+    def _effects(self, state: WorldState, action: Action) -> None:
         schema = self.schemas[action.name]
         binding = schema.bind(action.args)
         for effect in schema.effects:
@@ -221,7 +226,8 @@ class Simulator:
         if failure is not None:
             return state, failure
         new = state.copy()
-        self.apply(new, action)
+        new.trail = (*state.trail, state)
+        self._effects(new, action)
         return new, None
 
     def verify_plan(self, plan: PlanLike, state: WorldState | None = None) -> Verification:

@@ -35,7 +35,7 @@ def holds_inside(node: Node) -> bool:
 class WorldState:
     """Where everything is and what state it is in, as an overlay on a SceneGraph."""
 
-    __slots__ = ("_parent", "_state", "accessed", "done", "graph", "holding")
+    __slots__ = ("_parent", "_state", "accessed", "done", "graph", "holding", "trail")
 
     def __init__(self, graph: SceneGraph):
         self.graph = graph
@@ -43,6 +43,9 @@ class WorldState:
         self._state: dict[str, frozenset[str]] = {}
         self.accessed: str | None = None
         self.done = False
+        # the states before each action the simulator applied to reach this one (ordered
+        # goals, `goals.Then`, are checked over them); the states are never changed
+        self.trail: tuple[WorldState, ...] = ()
         self.holding: str | None = (
             next(
                 (
@@ -65,6 +68,7 @@ class WorldState:
         new.accessed = self.accessed
         new.done = self.done
         new.holding = self.holding
+        new.trail = self.trail
         return new
 
     # -- reading ----------------------------------------------------------------
