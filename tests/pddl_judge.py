@@ -24,7 +24,10 @@ from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts
 from sceneplan.world import Action, Simulator
 
 ups.get_environment().credits_stream = None
-WORDS = ("open", "closed", "on", "off", "hot", "cold", "clean", "dirty", "full", "empty")
+WORDS = (
+    *("open", "closed", "on", "off", "hot", "cold", "clean", "dirty", "full", "empty"),
+    *("plugged_in", "plugged_out", "cooked", "raw"),
+)
 
 
 class Judge:

@@ -81,7 +81,40 @@ def receptacle_scene():
     return from_dict(data, "receptacles")
 
 
+def care_scene():
+    """A plugged toaster, a sink with a tap, a stove with a pan of rice, a dirty bench."""
+    data = kitchen_dict()
+    data["name"] = "care"
+    switch = ["turn_on", "turn_off"]
+    for n in data["nodes"]:
+        if n["id"] == "bench":
+            n["affordances"] = [*n["affordances"], "wipe"]
+            n["state"] = ["dirty"]
+    data["nodes"] += [
+        node(
+            "toaster",
+            "asset",
+            "kitchen",
+            affordances=["release", *switch, "plug_in", "plug_out"],
+            state=["off", "plugged_out"],
+        ),
+        node("sink", "asset", "kitchen", affordances=["release", "rinse", *switch], state=["off"]),
+        node("stove", "asset", "kitchen", affordances=["release", *switch], state=["off"]),
+        node(
+            "pan",
+            "object",
+            "stove",
+            relation="ontop_of",
+            affordances=["pickup", "release", "receptacle", "wipe"],
+            state=["dirty"],
+        ),
+        node("rice", "object", "pan", relation="inside_of", affordances=["pickup"], state=["raw"]),
+    ]
+    return from_dict(data, "care")
+
+
 SCENES = {
+    "care": care_scene,
     "kitchen": kitchen,
     "coffee": lambda: load_environment("coffee"),
     "nested": nested_scene,
@@ -124,6 +157,16 @@ REFERENCE_PLANS = {
         f"{TO_KITCHEN} > access(bench) > release_in(apple, kettle)",  # not a container
         "release_on(apple, crate)",  # the bench is not accessed
     ],
+    "care": [
+        f"{TO_KITCHEN} > access(toaster) > plug_in(toaster) > turn_on(toaster) > "
+        "turn_off(toaster) > plug_out(toaster) > access(bench) > wipe(bench) > access(stove) > "
+        "turn_on(stove) > wipe(pan) > pickup(pan) > access(sink) > turn_on(sink) > "
+        "rinse(pan, sink)",
+        f"{TO_KITCHEN} > access(bench) > wipe(bench) > wipe(bench)",  # already clean
+        f"{TO_KITCHEN} > access(stove) > pickup(pan) > access(sink) > rinse(pan, sink)",  # off
+        f"{TO_KITCHEN} > access(toaster) > plug_out(toaster)",  # already unplugged
+        f"{TO_KITCHEN} > access(stove) > pickup(rice) > turn_on(stove) > release_in(rice, pan)",
+    ],
     "receptacles": [
         f"{TO_KITCHEN} > access(bench) > pickup(pear) > access(basket) > release(pear) > "
         "pickup(tray) > access(bench) > release_in(tray, bowl) > pickup(bowl) > "
@@ -159,6 +202,13 @@ LPG_PLANS = {
         "go_to(kitchen) > put_on(bench) > pick_up(crate) > open(microwave) > "
         "put_inside(microwave) > close(microwave) > pick_up(kettle) > put_on(crate)",  # enclosed
     ],
+    "care": [
+        "go_to(kitchen) > plug_in(toaster) > turn_on(toaster) > turn_off(toaster) > "
+        "plug_out(toaster) > wipe(bench) > turn_on(stove) > pick_up(pan) > turn_on(sink) > "
+        "rinse(pan, sink) > put_on(stove) > plug_in(toaster) > plug_in(toaster)",
+        "go_to(kitchen) > pick_up(rice) > rinse(rice, sink)",  # the tap is off
+        "go_to(kitchen) > wipe(pan) > pick_up(rice) > put_on(bench) > turn_on(stove)",
+    ],
     "receptacles": [
         "go_to(kitchen) > pick_up(pear) > put_inside(basket) > pick_up(tray) > put_inside(bowl) "
         "> pick_up(bowl) > open(fridge) > put_inside(fridge) > pick_up(pear) > put_on(tray)",
@@ -182,8 +232,8 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 
 
 RANDOM = {
-    "sayplan": (("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4)),
-    "lookplangraph": (("kitchen", 4), ("nested", 4), ("receptacles", 4)),
+    "sayplan": (("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
+    "lookplangraph": (("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
 }
 
 

@@ -47,15 +47,15 @@ def test_the_extension_example_runs():
         data = kitchen_dict()
         for node in data["nodes"]:
             if node["id"] == "bench":
-                node["affordances"] = [*node["affordances"], "wipe"]
+                node["affordances"] = [*node["affordances"], "scrub"]
                 node["state"] = ["dirty"]
-        sim = Simulator(from_dict(data, "wipeable"))
-        plan = "goto(pose1) > goto(pose2) > goto(kitchen) > access(bench) > wipe(bench)"
+        sim = Simulator(from_dict(data, "scrubable"))
+        plan = "goto(pose1) > goto(pose2) > goto(kitchen) > access(bench) > scrub(bench)"
         result = sim.verify_plan(plan)
         assert result.ok and "clean" in result.final_state.states("bench")
-        assert sim.verify_plan(f"{plan} > wipe(bench)").feedback.endswith("bench is not dirty")
+        assert sim.verify_plan(f"{plan} > scrub(bench)").feedback.endswith("bench is not dirty")
     finally:
-        forget_action("sayplan", "wipe")
+        forget_action("sayplan", "scrub")
         forget_primitive("soiled")
-        forget_primitive("wipe_clean")
+        forget_primitive("scrub_clean")
         Cause.forget("not_dirty")

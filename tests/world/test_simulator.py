@@ -32,7 +32,8 @@ def fail(sim, plan):
             "fly(kitchen)",
             Cause.UNKNOWN_ACTION,
             "step 1 fly(kitchen): 'fly' is not an action; the actions are: goto, access, pickup, "
-            "release, release_in, release_on, open, close, turn_on, turn_off, done",
+            "release, release_in, release_on, open, close, turn_on, turn_off, plug_in, plug_out, "
+            "wipe, rinse, done",
         ),
         (
             "goto(kitchn)",

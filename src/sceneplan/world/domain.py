@@ -69,6 +69,10 @@ def _define_causes() -> None:
         ("already_off", "{node} is already off", wrong, True),
         ("must_close_first", "{node} is open; close it before turning it on", missing, True),
         ("not_a_container", "{node} cannot hold things inside it", wrong, True),
+        ("already_plugged_in", "{node} is already plugged in", wrong, True),
+        ("already_plugged_out", "{node} is already unplugged", wrong, True),
+        ("already_clean", "{node} is already clean", wrong, True),
+        ("is_off", "{node} is off; turn it on first", missing, True),
         (
             "carried",
             "{node} is held by the agent, or is on or in what it holds (holding: {held}); "
@@ -252,6 +256,47 @@ def _switches(reach: Pre) -> tuple[ActionSchema, ...]:
     )
 
 
+def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
+    """Plugging (VirtualHome's plug_in / plug_out) and cleaning (wipe, rinse)."""
+    return (
+        _toggle(
+            "plug_in",
+            "plug_in",
+            reach,
+            Pre("has_state", ("x", "plugged_out"), Cause.ALREADY_PLUGGED_IN),
+            "plugged_in",
+            "Plug a device's cord into the socket.",
+        ),
+        _toggle(
+            "plug_out",
+            "plug_out",
+            reach,
+            Pre("has_state", ("x", "plugged_in"), Cause.ALREADY_PLUGGED_OUT),
+            "plugged_out",
+            "Unplug a device.",
+        ),
+        _toggle(
+            "wipe",
+            "wipe",
+            reach,
+            Pre("has_state", ("x", "dirty"), Cause.ALREADY_CLEAN),
+            "clean",
+            "Wipe a dirty surface or object clean.",
+        ),
+        ActionSchema(
+            "rinse",
+            (Param("o", OBJECTS), Param("s", THINGS, "rinse")),
+            (
+                Pre("holding", ("o",), Cause.NOT_HOLDING),
+                reach_water,
+                Pre("has_state", ("s", "on"), Cause.IS_OFF),
+            ),
+            (Eff("set_state", ("o", "clean")),),
+            "Rinse the held object clean under a running tap (a sink or faucet that is on).",
+        ),
+    )
+
+
 _DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
 
 SAYPLAN: dict[str, ActionSchema] = {
@@ -320,6 +365,10 @@ SAYPLAN: dict[str, ActionSchema] = {
             "Put the held object on top of an object on the accessed asset (a plate, a tray).",
         ),
         *_switches(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
+        *_care(
+            Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED),
+            Pre("reachable_accessed", ("s",), Cause.NOT_ACCESSED),
+        ),
         _DONE,
     )
 }
@@ -373,6 +422,10 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             "Put the held object inside an open container or a receptacle (a bowl, a sack).",
         ),
         *_switches(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
+        *_care(
+            Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM),
+            Pre("in_room_of", ("s",), Cause.NOT_IN_ROOM),
+        ),
         ActionSchema(
             "look_on",
             (Param("a", ASSETS),),

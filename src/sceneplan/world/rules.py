@@ -57,6 +57,7 @@ APPLIANCE_FUNCTIONS: dict[str, str] = {
     "freezer": "cold",
     "dishwasher": "clean",
     "coffee_machine": "full",
+    "stove": "cooked",
 }
 # Which objects an appliance's function applies to (all objects when absent).
 APPLIANCE_TARGETS: dict[str, frozenset[str]] = {

@@ -19,6 +19,8 @@ for _a, _b in (
     ("dirty", "clean"),
     ("full", "empty"),
     ("hot", "cold"),
+    ("plugged_in", "plugged_out"),
+    ("cooked", "raw"),
 ):
     EXCLUSIVE_STATES[_a], EXCLUSIVE_STATES[_b] = _b, _a
 
