@@ -63,3 +63,18 @@ def test_text_values_arrive_unchanged():
     assert "executable" in result.output
     result = runner.invoke(app, ["verify", "coffee", plan, "--vocabulary", "nonsense"])
     assert result.exit_code != 0
+
+
+def test_verifying_a_room_level_plan_imports_no_networkx():
+    """Navigation (pose insertion) and the simulator's adjacency read the graph's own links."""
+    code = (
+        "import sys\n"
+        "from sceneplan.cli import main\n"
+        "sys.argv = ['sceneplan', 'verify', 'coffee', "
+        "'goto(kitchen) > access(fridge) > open(fridge) > goto(pose1) > done']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+    )
+    assert "networkx" not in modules_after(code)

@@ -121,11 +121,10 @@ class Adjacent(Test):
     name, params, text = "adjacent", ("x",), "{x} is the agent's place or linked to it"
 
     def check(self, state, x):
-        at = state.agent_at
-        if x == at or state.graph.topology.has_edge(at, x):
+        at, graph = state.agent_at, state.graph
+        if x == at or graph.linked(at, x):
             return None
-        topology = state.graph.topology
-        neighbours = sorted(topology.neighbors(at)) if at in topology else []
+        neighbours = sorted(graph.neighbours(at)) if graph.is_place(at) else []
         return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
 
     def pddl(self, x):
