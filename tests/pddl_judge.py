@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import warnings
+from contextlib import contextmanager, nullcontext
 from functools import cached_property
 
 import unified_planning.shortcuts as ups
@@ -30,19 +32,42 @@ WORDS = (
 )
 
 
+@contextmanager
+def lenient_names():
+    """Let an object share a type's name in unified-planning while the block runs.
+
+    PDDL keeps types and objects apart, and so do grounders; unified-planning
+    refuses the same name for both unless its environment says otherwise (and
+    its reader works in the global environment only). ALFWorld's one room is
+    the node `room`, and `room` is also a type of the exported domain.
+    """
+    environment = ups.get_environment()
+    before = environment.error_used_name
+    environment.error_used_name = False
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "Name .* already defined", UserWarning)
+            yield
+    finally:
+        environment.error_used_name = before
+
+
 class Judge:
     """One scene and vocabulary, its simulator, and its exported problem parsed once."""
 
-    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan", lenient: bool = False):
+        """`lenient`: node ids may be type names (see `lenient_names`)."""
         self.graph = graph
         self.vocabulary = vocabulary
+        self.names = lenient_names if lenient else nullcontext
         self.sim = Simulator(graph, vocabulary)
         self.used: set[str] = set()  # actions judged, by name
 
     @cached_property
     def problem(self):
         files = export_pddl(self.graph, vocabulary=self.vocabulary)
-        return PDDLReader().parse_problem_string(files.domain, files.problem)
+        with self.names():
+            return PDDLReader().parse_problem_string(files.domain, files.problem)
 
     def universe(self) -> set[str]:
         """Every dynamic fact the goal of a comparison talks about."""
@@ -54,7 +79,8 @@ class Judge:
         out |= {f"(agent_at {p})" for p in places}
         out |= {f"(accessed {a.id})" for a in graph.of_kind(NodeKind.ASSET)}
         out |= {f"(holding {o})" for o in items}
-        out |= {f"(is_{w} {x})" for w in WORDS for x in things}
+        words = [w for w in WORDS if self.problem.has_fluent(f"is_{w}")]  # the domain's own
+        out |= {f"(is_{w} {x})" for w in words for x in things}
         for o in items:
             for y in things:
                 out |= {f"({p} {o} {y})" for p in ("ontop_of", "inside_of", "below", "enclosed")}
@@ -76,8 +102,9 @@ class Judge:
         parts = [expression(f) for f in sorted(facts)]
         parts += [ups.Not(expression(f)) for f in sorted(universe - facts)]
         goal.add_goal(ups.And(*parts))
-        up_plan = PDDLReader().parse_plan_string(goal, plan_pddl(result.plan))
-        return result, SequentialPlanValidator().validate(goal, up_plan)
+        with self.names():
+            up_plan = PDDLReader().parse_plan_string(goal, plan_pddl(result.plan))
+            return result, SequentialPlanValidator().validate(goal, up_plan)
 
     def assert_agree(self, plan) -> None:
         result, verdict = self.judge(plan)

@@ -49,12 +49,14 @@ from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.symbolic.pddl_goal import PDDL_TYPE, translate_goal
 from sceneplan.symbolic.scope import Scope, focused_scope
 from sceneplan.world.actions import Action, parse_plan
+from sceneplan.world.alfworld import vocabulary_for
 from sceneplan.world.domain import ActionSchema, get_vocabulary
 from sceneplan.world.goal_forms import ground, literals, map_leaves, wrong_literals
 from sceneplan.world.goals import Atom, Const, Formula, parse_goal
 from sceneplan.world.primitives import (
     EFFECTS,
     TESTS,
+    Primitive,
     pddl_attribute,
     pddl_category,
     pddl_word,
@@ -145,15 +147,20 @@ def domain_words(schemas: Iterable[ActionSchema]) -> set[str]:
     return words | {EXCLUSIVE_STATES[w] for w in words if w in EXCLUSIVE_STATES}
 
 
-def primitive_predicates(schemas: Iterable[ActionSchema]) -> set[str]:
-    """Extra predicate declarations the primitives of these schemas need."""
-    out: set[str] = set()
+def primitives_of(schemas: Iterable[ActionSchema]) -> list[Primitive]:
+    """The tests and effects these schemas name, each once, in order of first use."""
+    out: dict[str, Primitive] = {}
     for schema in schemas:
         for p in schema.pre:
-            out.update(TESTS[p.test].pddl_predicates)
+            out.setdefault(f"test {p.test}", TESTS[p.test])
         for e in schema.effects:
-            out.update(EFFECTS[e.op].pddl_predicates)
-    return out
+            out.setdefault(f"effect {e.op}", EFFECTS[e.op])
+    return list(out.values())
+
+
+def primitive_predicates(schemas: Iterable[ActionSchema]) -> set[str]:
+    """Extra predicate declarations the primitives of these schemas need."""
+    return {d for primitive in primitives_of(schemas) for d in primitive.pddl_predicates}
 
 
 def domain_affordances(schemas: Iterable[ActionSchema]) -> set[str]:
@@ -207,12 +214,17 @@ def static_facts(
     nodes: Collection[str] | None = None,
     links: Iterable[tuple[str, str]] | None = None,
 ) -> list[str]:
-    """Facts that no action changes: topology, rooms, ancestry, affordances, appliances.
+    """Facts that no action changes: topology, rooms, ancestry, affordances, appliances,
+    and the static facts of the vocabulary's own primitives (`Primitive.pddl_static`,
+    e.g. ALFWorld's `alfworld_fits`).
 
     `nodes` limits them to a set of nodes (a focused problem), `links` replaces
     the topology's edges (each written both ways).
     """
     facts = []
+    members = [n.id for n in graph] if nodes is None else list(nodes)
+    for primitive in primitives_of(get_vocabulary(vocabulary).values()):
+        facts += primitive.pddl_static(graph, members)
     for a, b in graph.topology.edges if links is None else links:
         facts += [f"(linked {a} {b})", f"(linked {b} {a})"]
     affordances = domain_affordances(get_vocabulary(vocabulary).values())
@@ -320,7 +332,7 @@ def export_pddl(
     graph: SceneGraph,
     goal: Formula | str | None = None,
     state: WorldState | None = None,
-    vocabulary: str = "sayplan",
+    vocabulary: str | None = None,
     scope: Scope | None = None,
 ) -> PDDLFiles:
     """Domain and problem text: objects are the nodes, init the state, goal the formula.
@@ -329,7 +341,10 @@ def export_pddl(
     validator check that a plan is executable. With a `scope` (see
     `focused_problem`), only its nodes are written, and a macro scope links
     every two of its places, so a plan's moves are the solver's macro moves.
+    The vocabulary is, unless given, the one planners use in the graph
+    (`world.alfworld.vocabulary_for`: ALFWorld's in an ALFWorld room, else SayPlan's).
     """
+    vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
     get_vocabulary(vocabulary)  # an unknown name is an error listing the known ones
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
@@ -382,7 +397,7 @@ def focused_problem(
     graph: SceneGraph,
     goal: Formula | str,
     state: WorldState | None = None,
-    vocabulary: str = "sayplan",
+    vocabulary: str | None = None,
 ) -> PDDLFiles:
     """The problem the solver plans on first: the goal's focused scope (`symbolic.scope`).
 

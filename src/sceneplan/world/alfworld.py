@@ -195,7 +195,8 @@ class AlfworldFits(Test):
         return [({}, (), ())] if fits(g.graph, o, r) else []
 
     def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[str]:
-        """The `alfworld_fits` facts among `nodes` (read by the PDDL export's static facts)."""
+        """The `alfworld_fits` facts among `nodes`: each object with each receptacle whose
+        `holds_CATEGORY` attributes take its category."""
         kinds = {n: graph.nodes[n].kind for n in nodes}
         receptacles = [n for n in nodes if kinds[n] is K.ASSET]
         return [

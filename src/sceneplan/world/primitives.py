@@ -7,7 +7,9 @@ one class body:
 - `check` / `apply`: what the simulator does (a test returns None when it
   holds, else the facts that fill its cause's feedback sentence);
 - `pddl`: its PDDL condition or effect, over the fluents of
-  `symbolic.pddl` (`agent_at`, `holding`, `below`, `is_WORD`, ...);
+  `symbolic.pddl` (`agent_at`, `holding`, `below`, `is_WORD`, ...); a
+  primitive that reads a static predicate of its own declares it
+  (`pddl_predicates`) and writes its facts for a problem (`pddl_static`);
 - `ground`: what it means in the grounded task of `symbolic.grounding`
   (alternatives for a test, add/delete/conditional effects for an effect),
   written against the `Grounding` protocol below so that this layer imports
@@ -210,6 +212,11 @@ class Primitive(ABC):
     kinds: ClassVar[frozenset[NodeKind] | None] = None
     # extra PDDL predicate declarations the pddl face uses, e.g. "(wet ?x - object)"
     pddl_predicates: ClassVar[tuple[str, ...]] = ()
+
+    def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[str]:
+        """Static facts of `pddl_predicates` a problem over `nodes` needs (none by default):
+        what the graph fixes, e.g. which receptacle can hold which object."""
+        return []
 
     def words(self, args: tuple[str, ...]) -> set[str]:
         """State words this use of the primitive reads or writes (for PDDL predicates)."""
