@@ -10,12 +10,24 @@ from __future__ import annotations
 import pytest
 
 from sceneplan.datasets import load_environment
+from sceneplan.datasets.tasks import get_task
 from sceneplan.graph import from_dict
 from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.scope import focused_scope, full_scope
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.domain import (
+    ASSETS,
+    OBJECTS,
+    ActionSchema,
+    Eff,
+    Param,
+    Pre,
+    forget_action,
+    register_action,
+)
 from sceneplan.world.goals import Atom
+from sceneplan.world.primitives import Cause
 from sceneplan.world.setup import with_facts
 from sceneplan.world.state import WorldState
 from scenes import kitchen, kitchen_dict, node
@@ -236,3 +248,55 @@ def test_an_unsolvable_verdict_comes_from_the_whole_graph(coffee):
     result = solve(PlanningProblem(coffee, "hot(coffee_mug)"), timeout=30)
     assert result.status is SolveStatus.UNSOLVABLE and result.plan == []
     assert result.scope == "full"
+
+
+# --- helpers learned from the vocabulary's actions -------------------------------------------
+
+
+def test_alfworld_clean_brings_the_sink_basin_its_clean_action_needs():
+    graph = load_environment("alfworld-clean-01")
+    scope = focus(graph, Atom("clean", ("bowl_1",)), vocabulary="alfworld")
+    sinks = {n.id for n in graph if "clean" in n.affordances and n.kind is NodeKind.ASSET}
+    assert sinks and sinks <= scope.assets
+    assert not sinks & focus(graph, Atom("clean", ("bowl_1",))).assets  # SayPlan has no clean(o, r)
+
+
+def test_an_alfworld_clean_task_is_solved_in_focus():
+    task = get_task("alfworld-clean-01")
+    graph = load_environment(task.id)
+    result = solve(PlanningProblem(graph, task.goal, vocabulary="alfworld"), timeout=30)
+    assert result.scope == "focused" and result.status is SolveStatus.PLAN
+    assert "clean" in {a.name for a in result.plan}
+    end = Simulator(graph, "alfworld").run(result.plan)
+    assert parse_goal(task.goal, graph).holds(end)
+
+
+def test_a_tap_is_a_helper_for_clean_through_rinse():
+    data = kitchen_dict()
+    data["nodes"] = [n for n in data["nodes"] if n["id"] != "dishwasher"] + [
+        node("sink", "asset", "kitchen", affordances=["release", "rinse", "turn_on"], state=["off"])
+    ]
+    graph = from_dict(data, "tap")
+    scope = focus(graph, Atom("clean", ("plate",)))
+    assert "sink" in scope.assets
+    result = solve(PlanningProblem(graph, "clean(plate)"), timeout=30)
+    assert result.scope == "focused" and "rinse" in {a.name for a in result.plan}
+
+
+def test_an_extension_action_is_a_helper_as_soon_as_it_is_registered():
+    graph = kitchen()
+    polish = ActionSchema(
+        "polish",
+        (Param("o", OBJECTS), Param("b", ASSETS, "turn_on")),
+        (Pre("holding", ("o",), Cause.NOT_HOLDING),),
+        (Eff("set_state", ("o", "shiny")),),
+        "Polish the held object on a buffing machine.",
+    )
+    assert focus(graph, Atom("shiny", ("apple",)), vocabulary="sayplan").assets == {"bench"}
+    register_action("sayplan", polish)
+    try:
+        scope = focus(graph, Atom("shiny", ("apple",)), vocabulary="sayplan")
+    finally:
+        forget_action("sayplan", "polish")
+    switches = {n.id for n in graph if "turn_on" in n.affordances and n.kind is NodeKind.ASSET}
+    assert switches and switches <= scope.assets

@@ -406,10 +406,11 @@ def focused_problem(
     """
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
+    vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
     state = state if state is not None else WorldState(graph)
     grounded = ground(goal, graph)
     seeds = [atom for atom, _ in wrong_literals(grounded, state)]
-    scope = focused_scope(state, seeds, literals(grounded))
+    scope = focused_scope(state, seeds, literals(grounded), vocabulary=vocabulary)
     return export_pddl(graph, goal, state, vocabulary, scope)
 
 

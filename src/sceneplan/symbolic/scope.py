@@ -2,8 +2,9 @@
 
 `full_scope` is the whole graph with step-by-step navigation over every room
 and pose. `focused_scope` is the relevant subgraph: the nodes a goal needs
-changed, what holds or encloses them, where they may go, the appliances that
-can give them a needed state word, and the places of all these; navigation
+changed, what holds or encloses them, where they may go, the nodes that can
+give them a needed state word (an appliance, or the helper of an action that
+sets the word: a sink basin, a tap), and the places of all these; navigation
 between those places is one macro step each, expanded to poses afterwards by
 the Navigator (moving has no effect but the agent's place and the accessed
 asset, so nothing is lost). The solver falls back to the full scope when the
@@ -19,8 +20,8 @@ from functools import cached_property
 import networkx as nx
 
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.domain import gives
 from sceneplan.world.goals import Atom
-from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 K = NodeKind
@@ -57,8 +58,9 @@ def full_scope(graph: SceneGraph) -> Scope:
 class _Focus:
     """Builds a focused scope from seed nodes (see `focused_scope`)."""
 
-    def __init__(self, state: WorldState):
+    def __init__(self, state: WorldState, vocabulary: str):
         self.state = state
+        self.vocabulary = vocabulary
         self.graph = state.graph
         self.objects: set[str] = set()
         self.assets: set[str] = set()
@@ -115,17 +117,18 @@ class _Focus:
             self.add_release_assets_in(room)
 
     def add_helpers(self, words: Iterable[tuple[str, str, bool]]) -> None:
-        """Appliances that give an object a needed word (or take it away, when `positive`
-        is False): those in focused rooms, and the nearest."""
+        """Nodes that can give an object a needed word (or take it away, when `positive`
+        is False: give its opposite), as the vocabulary's actions and appliances say
+        (`world.domain.gives`): those in focused rooms, and the nearest."""
         for word, obj, positive in words:
+            needed = word if positive else EXCLUSIVE_STATES.get(word)
+            if needed is None:
+                continue
+            target = self.graph.nodes[obj]
             candidates = [
                 n.id
                 for n in self.graph
-                if n.kind in (K.ASSET, K.OBJECT)
-                and n.id != obj
-                and _gives(n.category, word, positive)
-                and self.graph.nodes[obj].category
-                in APPLIANCE_TARGETS.get(n.category, {self.graph.nodes[obj].category})
+                if n.kind in (K.ASSET, K.OBJECT) and gives(n, target, needed, self.vocabulary)
             ]
             near = [c for c in candidates if self._room(c) in self.places]
             for helper in near or self._nearest(candidates, 1):
@@ -152,14 +155,6 @@ class _Focus:
         return ranked[:count]
 
 
-def _gives(category: str, word: str, positive: bool = True) -> bool:
-    """Whether an appliance of the category makes `word` true (`positive`) or false."""
-    function = APPLIANCE_FUNCTIONS.get(category)
-    if function is None:
-        return False
-    return function == word if positive else EXCLUSIVE_STATES.get(function) == word
-
-
 def _chain_up(state: WorldState, o: str) -> list[str]:
     """The object's parents up to its asset (empty while it is held)."""
     out, parent = [], state.parent(o)
@@ -177,13 +172,15 @@ def focused_scope(
     goal_literals: Iterable[tuple[Atom, bool]] = (),
     extra_nodes: Iterable[str] = (),
     needs_release: bool = False,
+    vocabulary: str = "sayplan",
 ) -> Scope:
     """The relevant subgraph for literals that must change (`seeds`) and extra nodes.
 
     `goal_literals` (all literals of the goal) name the state words whose
-    appliance effects matter; `needs_release` asks for an asset to put things on.
+    appliance effects matter; `needs_release` asks for an asset to put things on;
+    the `vocabulary`'s actions say which nodes can give an object a state word.
     """
-    focus = _Focus(state)
+    focus = _Focus(state, vocabulary)
     graph = state.graph
     seeds = list(seeds)
     goal_literals = list(goal_literals)

@@ -313,8 +313,15 @@ def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> I
         if isinstance(problem.target, Action):
             target = problem.target
             nodes = [a for a in target.args if a in problem.graph]
-            yield focused_scope(state, (), (), nodes, needs_release=target.name == "release")
+            yield focused_scope(
+                state,
+                (),
+                (),
+                nodes,
+                needs_release=target.name == "release",
+                vocabulary=problem.vocabulary,
+            )
         else:
             seeds = [atom for atom, _ in wrong_literals(goal, state)]
-            yield focused_scope(state, seeds, literals(goal))
+            yield focused_scope(state, seeds, literals(goal), vocabulary=problem.vocabulary)
     yield full_scope(problem.graph)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sceneplan.errors import UnsupportedError
-from sceneplan.graph.model import NodeKind
+from sceneplan.graph.model import Node, NodeKind
 from sceneplan.world import rules  # registers the built-in primitives
 from sceneplan.world.primitives import Cause, get_effect, get_test
 
@@ -480,15 +480,69 @@ def get_vocabulary(name: str) -> dict[str, ActionSchema]:
         ) from None
 
 
+@dataclass(frozen=True, slots=True)
+class Giver:
+    """An action that gives a state word to one of its parameters (`target`), with the
+    nodes of its other parameters that need an affordance (`helpers`: the sink basin of
+    ALFWorld's `clean(o, r)`, the tap of `rinse(o, s)`; none for `wipe(x)`)."""
+
+    vocabulary: str
+    action: str
+    target: Param
+    helpers: tuple[Param, ...]
+
+
+def givers(word: str, vocabulary: str | None = None) -> list[Giver]:
+    """The actions of a vocabulary (of all, when None) whose effects set `word` on a node:
+    read from the effects' own `words`, so an extension's action counts as well."""
+    names = VOCABULARIES if vocabulary is None else {vocabulary: get_vocabulary(vocabulary)}
+    out = []
+    for name in names:
+        for schema in VOCABULARIES[name].values():
+            params = {p.name: p for p in schema.params}
+            for eff in schema.effects:
+                if word in get_effect(eff.op).words(eff.args) and eff.args[0] in params:
+                    target = params[eff.args[0]]
+                    helpers = tuple(
+                        p for p in schema.params if p is not target and p.affordance is not None
+                    )
+                    out.append(Giver(name, schema.name, target, helpers))
+    return out
+
+
+def runs_appliances(vocabulary: str) -> bool:
+    """Whether an action of the vocabulary lets appliances act (switching one on, putting
+    something in or on one)."""
+    return any(
+        get_effect(e.op).runs_appliances
+        for schema in get_vocabulary(vocabulary).values()
+        for e in schema.effects
+    )
+
+
+def gives(helper: Node, obj: Node, word: str, vocabulary: str) -> bool:
+    """Whether, in the vocabulary, node `helper` can give `obj` the state word: as the
+    helper of an action that sets the word on obj (a sink basin cleans what is held at
+    it), or as an appliance whose function gives the word to obj's category."""
+    if helper.id == obj.id:
+        return False
+    if runs_appliances(vocabulary) and rules.appliance_gives(helper.category, word, obj.category):
+        return True
+    return any(
+        _fits(obj, g.target) and any(_fits(helper, h) for h in g.helpers)
+        for g in givers(word, vocabulary)
+    )
+
+
+def _fits(node: Node, param: Param) -> bool:
+    return node.kind in param.kinds and (
+        param.affordance is None or param.affordance in node.affordances
+    )
+
+
 def setters(word: str) -> tuple[frozenset[str | None] | None, bool]:
     """How a state word can come about: the affordances that actions setting it require of
     their node (None in the set: no affordance needed), or None when no action sets it;
     and whether an appliance gives it (or its opposite)."""
-    affordances: set[str | None] = set()
-    for actions in VOCABULARIES.values():
-        for schema in actions.values():
-            params = {p.name: p for p in schema.params}
-            for eff in schema.effects:
-                if word in get_effect(eff.op).words(eff.args) and eff.args[0] in params:
-                    affordances.add(params[eff.args[0]].affordance)
+    affordances = {g.target.affordance for g in givers(word)}
     return (frozenset(affordances) if affordances else None), word in rules.appliance_words()

@@ -244,7 +244,10 @@ class Test(Primitive):
 
 
 class Effect(Primitive):
-    """An effect operation."""
+    """An effect operation. `runs_appliances`: it lets an appliance act on what it holds
+    (the focus of the symbolic planner then counts appliances as helpers)."""
+
+    runs_appliances: ClassVar[bool] = False
 
     @abstractmethod
     def apply(self, state: WorldState, *args: str) -> None:

@@ -103,6 +103,14 @@ def appliance_function(category: str) -> ApplianceFunction | None:
     return next((f for f in appliance_functions() if category in f.categories), None)
 
 
+def appliance_gives(category: str, word: str, target: str) -> bool:
+    """Whether an appliance of `category` gives `word` to an object of category `target`."""
+    if APPLIANCE_FUNCTIONS.get(category) != word:
+        return False
+    targets = APPLIANCE_TARGETS.get(category)
+    return targets is None or target in targets
+
+
 def appliance_words() -> set[str]:
     """State words appliances give, with their opposites."""
     words = set(APPLIANCE_FUNCTIONS.values())
@@ -565,6 +573,7 @@ class Place(Effect):
     """Put the held object on or inside an asset or an object (LookPlanGraph's put_on /
     put_inside; SayPlan's release_on / release_in)."""
 
+    runs_appliances = True
     name, params, text = "place", ("a", "relation"), "the held object is {relation} {a}"
 
     def apply(self, state, a, relation):
@@ -622,6 +631,7 @@ class Place(Effect):
 class PlaceAtAccessed(Effect):
     """SayPlan's release: into the accessed asset if it is an open container, else on top."""
 
+    runs_appliances = True
     name, params, text = (
         "place_at_accessed",
         ("o",),
@@ -709,6 +719,7 @@ class SetState(Effect):
 class ApplyAppliance(Effect):
     """A switched-on appliance acts on what is in it (or on it, if it is not a container)."""
 
+    runs_appliances = True
     name, params, text = "apply_appliance", ("x",), "{x} acts on what is in or on it"
 
     def apply(self, state, x):
