@@ -113,12 +113,24 @@ def care_scene():
     return from_dict(data, "care")
 
 
+def rest_scene():
+    """A sofa to sit or lie on in the office, a stool to sit on in the kitchen."""
+    data = kitchen_dict()
+    data["name"] = "rest"
+    data["nodes"] += [
+        node("sofa", "asset", "office", affordances=["release", "sit", "lie"]),
+        node("stool", "asset", "kitchen", affordances=["sit"]),
+    ]
+    return from_dict(data, "rest")
+
+
 SCENES = {
     "care": care_scene,
     "kitchen": kitchen,
     "coffee": lambda: load_environment("coffee"),
     "nested": nested_scene,
     "receptacles": receptacle_scene,
+    "rest": rest_scene,
 }
 REFERENCE_PLANS = {
     "kitchen": [
@@ -167,6 +179,13 @@ REFERENCE_PLANS = {
         f"{TO_KITCHEN} > access(toaster) > plug_out(toaster)",  # already unplugged
         f"{TO_KITCHEN} > access(stove) > pickup(rice) > turn_on(stove) > release_in(rice, pan)",
     ],
+    "rest": [
+        f"access(sofa) > lie(sofa) > stand_up() > {TO_KITCHEN} > access(stool) > sit(stool) > "
+        "stand_up() > goto(pose2)",
+        "access(sofa) > sit(sofa) > goto(pose1)",  # sitting
+        "access(sofa) > sit(sofa) > lie(sofa)",  # sitting
+        "stand_up()",  # already standing
+    ],
     "receptacles": [
         f"{TO_KITCHEN} > access(bench) > pickup(pear) > access(basket) > release(pear) > "
         "pickup(tray) > access(bench) > release_in(tray, bowl) > pickup(bowl) > "
@@ -209,6 +228,11 @@ LPG_PLANS = {
         "go_to(kitchen) > pick_up(rice) > rinse(rice, sink)",  # the tap is off
         "go_to(kitchen) > wipe(pan) > pick_up(rice) > put_on(bench) > turn_on(stove)",
     ],
+    "rest": [
+        "sit(sofa) > stand_up() > lie(sofa) > stand_up() > go_to(kitchen) > sit(stool)",
+        "lie(sofa) > go_to(kitchen)",  # lying
+        "go_to(kitchen) > stand_up()",  # already standing
+    ],
     "receptacles": [
         "go_to(kitchen) > pick_up(pear) > put_inside(basket) > pick_up(tray) > put_inside(bowl) "
         "> pick_up(bowl) > open(fridge) > put_inside(fridge) > pick_up(pear) > put_on(tray)",
@@ -232,8 +256,11 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 
 
 RANDOM = {
-    "sayplan": (("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
-    "lookplangraph": (("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
+    "sayplan": (
+        *(("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
+        ("rest", 2),
+    ),
+    "lookplangraph": (("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4), ("rest", 2)),
 }
 
 

@@ -236,6 +236,7 @@ class Grounder:
             relation = s.relation(o)
             if relation in (Relation.ONTOP_OF, Relation.INSIDE_OF):
                 facts.add((relation.value, o, s.parent(o)))
-        for x in (*self.scope.objects, *self.assets):
+        agent = (s.agent_id,) if self.graph.has_agent else ()
+        for x in (*self.scope.objects, *self.assets, *agent):  # the agent's posture
             facts.update(("state", w, x) for w in s.states(x))
         return facts

@@ -73,6 +73,8 @@ def _define_causes() -> None:
         ("already_plugged_out", "{node} is already unplugged", wrong, True),
         ("already_clean", "{node} is already clean", wrong, True),
         ("is_off", "{node} is off; turn it on first", missing, True),
+        ("not_standing", "the agent is {posture}; stand_up() first", missing, True),
+        ("already_standing", "the agent is already standing", wrong, True),
         (
             "carried",
             "{node} is held by the agent, or is on or in what it holds (holding: {held}); "
@@ -256,6 +258,35 @@ def _switches(reach: Pre) -> tuple[ActionSchema, ...]:
     )
 
 
+def _postures(reach: Pre) -> tuple[ActionSchema, ...]:
+    """Sitting and lying down on what affords it, and standing up (VirtualHome's SIT, LIE,
+    STANDUP): the agent's posture, state words `sitting` / `lying` of the agent node."""
+    standing = Pre("agent_standing", (), Cause.NOT_STANDING)
+    return (
+        ActionSchema(
+            "sit",
+            (Param("x", THINGS, "sit"),),
+            (reach, standing),
+            (Eff("set_posture", ("sitting",)),),
+            "Sit down on a chair, sofa or bed.",
+        ),
+        ActionSchema(
+            "lie",
+            (Param("x", THINGS, "lie"),),
+            (reach, standing),
+            (Eff("set_posture", ("lying",)),),
+            "Lie down on a bed or sofa.",
+        ),
+        ActionSchema(
+            "stand_up",
+            (),
+            (Pre("agent_resting", (), Cause.ALREADY_STANDING),),
+            (Eff("set_posture", ("standing",)),),
+            "Stand up after sitting or lying down (needed before moving).",
+        ),
+    )
+
+
 def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
     """Plugging (VirtualHome's plug_in / plug_out) and cleaning (wipe, rinse)."""
     return (
@@ -305,7 +336,10 @@ SAYPLAN: dict[str, ActionSchema] = {
         ActionSchema(
             "goto",
             (Param("x", PLACES),),
-            (Pre("adjacent", ("x",), Cause.NOT_ADJACENT),),
+            (
+                Pre("adjacent", ("x",), Cause.NOT_ADJACENT),
+                Pre("agent_standing", (), Cause.NOT_STANDING),
+            ),
             (Eff("move_agent", ("x",)),),
             "Move to a room or pose node linked to the current one.",
         ),
@@ -369,6 +403,7 @@ SAYPLAN: dict[str, ActionSchema] = {
             Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED),
             Pre("reachable_accessed", ("s",), Cause.NOT_ACCESSED),
         ),
+        *_postures(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
         _DONE,
     )
 }
@@ -379,7 +414,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
         ActionSchema(
             "go_to",
             (Param("r", ROOMS),),
-            (),
+            (Pre("agent_standing", (), Cause.NOT_STANDING),),
             (Eff("move_agent", ("r",)),),
             "Move to a room node (navigation is handled for you).",
         ),
@@ -426,6 +461,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM),
             Pre("in_room_of", ("s",), Cause.NOT_IN_ROOM),
         ),
+        *_postures(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
         ActionSchema(
             "look_on",
             (Param("a", ASSETS),),

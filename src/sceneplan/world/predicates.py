@@ -447,7 +447,7 @@ class StateWord(GoalPredicate):
         return f"({pddl_word(self.name)} {x[0]})"
 
     def compile(self, c, x):
-        if x in c.g.objects or x in c.g.assets:
+        if x in c.g.objects or x in c.g.assets or c.g.graph.nodes[x].kind is K.AGENT:
             return c.prop(("state", self.name, x))
         return c.const(self.holds(c.g.state, x))
 

@@ -438,6 +438,57 @@ class ClosedIfContainer(Test):
         return [({}, (), (("state", "open", x),) if g.is_container(x) else ())]
 
 
+# The agent's postures (VirtualHome's SITTING / LYING), state words of the agent node;
+# standing is having neither.
+POSTURES = ("sitting", "lying")
+
+
+def _posture(state: WorldState) -> str | None:
+    if not state.graph.has_agent:
+        return None
+    words = state.states(state.agent_id)
+    return next((w for w in POSTURES if w in words), None)
+
+
+def _agent_postures(g: Grounding) -> tuple[Fact, ...]:
+    return tuple(("state", w, g.state.agent_id) for w in POSTURES)
+
+
+@primitive
+class AgentStanding(Test):
+    name, params, text = "agent_standing", (), "the agent is standing"
+
+    def check(self, state):
+        posture = _posture(state)
+        return None if posture is None else {"posture": posture}
+
+    def pddl(self):
+        return "(forall (?g - robot) (and (not (is_sitting ?g)) (not (is_lying ?g))))"
+
+    def ground(self, g, b):
+        return [({}, (), _agent_postures(g))]
+
+    def words(self, args):
+        return set(POSTURES)
+
+
+@primitive
+class AgentResting(Test):
+    name, params, text = "agent_resting", (), "the agent is sitting or lying"
+
+    def check(self, state):
+        return None if _posture(state) is not None else {}
+
+    def pddl(self):
+        return "(forall (?g - robot) (or (is_sitting ?g) (is_lying ?g)))"
+
+    def ground(self, g, b):
+        return [({}, (fact,), ()) for fact in _agent_postures(g)]
+
+    def words(self, args):
+        return set(POSTURES)
+
+
 # -- effects -----------------------------------------------------------------------------
 
 
@@ -713,6 +764,36 @@ class SetState(Effect):
 
     def words(self, args):
         return {args[1]}
+
+
+@primitive
+class SetPosture(Effect):
+    """The agent sits, lies down, or (`standing`) stands up: one posture at a time."""
+
+    name, params, text = "set_posture", ("word",), "the agent is {word}"
+
+    def apply(self, state, word):
+        agent = state.agent_id
+        state.replace_states(agent, POSTURES, () if word == "standing" else (word,))
+
+    def pddl(self, word):
+        parts = [f"(is_{w} ?g)" if w == word else f"(not (is_{w} ?g))" for w in POSTURES]
+        return f"(forall (?g - robot) (and {' '.join(parts)}))"
+
+    def ground(self, g, b, word):
+        agent = g.state.agent_id
+        add = [("state", word, agent)] if word in POSTURES else []
+        return add, [f for f in _agent_postures(g) if f not in add], []
+
+    def words(self, args):
+        return set(POSTURES)
+
+    def check_use(self, schema, index):
+        word = schema.effects[index].args[0]
+        if word not in (*POSTURES, "standing"):
+            raise UnsupportedError(
+                f"action {schema.signature}: set_posture takes {', '.join(POSTURES)} or standing"
+            )
 
 
 @primitive

@@ -205,6 +205,11 @@ class WorldState:
         words.add(word)
         self._state[node_id] = frozenset(words)
 
+    def replace_states(self, node_id: str, old: tuple[str, ...], new: tuple[str, ...]) -> None:
+        """Remove the words `old` from a node and add `new` (a posture for another)."""
+        words = set(self.states(node_id)).difference(old).union(new)
+        self._state[node_id] = frozenset(words)
+
     # -- output -------------------------------------------------------------------
 
     def changes(self) -> dict[str, dict]:
