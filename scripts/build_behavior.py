@@ -28,13 +28,15 @@ import json
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from sceneplan.errors import SceneplanError
-from sceneplan.graph.io import to_dict
+from sceneplan.graph.io import from_dict, to_dict
 from sceneplan.graph.model import SceneGraph
 from sceneplan.importers.behavior import convert, read_problem
 from sceneplan.importers.behavior.bddl import Problem
@@ -81,6 +83,30 @@ def grasif(problem: Problem) -> bool:
     """LookPlanGraph's filter: goal and initial-state predicates within its sets."""
     init = {fact[0] for fact in problem.init} | {fact[0] for fact in problem.negated_init}
     return predicates(problem.goal) <= GRASIF_GOAL and init <= GRASIF_INIT
+
+
+class SolverPool:
+    """Solves in a worker process, so that a solver crash costs one task, not the build."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    def plan(self, graph: SceneGraph, goal: str) -> tuple[list[str] | None, str]:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1)
+        try:
+            return self._pool.submit(_solve_data, to_dict(graph), goal).result()
+        except BrokenProcessPool:
+            self._pool = None
+            return None, "oracle: the solver's process died (crash)"
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+
+
+def _solve_data(data: dict[str, Any], goal: str) -> tuple[list[str] | None, str]:
+    return solver_plan(from_dict(data), goal)
 
 
 def solver_plan(graph: SceneGraph, goal: str) -> tuple[list[str] | None, str]:
@@ -159,7 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     skipped: dict[str, Counter] = {suite: Counter() for suite in TASK_FILES}
     totals: Counter = Counter()
     started = time.perf_counter()
-    for activity in activities:
+    pool = SolverPool()
+    for count, activity in enumerate(activities, start=1):
+        if count % 50 == 0:
+            print(f"  ... {count} of {len(activities)} activities", file=sys.stderr)
         try:
             problem = read_problem(folder / activity / "problem0.bddl")
         except SceneplanError as exc:
@@ -178,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                 skipped[suite][gap] += 1
             continue
         task = imported.tasks[0]
-        plan, why = solver_plan(imported.graph, task.goal or "")
+        plan, why = pool.plan(imported.graph, task.goal or "")
         if plan is None:
             skipped[suite][why] += 1
             print(f"  {activity}: {why}", file=sys.stderr)
@@ -187,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         tasks[suite].append(task_dict(task))
         data = to_dict(imported.graph)
         graphs[task.environment] = {"description": data["description"], "nodes": data["nodes"]}
+    pool.close()
     elapsed = time.perf_counter() - started
     bundle = {
         "format": "sceneplan-graph-bundle",
