@@ -29,7 +29,7 @@ ups.get_environment().credits_stream = None
 WORDS = (
     *("open", "closed", "on", "off", "hot", "cold", "clean", "dirty", "full", "empty"),
     *("plugged_in", "plugged_out", "cooked", "raw"),
-    *("sitting", "lying"),
+    *("sitting", "lying", "frozen"),
 )
 
 

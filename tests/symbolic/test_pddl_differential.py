@@ -124,6 +124,22 @@ def rest_scene():
     return from_dict(data, "rest")
 
 
+def frost_scene():
+    """A freezer (cold and frozen) beside the fridge (cold)."""
+    data = kitchen_dict()
+    data["name"] = "frost"
+    data["nodes"].append(
+        node(
+            "freezer",
+            "asset",
+            "kitchen",
+            affordances=["open", "close", "release"],
+            state=["closed", "on"],
+        )
+    )
+    return from_dict(data, "frost")
+
+
 SCENES = {
     "care": care_scene,
     "kitchen": kitchen,
@@ -131,6 +147,7 @@ SCENES = {
     "nested": nested_scene,
     "receptacles": receptacle_scene,
     "rest": rest_scene,
+    "frost": frost_scene,
 }
 REFERENCE_PLANS = {
     "kitchen": [
@@ -178,6 +195,13 @@ REFERENCE_PLANS = {
         f"{TO_KITCHEN} > access(stove) > pickup(pan) > access(sink) > rinse(pan, sink)",  # off
         f"{TO_KITCHEN} > access(toaster) > plug_out(toaster)",  # already unplugged
         f"{TO_KITCHEN} > access(stove) > pickup(rice) > turn_on(stove) > release_in(rice, pan)",
+    ],
+    "frost": [
+        f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(freezer) > open(freezer) > "
+        "release(apple) > access(fridge) > open(fridge) > pickup(soup) > access(freezer) > "
+        "release(soup) > pickup(apple)",
+        f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(freezer) > release(apple) > "
+        "open(freezer) > pickup(apple)",  # released on top of the closed freezer: not frozen
     ],
     "rest": [
         f"access(sofa) > lie(sofa) > stand_up() > {TO_KITCHEN} > access(stool) > sit(stool) > "
@@ -228,6 +252,10 @@ LPG_PLANS = {
         "go_to(kitchen) > pick_up(rice) > rinse(rice, sink)",  # the tap is off
         "go_to(kitchen) > wipe(pan) > pick_up(rice) > put_on(bench) > turn_on(stove)",
     ],
+    "frost": [
+        "go_to(kitchen) > pick_up(apple) > open(freezer) > put_inside(freezer) > "
+        "pick_up(soup) > put_on(freezer) > pick_up(apple)",
+    ],
     "rest": [
         "sit(sofa) > stand_up() > lie(sofa) > stand_up() > go_to(kitchen) > sit(stool)",
         "lie(sofa) > go_to(kitchen)",  # lying
@@ -258,9 +286,12 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 RANDOM = {
     "sayplan": (
         *(("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
-        ("rest", 2),
+        *(("rest", 2), ("frost", 2)),
     ),
-    "lookplangraph": (("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4), ("rest", 2)),
+    "lookplangraph": (
+        *(("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
+        *(("rest", 2), ("frost", 2)),
+    ),
 }
 
 

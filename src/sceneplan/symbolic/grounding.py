@@ -142,8 +142,8 @@ class Grounder:
     ) -> list[tuple[tuple[Fact, ...], tuple[Fact, ...], list[Fact], list[Fact]]]:
         """Conditional effects of a running appliance on receivers (each with its own links)."""
         category = self.graph.nodes[appliance].category
-        word = APPLIANCE_FUNCTIONS.get(category)
-        if word is None or not self.scope.effect_matters(word):
+        words = [w for w in APPLIANCE_FUNCTIONS.get(category, ()) if self.scope.effect_matters(w)]
+        if not words:
             return []
         targets = APPLIANCE_TARGETS.get(category)
         pos, neg = condition
@@ -151,7 +151,9 @@ class Grounder:
         for d, links in receivers:
             if targets is not None and self.graph.nodes[d].category not in targets:
                 continue
-            out.append((pos + links, neg, [("state", word, d)], opposite_facts(word, d)))
+            add = [("state", w, d) for w in words]
+            delete = [f for w in words for f in opposite_facts(w, d)]
+            out.append((pos + links, neg, add, delete))
         return out
 
     # -- grounding ----------------------------------------------------------------------

@@ -48,16 +48,17 @@ from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 K = NodeKind
 Facts = dict[str, str] | None
 
-# Appliances act on what is on or in them while they are on (category -> state word).
-APPLIANCE_FUNCTIONS: dict[str, str] = {
-    "microwave": "hot",
-    "oven": "hot",
-    "kettle": "hot",
-    "fridge": "cold",
-    "freezer": "cold",
-    "dishwasher": "clean",
-    "coffee_machine": "full",
-    "stove": "cooked",
+# Appliances act on what is on or in them while they are on (category -> the state words
+# they give: a freezer makes things cold and frozen).
+APPLIANCE_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "microwave": ("hot",),
+    "oven": ("hot",),
+    "kettle": ("hot",),
+    "fridge": ("cold",),
+    "freezer": ("cold", "frozen"),
+    "dishwasher": ("clean",),
+    "coffee_machine": ("full",),
+    "stove": ("cooked",),
 }
 # Which objects an appliance's function applies to (all objects when absent).
 APPLIANCE_TARGETS: dict[str, frozenset[str]] = {
@@ -67,7 +68,7 @@ APPLIANCE_TARGETS: dict[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class ApplianceFunction:
-    """Appliance categories that give one state word to the same objects (PDDL face).
+    """Appliance categories that give the same state words to the same objects (PDDL face).
 
     In PDDL an appliance of the function is typed `{name}_appliance` (assets) and
     has the static fact `(makes_{name} x)`; when the function has target
@@ -75,7 +76,7 @@ class ApplianceFunction:
     """
 
     name: str
-    word: str
+    words: tuple[str, ...]
     categories: frozenset[str]
     targets: frozenset[str] | None
 
@@ -85,16 +86,17 @@ class ApplianceFunction:
 
 
 def appliance_functions() -> list[ApplianceFunction]:
-    """The appliance categories grouped by (word, targets), named by their word."""
-    groups: dict[tuple[str, frozenset[str] | None], set[str]] = {}
-    for category, word in sorted(APPLIANCE_FUNCTIONS.items()):
-        groups.setdefault((word, APPLIANCE_TARGETS.get(category)), set()).add(category)
+    """The appliance categories grouped by (words, targets), named by their last word."""
+    groups: dict[tuple[tuple[str, ...], frozenset[str] | None], set[str]] = {}
+    for category, words in sorted(APPLIANCE_FUNCTIONS.items()):
+        groups.setdefault((words, APPLIANCE_TARGETS.get(category)), set()).add(category)
     keys = sorted(groups, key=lambda k: (k[0], sorted(k[1] or ())))
     out, seen = [], {}
-    for word, targets in keys:
-        seen[word] = seen.get(word, 0) + 1
-        name = word if seen[word] == 1 else f"{word}{seen[word]}"
-        out.append(ApplianceFunction(name, word, frozenset(groups[word, targets]), targets))
+    for words, targets in keys:
+        seen[words[-1]] = seen.get(words[-1], 0) + 1
+        count = seen[words[-1]]
+        name = words[-1] if count == 1 else f"{words[-1]}{count}"
+        out.append(ApplianceFunction(name, words, frozenset(groups[words, targets]), targets))
     return out
 
 
@@ -105,7 +107,7 @@ def appliance_function(category: str) -> ApplianceFunction | None:
 
 def appliance_gives(category: str, word: str, target: str) -> bool:
     """Whether an appliance of `category` gives `word` to an object of category `target`."""
-    if APPLIANCE_FUNCTIONS.get(category) != word:
+    if word not in APPLIANCE_FUNCTIONS.get(category, ()):
         return False
     targets = APPLIANCE_TARGETS.get(category)
     return targets is None or target in targets
@@ -113,7 +115,7 @@ def appliance_gives(category: str, word: str, target: str) -> bool:
 
 def appliance_words() -> set[str]:
     """State words appliances give, with their opposites."""
-    words = set(APPLIANCE_FUNCTIONS.values())
+    words = {w for given in APPLIANCE_FUNCTIONS.values() for w in given}
     return words | {EXCLUSIVE_STATES[w] for w in words if w in EXCLUSIVE_STATES}
 
 
@@ -501,7 +503,8 @@ def _set_word_pddl(x: str, word: str) -> str:
 def function_pddl(function: ApplianceFunction, receiver: str, condition: str) -> str:
     """What an appliance of `function` does to `receiver` when `condition` holds."""
     takes = f" (takes_{function.name} {receiver})" if function.targets is not None else ""
-    return f"(when (and {condition}{takes}) (and {_set_word_pddl(receiver, function.word)}))"
+    given = " ".join(_set_word_pddl(receiver, w) for w in function.words)
+    return f"(when (and {condition}{takes}) (and {given}))"
 
 
 def appliance_pddl(appliance: str, receiver: str, condition: str) -> str:
@@ -603,12 +606,10 @@ def _apply_if_running(state: WorldState, appliance: str, obj: str) -> None:
 
 def _apply(state: WorldState, appliance: str, obj: str) -> None:
     category = state.node(appliance).category
-    word = APPLIANCE_FUNCTIONS.get(category)
-    if word is None:
-        return
     targets = APPLIANCE_TARGETS.get(category)
     if targets is None or state.node(obj).category in targets:
-        state.set_state(obj, word)
+        for word in APPLIANCE_FUNCTIONS.get(category, ()):
+            state.set_state(obj, word)
 
 
 def _put(state: WorldState, target: str, relation: Relation) -> None:
