@@ -29,6 +29,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ TASK_FILES = {
 }
 VOCABULARY = "lookplangraph"
 TIMEOUT = 30.0
+HARD_TIMEOUT = 300.0  # a solve that runs past this despite TIMEOUT is killed
 
 GRASIF_GOAL = frozenset({"ontop", "inside", "open", "toggled_on"})
 GRASIF_INIT = frozenset({"inroom", "ontop", "inside", "open", "toggled_on"})
@@ -94,11 +96,18 @@ class SolverPool:
     def plan(self, graph: SceneGraph, goal: str) -> tuple[list[str] | None, str]:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1)
+        future = self._pool.submit(_solve_data, to_dict(graph), goal)
         try:
-            return self._pool.submit(_solve_data, to_dict(graph), goal).result()
+            return future.result(timeout=HARD_TIMEOUT)
         except BrokenProcessPool:
             self._pool = None
             return None, "oracle: the solver's process died (crash)"
+        except FuturesTimeout:
+            for process in list(self._pool._processes.values()):  # our own worker only
+                process.kill()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+            return None, f"oracle: the solver ran past its {TIMEOUT:.0f} s timeout (killed)"
 
     def close(self) -> None:
         if self._pool is not None:
