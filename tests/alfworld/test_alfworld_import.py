@@ -40,6 +40,28 @@ def test_a_file_of_another_format_is_refused_in_one_message(tmp_path):
         import_(path)
 
 
+def test_graph_import_from_alfworld_writes_graph_and_task_and_refuses_other_files(
+    data_dir, tmp_path
+):
+    from typer.testing import CliRunner
+
+    from sceneplan.cli import app
+
+    out, tasks = tmp_path / "g.json", tmp_path / "t.yaml"
+    args = ["graph", "import", "--from", "alfworld"]
+    result = CliRunner().invoke(
+        app, [*args, str(game_file(data_dir, tmp_path)), str(out), "--tasks", str(tasks)]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["format"] == "sceneplan-graph"
+    assert "agent_near" in tasks.read_text()  # examine in light: the goal is written out
+    other = tmp_path / "scene.json"
+    other.write_text(json.dumps({"nodes": []}))
+    result = CliRunner().invoke(app, [*args, str(other), str(tmp_path / "o.json")])
+    assert result.exit_code == 2 and "not an ALFWorld game file" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "o.json").exists()
+
+
 def test_an_unknown_goal_type_and_a_missing_receptacle_are_refused(data_dir, tmp_path):
     def unknown(game):
         game["pddl_problem"] = game["pddl_problem"].replace(

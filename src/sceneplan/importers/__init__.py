@@ -54,6 +54,11 @@ BUILTIN: dict[str, tuple[str, str, str]] = {
         "import_",
         "a Spark-DSG (Hydra) scene graph JSON file",
     ),
+    "alfworld": (
+        "sceneplan.importers.alfworld",
+        "import_",
+        "an ALFWorld game file (game.tw-pddl, or its packed .json.gz)",
+    ),
 }
 
 
