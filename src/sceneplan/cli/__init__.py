@@ -135,7 +135,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "pddl": (
         "pddl",
-        "Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL.",
+        "Write the scene's domain and a problem (the scene, its state, a goal) as PDDL.",
     ),
     "solve": (
         "solve",

@@ -69,7 +69,7 @@ def pddl(
         ),
     ] = False,
 ) -> None:
-    """Write the SayPlan-vocabulary domain and a problem (the scene, its state, a goal) as PDDL.
+    """Write the scene's domain and a problem (the scene, its state, a goal) as PDDL.
 
     Without --goal or --task the problem's goal is the empty (and), true in
     every state: a problem for checking that a plan is executable. The file
