@@ -70,4 +70,4 @@ def test_a_virtualhome_world_is_the_base_with_its_changes():
     graph = load_environment(task.environment)
     counts = graph.counts()
     assert counts[NodeKind.ROOM.value] == 4 and 150 < len(graph) < 230
-    assert len(graph.links()) == 3  # the doors
+    assert counts[NodeKind.POSE.value] == 3 and len(graph.links()) == 6  # doors as poses

@@ -82,14 +82,15 @@ def convert(
     scene = build_scene(problem, taxonomy, report, targets)
     gaps += scene.gaps
     environment = environment or f"behavior-{problem.name}"
+    hall, links = _hall(scene.rooms, report)
     graph = from_dict(
         {
             "format": "sceneplan-graph",
             "version": 1,
             "name": environment,
             "description": f"BEHAVIOR-1K activity {problem.name} (bddl problem0)",
-            "nodes": scene.nodes,
-            "links": _room_links(scene.rooms, report),
+            "nodes": [*scene.nodes, *hall],
+            "links": links,
         },
         problem.source,
     )
@@ -121,12 +122,12 @@ def convert(
     return Imported(graph, report, tasks, extra={"gaps": gaps, "activity": problem.name})
 
 
-def _room_links(rooms: list[str], report: ImportReport) -> list[list[str]]:
-    """BDDL says nothing of doors: every two rooms of a problem are linked (guessed)."""
-    links = [[a, b] for i, a in enumerate(rooms) for b in rooms[i + 1 :]]
-    if links:
-        report.guessed("link between two rooms (BDDL has no doors)", len(links))
-    return links
+def _hall(rooms: list[str], report: ImportReport) -> tuple[list[dict], list[list[str]]]:
+    """BDDL says nothing of doors: the rooms of a problem open onto one pose, `hall`."""
+    if len(rooms) < 2:
+        return [], []
+    report.guessed("hall pose joining the rooms (BDDL has no doors)")
+    return [{"id": "hall", "kind": "pose"}], [[room, "hall"] for room in rooms]
 
 
 def _atom_text(atom: Ground, scene: Scene, ids: dict[str, str], gaps: list[str]) -> str:

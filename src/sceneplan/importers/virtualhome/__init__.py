@@ -79,7 +79,12 @@ def convert_task(
     """One virtualhome-eval task: graph, task (if expressible), and in `extra` the gaps,
     the translated program (or why it does not translate)."""
     report = ImportReport("virtualhome")
-    scene = build_scene(graph_data, report, source)
+    targets = frozenset(
+        item["to_id"]
+        for item in vh_goal.get("goal", ())
+        if item.get("relation_type") in ("ON", "INSIDE")
+    )
+    scene = build_scene(graph_data, report, source, targets)
     vh = check_graph(graph_data, source)
     environment = environment or f"virtualhome-{task_id}"
     graph = _graph(scene.nodes, environment, source, scene.links)

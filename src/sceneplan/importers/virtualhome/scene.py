@@ -1,8 +1,9 @@
 """A VirtualHome scene graph (nodes with class_name/properties/states; edges) as a scene graph.
 
 - Rooms (category `Rooms`) become rooms; the character becomes the agent in
-  its room (what it holds, held); walls, floors, ceilings, doors and windows
-  are dropped (the paper's "redundant nodes"; doors are not represented).
+  its room (what it holds, held); walls, floors, ceilings and windows are
+  dropped (the paper's "redundant nodes"); a door becomes a pose linked to
+  the two rooms it joins.
 - GRABBABLE things are objects, everything else assets (of their room).
 - An object's parent is what it is INSIDE (other than a room), else what it
   is ON. An object with only a room edge gets a real parent where the scene
@@ -10,7 +11,8 @@
   id first; else a room-floor asset (`floor_<room>`), which is guessed.
 - Affordances from properties: GRABBABLE `pickup`, CAN_OPEN `open`/`close`,
   HAS_SWITCH `turn_on`/`turn_off`, CONTAINERS without a door `receptacle`,
-  SURFACES or CONTAINERS `release`. States are lower-cased (`closed`, `on`,
+  SURFACES or CONTAINERS `release` (on objects only where a task's goal puts
+  things on or in them). States are lower-cased (`closed`, `on`,
   `plugged_in`, `dirty`, ...).
 """
 
@@ -32,7 +34,7 @@ DROPPED_CATEGORIES = {
     "Ceiling": "ceiling",
     "Floor": "floor",
     "Floors": "floor",
-    "Doors": "door: doors are not represented",
+    "Doors": "door as a thing (it becomes a pose joining its rooms)",
     "Windows": "window",
 }
 PLACEMENT = ("INSIDE", "ON")
@@ -83,8 +85,15 @@ class Scene:
     links: list[list[str]] = field(default_factory=list)
 
 
-def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scene:
-    """The scene graph of one VirtualHome graph, as native nodes in a stable order."""
+def build_scene(
+    data: dict[str, Any], report: ImportReport, source: str, targets: frozenset = frozenset()
+) -> Scene:
+    """The scene graph of one VirtualHome graph, as native nodes in a stable order.
+
+    `targets` are the VirtualHome ids a task's goal puts things on or in: only
+    those objects take things (`release`); other objects do not, which keeps
+    the symbolic planner's search small.
+    """
     vh = check_graph(data, source)
     out_edges: dict[Any, list[tuple[str, Any]]] = defaultdict(list)
     for edge in data["edges"]:
@@ -202,7 +211,7 @@ def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scen
                 parent=parent,
                 relation=relation,
                 category=re.sub(r"[^a-z0-9_]+", "_", str(node["class_name"]).lower()),
-                affordances=_affordances(node, kinds[nid]),
+                affordances=_affordances(node, kinds[nid], vid in targets),
                 state=sorted({str(s).lower() for s in node.get("states", ())}),
             )
         )
@@ -217,9 +226,11 @@ def build_scene(data: dict[str, Any], report: ImportReport, source: str) -> Scen
                 {room_names[t] for rel, t in out_edges[vid] if rel == "BETWEEN" and t in room_names}
                 | {room_names[r] for r in [room_edge(vid)] if r is not None}
             )
-            if len(between) == 2 and between not in links:
-                links.append(between)
-                report.mapped("door as a link between its two rooms")
+            if len(between) == 2:
+                door = node_id(node)
+                nodes.append(native_node(id=door, kind="pose"))
+                links += [[between[0], door], [between[1], door]]
+                report.mapped("door as a pose between its two rooms")
     agent_room = room_names.get(room_edge(agent)) if agent is not None else None
     if agent_room is None:
         agent_room = nodes[0]["id"]
@@ -259,15 +270,16 @@ def _close_surface(vid, out_edges, ids, kinds, vh, room_of, room) -> tuple[str, 
     return None
 
 
-def _affordances(node: dict[str, Any], kind: str) -> list[str]:
+def _affordances(node: dict[str, Any], kind: str, target: bool = False) -> list[str]:
     props = set(node.get("properties", ()))
     out = ["pickup"] if kind == "object" else []
     if "CAN_OPEN" in props:
         out += ["open", "close"]
     if "HAS_SWITCH" in props:
         out += ["turn_on", "turn_off"]
-    if "CONTAINERS" in props and "CAN_OPEN" not in props:
+    takes = kind == "asset" or target
+    if "CONTAINERS" in props and "CAN_OPEN" not in props and takes:
         out.append("receptacle")
-    if props & {"SURFACES", "CONTAINERS"}:
+    if props & {"SURFACES", "CONTAINERS"} and takes:
         out.append("release")
     return out
