@@ -224,7 +224,11 @@ def main(argv: list[str] | None = None) -> int:
         task = task.model_copy(update={"reference_plan": plan})
         tasks[suite].append(task_dict(task))
         data = to_dict(imported.graph)
-        graphs[task.environment] = {"description": data["description"], "nodes": data["nodes"]}
+        graphs[task.environment] = {
+            "description": data["description"],
+            "nodes": data["nodes"],
+            **({"links": data["links"]} if data["links"] else {}),
+        }
     pool.close()
     elapsed = time.perf_counter() - started
     bundle = {
