@@ -1,12 +1,16 @@
 """The oracle on whole suites: every task solved from its formal goal, each plan verified.
 
 For each suite: the oracle planner (symbolic solver, no LLM) plans every task
-fully observed, in the LookPlanGraph vocabulary; the Episode's outcome is
+fully observed, in the SayPlan vocabulary (as `sceneplan eval -p oracle` does;
+ALFWorld rooms in ALFWorld's own), search tasks answered from their answer
+sets; the Episode's outcome is
 the simulator's verdict on the plan and the goal check. Prints per suite the
 tasks solved, the failures (task id and outcome), and the time (total, mean
 and slowest task).
 
     python benchmarks/suites.py [--suites behavior-grasif virtualhome-grasif] [--timeout 60]
+
+Without --suites it runs every packaged suite.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import argparse
 import statistics
 import time
 
-from sceneplan.datasets.tasks import load_suite
+from sceneplan.datasets.tasks import list_suites, load_suite
 from sceneplan.planners import get_planner
 from sceneplan.runs import resolve
 
@@ -46,7 +50,7 @@ def run_suite(suite: str, timeout: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suites", nargs="+", default=["behavior-grasif", "virtualhome-grasif"])
+    parser.add_argument("--suites", nargs="+", default=list_suites())
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
     for suite in args.suites:

@@ -216,6 +216,10 @@ REFERENCE_PLANS = {
         "access(fridge) > open(fridge) > release(bowl)",
         f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > release_in(mug, bowl) > "
         "pickup(mug) > access(basket) > release_on(mug, tray)",
+        # on top of the accessed asset itself, though `release` would put it inside
+        f"{TO_KITCHEN} > access(bench) > pickup(pear) > access(basket) > "
+        "release_on(pear, basket) > pickup(pear) > release(pear)",
+        f"{TO_KITCHEN} > access(bench) > pickup(pear) > release_on(pear, basket)",  # not accessed
     ],
 }
 

@@ -165,3 +165,21 @@ def test_the_first_plan_is_improved_to_the_optimum_on_a_small_task():
     best = solve(PlanningProblem(graph, task.goal), optimal=True)
     assert len(improved.plan) == len(best.plan) <= len(greedy.plan)
     assert improved.stats["optimal"]
+
+
+def test_the_improvement_search_on_a_large_task_is_bounded_by_its_work(monkeypatch):
+    """Each h_max evaluation reads every action: a task with many actions gets fewer."""
+    budgets: list[tuple[int, int]] = []
+    astar = solver_module.astar
+
+    def recording(task, timeout, bound=None, max_evaluated=None):
+        budgets.append((len(task.actions), max_evaluated))
+        return astar(task, timeout, bound=bound, max_evaluated=max_evaluated)
+
+    monkeypatch.setattr(solver_module, "astar", recording)
+    monkeypatch.setattr(solver_module, "IMPROVE_MAX_WORK", 50_000)
+    task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-05")
+    result = solve(PlanningProblem(resolve(task).graph, task.goal))
+    assert result.ok and budgets
+    actions, evaluations = budgets[0]
+    assert evaluations == 50_000 // actions < solver_module.IMPROVE_EVALS

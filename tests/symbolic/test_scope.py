@@ -7,12 +7,14 @@ all these), drop the rest, and a plan found in it must run in the whole graph.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.graph import from_dict
-from sceneplan.graph.model import NodeKind
+from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.symbolic.scope import focused_scope, full_scope
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
@@ -300,3 +302,47 @@ def test_an_extension_action_is_a_helper_as_soon_as_it_is_registered():
         forget_action("sayplan", "polish")
     switches = {n.id for n in graph if "turn_on" in n.affordances and n.kind is NodeKind.ASSET}
     assert switches and switches <= scope.assets
+
+
+def log_pile(logs: int):
+    """A table and `logs` logs on the floor, each of which can take another on top."""
+    data = kitchen_dict()
+    data["nodes"] += [node("table", "asset", "kitchen", affordances=["release"])] + [
+        node(
+            f"log{i}",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "release"],
+        )
+        for i in range(logs)
+    ]
+    return from_dict(data, "logs")
+
+
+def test_the_focus_bounds_how_deep_a_plan_stacks_but_keeps_what_is_stacked_now():
+    from sceneplan.symbolic.grounding import Grounder
+    from sceneplan.symbolic.scope import FOCUS_STACK_DEPTH
+    from sceneplan.world.goal_forms import literals
+
+    graph = log_pile(6)
+    state = WorldState(graph)
+    goal = parse_goal("ontop_of(log0, table) and ontop_of(log1, log0)", graph)
+    atoms = [atom for atom, _ in literals(goal)]
+    focused = focused_scope(state, atoms, literals(goal))
+    assert focused.stack_depth == FOCUS_STACK_DEPTH and full_scope(graph).stack_depth is None
+    whole = full_scope(graph)
+    bounded = Grounder(state, replace(whole, stack_depth=FOCUS_STACK_DEPTH)).chains("log1")
+    unbounded = Grounder(state, whole).chains("log1")
+    depth = max(sum(graph.nodes[p].kind is NodeKind.OBJECT for p in c.parents) for c in bounded)
+    assert depth == FOCUS_STACK_DEPTH
+    assert len(bounded) < len(unbounded) / 5  # 6 logs: the ways to stack grow like n!
+    # a stack that holds now is kept whatever its depth: log5 on log4 on ... on log0
+    moved = state
+    for i in range(1, 6):
+        moved = moved.copy()
+        moved.move(f"log{i}", f"log{i - 1}", Relation.ONTOP_OF)
+    deep = Grounder(moved, replace(whole, stack_depth=FOCUS_STACK_DEPTH)).chains("log5")
+    assert any(len(c.parents) == 6 for c in deep)
+    result = solve(PlanningProblem(graph, goal), timeout=30)
+    assert result.ok and result.scope == "focused"

@@ -63,6 +63,21 @@ def test_release_on_an_object_and_into_a_lidded_object_once_open():
     assert end.parent("apple") == "tin"
 
 
+def test_release_on_puts_things_on_top_of_an_asset_that_release_would_fill():
+    sim = Simulator(GRAPH)
+    before = f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(basket)"
+    on_top = sim.run(f"{before} > release_on(apple, basket)")
+    assert on_top.parent("apple") == "basket" and on_top.relation("apple").value == "ontop_of"
+    inside = sim.run(f"{before} > release(apple)")
+    assert inside.relation("apple").value == "inside_of"
+    failure = sim.verify_plan(
+        f"{TO_KITCHEN} > access(bench) > pickup(apple) > release_on(apple, basket)"
+    ).failure
+    assert failure is not None and failure.cause == "not_accessed"
+    result = solve(PlanningProblem(GRAPH, "ontop_of(apple, basket)"), timeout=30)
+    assert result.ok and str(result.plan[-1]) == "release_on(apple, basket)"
+
+
 @pytest.mark.parametrize(
     ("plan", "cause", "message"),
     [

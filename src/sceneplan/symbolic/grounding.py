@@ -94,12 +94,18 @@ class Grounder:
         """Objects in scope that other objects may be put on or in."""
         return sorted(o for o in self.scope.objects if self.affords(o, "release"))
 
-    def _chains(self, o: str, avoid: frozenset[str] = frozenset()) -> tuple[Chain, ...]:
+    def _chains(
+        self, o: str, avoid: frozenset[str] = frozenset(), depth: int | None = -1
+    ) -> tuple[Chain, ...]:
         """Chains of `o` that pass through none of `avoid` (an object cannot be below
-        itself: placing a receptacle in what it holds is excluded)."""
+        itself: placing a receptacle in what it holds is excluded) and through at most
+        `depth` objects it does not rest on now (-1: the scope's `stack_depth`)."""
+        if depth == -1:
+            depth = self.scope.stack_depth
         out: list[Chain] = []
         if self.affords(o, "pickup") or self.state.holding == o:
             out.append(Chain((("holding", o),), None, (), ()))
+        current = (self.state.parent(o), self.state.relation(o))
         for parent, relation in self.placements(o):
             if parent in avoid:
                 continue
@@ -107,11 +113,16 @@ class Grounder:
             entered = (parent,) if relation is Relation.INSIDE_OF else ()
             if self.graph.nodes[parent].kind is K.ASSET:
                 out.append(Chain((link,), parent, (parent,), entered))
-            else:
-                out.extend(
-                    Chain((link, *c.links), c.asset, (parent, *c.parents), entered + c.entered)
-                    for c in self.chains(parent, avoid | {o})
-                )
+                continue
+            below = depth
+            if depth is not None and (parent, relation) != current:
+                if depth == 0:
+                    continue
+                below = depth - 1
+            out.extend(
+                Chain((link, *c.links), c.asset, (parent, *c.parents), entered + c.entered)
+                for c in self.chains(parent, avoid | {o}, below)
+            )
         return tuple(out)
 
     def contents_paths(self, o: str) -> list[tuple[str, tuple[Fact, ...]]]:

@@ -26,10 +26,20 @@ from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 K = NodeKind
 
+# The focus plans with stacks at most this many objects deep (beyond what the
+# state already has): without a bound the ways to stack n receptacle objects
+# grow like n! (six logs: 29,000 ground actions). The full scope has none.
+FOCUS_STACK_DEPTH = 2
+
 
 @dataclass(frozen=True)
 class Scope:
-    """Nodes and places to ground over; `effect_words` None means every appliance word."""
+    """Nodes and places to ground over; `effect_words` None means every appliance word.
+
+    `stack_depth` bounds how many objects a plan may newly stack an object on
+    or in (a log on a log on a table is 1; None: no bound). Placements that
+    already hold in the state are always allowed, at any depth.
+    """
 
     level: str
     objects: frozenset[str]
@@ -37,6 +47,7 @@ class Scope:
     places: tuple[str, ...]
     macro_moves: bool
     effect_words: frozenset[str] | None = None
+    stack_depth: int | None = None
 
     def effect_matters(self, word: str) -> bool:
         if self.effect_words is None:
@@ -217,4 +228,5 @@ def focused_scope(
         tuple(sorted(focus.places)),
         macro_moves=True,
         effect_words=effect_words,
+        stack_depth=FOCUS_STACK_DEPTH,
     )

@@ -254,12 +254,15 @@ def solve(
 
 
 # The improvement search may evaluate IMPROVE_FACTOR times the states the first search
-# evaluated, at least IMPROVE_EVALS and at most IMPROVE_MAX_EVALS: a small task is then
-# solved optimally (most in a few ms), a large one keeps its plan. A count, not a time,
-# so that a plan does not depend on the machine's load (datasets store solver plans).
+# evaluated, at least IMPROVE_EVALS and at most IMPROVE_MAX_EVALS, and no more than
+# IMPROVE_MAX_WORK / (the task's actions) (an evaluation's h_max reads every action: a
+# BEHAVIOR task with 11,000 actions took 60 s without it): a small task is then solved
+# optimally (most in a few ms), a large one keeps its plan. Counts, not a time, so that
+# a plan does not depend on the machine's load (datasets store solver plans).
 IMPROVE_EVALS = 10000
 IMPROVE_FACTOR = 5
 IMPROVE_MAX_EVALS = 20000
+IMPROVE_MAX_WORK = 10_000_000
 
 
 def _improve(
@@ -271,7 +274,11 @@ def _improve(
     budget = remaining - result.search_s
     if budget <= 0:
         return outcome, False
-    evaluations = min(IMPROVE_MAX_EVALS, max(IMPROVE_EVALS, IMPROVE_FACTOR * outcome.evaluated))
+    evaluations = min(
+        IMPROVE_MAX_EVALS,
+        max(IMPROVE_EVALS, IMPROVE_FACTOR * outcome.evaluated),
+        IMPROVE_MAX_WORK // max(1, len(task.actions)),
+    )
     better = astar(task, budget, bound=plan_cost(task, outcome.plan), max_evaluated=evaluations)
     result.search_s += time.perf_counter() - t0
     result.stats["improved"] = better.status == "plan"

@@ -389,14 +389,15 @@ SAYPLAN: dict[str, ActionSchema] = {
         ),
         ActionSchema(
             "release_on",
-            (Param("o", OBJECTS), Param("r", OBJECTS, "release")),
+            (Param("o", OBJECTS), Param("r", THINGS, "release")),
             (
                 Pre("holding", ("o",), Cause.NOT_HOLDING),
                 Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
                 Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
             ),
             (Eff("place", ("r", "ontop_of")),),
-            "Put the held object on top of an object on the accessed asset (a plate, a tray).",
+            "Put the held object on top of the accessed asset (even one that holds things "
+            "inside, a shelf) or of an object on it (a plate, a tray).",
         ),
         *_switches(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
         *_care(
