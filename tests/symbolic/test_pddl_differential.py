@@ -336,6 +336,10 @@ GOALS = [
     "not (forn 2 o in kind:object: hot(o))",
     "fornpairs 2 o in kind:object, c in kind:asset: inside_of(o, c)",
     "fornpairs 1 o in kind:object, c in kind:object: (inside_of(o, c) or ontop_of(o, c))",
+    "nextto(apple, kettle)",
+    "nextto(crate, bench)",
+    "exists o in kind:object: (nextto(o, apple) and not is(o, apple))",
+    "forall o in kind:object: not nextto(o, o)",
 ]
 
 

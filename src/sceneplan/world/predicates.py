@@ -237,6 +237,66 @@ class At(_Relation):
 
 
 @register_predicate
+class NextTo(GoalPredicate):
+    """Side by side. The graph has no geometry, so nearness is shared support: two
+    objects are next to each other when they rest directly on (or in) the same thing;
+    an asset stands in its room on nothing, so x is next to it when on top of it
+    (money next to the cash register, a bowl next to the sink)."""
+
+    name, params, placement = "nextto", ("x", "y"), True
+    doc = "x rests side by side with y: directly on or in the same thing (on y for an asset y)"
+
+    def holds(self, state, x, y):
+        if x == y or state.node(x).kind is not K.OBJECT:
+            return False
+        if state.node(y).kind is K.ASSET:
+            return state.parent(x) == y and state.relation(x) is Relation.ONTOP_OF
+        relation = state.relation(x)
+        return (
+            state.node(y).kind is K.OBJECT
+            and relation in (Relation.ONTOP_OF, Relation.INSIDE_OF)
+            and state.parent(x) == state.parent(y)
+            and state.relation(y) is relation
+        )
+
+    def pddl(self, t, x, y):
+        if x[1] is not K.OBJECT or x[0] == y[0]:
+            return FALSE_PDDL
+        if y[1] is K.ASSET:
+            return f"(ontop_of {x[0]} {y[0]})"
+        if y[1] is not K.OBJECT:
+            return FALSE_PDDL
+        s = t.fresh("s")
+        together = " ".join(
+            f"(and ({r.value} {x[0]} {s}) ({r.value} {y[0]} {s}))"
+            for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)
+        )
+        return f"(exists ({s} - object) (or {together}))"
+
+    def compile(self, c, x, y):
+        if x == y or _kind(c, x) is not K.OBJECT:
+            return c.const(False)
+        spots = c.g.placements(x)
+        if _kind(c, y) is K.ASSET:
+            on = (y, Relation.ONTOP_OF) in spots
+            return c.prop((Relation.ONTOP_OF.value, x, y)) if on else c.const(False)
+        if _kind(c, y) is not K.OBJECT:
+            return c.const(False)
+        shared = [(s, r) for s, r in c.g.placements(y) if (s, r) in spots and s not in (x, y)]
+        return c.any_of(
+            c.all_of([c.prop((r.value, x, s)), c.prop((r.value, y, s))]) for s, r in shared
+        )
+
+    def achievable(self, graph, x, y):
+        if graph.nodes[x].kind is not K.OBJECT or x == y:
+            return False
+        target = graph.nodes[y]
+        if target.kind is K.ASSET:
+            return "release" in target.affordances
+        return target.kind is K.OBJECT
+
+
+@register_predicate
 class Within(GoalPredicate):
     name, params, placement = "within", ("x", "y"), True
     doc = "y is among x's ancestors: on or in it at any depth, held by it, or in its room/floor"

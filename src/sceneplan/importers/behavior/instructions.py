@@ -113,6 +113,8 @@ class _Words:
             return f"put {args[0]} on {args[1]}"
         if head == "inside" and len(args) == 2:
             return f"put {args[0]} in {args[1]}"
+        if head == "nextto" and len(args) == 2:
+            return f"put {args[0]} next to {args[1]}"
         if head == "open" and len(args) == 1:
             return f"open {args[0]}"
         if head == "toggled_on" and len(args) == 1:
@@ -129,6 +131,8 @@ class _Words:
             return f"take {args[0]} off {args[1]}"
         if head == "inside" and len(args) == 2:
             return f"take {args[0]} out of {args[1]}"
+        if head == "nextto" and len(args) == 2:
+            return f"move {args[0]} away from {args[1]}"
         if head == "open" and len(args) == 1:
             return f"close {args[0]}"
         if head == "toggled_on" and len(args) == 1:
@@ -145,6 +149,12 @@ class _Words:
         if head in ("or", "forall", "exists", "forn", "forpairs", "fornpairs", "imply"):
             return self.clauses(e, env)
         args = [self.name(a, env) for a in e[1:]]
-        words = {"ontop": "is on", "inside": "is in", "open": "is open", "toggled_on": "is on"}
+        words = {
+            "ontop": "is on",
+            "inside": "is in",
+            "nextto": "is next to",
+            "open": "is open",
+            "toggled_on": "is on",
+        }
         verb = words.get(head, f"is {head.replace('_', ' ')}")
         return [f"{args[0]} {verb}" + (f" {args[1]}" if len(args) > 1 else "")]
