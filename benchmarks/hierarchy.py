@@ -17,11 +17,11 @@ building (benchmarks/synthetic.py, 40 assets and objects per room):
   switch), the figure that should grow with the depth, not with the rooms.
 Then the collapsed Office and Home graphs (SayPlan's Table 2 figure for the
 Office is 878 tokens).
-Targets (issue 15): the initial prompt's graph <= 2,000 tokens at every size;
-every view the scripted search passes through <= 4,000 tokens; turns grow with
-depth. The graph is what grows with the building; the rest of a request (the
-static system prompt, about 1,700 tokens, and the turn's frame) does not, and
-is shown apart in the prompt columns.
+Targets (issue 15): the initial prompt <= 2,000 tokens at every size (its graph
+and the whole request are both printed); every view the scripted search passes
+through <= 4,000 tokens; turns grow with depth. The graph is what grows with
+the building; the rest of a request (the static system prompt, about 1,500
+tokens with the actions the scene affords, and the turn's frame) does not.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 import re
 
 from sceneplan.datasets import load_environment
+from sceneplan.graph import from_dict, to_dict
 from sceneplan.planners.dialogue import render
 from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.sclplan import categories_text, predicates_text
@@ -21,9 +22,25 @@ def test_sayplan_lite_plan_prompt_uses_only_its_simulators_actions():
         steps = [s.strip(' "') for s in example.split(",")]
         names = {a.name for a in parse_plan(steps)}
         assert names <= set(simulator.schemas), names - set(simulator.schemas)
-    for name in simulator.schemas:
+    for name in simulator.offered_actions():
         if name not in ("look_on", "look_inside"):
             assert f"- {name}(" in actions_text(simulator)
+
+
+def test_prompts_offer_the_actions_the_scene_affords_and_no_others():
+    """Office has nothing to plug in, wipe, rinse, sit or lie on, nor objects that take
+    things: those actions stay out of its prompts; a scene that affords them has them."""
+    office = Simulator(OFFICE)
+    text = actions_text(office)
+    for name in ("plug_in", "plug_out", "wipe", "rinse", "sit", "lie", "stand_up", "release_in"):
+        assert f"- {name}(" not in text and name in office.schemas
+    for name in ("goto", "access", "pickup", "release", "release_on", "turn_on", "done"):
+        assert f"- {name}(" in text
+    data = to_dict(OFFICE)
+    chair = next(n for n in data["nodes"] if n["kind"] == "asset")
+    chair["affordances"] = [*chair.get("affordances", []), "sit"]
+    seated = actions_text(Simulator(from_dict(data)))
+    assert "- sit(" in seated and "- stand_up(" in seated and "- lie(" not in seated
 
 
 def test_sclplan_goal_prompt_lists_every_predicate_parse_goal_accepts():

@@ -35,11 +35,13 @@ from sceneplan.world.simulator import Simulator
 
 
 def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> str:
-    """The vocabulary's actions for a prompt, one per line, from the simulator's schemas."""
+    """The actions the scene can use (`Simulator.offered_actions`) for a prompt, one per
+    line, from the simulator's schemas."""
+    offered = set(simulator.offered_actions()) - skip
     return "\n".join(
         f"- {line}"
         for name, line in zip(simulator.schemas, simulator.describe_actions(), strict=True)
-        if name not in skip
+        if name in offered
     )
 
 

@@ -10,6 +10,7 @@ a vocabulary (an extension's schema is checked like the built-in ones).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sceneplan.errors import UnsupportedError
@@ -147,6 +148,8 @@ class ActionSchema:
     pre: tuple[Pre, ...]
     effects: tuple[Eff, ...]
     doc: str
+    # offered in a scene only with one of these actions (stand_up, after sit or lie)
+    only_with: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for pre in self.pre:
@@ -178,6 +181,15 @@ class ActionSchema:
     @property
     def signature(self) -> str:
         return f"{self.name}({', '.join('<' + p.name + '>' for p in self.params)})"
+
+    def afforded(self, affordances: Collection[tuple[NodeKind, str]]) -> bool:
+        """Whether a scene whose nodes afford these (kind, affordance) pairs has, for each
+        parameter that needs an affordance, a node that can fill it."""
+        return all(
+            any((kind, p.affordance) in affordances for kind in p.kinds)
+            for p in self.params
+            if p.affordance is not None
+        )
 
     def bind(self, args: tuple[str, ...]) -> dict[str, str]:
         """Parameter name -> argument of one call."""
@@ -283,6 +295,7 @@ def _postures(reach: Pre) -> tuple[ActionSchema, ...]:
             (Pre("agent_resting", (), Cause.ALREADY_STANDING),),
             (Eff("set_posture", ("standing",)),),
             "Stand up after sitting or lying down (needed before moving).",
+            only_with=("sit", "lie"),
         ),
     )
 

@@ -286,6 +286,18 @@ class Simulator:
             raise PlanExecutionError(f"the plan is not executable: {result.feedback}")
         return result.final_state
 
+    def offered_actions(self) -> list[str]:
+        """The vocabulary's actions this scene can use, for prompts: those whose every
+        parameter that needs an affordance has a node affording it (no `plug_in` where
+        nothing plugs in), and those `only_with` another offered one."""
+        afforded = {(n.kind, a) for n in self.graph for a in n.affordances}
+        names = {name for name, s in self.schemas.items() if s.afforded(afforded)}
+        return [
+            name
+            for name, s in self.schemas.items()
+            if name in names and (not s.only_with or names.intersection(s.only_with))
+        ]
+
     def describe_actions(self, conditions: bool = False) -> list[str]:
         """One line per action of the vocabulary, for prompts; with `conditions`, each
         line also says what must hold (the preconditions' prompt wording)."""
