@@ -10,8 +10,13 @@ start now and the symbolic solver solves it:
 
 - `virtualhome-grasif`: tasks whose goal uses only what LookPlanGraph's
   vocabulary acts on (ON / INSIDE / HOLDS edges; on, off, open, closed; no
-  goal actions);
+  goal actions), judged on the VirtualHome goal (the character ON a toilet is
+  an ON edge, read as `sitting(agent)`);
 - `virtualhome`: every other task the domain expresses.
+
+How each relation, state and program step is read is the importer's
+(`sceneplan/importers/virtualhome/task.py`) and is summed up in the task
+files' headers.
 
 The reference plan is the program, translated, where it translates and
 reaches the goal in the simulator; otherwise the solver's plan (the task's
@@ -236,6 +241,16 @@ def header(suite: str, count: int, total: int, skipped: Counter, programs: Count
         "# (environment virtualhome-<id>, datasets/bundles/virtualhome.json).",
         "# Instruction: the program's title and description. reference_plan: the program",
         "# translated to the LookPlanGraph vocabulary where it translates, else the solver's.",
+        "#",
+        "# How goals are read (sceneplan.importers.virtualhome.task): the character ON a thing",
+        "# is the posture that thing affords (VirtualHome's SIT / LIE are what put it there):",
+        "# sitting(agent) / lying(agent), the seat itself unchecked (the domain does not record",
+        "# it); its SITTING / LYING states the same; the character INSIDE a room agent_at(room).",
+        "# CLOSE is VirtualHome's nearness: between two objects it is nextto(x, y) (on or in the",
+        "# same thing, stricter than nearness); the character CLOSE to a thing, or a thing CLOSE",
+        "# to an asset, is not expressed (the domain has no nearness of the agent; nextto on an",
+        "# asset means on top of it). Goal actions (RINSE|WASH, DRINK, ...) are events, not",
+        "# states: left out.",
         "#",
         f"# Left out ({sum(skipped.values())} reasons over {total - count} tasks), by reason:",
     ]

@@ -12,8 +12,16 @@
 - Affordances from properties: GRABBABLE `pickup`, CAN_OPEN `open`/`close`,
   HAS_SWITCH `turn_on`/`turn_off`, CONTAINERS without a door `receptacle`,
   SURFACES or CONTAINERS `release` (on objects only where a task's goal puts
-  things on or in them). States are lower-cased (`closed`, `on`,
-  `plugged_in`, `dirty`, ...).
+  things on or in them), SITTABLE `sit`, LIEABLE `lie` (VirtualHome's SIT and
+  LIE check exactly these properties), HAS_PLUG `plug_in`/`plug_out` (its
+  PLUGIN / PLUGOUT check HAS_PLUG). A faucet or sink with a switch is a tap:
+  `rinse` (VirtualHome has no water property; the class name says it, and
+  rinse needs the tap on, so a switchless sink is none). A DIRTY node affords
+  `wipe` (VirtualHome's WIPE takes any node; the domain's wipe needs it
+  dirty, so only a dirty one can be wiped).
+- States are lower-cased (`closed`, `on`, `plugged_in`, `dirty`, ...); the
+  character's SITTING / LYING become the agent's posture (`sitting`,
+  `lying`).
 """
 
 from __future__ import annotations
@@ -38,6 +46,8 @@ DROPPED_CATEGORIES = {
     "Windows": "window",
 }
 PLACEMENT = ("INSIDE", "ON")
+POSTURES = frozenset({"sitting", "lying"})
+TAPS = frozenset({"faucet", "sink"})
 
 
 def node_id(node: dict[str, Any]) -> str:
@@ -235,7 +245,12 @@ def build_scene(
     if agent_room is None:
         agent_room = nodes[0]["id"]
         report.guessed("agent: in the first room")
-    nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
+    posture = (
+        sorted({str(s).lower() for s in vh[agent].get("states", ())} & POSTURES)
+        if agent is not None
+        else []
+    )
+    nodes.append(native_node(id="agent", kind="agent", parent=agent_room, state=posture[:1]))
     kinds["agent"] = "agent"
     ids = {vid: nid for vid, nid in ids.items() if nid in kinds}
     return Scene(nodes, ids, kinds, room_of, held, gaps, links)
@@ -282,4 +297,14 @@ def _affordances(node: dict[str, Any], kind: str, target: bool = False) -> list[
         out.append("receptacle")
     if props & {"SURFACES", "CONTAINERS"} and takes:
         out.append("release")
+    if "SITTABLE" in props:
+        out.append("sit")
+    if "LIEABLE" in props:
+        out.append("lie")
+    if "HAS_PLUG" in props:
+        out += ["plug_in", "plug_out"]
+    if "HAS_SWITCH" in props and str(node["class_name"]).lower() in TAPS:
+        out.append("rinse")
+    if "DIRTY" in {str(s).upper() for s in node.get("states", ())}:
+        out.append("wipe")
     return out

@@ -1,15 +1,49 @@
 """VirtualHome goals and programs in sceneplan's goal language and LookPlanGraph vocabulary.
 
 A goal (virtualhome-eval's `vh_goal`: node states, edges, and actions that
-must happen) is a conjunction of atoms: `ON` edges `ontop_of`, `INSIDE`
-edges `inside_of` (`in_room` for a room), `HOLDS_RH`/`HOLDS_LH` `held`,
-node states state words. What the domain cannot express is a gap, by
-reason ("goal uses state plugged_in", "goal needs action drink").
+must happen) is a conjunction of atoms. What the domain cannot express is a
+gap, by reason ("goal uses state glittering", "goal needs action drink").
+Each VirtualHome relation and state is read as follows:
 
-A program (`[GRAB] <mug> (1.1003)` lines) becomes go_to / pick_up / put_on /
-put_inside / open / close / turn_on / turn_off steps: a walk goes to the
-room of what it walks to; find, turn-to, look-at and point-at steps are
-perception and are left out; any other action means the program does not
+- `ON` edges `ontop_of`, `INSIDE` edges `inside_of` (a thing put in a room:
+  `in_room`), `HOLDS_RH` / `HOLDS_LH` `held` (two held objects need two
+  hands: a gap).
+- Node states are state words (`on`, `closed`, `plugged_in`, `clean`, ...)
+  where the domain can make a node so; others are gaps.
+- The character: its states SITTING / LYING are the agent's posture
+  (`sitting(agent)`, `lying(agent)`). The character ON a thing: VirtualHome
+  puts the character ON something only by SIT or LIE (its executor adds that
+  edge), so it reads as the posture that thing affords (`sitting(agent)` on
+  a chair or toilet; on a couch or bed, the posture the goal states, else
+  `(sitting(agent) or lying(agent))`); a thing it can neither sit nor lie on
+  is a gap. The domain does not record what the agent sits on, so the seat
+  itself is not checked. The character INSIDE a room is `agent_at(room)`;
+  INSIDE anything else, a gap.
+- `CLOSE` is VirtualHome's nearness (within about a metre, symmetric). Between
+  two objects it is read as `nextto(x, y)`: VirtualHome brings two things
+  close by putting one where the other is, and nextto asks exactly that
+  (directly on or in the same thing), which is stricter than nearness. The
+  character CLOSE to a thing is a gap ("goal puts the character close to a
+  thing"): the domain has no nearness of the agent (nextto is about objects
+  resting together), and an object CLOSE to an asset is a gap too (nextto on
+  an asset means on top of it, which nearness does not say). `FACING` is a
+  gap.
+- Goal actions (`RINSE|WASH`, `DRINK`, ...: something must happen) are gaps:
+  goals are states, and the domain's rinse / wipe leave `clean`, which the
+  washed thing (hands, a plate) already is in every VirtualHome scene.
+
+A program (`[GRAB] <mug> (1.1003)` lines) becomes LookPlanGraph steps: a walk
+goes to the room of what it walks to (and a step that acts on a thing goes
+there first); grab, open, close, switch on / off, put back / put in, plug in
+/ out (`plug_in`, `plug_out`), sit (`sit`), lie (`lie`) and stand up
+(`stand_up`) map one to one (VirtualHome lies down straight from sitting, and
+sits up from lying; the domain stands up in between, so `stand_up()` comes
+first there); wash, rinse and scrub of the held object, with a
+running tap (a faucet that is on) in the room, are `rinse(o, tap)`, and wipe
+of a dirty thing is `wipe` (elsewhere they do not translate: VirtualHome
+washes hands and other things that are not held, and wipes clean things,
+which the domain refuses); find, turn-to, look-at, point-at and watch steps
+are perception and are left out; any other action means the program does not
 translate, and the reason names it.
 """
 
@@ -18,7 +52,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sceneplan.importers.capabilities import achievable, can_place
+from sceneplan.importers.capabilities import achievable, can_place, has_predicate
 from sceneplan.importers.virtualhome.scene import Scene
 
 __all__ = ["parse_program", "translate_goal", "translate_program"]
@@ -32,7 +66,16 @@ SIMPLE = {
     "CLOSE": "close",
     "SWITCHON": "turn_on",
     "SWITCHOFF": "turn_off",
+    "PLUGIN": "plug_in",
+    "PLUGOUT": "plug_out",
+    "SIT": "sit",
+    "LIE": "lie",
+    "WIPE": "wipe",
 }
+# the affordance (and state) each one-to-one step needs of its thing
+NEEDS = {"SIT": ("sit", None), "LIE": ("lie", None), "WIPE": ("wipe", "dirty")}
+WASHES = {"WASH", "RINSE", "SCRUB"}
+POSTURE = {"sit": "sitting", "lie": "lying"}
 PUT = {"PUTBACK": "put_on", "PUTIN": "put_inside"}
 
 
@@ -59,18 +102,32 @@ def translate_goal(
     for action in goal.get("actions", ()):
         gaps.append(f"goal needs action {action.split('|')[0].lower()}")
     held = 0
+    postures: list[str] = []  # the character's SITTING / LYING states
+    seats: list[str] = []  # what the goal puts the character ON
+    nodes = {n["id"]: n for n in scene.nodes}
     for item in goal.get("goal", ()):
         if "state" in item:
             nid = scene.ids.get(item["id"])
             word = str(item["state"]).lower()
             if nid is None:
                 gaps.append("goal names a dropped node (wall, floor, door)")
-            elif nid == "agent" or not achievable(word):
+            elif nid == "agent":
+                if word in POSTURE.values() and achievable(word):
+                    postures.append(word)
+                else:
+                    gaps.append(f"goal uses state {word} of the character")
+            elif not achievable(word):
                 gaps.append(f"goal uses state {word}")
             else:
-                node = next(n for n in scene.nodes if n["id"] == nid)
-                needed = {"on": "turn_on", "off": "turn_off", "open": "open", "closed": "close"}
-                if word in needed and needed[word] not in node.get("affordances", ()):
+                needed = {
+                    "on": "turn_on",
+                    "off": "turn_off",
+                    "open": "open",
+                    "closed": "close",
+                    "plugged_in": "plug_in",
+                    "plugged_out": "plug_out",
+                }
+                if word in needed and needed[word] not in nodes[nid].get("affordances", ()):
                     gaps.append(f"goal needs {needed[word]} on a thing without it")
                 atoms.append(f"{word}({nid})")
             continue
@@ -82,8 +139,22 @@ def translate_goal(
         if relation in ("HOLDS_RH", "HOLDS_LH") and a == "agent":
             held += 1
             atoms.append(f"held({b})")
-        elif relation in ("ON", "INSIDE") and a == "agent":
-            gaps.append(f"goal puts the character {relation.lower()} a thing")
+        elif relation == "ON" and a == "agent":
+            seats.append(b)
+        elif relation == "INSIDE" and a == "agent":
+            if scene.kinds.get(b) == "room":
+                atoms.append(f"agent_at({b})")
+            else:
+                gaps.append("goal puts the character inside a thing")
+        elif relation == "CLOSE":
+            if "agent" in (a, b):
+                gaps.append("goal puts the character close to a thing")
+            elif not has_predicate("nextto"):
+                gaps.append("goal uses relation CLOSE")
+            elif scene.kinds.get(a) == "object" and scene.kinds.get(b) == "object":
+                atoms.append(f"nextto({a}, {b})")
+            else:
+                gaps.append("goal puts a thing close to an asset or room")
         elif relation == "INSIDE" and scene.kinds.get(b) == "room":
             atoms.append(f"in_room({a}, {b})")
         elif relation in ("ON", "INSIDE"):
@@ -93,7 +164,7 @@ def translate_goal(
                 continue
             if scene.kinds.get(a) != "object":
                 gaps.append("goal moves an asset")
-            node = next(n for n in scene.nodes if n["id"] == b)
+            node = nodes[b]
             why = can_place(
                 rel,
                 scene.kinds[b],
@@ -107,7 +178,31 @@ def translate_goal(
             gaps.append(f"goal uses relation {relation}")
     if held > 1:
         gaps.append("goal holds two objects (needs two hands)")
+    atoms += _posture_atoms(postures, seats, nodes, gaps)
     return " and ".join(dict.fromkeys(atoms)) or "true", list(dict.fromkeys(gaps))
+
+
+def _posture_atoms(
+    postures: list[str], seats: list[str], nodes: dict[str, dict], gaps: list[str]
+) -> list[str]:
+    """The agent's posture atoms for the character's SITTING / LYING states and the things
+    the goal puts it ON (VirtualHome's SIT and LIE are what put the character on a thing)."""
+    stated = set(postures)
+    if len(stated) > 1:
+        gaps.append("goal has the character sitting and lying")
+        return []
+    atoms = [f"{p}(agent)" for p in sorted(stated)]
+    for seat in seats:
+        affords = nodes[seat].get("affordances", ())
+        can = [POSTURE[a] for a in POSTURE if a in affords and achievable(POSTURE[a])]
+        if not can:
+            gaps.append("goal puts the character on a thing it cannot sit or lie on")
+        elif stated and not stated <= set(can):
+            gaps.append(f"goal has the character {postures[0]} on a thing it cannot be so on")
+        elif not stated:
+            either = " or ".join(f"{p}(agent)" for p in can)
+            atoms.append(either if len(can) == 1 else f"({either})")
+    return atoms
 
 
 def translate_program(
@@ -121,6 +216,10 @@ def translate_program(
     here = room_of["agent"]
     holding: str | None = None
     plan: list[str] = []
+    nodes = {n["id"]: n for n in scene.nodes}
+    running = {nid for nid, n in nodes.items() if "on" in n.get("state", ())}
+    taps = sorted(nid for nid, n in nodes.items() if "rinse" in n.get("affordances", ()))
+    resting = bool(set(nodes["agent"].get("state", ())) & set(POSTURE.values()))
 
     def go(room: str) -> None:
         nonlocal here
@@ -139,14 +238,38 @@ def translate_program(
             room = target if scene.kinds.get(target) == "room" else where.get(target)
             if room is not None:
                 go(room)
+        elif action == "STANDUP":
+            plan.append("stand_up()")
+            resting = False
         elif action in SIMPLE:
             target = names[0]
             if target not in where:
                 return None, f"program {action.lower()}s {target}, which has no room"
+            need, state = NEEDS.get(action, (None, None))
+            if state is not None and state not in nodes[target].get("state", ()):
+                return None, f"program uses {action} on a thing that is not {state}"
+            if need is not None and need not in nodes[target].get("affordances", ()):
+                return None, f"program uses {action} on a thing without {need}"
             go(where[target])
+            if action in ("SIT", "LIE"):
+                if resting:  # VirtualHome sits or lies down straight from the other posture
+                    plan.append("stand_up()")
+                resting = True
             plan.append(f"{SIMPLE[action]}({target})")
             if action == "GRAB":
                 holding = target
+            elif action == "SWITCHON":
+                running.add(target)
+            elif action == "SWITCHOFF":
+                running.discard(target)
+        elif action in WASHES:
+            thing = names[0]
+            if thing != holding:
+                return None, f"program uses {action} on what it does not hold"
+            tap = next((t for t in taps if t in running and where.get(t) == here), None)
+            if tap is None:
+                return None, f"program uses {action} with no running tap in the room"
+            plan.append(f"rinse({thing}, {tap})")
         elif action in PUT and len(names) == 2:
             thing, target = names
             if target not in where:
