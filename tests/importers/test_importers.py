@@ -102,6 +102,23 @@ def test_behavior_task_goal_instruction_and_oracle(taxonomy):
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
 
 
+def test_behavior_dust_is_the_state_dirty_and_wiping_cleans_it(taxonomy):
+    imported = convert(read_problem(DATA / "dusty_shelf.bddl"), taxonomy)
+    graph = imported.graph
+    assert "dust_1" not in graph  # a substance, no node
+    assert "dirty" in graph.node("shelf_1").state and "dirty" in graph.node("jar_1").state
+    assert "wipe" in graph.node("jar_1").affordances
+    (task,) = imported.tasks
+    assert task.goal == ("not dirty(shelf_1) and not dirty(jar_1) and ontop_of(jar_1, table_1)")
+    assert "clean the dust off shelf 1" in task.instruction
+    from sceneplan.symbolic.solver import PlanningProblem, solve
+
+    result = solve(PlanningProblem(graph, task.goal, vocabulary="lookplangraph"), 30)
+    assert result.ok and {a.name for a in result.plan} >= {"wipe", "put_on"}
+    run = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    assert run.ok and parse_goal(task.goal, graph).holds(run.final_state)
+
+
 def test_behavior_inexpressible_goal_is_a_gap_not_a_task(taxonomy):
     imported = convert(read_problem(DATA / "glittering.bddl"), taxonomy)
     assert imported.tasks == []

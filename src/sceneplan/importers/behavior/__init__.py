@@ -18,7 +18,15 @@ from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.io import from_dict
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.behavior.bddl import Problem, parse_problem
-from sceneplan.importers.behavior.convert import RELATIONS, STATES, Scene, build_scene, node_ids
+from sceneplan.importers.behavior.convert import (
+    COVERED,
+    RELATIONS,
+    STATES,
+    Scene,
+    build_scene,
+    is_dirt,
+    node_ids,
+)
 from sceneplan.importers.behavior.goal import GoalTooLarge, Ground, atoms, ground_goal, render
 from sceneplan.importers.behavior.instructions import instruction
 from sceneplan.importers.behavior.taxonomy import Taxonomy, default_taxonomy
@@ -76,9 +84,12 @@ def convert(
         goal = None
         gaps.append("goal too large once its quantifiers are written out")
     targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set()}
+    dirt = {i for i, s in things.items() if is_dirt(s)}
     for atom, negated in atoms(goal) if goal else ():
         if atom[1] in RELATIONS and not negated and len(atom) == 4:
             targets[RELATIONS[atom[1]]].add(atom[3])
+        if _dirties(atom, dirt) and not negated:
+            gaps.append("goal makes a thing dirty (no action does)")
     scene = build_scene(problem, taxonomy, report, targets)
     gaps += scene.gaps
     environment = environment or f"behavior-{problem.name}"
@@ -96,7 +107,7 @@ def convert(
     )
     tasks = []
     if goal is not None:
-        goal_text = render(goal, lambda a: _atom_text(a, scene, ids, gaps))
+        goal_text = render(goal, lambda a: _atom_text(a, scene, ids, gaps, dirt))
         gaps = list(dict.fromkeys(gaps))
         if not gaps:
             try:
@@ -130,7 +141,18 @@ def _hall(rooms: list[str], report: ImportReport) -> tuple[list[dict], list[list
     return [{"id": "hall", "kind": "pose"}], [[room, "hall"] for room in rooms]
 
 
-def _atom_text(atom: Ground, scene: Scene, ids: dict[str, str], gaps: list[str]) -> str:
+def _dirties(atom: Ground, dirt: set[str]) -> bool:
+    """`covered x dust`: x is dirty (the dirt substance is no node)."""
+    return atom[1] == COVERED and len(atom) == 4 and atom[3] in dirt
+
+
+def _atom_text(
+    atom: Ground, scene: Scene, ids: dict[str, str], gaps: list[str], dirt: set[str]
+) -> str:
+    if _dirties(atom, dirt):
+        atom = ("atom", "dirty", atom[2])
+        if ids.get(atom[2]) in scene.kinds:
+            return f"dirty({ids[atom[2]]})"  # wanting it clean: wipe sets clean, not dirty
     name, args = atom[1], [ids.get(a, a) for a in atom[2:]]
     missing = [a for a in args if a not in scene.kinds]
     if missing:

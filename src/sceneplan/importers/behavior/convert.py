@@ -12,6 +12,12 @@
   `turn_off` when toggleable; `receptacle` for fillable things without a lid
   and for whatever the task puts things inside; `release` on every asset and
   on every object the task puts things on or in.
+- Dirt: BEHAVIOR writes it as a substance covering a thing (`covered
+  table.n.02_1 dust.n.01_1`). A dirt substance (`DIRT`: dust, stains, mud,
+  ...) is no node; the thing it covers is `dirty` and can be wiped clean
+  (affordance `wipe`), and a goal `not covered(x, dust)` is `clean(x)`. BEHAVIOR
+  asks for a tool (a rag, soaked); the domain's wipe needs none. Other
+  substances (water, soap) have no node and stay out, counted.
 - Wildcard instances (`cabinet.n.01_*`: "and any further ones in the scene")
   are dropped: the graph holds the named instances.
 """
@@ -27,12 +33,39 @@ from sceneplan.importers.base import ImportReport
 from sceneplan.importers.behavior.bddl import Problem
 from sceneplan.importers.behavior.taxonomy import Taxonomy
 
-__all__ = ["Scene", "build_scene", "lemma", "node_ids"]
+__all__ = ["COVERED", "DIRT", "Scene", "build_scene", "is_dirt", "lemma", "node_ids"]
 
 RELATIONS = {"ontop": "ontop_of", "inside": "inside_of"}
 # BDDL state predicates and the sceneplan words for true / false
 STATES = {"open": ("open", "closed"), "toggled_on": ("on", "off")}
 AGENT_SYNSET = "agent.n.01"
+# substances that make what they cover dirty (read as the state word `dirty`)
+DIRT = frozenset(
+    {
+        "stain.n.01",
+        "dust.n.01",
+        "dirt.n.02",
+        "mud.n.03",
+        "mold.n.05",
+        "mildew.n.02",
+        "lint.n.01",
+        "debris.n.01",
+        "crumb.n.03",
+        "breadcrumb.n.01",
+        "sand.n.04",
+        "grease.n.01",
+        "tarnish.n.02",
+        "rust.n.01",
+        "fecal_matter.n.01",
+        "cooking_oil.n.01",
+    }
+)
+COVERED = "covered"
+
+
+def is_dirt(synset: str) -> bool:
+    """Whether a substance of this synset is dirt (`covered x dust` means x is dirty)."""
+    return synset in DIRT
 
 
 def lemma(synset: str) -> str:
@@ -100,7 +133,10 @@ def build_scene(
         if unknown:
             gaps.append("init names an undeclared object")
             continue
-        if name == "inroom" and len(args) == 2:
+        if name == COVERED and len(args) == 2 and is_dirt(objects[args[1]]):
+            states[args[0]].append("dirty")
+            report.mapped("covered with dirt: dirty")
+        elif name == "inroom" and len(args) == 2:
             if args[0] != agent:
                 rooms[args[0]] = _room_id(args[1])
             report.mapped("inroom")
@@ -133,6 +169,7 @@ def build_scene(
             or (len(args) == 1 and args[0] in states)
             or name in RELATIONS
             or name == "inroom"
+            or (name == COVERED and len(args) == 2 and is_dirt(objects.get(args[1], "")))
         ):
             report.mapped(f"not {name}")
         else:
@@ -175,6 +212,9 @@ def build_scene(
                 parent, relation = floors[room], "ontop_of"
                 report.guessed("object with only a room: on a room-floor asset")
             else:
+                if is_dirt(synset):
+                    report.mapped("dirt substance: the state dirty of what it covers")
+                    continue
                 if "substance" in p or "physicalSubstance" in p or "visualSubstance" in p:
                     gaps.append("init: a substance (water, dust, ...): no node of a scene graph")
                 else:
@@ -184,6 +224,8 @@ def build_scene(
         kinds[node_id] = kind
         affordances = _affordances(instance, kind, p, targets)
         word_states = list(dict.fromkeys(states[instance]))
+        if "dirty" in word_states:
+            affordances.append("wipe")
         if "openable" in p and "open" not in word_states:
             word_states.append("closed")
         if "toggleable" in p and "on" not in word_states:

@@ -133,6 +133,8 @@ class _Words:
             return f"take {args[0]} out of {args[1]}"
         if head == "nextto" and len(args) == 2:
             return f"move {args[0]} away from {args[1]}"
+        if head == "covered" and len(args) == 2 and isinstance(e[2], str):
+            return f"clean the {lemma(e[2].lstrip('?')).replace('_', ' ')} off {args[0]}"
         if head == "open" and len(args) == 1:
             return f"close {args[0]}"
         if head == "toggled_on" and len(args) == 1:
@@ -153,6 +155,7 @@ class _Words:
             "ontop": "is on",
             "inside": "is in",
             "nextto": "is next to",
+            "covered": "is covered in",
             "open": "is open",
             "toggled_on": "is on",
         }
