@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sceneplan.importers.behavior.convert import DIRT
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO_ROOT / "scripts"
 
@@ -172,28 +174,7 @@ BASE_TEXT = {
     "virtualhome": "ON/INSIDE furniture or a room, HOLDS one thing",
 }
 
-# BEHAVIOR substances that cleaning removes: (covered x stain) is x dirty
-DIRT = frozenset(
-    f"{name}.n.{sense}"
-    for name, sense in (
-        ("stain", "01"),
-        ("dust", "01"),
-        ("dirt", "02"),
-        ("mud", "03"),
-        ("mold", "05"),
-        ("mildew", "02"),
-        ("lint", "01"),
-        ("debris", "01"),
-        ("crumb", "03"),
-        ("breadcrumb", "01"),
-        ("sand", "04"),
-        ("grease", "01"),
-        ("tarnish", "02"),
-        ("rust", "01"),
-        ("fecal_matter", "01"),
-        ("adhesive_material", "01"),
-    )
-)
+# BEHAVIOR substances that cleaning removes: (covered x stain) is x dirty (the importer's)
 SUBSTANCE = frozenset({"substance", "physicalSubstance", "visualSubstance"})
 # VirtualHome goal actions -> the domain's actions (an action of a goal says "A|B": either)
 VERBS = {"GRAB": "pick_up", "SWITCHOFF": "turn_off", "RINSE": "rinse", "WIPE": "wipe"}

@@ -57,7 +57,7 @@ DIRT = frozenset(
         "tarnish.n.02",
         "rust.n.01",
         "fecal_matter.n.01",
-        "cooking_oil.n.01",
+        "adhesive_material.n.01",
     }
 )
 COVERED = "covered"
