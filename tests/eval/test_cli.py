@@ -342,3 +342,17 @@ def test_store_merge_joins_shards_keeping_the_newest_of_a_duplicate(toys, coffee
 
     again = run("store", "merge", a, "--out", merged)  # a's results are all older
     assert "0 result(s) merged" in again.stdout and "2 older duplicate(s) left out" in again.stdout
+
+
+def test_suites_tasks_and_planners_may_be_repeated_as_well_as_comma_separated(
+    coffee_tasks, tmp_path
+):
+    db = tmp_path / "r.db"
+    args = ["eval", "-s", coffee_tasks, "-s", "office-planning", "-t", "coffee-plan-01"]
+    args += ["-t", "planning-simple-01", "-p", "oracle", "-p", "oracle[timeout=5]", "--out", db]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert "4 run(s) stored" in result.stdout  # 2 tasks from 2 suites x 2 planners
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT DISTINCT task_id, planner FROM episodes").fetchall()
+    assert {t for t, _ in stored} == {"coffee-plan-01", "planning-simple-01"}

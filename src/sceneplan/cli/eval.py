@@ -29,34 +29,40 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _names(text: str | None) -> list[str]:
-    return [part.strip() for part in (text or "").split(",") if part.strip()]
+def _names(values: list[str] | None) -> list[str]:
+    """The names of a repeatable, comma-separated option (`-s a,b -s c`), in order."""
+    return [part.strip() for text in values or () for part in text.split(",") if part.strip()]
 
 
 def eval_command(
     suite: Annotated[
-        str,
+        list[str],
         typer.Option(
-            "--suite", "-s", help="Suites or task files, comma-separated (e.g. office-search)."
+            "--suite",
+            "-s",
+            help="Suites or task files, comma-separated or repeated (e.g. office-search).",
         ),
     ],
     planners: Annotated[
-        str,
+        list[str],
         typer.Option(
             "--planners",
             "-p",
-            help="Planners, comma-separated, with options in brackets "
+            help="Planners, comma-separated or repeated, with options in brackets "
             "(e.g. sayplan,sclplan[planner=bfsf,timeout=5]).",
         ),
     ],
     only: Annotated[
-        str | None,
-        typer.Option("--tasks", "-t", help="Only these task ids of the suites, comma-separated."),
+        list[str] | None,
+        typer.Option(
+            "--tasks", "-t", help="Only these task ids of the suites, comma-separated or repeated."
+        ),
     ] = None,
     llm: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
-            help="Models as PROVIDER:MODEL, comma-separated; default: the configured one."
+            help="Models as PROVIDER:MODEL, comma-separated or repeated; default: the "
+            "configured one."
         ),
     ] = None,
     runs: Annotated[int, typer.Option(min=1, help="Runs of every task (repeatability).")] = 1,
@@ -95,7 +101,7 @@ def eval_command(
     """
     check_store_path(out)
     tasks = load_tasks(_names(suite), _names(only))
-    planner_names = split_specs(planners)
+    planner_names = [spec for text in planners for spec in split_specs(text)]
     execution = None
     if robot is not None:
         execution = Execution(robot, faults, seed, closed_loop=not open_loop)
