@@ -338,6 +338,7 @@ GOALS = [
     "fornpairs 1 o in kind:object, c in kind:object: (inside_of(o, c) or ontop_of(o, c))",
     "nextto(apple, kettle)",
     "nextto(crate, bench)",
+    "nextto(apple, fridge) and not nextto(apple, desk)",
     "exists o in kind:object: (nextto(o, apple) and not is(o, apple))",
     "forall o in kind:object: not nextto(o, o)",
 ]

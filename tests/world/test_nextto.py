@@ -1,4 +1,5 @@
-"""nextto(x, y): side by side on the same support (on y for an asset y)."""
+"""nextto(x, y): side by side on the same support (for fixed furniture y, on top of an
+asset of y's room)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,9 @@ GRAPH = scene()
         ("nextto(pear, apple)", False),  # in the bowl, not on the bench
         ("nextto(apple, apple)", False),
         ("nextto(apple, bench)", True),  # on the asset
+        ("nextto(apple, fridge)", True),  # on an asset of the fridge's room
         ("nextto(soup, fridge)", False),  # inside, not on top
+        ("nextto(mug, fridge)", False),  # on the desk, in the office
         ("nextto(mug, apple)", False),  # another room
         ("nextto(bench, apple)", False),  # furniture is not placed
     ],
@@ -50,6 +53,7 @@ def test_nextto_holds_for_things_on_the_same_support(goal, expected):
         "nextto(mug, apple)",
         "nextto(pear, mug) and not nextto(pear, fig)",
         "nextto(mug, coffee_machine) and nextto(apple, mug)",
+        "ontop_of(mug, bench) and nextto(mug, fridge) and nextto(pear, desk)",
     ],
 )
 def test_the_solver_puts_things_side_by_side(vocabulary, goal):

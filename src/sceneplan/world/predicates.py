@@ -239,34 +239,46 @@ class At(_Relation):
 @register_predicate
 class NextTo(GoalPredicate):
     """Side by side. The graph has no geometry, so nearness is shared support: two
-    objects are next to each other when they rest directly on (or in) the same thing;
-    an asset stands in its room on nothing, so x is next to it when on top of it
-    (money next to the cash register, a bowl next to the sink)."""
+    objects are next to each other when they rest directly on (or in) the same thing.
+    Fixed furniture stands in its room on nothing, so x is next to an asset y when it
+    rests on top of an asset of y's room, y itself or the floor (firewood on the floor
+    by the fireplace, money on the counter by the cash register)."""
 
     name, params, placement = "nextto", ("x", "y"), True
-    doc = "x rests side by side with y: directly on or in the same thing (on y for an asset y)"
+    doc = (
+        "x rests side by side with y: directly on or in the same thing; for fixed "
+        "furniture y, on top of an asset in y's room"
+    )
 
     def holds(self, state, x, y):
         if x == y or state.node(x).kind is not K.OBJECT:
             return False
+        relation, parent = state.relation(x), state.parent(x)
         if state.node(y).kind is K.ASSET:
-            return state.parent(x) == y and state.relation(x) is Relation.ONTOP_OF
-        relation = state.relation(x)
+            return (
+                relation is Relation.ONTOP_OF
+                and state.node(parent).kind is K.ASSET
+                and state.graph.room_of(parent) == state.graph.room_of(y)
+            )
         return (
             state.node(y).kind is K.OBJECT
             and relation in (Relation.ONTOP_OF, Relation.INSIDE_OF)
-            and state.parent(x) == state.parent(y)
+            and parent == state.parent(y)
             and state.relation(y) is relation
         )
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or x[0] == y[0]:
             return FALSE_PDDL
+        s = t.fresh("s")
         if y[1] is K.ASSET:
-            return f"(ontop_of {x[0]} {y[0]})"
+            r = t.fresh("r")
+            return (
+                f"(exists ({s} - asset {r} - room) (and (ontop_of {x[0]} {s}) "
+                f"(asset_in_room {s} {r}) (asset_in_room {y[0]} {r})))"
+            )
         if y[1] is not K.OBJECT:
             return FALSE_PDDL
-        s = t.fresh("s")
         together = " ".join(
             f"(and ({r.value} {x[0]} {s}) ({r.value} {y[0]} {s}))"
             for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)
@@ -277,9 +289,16 @@ class NextTo(GoalPredicate):
         if x == y or _kind(c, x) is not K.OBJECT:
             return c.const(False)
         spots = c.g.placements(x)
+        graph = c.g.graph
         if _kind(c, y) is K.ASSET:
-            on = (y, Relation.ONTOP_OF) in spots
-            return c.prop((Relation.ONTOP_OF.value, x, y)) if on else c.const(False)
+            room = graph.room_of(y)
+            return c.any_of(
+                c.prop((r.value, x, s))
+                for s, r in spots
+                if r is Relation.ONTOP_OF
+                and graph.nodes[s].kind is K.ASSET
+                and graph.room_of(s) == room
+            )
         if _kind(c, y) is not K.OBJECT:
             return c.const(False)
         shared = [(s, r) for s, r in c.g.placements(y) if (s, r) in spots and s not in (x, y)]
@@ -292,7 +311,11 @@ class NextTo(GoalPredicate):
             return False
         target = graph.nodes[y]
         if target.kind is K.ASSET:
-            return "release" in target.affordances
+            room = graph.room_of(y)
+            return any(
+                a.kind is K.ASSET and "release" in a.affordances and graph.room_of(a.id) == room
+                for a in (graph.nodes[c] for c in graph.children(room) if room is not None)
+            )
         return target.kind is K.OBJECT
 
 
