@@ -51,3 +51,17 @@ def test_the_partial_oracle_repairs_a_stale_map_and_solves_every_dynamic_task(ta
 
 def setup_graph(task):
     return resolve(task).graph
+
+
+@pytest.mark.parametrize(
+    "task_id", ["behavior-unpacking_suitcase", "behavior-set_up_a_home_office_in_your_garage"]
+)
+def test_the_partial_oracle_opens_a_closed_box_it_has_seen_to_look_into_it(task_id):
+    """The socks are in a closed carton on the floor: a look on the floor sees the carton,
+    not into it; the oracle opens the carton, looks again and finds them."""
+    (task,) = [t for t in load_suite("behavior-grasif") if t.id == task_id]
+    episode = run_oracle(task)
+    assert episode.status is Status.SUCCESS, (episode.error, episode.failure, episode.goal_unmet)
+    actions = [s.action for s in episode.steps]
+    opened = [i for i, a in enumerate(actions) if a.startswith("open(carton")]
+    assert opened and any(a.startswith("look_") for a in actions[opened[0] :])

@@ -180,6 +180,7 @@ async def _find(observer: Observer, node: str) -> bool:
         room = truth.room_of(asset)
         if room is not None and observer.state.agent_at != room:
             await observer.act(Action("go_to", (room,)))
+        await _open_known_boxes(observer, node, asset)
         if truth.relation(top) is Relation.INSIDE_OF:
             if "closed" in observer.state.states(asset):
                 await observer.act(Action("open", (asset,)))
@@ -187,3 +188,16 @@ async def _find(observer: Observer, node: str) -> bool:
         else:
             await observer.act(Action("look_on", (asset,)))
     return observer.memory.memory_id(node) is not None
+
+
+async def _open_known_boxes(observer: Observer, node: str, asset: str) -> None:
+    """Open the closed objects (a carton, a lidded box) that truly enclose `node` below
+    `asset` and that memory knows already: a look sees into no closed object."""
+    truth: WorldState = observer.world.truth
+    child, parent = node, truth.parent(node)
+    while parent is not None and parent != asset:
+        known = observer.memory.memory_id(parent)
+        enclosed = truth.relation(child) is Relation.INSIDE_OF
+        if enclosed and known is not None and "closed" in observer.state.states(known):
+            await observer.act(Action("open", (known,)))
+        child, parent = parent, truth.parent(parent)
