@@ -248,9 +248,9 @@ def header(suite: str, count: int, total: int, skipped: Counter, programs: Count
         "# it); its SITTING / LYING states the same; the character INSIDE a room agent_at(room).",
         "# CLOSE is VirtualHome's nearness: between two objects it is nextto(x, y) (on or in the",
         "# same thing, stricter than nearness); the character CLOSE to a thing, or a thing CLOSE",
-        "# to an asset, is not expressed (the domain has no nearness of the agent; nextto on an",
-        "# asset means on top of it). Goal actions (RINSE|WASH, DRINK, ...) are events, not",
-        "# states: left out.",
+        "# to an asset, is not expressed (the domain has no nearness of the agent; nextto an",
+        "# asset means on any furniture of its room, far looser). Goal actions (RINSE|WASH,",
+        "# DRINK, ...) are events, not states: left out.",
         "#",
         f"# Left out ({sum(skipped.values())} reasons over {total - count} tasks), by reason:",
     ]

@@ -25,9 +25,9 @@ Each VirtualHome relation and state is read as follows:
   (directly on or in the same thing), which is stricter than nearness. The
   character CLOSE to a thing is a gap ("goal puts the character close to a
   thing"): the domain has no nearness of the agent (nextto is about objects
-  resting together), and an object CLOSE to an asset is a gap too (nextto on
-  an asset means on top of it, which nearness does not say). `FACING` is a
-  gap.
+  resting together), and an object CLOSE to an asset is a gap too (nextto an
+  asset means on top of any asset of its room, far looser than nearness).
+  `FACING` is a gap.
 - Goal actions (`RINSE|WASH`, `DRINK`, ...: something must happen) are gaps:
   goals are states, and the domain's rinse / wipe leave `clean`, which the
   washed thing (hands, a plate) already is in every VirtualHome scene.
