@@ -14,7 +14,11 @@ changes only by picking up and putting down):
 - `(enclosed ?d ?c)`: d is below c and the link into c is `inside_of`; an
   object is accessible when no enclosing container is closed;
 - `(located ?d ?r)`: d rests, at any depth, on an asset of room r;
-- `(nothing_accessed)`: no asset is accessed.
+- `(nothing_accessed)`: no asset is accessed;
+- `(reachable ?d)`: d rests, at any depth, on the accessed asset (set by `access`;
+  left as it is by moving away, so it counts only while something is accessed);
+- `(shut ?d)`: a closed container encloses d (kept by opening and closing);
+- `(release_allowed)`: nothing is accessed, or what is affords `release`.
 
 The problem stays linear in the building and cheap to ground: appliance
 functions are unary static facts by category (`(makes_hot microwave)`,
@@ -39,6 +43,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -101,6 +106,9 @@ _PREDICATES = (
     "(enclosed ?o - object ?y - object)",
     "(asset_in_room ?a - object ?r - object)",
     "(located ?o - object ?r - object)",
+    "(reachable ?o - object)",
+    "(shut ?o - object)",
+    "(release_allowed)",
     "(static_within ?n - object ?y - object)",
     "(container ?x - object)",
     "(finished)",
@@ -119,8 +127,11 @@ def _param_type(schema: ActionSchema, kinds: frozenset[NodeKind]) -> str:
         ) from None
 
 
-def _action(schema: ActionSchema) -> str:
-    """A schema in PDDL: each precondition and effect is its primitive's PDDL face."""
+def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
+    """A schema in PDDL: each precondition and effect is its primitive's PDDL face.
+
+    With `scene`, the action is simplified for one problem (`SceneTypes.simplify`).
+    """
     terms = {p.name: f"?{p.name}" for p in schema.params}
 
     def args(names: tuple[str, ...]) -> list[str]:
@@ -128,14 +139,162 @@ def _action(schema: ActionSchema) -> str:
 
     conditions = [f"(can_{p.affordance} ?{p.name})" for p in schema.params if p.affordance]
     conditions += [TESTS[pre.test].pddl(*args(pre.args)) for pre in schema.pre]
-    effects = [EFFECTS[e.op].pddl(*args(e.args)) for e in schema.effects]
+    # the parameter the agent holds, for effects that act on the held object: a bound term,
+    # not a quantified one (which a grounder crosses with every other parameter)
+    held = next((terms.get(p.args[0]) for p in schema.pre if p.test == "holding"), None)
+    effects = [
+        EFFECTS[e.op].pddl(*args(e.args), held=held)
+        if held is not None and _takes_held(EFFECTS[e.op])
+        else EFFECTS[e.op].pddl(*args(e.args))
+        for e in schema.effects
+    ]
     params = " ".join(f"?{p.name} - {_param_type(schema, p.kinds)}" for p in schema.params)
+    precondition = f"(and {' '.join(conditions)})"
+    effect = f"(and {' '.join(e for e in effects if e)})"
+    if scene is not None:
+        precondition, effect = scene.simplify(schema, precondition, effect)
     return (
         f"  (:action {schema.name}\n"
         f"    :parameters ({params})\n"
-        f"    :precondition (and {' '.join(conditions)})\n"
-        f"    :effect (and {' '.join(e for e in effects if e)}))"
+        f"    :precondition {precondition}\n"
+        f"    :effect {effect})"
     )
+
+
+# Fluents whose first argument is always an object (`item`): the domain's invariant.
+_ITEM_FLUENTS = frozenset(
+    {"holding", "ontop_of", "inside_of", "below", "enclosed", "located", "reachable", "shut"}
+)
+# The PDDL types an object (`item`) can have, and those of its supertypes.
+_ITEM_TYPES = frozenset({"item", "nest", "thing", "object"})
+
+Sexp = str | list["Sexp"]
+
+
+def _parse(text: str) -> Sexp:
+    stack: list[list[Sexp]] = [[]]
+    for token in re.findall(r"\(|\)|[^\s()]+", text):
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(token)
+    return stack[0][0]
+
+
+def _show(x: Sexp) -> str:
+    return x if isinstance(x, str) else "(" + " ".join(_show(p) for p in x) + ")"
+
+
+def _typed(items: list[Sexp]) -> list[tuple[str, str]]:
+    """`?a ?b - t ?c - u` as [(?a, t), (?b, t), (?c, u)]."""
+    out, pending, i = [], [], 0
+    while i < len(items):
+        if items[i] == "-":
+            out += [(v, str(items[i + 1])) for v in pending]
+            pending, i = [], i + 2
+        else:
+            pending.append(str(items[i]))
+            i += 1
+    return out + [(v, "object") for v in pending]
+
+
+TRUE: Sexp = ["and"]
+FALSE: Sexp = ["or"]
+
+
+@dataclass(frozen=True)
+class SceneTypes:
+    """What a problem fixes that lets its domain be simplified for grounders.
+
+    `empty`: the PDDL types no object of the problem has; `items`: whether any
+    object affords each affordance (so that an action parameter that needs it
+    may be an object). A quantifier over an empty type is dropped (a `forall`
+    effect or condition over nothing, an `exists` that cannot hold), and so is a
+    conditional effect whose condition asks a fluent about objects (`below`,
+    `located`, ...) of a term that cannot be an object: Fast Downward explores
+    conditional effects without the types of their variables, joined with the
+    action's parameters, so such effects cost it the product of their atoms.
+    """
+
+    empty: frozenset[str]
+    object_affordances: frozenset[str]
+
+    def simplify(self, schema: ActionSchema, precondition: str, effect: str) -> tuple[str, str]:
+        not_items = {
+            f"?{p.name}"
+            for p in schema.params
+            if K.OBJECT not in p.kinds
+            or (p.affordance is not None and p.affordance not in self.object_affordances)
+        }
+        pre = self._condition(_parse(precondition), not_items)
+        eff = self._effect(_parse(effect), not_items)
+        return _show(pre), _show(eff if eff is not None else TRUE)
+
+    def _scope(self, variables: list[Sexp], not_items: set[str]) -> set[str] | None:
+        """Names that cannot be objects inside a quantifier (None: over an empty type)."""
+        typed = _typed(variables)
+        if any(t in self.empty for _, t in typed):
+            return None
+        inner = not_items - {v for v, _ in typed}
+        return inner | {v for v, t in typed if t not in _ITEM_TYPES}
+
+    def _condition(self, x: Sexp, not_items: set[str]) -> Sexp:
+        if isinstance(x, str) or not x:
+            return x
+        head = x[0]
+        if head in ("and", "or"):
+            parts = [self._condition(p, not_items) for p in x[1:]]
+            unit, zero = (TRUE, FALSE) if head == "and" else (FALSE, TRUE)
+            if zero in parts:
+                return zero
+            parts = [p for p in parts if p != unit]
+            return parts[0] if len(parts) == 1 else [head, *parts]
+        if head == "not":
+            body = self._condition(x[1], not_items)
+            return FALSE if body == TRUE else TRUE if body == FALSE else ["not", body]
+        if head == "imply":
+            return self._condition(["or", ["not", x[1]], x[2]], not_items)
+        if head in ("forall", "exists"):
+            inner = self._scope(x[1], not_items)
+            if inner is None:
+                return TRUE if head == "forall" else FALSE
+            body = self._condition(x[2], inner)
+            if body in (TRUE, FALSE):
+                return body
+            return [head, x[1], body]
+        if head in _ITEM_FLUENTS and len(x) > 1 and x[1] in not_items:
+            return FALSE
+        return x
+
+    def _effect(self, x: Sexp, not_items: set[str]) -> Sexp | None:
+        """The effect simplified; None when it does nothing."""
+        if isinstance(x, str) or not x:
+            return x
+        head = x[0]
+        if head == "and":
+            parts = [p for p in (self._effect(p, not_items) for p in x[1:]) if p is not None]
+            return None if not parts else ["and", *parts]
+        if head == "forall":
+            inner = self._scope(x[1], not_items)
+            body = None if inner is None else self._effect(x[2], inner)
+            return None if body is None else ["forall", x[1], body]
+        if head == "when":
+            condition = self._condition(x[1], not_items)
+            if condition == FALSE:
+                return None
+            body = self._effect(x[2], not_items)
+            if body is None:
+                return None
+            return body if condition == TRUE else ["when", condition, body]
+        return x
+
+
+def _takes_held(effect: Primitive) -> bool:
+    """Whether an effect's PDDL face takes the held object's term (keyword `held`)."""
+    return "held" in inspect.signature(effect.pddl).parameters
 
 
 def domain_words(schemas: Iterable[ActionSchema]) -> set[str]:
@@ -172,10 +331,14 @@ def domain_pddl(
     words: Iterable[str] = (),
     categories: Iterable[str] = (),
     attributes: Iterable[str] = (),
+    scene: SceneTypes | None = None,
 ) -> str:
-    """The domain of a vocabulary, with predicates for extra state words, categories, attributes."""
+    """The domain of a vocabulary, with predicates for extra state words, categories, attributes.
+
+    With `scene`, the actions are simplified for one problem (see `SceneTypes`).
+    """
     schemas = list(get_vocabulary(vocabulary).values())
-    actions = [_action(s) for s in schemas]
+    actions = [_action(s, scene) for s in schemas]
     all_words = sorted(domain_words(schemas) | set(words))
     for word in all_words:
         _check_name(word, "state word")
@@ -257,6 +420,8 @@ def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list
     graph = state.graph
     facts = [f"(agent_at {state.agent_at})"]
     facts.append(f"(accessed {state.accessed})" if state.accessed else "(nothing_accessed)")
+    if state.accessed is None or "release" in graph.nodes[state.accessed].affordances:
+        facts.append("(release_allowed)")
     facts.append(f"(holding {state.holding})" if state.holding else "(handempty)")
     if state.done:
         facts.append("(finished)")
@@ -268,15 +433,21 @@ def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list
         if relation in (Relation.ONTOP_OF, Relation.INSIDE_OF):
             facts.append(f"({relation.value} {node.id} {state.parent(node.id)})")
         child, parent = node.id, state.parent(node.id)
+        shut = False
         while parent is not None and graph.nodes[parent].kind in (K.ASSET, K.OBJECT):
             facts.append(f"(below {node.id} {parent})")
             if state.relation(child) is Relation.INSIDE_OF:
                 facts.append(f"(enclosed {node.id} {parent})")
+                shut = shut or "closed" in state.states(parent)
             if graph.nodes[parent].kind is K.ASSET:
                 room = graph.room_of(parent)
                 if room is not None:
                     facts.append(f"(located {node.id} {room})")
+                if parent == state.accessed:
+                    facts.append(f"(reachable {node.id})")
             child, parent = parent, state.parent(parent)
+        if shut:
+            facts.append(f"(shut {node.id})")
     return facts
 
 
@@ -304,6 +475,22 @@ def pddl_type(state: WorldState, node_id: str, receptacles: bool = False) -> str
         may_nest = receptacles and bool({"pickup", "release"} & set(node.affordances))
         return "nest" if nested or carries or may_nest else "item"
     return PDDL_TYPE[node.kind]
+
+
+def scene_types(by_type: dict[str, list[str]], members: Iterable) -> SceneTypes:
+    """The empty types of a problem (its objects by PDDL type) and the object affordances."""
+    parent: dict[str, str] = {}
+    for group in re.findall(r"([^-]+?) - (\S+)", _types()):
+        for name in group[0].split():
+            parent[name] = group[1]
+    used: set[str] = set()
+    for name in (t for t, ids in by_type.items() if ids):
+        while name not in used:
+            used.add(name)
+            name = parent.get(name, "object")
+    empty = frozenset((set(parent) | set(parent.values())) - used - {"object"})
+    affordances = frozenset(a for n in members if n.kind is K.OBJECT for a in n.affordances)
+    return SceneTypes(empty, affordances)
 
 
 def has_receptacles(nodes: Iterable) -> bool:
@@ -362,17 +549,18 @@ def export_pddl(
     translated = translate_goal(goal, graph) if goal is not None else None
     members = list(graph) if nodes is None else [graph.nodes[n] for n in nodes]
     words = {w for n in members for w in n.state} | (translated.words if translated else set())
-    domain = domain_pddl(
-        vocabulary,
-        words,
-        translated.categories if translated else (),
-        translated.attributes if translated else (),
-    )
     by_type: dict[str, list[str]] = {}
     receptacles = has_receptacles(members)
     for node in members:
         _check_name(node.id, "node id")
         by_type.setdefault(pddl_type(state, node.id, receptacles), []).append(node.id)
+    domain = domain_pddl(
+        vocabulary,
+        words,
+        translated.categories if translated else (),
+        translated.attributes if translated else (),
+        scene_types(by_type, members),
+    )
     objects = "\n    ".join(f"{' '.join(ids)} - {t}" for t, ids in by_type.items())
     init = static_facts(graph, vocabulary, nodes, links) + state_facts(state, nodes)
     if translated is not None:

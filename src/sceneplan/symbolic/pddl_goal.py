@@ -32,6 +32,7 @@ from sceneplan.world.goals import (
     Then,
 )
 from sceneplan.world.primitives import pddl_category
+from sceneplan.world.state import WorldState
 
 K = NodeKind
 
@@ -59,6 +60,51 @@ class GoalText:
     attributes: set[str] = field(default_factory=set)
 
 
+def _junction(op: str, parts: list[str]) -> str:
+    """`(and ...)` / `(or ...)` folded: constants dropped or absorbing, nested ones of the
+    same operator flattened, duplicates dropped, parts sorted (so that the copies of an
+    expanded quantifier that differ in the order of their members are one)."""
+    unit, zero = (TRUE, FALSE) if op == "and" else (FALSE, TRUE)
+    flat: set[str] = set()
+    for part in parts:
+        if part == zero:
+            return zero
+        if part.startswith(f"({op} ") and _balanced_inner(part):
+            flat.update(_split(part[len(op) + 2 : -1]))
+        elif part != unit:
+            flat.add(part)
+    if not flat:
+        return unit
+    ordered = sorted(flat)
+    return ordered[0] if len(ordered) == 1 else f"({op} {' '.join(ordered)})"
+
+
+def _split(text: str) -> list[str]:
+    """The top-level parenthesised parts of a space-joined list."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                out.append(text[start : i + 1])
+    return out
+
+
+def _balanced_inner(part: str) -> bool:
+    """Whether `part` is one parenthesised expression (its first paren closes last)."""
+    depth = 0
+    for i, ch in enumerate(part):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return i == len(part) - 1
+    return False
+
+
 class _Translator:
     def __init__(self, graph: SceneGraph):
         self.graph = graph
@@ -66,21 +112,34 @@ class _Translator:
         self.words: set[str] = set()
         self.categories: set[str] = set()
         self.attributes: set[str] = set()
+        self.atoms: dict[tuple, str] = {}  # an atom's text, written once
+        self._state: WorldState | None = None
 
     def fresh(self, stem: str) -> str:
         return f"?{stem}{next(self.counter)}"
+
+    @property
+    def state(self) -> WorldState:
+        if self._state is None:
+            self._state = WorldState(self.graph)
+        return self._state
 
     def formula(self, f: Formula, env: dict[str, tuple[str, NodeKind]]) -> str:
         if isinstance(f, Const):
             return TRUE if f.value else FALSE
         if isinstance(f, Not):
-            return f"(not {self.formula(f.body, env)})"
+            body = self.formula(f.body, env)
+            return FALSE if body == TRUE else TRUE if body == FALSE else f"(not {body})"
         if isinstance(f, And):
-            return "(and " + " ".join(self.formula(p, env) for p in f.parts) + ")"
+            return _junction("and", [self.formula(p, env) for p in f.parts])
         if isinstance(f, Or):
-            return "(or " + " ".join(self.formula(p, env) for p in f.parts) + ")"
+            return _junction("or", [self.formula(p, env) for p in f.parts])
         if isinstance(f, Implies):
-            return f"(imply {self.formula(f.left, env)} {self.formula(f.right, env)})"
+            left = self.formula(f.left, env)
+            if left in (TRUE, FALSE):
+                return self.formula(f.right, env) if left == TRUE else TRUE
+            right = self.formula(f.right, env)
+            return TRUE if right == TRUE else f"(imply {left} {right})"
         if isinstance(f, Quantified):
             return self.quantified(f, env)
         if isinstance(f, Counted | Paired):
@@ -96,11 +155,17 @@ class _Translator:
         if isinstance(f, Atom):
             predicate = f.predicate
             kinds = predicate.arg_kinds or ("node",) * len(f.args)
-            terms = [
+            terms = tuple(
                 env.get(a) or (a, self.graph.node(a).kind if k == "node" else None)
                 for a, k in zip(f.args, kinds, strict=True)
-            ]
-            return predicate.pddl(self, *terms)
+            )
+            if predicate.static and not any(t[0].startswith("?") for t in terms):
+                # about nodes only, fixed by the graph: decided now
+                return TRUE if predicate.holds(self.state, *(t[0] for t in terms)) else FALSE
+            key = (predicate.name, terms)
+            if key not in self.atoms:
+                self.atoms[key] = predicate.pddl(self, *terms)
+            return self.atoms[key]
         raise UnsupportedError(f"goal part {f!r} has no PDDL translation")
 
     def quantified(self, q: Quantified, env: dict[str, tuple[str, NodeKind]]) -> str:
@@ -112,10 +177,7 @@ class _Translator:
                 self.formula(q.body, {**env, q.var: (m, self.graph.nodes[m].kind)})
                 for m in sorted(members)
             ]
-            if not parts:
-                return TRUE if q.universal else FALSE
-            joined = " ".join(parts)
-            return joined if len(parts) == 1 else f"({'and' if q.universal else 'or'} {joined})"
+            return _junction("and" if q.universal else "or", parts)
         kinds = sorted({self.graph.nodes[m].kind for m in members}, key=list(NodeKind).index)
         pieces = []
         for kind in kinds:

@@ -6,17 +6,20 @@ and its prompt wording. The PDDL faces use the fluents `symbolic.pddl`
 declares: `(agent_at p)`, `(linked p q)`, `(accessed a)`, `(nothing_accessed)`,
 `(holding o)`, `(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)`
 (at any depth), `(enclosed o c)` (below c, entering it through `inside_of`),
-`(located o r)` (resting, at any depth, on an asset of room r), `(asset_in_room a r)`,
+`(located o r)` (resting, at any depth, on an asset of room r), `(reachable o)`, `(shut o)`,
+`(release_allowed)` (see `symbolic.pddl`), `(asset_in_room a r)`,
 `(container x)`, `(can_AFFORDANCE x)`, `(is_WORD x)`, `(makes_F x)` and `(takes_F o)`
 (appliance function F, see `appliance_functions`), `(finished)`.
 
 The PDDL faces are written for grounders and validators: hidden choices (the
 place left, the accessed asset, the held object) are quantified over the
 narrowest PDDL type that can hold them (assets are typed `surface`, `device` or
-`F_appliance`; objects nested in or carrying objects at the start `nest`), and a
-precondition about something hidden is universal or negated (an axiom to a
-grounder), not existential (which a grounder turns into an extra parameter that
-multiplies the action's effects).
+`F_appliance`; objects nested in or carrying objects at the start `nest`), or
+bound to the schema's parameter (`Place`'s `held`). A precondition about
+something hidden reads a fluent the effects maintain (`(reachable o)`,
+`(shut o)`, `(release_allowed)`), or is an existential over literals (a grounder
+makes it a parameter): never universal or negated, which a grounder makes an
+axiom (Fast Downward's lama then runs out of memory).
 
 The grounded task's facts are `("at", p)`, `("accessed", a)`, `("holding", o)`,
 `("handempty",)`, `("ontop_of"|"inside_of", o, y)` and `("state", word, x)`.
@@ -160,14 +163,14 @@ class InRoomOf(Test):
         return {"at": state.agent_at, "room": room or "no room"}
 
     def pddl(self, x):
-        # The agent is in a room (at no pose), and in x's room if x has one: an asset's
-        # room, or an object's asset's room (`located`); a held object, and what is in
-        # it, is where the agent is. Universal and negated conditions become axioms in a
-        # grounder, not extra parameters.
+        # The agent is in a room that is x's: an asset's room, or the room of the asset an
+        # object rests on (`located`); a held object, and what is in it, is where the agent
+        # is. An existential over literals: a grounder makes the room a parameter (one per
+        # room x can be in), where a universal or negated condition would be an axiom.
+        carried = f"(exists (?in_h - nest) (and (holding ?in_h) (below {x} ?in_h)))"
         return (
-            "(and (not (exists (?p - pose) (agent_at ?p))) "
-            f"(forall (?r - room) (imply (or (asset_in_room {x} ?r) (located {x} ?r)) "
-            "(agent_at ?r))))"
+            f"(exists (?in_r - room) (and (agent_at ?in_r) (or (asset_in_room {x} ?in_r) "
+            f"(located {x} ?in_r) (holding {x}) {carried})))"
         )
 
     def ground(self, g, b, x):
@@ -250,13 +253,9 @@ class AssetAccessed(Test):
         return {"asset": asset or "the agent's hand", "accessed": state.accessed or "nothing"}
 
     def pddl(self, o):
-        # o is not in the hand (nor in a held `nest`), and the one asset it rests on is
-        # accessed (universal, so that a grounder makes it an axiom, not a parameter)
-        return (
-            f"(and (not (holding {o})) "
-            f"(not (exists (?h - nest) (and (holding ?h) (below {o} ?h)))) "
-            f"(forall (?a - asset) (imply (below {o} ?a) (accessed ?a))))"
-        )
+        # the fluent the effects maintain: o rests, at any depth, on the accessed asset
+        # (kept by access, not cleared by moving away: it counts while something is accessed)
+        return f"(and (reachable {o}) (not (nothing_accessed)))"
 
     def ground(self, g, b, o):
         return _chain_accessed(g, b, o)
@@ -297,7 +296,8 @@ class AccessedAffordsRelease(Test):
         }
 
     def pddl(self):
-        return "(forall (?acc - asset) (imply (accessed ?acc) (can_release ?acc)))"
+        # the fluent the effects maintain: nothing is accessed, or what is affords release
+        return "(release_allowed)"
 
     def ground(self, g, b):
         if "accessed" in b:
@@ -325,7 +325,7 @@ class ReachableAccessed(Test):
         return {"node": x, "asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
 
     def pddl(self, x):
-        return f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
+        return f"(or (accessed {x}) (and (reachable {x}) (not (nothing_accessed))))"
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is K.ASSET:
@@ -342,11 +342,8 @@ class Accessible(Test):
         return None if blocker is None else {"node": o, "container": blocker}
 
     def pddl(self, o):
-        # only containers (`device`) and objects that carry objects (`nest`) enclose anything
-        return (
-            f"(and (not (exists (?c - device) (and (enclosed {o} ?c) (is_closed ?c)))) "
-            f"(not (exists (?c - nest) (and (enclosed {o} ?c) (is_closed ?c)))))"
-        )
+        # the fluent opening and closing maintain: a closed container encloses o
+        return f"(not (shut {o}))"
 
     def ground(self, g, b, o):
         if g.graph.nodes[o].kind is not K.OBJECT:
@@ -465,7 +462,8 @@ class AgentStanding(Test):
         return None if posture is None else {"posture": posture}
 
     def pddl(self):
-        return "(forall (?g - robot) (and (not (is_sitting ?g)) (not (is_lying ?g))))"
+        # existential (the one robot), so that a grounder needs no axiom
+        return "(exists (?g - robot) (and (not (is_sitting ?g)) (not (is_lying ?g))))"
 
     def ground(self, g, b):
         return [({}, (), _agent_postures(g))]
@@ -482,7 +480,7 @@ class AgentResting(Test):
         return None if _posture(state) is not None else {}
 
     def pddl(self):
-        return "(forall (?g - robot) (or (is_sitting ?g) (is_lying ?g)))"
+        return "(exists (?g - robot) (or (is_sitting ?g) (is_lying ?g)))"
 
     def ground(self, g, b):
         return [({}, (fact,), ()) for fact in _agent_postures(g)]
@@ -498,6 +496,28 @@ def _set_word_pddl(x: str, word: str) -> str:
     opposite = EXCLUSIVE_STATES.get(word)
     added = f"({pddl_word(word)} {x})"
     return added + (f" (not ({pddl_word(opposite)} {x}))" if opposite else "")
+
+
+def _shut_pddl(x: str, word: str) -> str:
+    """Keep `(shut d)` (a closed container encloses d) as x closes or opens: what x encloses
+    is shut when it closes; when it opens, unless another closed container encloses it:
+    one that encloses x, or a `nest` between d and x (the re-add wins over the delete).
+    Each re-add names its own container (a grounder negates the re-adds' conditions for
+    the delete: a condition over every container would multiply out)."""
+    if word == "closed":
+        return f" (forall (?d - item) (when (enclosed ?d {x}) (shut ?d)))"
+    if word != "open":
+        return ""
+    above = " ".join(
+        f"(forall (?d - item ?c - {t}) (when (and (enclosed ?d {x}) (enclosed {x} ?c) "
+        "(is_closed ?c)) (shut ?d)))"
+        for t in ("device", "nest")
+    )
+    between = (
+        f"(forall (?d - item ?c - nest) (when (and (enclosed ?d {x}) (enclosed ?d ?c) "
+        f"(below ?c {x}) (is_closed ?c)) (shut ?d)))"
+    )
+    return f" (forall (?d - item) (when (enclosed ?d {x}) (not (shut ?d)))) {above} {between}"
 
 
 def function_pddl(function: ApplianceFunction, receiver: str, condition: str) -> str:
@@ -528,7 +548,7 @@ class MoveAgent(Effect):
         # deletes apply before adds, so (agent_at x) holds even when x is where the agent was
         return (
             f"(forall (?from - place) (not (agent_at ?from))) (agent_at {x}) "
-            "(forall (?acc - asset) (not (accessed ?acc))) (nothing_accessed)"
+            "(forall (?acc - asset) (not (accessed ?acc))) (nothing_accessed) (release_allowed)"
         )
 
     def ground(self, g, b, x):
@@ -548,7 +568,12 @@ class SetAccessed(Effect):
 
     def pddl(self, a):
         return (
-            f"(forall (?acc - asset) (not (accessed ?acc))) (accessed {a}) (not (nothing_accessed))"
+            "(forall (?acc - asset) (not (accessed ?acc))) "
+            f"(accessed {a}) (not (nothing_accessed)) "
+            f"(forall (?d - item) (and (when (below ?d {a}) (reachable ?d)) "
+            f"(when (not (below ?d {a})) (not (reachable ?d))))) "
+            f"(when (can_release {a}) (release_allowed)) "
+            f"(when (not (can_release {a})) (not (release_allowed)))"
         )
 
     def ground(self, g, b, a):
@@ -579,7 +604,8 @@ class Grab(Effect):
             f"(forall (?y - asset) {unlink}) (forall (?y - nest) {unlink}) "
             f"(forall (?r - room) (not (located {o} ?r))) "
             f"(forall (?d - nest ?y - asset) {carried}) (forall (?d - nest ?y - nest) {carried}) "
-            f"(forall (?d - nest ?r - room) (when (below ?d {o}) (not (located ?d ?r))))"
+            f"(forall (?d - nest ?r - room) (when (below ?d {o}) (not (located ?d ?r)))) "
+            f"(not (reachable {o})) (forall (?d - nest) (when (below ?d {o}) (not (reachable ?d))))"
         )
 
     def ground(self, g, b, o):
@@ -631,35 +657,72 @@ class Place(Effect):
     def apply(self, state, a, relation):
         _put(state, a, Relation(relation))
 
-    def pddl(self, a, relation):
-        # quantified variables are named so as not to capture a schema's parameter
+    def pddl(self, a, relation, *, held=None):
+        # `held`: the schema's parameter the agent holds (`holding(o)` among its
+        # preconditions, see `symbolic.pddl`); without one, the held object is quantified
+        # (`?held`). Quantified variables are named so as not to capture a schema's parameter.
         inside = relation == Relation.INSIDE_OF.value
         enclosed = (lambda d: f" (enclosed {d} {a})") if inside else (lambda d: "")
         running = f"(is_on {a})" + ("" if inside else f" (not (container {a}))")
         in_room = f"(or (asset_in_room {a} ?room) (located {a} ?room))"
+        h = held or "?held"
+
+        def each(variables: str, condition: str, effect: str, held_type: str = "item") -> str:
+            """The effect for the held object (bound, or each object the agent may hold)."""
+            if held is None:
+                variables = f"?held - {held_type} {variables}".strip()
+                condition = f"(holding ?held) {condition}".strip()
+            body = f"(when (and {condition}) {effect})" if condition else effect
+            return f"(forall ({variables}) {body})" if variables else body
+
         # an object target passes on what is above it: what it rests on or in (assets
         # and `nest` objects), and the room; for an asset target these never hold
         above = " ".join(
-            f"(forall (?held - item ?up - {t}) "
-            f"(when (and (holding ?held) ({f} {a} ?up)) ({f} ?held ?up))) "
-            f"(forall (?held - nest ?sub - nest ?up - {t}) "
-            f"(when (and (holding ?held) (below ?sub ?held) ({f} {a} ?up)) ({f} ?sub ?up)))"
+            each(f"?up - {t}", f"({f} {a} ?up)", f"({f} {h} ?up)")
+            + " "
+            + each(f"?sub - nest ?up - {t}", f"(below ?sub {h}) ({f} {a} ?up)", f"({f} ?sub ?up)")
             for t in ("asset", "nest")
             for f in ("below", "enclosed")
         )
-        return (
-            f"(handempty) (forall (?held - item) (when (holding ?held) (and (not (holding ?held)) "
-            f"({relation} ?held {a}) (below ?held {a}){enclosed('?held')}))) "
-            f"(forall (?held - item ?room - room) (when (and (holding ?held) {in_room}) "
-            "(located ?held ?room))) "
-            f"(forall (?held - nest ?sub - nest) (when (and (holding ?held) (below ?sub ?held)) "
-            f"(and (below ?sub {a}){enclosed('?sub')}))) "
-            "(forall (?held - nest ?sub - nest ?room - room) "
-            f"(when (and (holding ?held) (below ?sub ?held) {in_room}) (located ?sub ?room))) "
-            f"{above} (forall (?held - item) "
-            f"(and {appliance_pddl(a, '?held', f'(holding ?held) {running}')})) "
-            f"(forall (?held - nest ?sub - nest) "
-            f"(and {appliance_pddl(a, '?sub', f'(holding ?held) (below ?sub ?held) {running}')}))"
+        # on or in the accessed asset, or what rests on it: what is put there can be reached
+        reach = " ".join(
+            each("", f"({f} {a})", f"(reachable {h})")
+            + " "
+            + each("?sub - nest", f"(below ?sub {h}) ({f} {a})", "(reachable ?sub)", "nest")
+            for f in ("accessed", "reachable")
+        )
+        own = appliance_pddl(a, h, running)
+        each_held = appliance_pddl(a, "?held", f"(holding ?held) {running}")
+        subs = appliance_pddl(a, "?sub", f"(below ?sub {h}) {running}")
+        return " ".join(
+            (
+                "(handempty)",
+                each(
+                    "",
+                    "",
+                    f"(and (not (holding {h})) ({relation} {h} {a}) (below {h} {a}){enclosed(h)})",
+                ),
+                each("?room - room", in_room, f"(located {h} ?room)"),
+                each(
+                    "?sub - nest",
+                    f"(below ?sub {h})",
+                    f"(and (below ?sub {a}){enclosed('?sub')})",
+                    "nest",
+                ),
+                each(
+                    "?sub - nest ?room - room",
+                    f"(below ?sub {h}) {in_room}",
+                    "(located ?sub ?room)",
+                    "nest",
+                ),
+                above,
+                reach,
+                f"(forall (?held - item) (and {each_held}))" if held is None else own,
+                f"(forall (?held - nest ?sub - nest) (and "
+                f"{appliance_pddl(a, '?sub', f'(holding ?held) (below ?sub ?held) {running}')}))"
+                if held is None
+                else f"(forall (?sub - nest) (and {subs}))",
+            )
         )
 
     def ground(self, g, b, a, relation):
@@ -722,7 +785,9 @@ class PlaceAtAccessed(Effect):
             f"(forall (?acc - device ?d - nest) (when (and (accessed ?acc) {inside} "
             f"(below ?d {o})) (enclosed ?d ?acc))) "
             f"(forall (?r - room ?d - nest) (when (and (agent_at ?r) (below ?d {o})) "
-            "(located ?d ?r))) " + functions
+            "(located ?d ?r))) "
+            f"(reachable {o}) (forall (?d - nest) (when (below ?d {o}) (reachable ?d))) "
+            + functions
         )
 
     def ground(self, g, b, o):
@@ -758,7 +823,7 @@ class SetState(Effect):
         state.set_state(x, word)
 
     def pddl(self, x, word):
-        return _set_word_pddl(x, word)
+        return _set_word_pddl(x, word) + _shut_pddl(x, word)
 
     def ground(self, g, b, x, word):
         return [("state", word, x)], opposite_facts(word, x), []
