@@ -53,9 +53,9 @@ def fast_downward_script() -> Path | None:
     return path if path.exists() else None
 
 
-# lama-first's relaxation heuristics compute negated axioms exactly, which exhausts memory
-# on the whole-graph problems (their preconditions about hidden choices are axioms); its
-# FF half with negated axioms approximated is the second configuration measured.
+# lama-first's relaxation heuristics compute negated axioms exactly, which exhausted memory
+# while the domain's preconditions about hidden choices were axioms (they are fluents and
+# existentials now); its FF half with negated axioms approximated is measured beside it.
 FF_APPROX = (
     "lazy_greedy([ff(axioms=approximate_negative)],preferred=[ff(axioms=approximate_negative)])"
 )
