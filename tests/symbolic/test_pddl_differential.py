@@ -140,6 +140,46 @@ def frost_scene():
     return from_dict(data, "frost")
 
 
+def bake_scene():
+    """BEHAVIOR's appliances: an oven, a grill, a toaster object that holds bread, an
+    always-running electric_refrigerator; a frozen pie and a raw steak."""
+    data = kitchen_dict()
+    data["name"] = "bake"
+    switch = ["turn_on", "turn_off"]
+    data["nodes"] += [
+        node(
+            "oven",
+            "asset",
+            "kitchen",
+            affordances=["open", "close", "release", *switch],
+            state=["closed", "off"],
+        ),
+        node("grill", "asset", "kitchen", affordances=["release", *switch], state=["off"]),
+        node(
+            "electric_refrigerator",
+            "asset",
+            "kitchen",
+            affordances=["open", "close", "release"],
+            state=["closed", "on"],
+        ),
+        node(
+            "toaster",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "receptacle", "release", *switch],
+            state=["off"],
+        ),
+        node(
+            "pie", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["frozen"]
+        ),
+        node(
+            "steak", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["raw"]
+        ),
+    ]
+    return from_dict(data, "bake")
+
+
 SCENES = {
     "care": care_scene,
     "kitchen": kitchen,
@@ -148,6 +188,7 @@ SCENES = {
     "receptacles": receptacle_scene,
     "rest": rest_scene,
     "frost": frost_scene,
+    "bake": bake_scene,
 }
 REFERENCE_PLANS = {
     "kitchen": [
@@ -202,6 +243,16 @@ REFERENCE_PLANS = {
         "release(soup) > pickup(apple)",
         f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(freezer) > release(apple) > "
         "open(freezer) > pickup(apple)",  # released on top of the closed freezer: not frozen
+    ],
+    "bake": [
+        f"{TO_KITCHEN} > access(bench) > pickup(pie) > access(oven) > open(oven) > "
+        "release(pie) > close(oven) > turn_on(oven) > open(oven) > pickup(pie) > "
+        "access(electric_refrigerator) > open(electric_refrigerator) > release(pie)",
+        f"{TO_KITCHEN} > access(grill) > turn_on(grill) > access(bench) > pickup(steak) > "
+        "access(grill) > release(steak) > access(bench) > release_in(steak, toaster) > "
+        "turn_on(toaster) > pickup(toaster)",
+        f"{TO_KITCHEN} > access(bench) > pickup(apple) > release_on(apple, toaster) > "
+        "turn_on(toaster)",  # on top of the toaster, not in it: not heated
     ],
     "rest": [
         f"access(sofa) > lie(sofa) > stand_up() > {TO_KITCHEN} > access(stool) > sit(stool) > "
@@ -260,6 +311,13 @@ LPG_PLANS = {
         "go_to(kitchen) > pick_up(apple) > open(freezer) > put_inside(freezer) > "
         "pick_up(soup) > put_on(freezer) > pick_up(apple)",
     ],
+    "bake": [
+        "go_to(kitchen) > turn_on(oven) > open(oven) > pick_up(pie) > put_inside(oven) > "
+        "pick_up(pie) > open(electric_refrigerator) > put_inside(electric_refrigerator) > "
+        "pick_up(steak) > put_inside(toaster) > turn_on(toaster) > turn_on(grill) > "
+        "pick_up(steak) > put_on(grill)",
+        "go_to(kitchen) > pick_up(apple) > put_on(toaster) > turn_on(toaster) > pick_up(toaster)",
+    ],
     "rest": [
         "sit(sofa) > stand_up() > lie(sofa) > stand_up() > go_to(kitchen) > sit(stool)",
         "lie(sofa) > go_to(kitchen)",  # lying
@@ -290,11 +348,11 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 RANDOM = {
     "sayplan": (
         *(("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
-        *(("rest", 2), ("frost", 2)),
+        *(("rest", 2), ("frost", 2), ("bake", 3)),
     ),
     "lookplangraph": (
         *(("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
-        *(("rest", 2), ("frost", 2)),
+        *(("rest", 2), ("frost", 2), ("bake", 3)),
     ),
 }
 

@@ -52,16 +52,23 @@ K = NodeKind
 Facts = dict[str, str] | None
 
 # Appliances act on what is on or in them while they are on (category -> the state words
-# they give: a freezer makes things cold and frozen).
+# they give: a freezer makes things cold and frozen). Heat sources thaw (`thawed` removes
+# `frozen`) and heat; those hot enough to cook (BEHAVIOR-1K's ovens, stoves, grills and
+# toasters, 148-1980 degrees C) also cook; a microwave or kettle only warms. BEHAVIOR's
+# `electric_refrigerator` (a cold source at -18 degrees C) cools and freezes.
 APPLIANCE_FUNCTIONS: dict[str, tuple[str, ...]] = {
-    "microwave": ("hot",),
-    "oven": ("hot",),
-    "kettle": ("hot",),
+    "microwave": ("thawed", "hot"),
+    "kettle": ("thawed", "hot"),
+    "oven": ("thawed", "hot", "cooked"),
+    "toaster_oven": ("thawed", "hot", "cooked"),
+    "stove": ("thawed", "hot", "cooked"),
+    "grill": ("thawed", "hot", "cooked"),
+    "toaster": ("thawed", "hot", "cooked"),
     "fridge": ("cold",),
     "freezer": ("cold", "frozen"),
+    "electric_refrigerator": ("cold", "frozen"),
     "dishwasher": ("clean",),
     "coffee_machine": ("full",),
-    "stove": ("cooked",),
 }
 # Which objects an appliance's function applies to (all objects when absent).
 APPLIANCE_TARGETS: dict[str, frozenset[str]] = {

@@ -21,6 +21,7 @@ for _a, _b in (
     ("hot", "cold"),
     ("plugged_in", "plugged_out"),
     ("cooked", "raw"),
+    ("frozen", "thawed"),
 ):
     EXCLUSIVE_STATES[_a], EXCLUSIVE_STATES[_b] = _b, _a
 

@@ -32,6 +32,8 @@ from sceneplan.importers.behavior.instructions import instruction
 from sceneplan.importers.behavior.taxonomy import Taxonomy, default_taxonomy
 from sceneplan.importers.capabilities import achievable, can_place, has_predicate
 from sceneplan.world.goals import parse_goal
+from sceneplan.world.rules import APPLIANCE_FUNCTIONS
+from sceneplan.world.state import EXCLUSIVE_STATES
 from sceneplan.world.task import Task
 
 __all__ = ["convert", "import_", "read_problem"]
@@ -92,6 +94,8 @@ def convert(
             gaps.append("goal makes a thing dirty (no action does)")
     scene = build_scene(problem, taxonomy, report, targets)
     gaps += scene.gaps
+    if goal is not None:
+        gaps += _unpowered(goal, scene, ids)
     environment = environment or f"behavior-{problem.name}"
     hall, links = _hall(scene.rooms, report)
     graph = from_dict(
@@ -139,6 +143,35 @@ def _hall(rooms: list[str], report: ImportReport) -> tuple[list[dict], list[list
         return [], []
     report.guessed("hall pose joining the rooms (BDDL has no doors)")
     return [{"id": "hall", "kind": "pose"}], [[room, "hall"] for room in rooms]
+
+
+def _unpowered(goal: Ground, scene: Scene, ids: dict[str, str]) -> list[str]:
+    """Why a state the goal needs cannot come about: only appliances give (or take away)
+    `hot`, `frozen`, `cooked`..., and no appliance of the scene gives it."""
+    given = {w for n in scene.nodes for w in APPLIANCE_FUNCTIONS.get(n.get("category", ""), ())}
+    start = {n["id"]: set(n.get("state", ())) for n in scene.nodes}
+    made = {w for words in APPLIANCE_FUNCTIONS.values() for w in words}
+    gaps = []
+    for atom, negated in _required(goal):
+        if len(atom) != 3 or ids.get(atom[2]) not in start:
+            continue
+        word = EXCLUSIVE_STATES.get(atom[1]) if negated else atom[1]
+        holds = (atom[1] not in start[ids[atom[2]]]) if negated else word in start[ids[atom[2]]]
+        if word in made and word not in given and not holds:
+            need = f"not {atom[1]}" if negated else word
+            gaps.append(f"goal needs {need}: no appliance of the scene gives {word}")
+    return gaps
+
+
+def _required(goal: Ground, negated: bool = False) -> list[tuple[Ground, bool]]:
+    """The atoms every state meeting the goal has (through `and` and `not` of an atom)."""
+    if goal[0] == "atom":
+        return [(goal, negated)]
+    if goal[0] == "not" and goal[1][0] == "atom":
+        return [(goal[1], not negated)]
+    if goal[0] == "and" and not negated:
+        return [a for part in goal[1] for a in _required(part)]
+    return []
 
 
 def _dirties(atom: Ground, dirt: set[str]) -> bool:

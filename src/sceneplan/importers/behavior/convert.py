@@ -12,6 +12,12 @@
   `turn_off` when toggleable; `receptacle` for fillable things without a lid
   and for whatever the task puts things inside; `release` on every asset and
   on every object the task puts things on or in.
+- Heat and cold sources (taxonomy `heatSource` / `coldSource`, with their
+  parameters): one that needs no switching on (`requires_toggled_on` 0:
+  `electric_refrigerator`) is always running, state `on`; one that acts on
+  what is inside it (`requires_inside` 1) and has no lid (a toaster) holds
+  things: `receptacle` and `release`. What each category does to what it
+  holds is the domain's appliance table (`world.rules.APPLIANCE_FUNCTIONS`).
 - Dirt: BEHAVIOR writes it as a substance covering a thing (`covered
   table.n.02_1 dust.n.01_1`). A dirt substance (`DIRT`: dust, stains, mud,
   ...) is no node; the thing it covers is `dirty` and can be wiped clean
@@ -35,6 +41,7 @@ from sceneplan.importers.behavior.taxonomy import Taxonomy
 
 __all__ = ["COVERED", "DIRT", "Scene", "build_scene", "is_dirt", "lemma", "node_ids"]
 
+SOURCES = ("heatSource", "coldSource")  # taxonomy properties of things that heat or cool
 RELATIONS = {"ontop": "ontop_of", "inside": "inside_of"}
 # BDDL state predicates and the sceneplan words for true / false
 STATES = {"open": ("open", "closed"), "toggled_on": ("on", "off")}
@@ -222,8 +229,15 @@ def build_scene(
                 report.dropped("object with no place in :init")
                 continue
         kinds[node_id] = kind
-        affordances = _affordances(instance, kind, p, targets)
+        source = next((taxonomy.parameters(synset, q) for q in SOURCES if q in p), None)
+        holds = bool(source) and source.get("requires_inside") == 1 and "openable" not in p
+        affordances = _affordances(instance, kind, p, targets, holds)
         word_states = list(dict.fromkeys(states[instance]))
+        if source is not None and (
+            source.get("requires_toggled_on") == 0 or (not source and "toggleable" not in p)
+        ):
+            word_states.append("on")  # runs without a switch (a refrigerator)
+            report.mapped("heat or cold source that needs no switching on: on")
         if "dirty" in word_states:
             affordances.append("wipe")
         if "openable" in p and "open" not in word_states:
@@ -268,14 +282,18 @@ def _room_through(
 
 
 def _affordances(
-    instance: str, kind: str, props: frozenset[str], targets: dict[str, set[str]]
+    instance: str,
+    kind: str,
+    props: frozenset[str],
+    targets: dict[str, set[str]],
+    holds: bool = False,
 ) -> list[str]:
     out = ["pickup"] if kind == "object" else []
     if "openable" in props:
         out += ["open", "close"]
     if "toggleable" in props:
         out += ["turn_on", "turn_off"]
-    inside = instance in targets.get("inside_of", ())
+    inside = holds or instance in targets.get("inside_of", ())
     if ("fillable" in props or inside) and "openable" not in props:
         out.append("receptacle")
     if kind == "asset" or inside or instance in targets.get("ontop_of", ()):

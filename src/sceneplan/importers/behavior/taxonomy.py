@@ -23,6 +23,11 @@ class Taxonomy(Protocol):
         """The synset's properties (`sceneObject`, `openable`, ...); BadInputError if unknown."""
         ...
 
+    def parameters(self, synset: str, prop: str) -> Mapping[str, float]:
+        """The parameters of one of the synset's properties (`heatSource`:
+        `requires_inside`, `temperature`, ...); empty when none are known."""
+        ...
+
     def is_a(self, synset: str, ancestor: str) -> bool:
         """Whether `synset` is `ancestor` or one of its descendants."""
         ...
@@ -35,14 +40,19 @@ class DictTaxonomy:
         self,
         properties: Mapping[str, frozenset[str] | set[str] | list[str]],
         parents: Mapping[str, str] | None = None,
+        parameters: Mapping[tuple[str, str], Mapping[str, float]] | None = None,
     ):
         self._props = {k: frozenset(v) for k, v in properties.items()}
         self._parents = dict(parents or {})
+        self._params = dict(parameters or {})
 
     def properties(self, synset: str) -> frozenset[str]:
         if synset not in self._props:
             raise BadInputError(f"unknown synset '{synset}': not in the taxonomy given")
         return self._props[synset]
+
+    def parameters(self, synset: str, prop: str) -> Mapping[str, float]:
+        return self._params.get((synset, prop), {})
 
     def is_a(self, synset: str, ancestor: str) -> bool:
         current: str | None = synset
@@ -74,6 +84,11 @@ class BddlTaxonomy:
                 f"unknown synset '{synset}': not in the taxonomy of bddl {self.version}"
             )
         return frozenset(self._tax.get_abilities(synset))
+
+    def parameters(self, synset: str, prop: str) -> Mapping[str, float]:
+        if not self._tax.is_valid_synset(synset):
+            return {}
+        return self._tax.get_abilities(synset).get(prop) or {}
 
     def is_a(self, synset: str, ancestor: str) -> bool:
         if synset == ancestor:
