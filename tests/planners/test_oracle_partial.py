@@ -65,3 +65,12 @@ def test_the_partial_oracle_opens_a_closed_box_it_has_seen_to_look_into_it(task_
     actions = [s.action for s in episode.steps]
     opened = [i for i, a in enumerate(actions) if a.startswith("open(carton")]
     assert opened and any(a.startswith("look_") for a in actions[opened[0] :])
+
+
+def test_the_partial_oracle_stands_up_before_it_goes_to_look():
+    """VirtualHome scene 149_1 starts with the character sitting in the dining room."""
+    (task,) = [t for t in load_suite("virtualhome-grasif") if t.id == "virtualhome-149_1"]
+    assert "sitting" in resolve(task).graph.agent.state
+    episode = run_oracle(task)
+    assert episode.status is Status.SUCCESS, (episode.error, episode.failure, episode.goal_unmet)
+    assert episode.steps[0].action == "stand_up()" and episode.steps[0].ok

@@ -179,6 +179,7 @@ async def _find(observer: Observer, node: str) -> bool:
             top = truth.parent(top)  # type: ignore[assignment]
         room = truth.room_of(asset)
         if room is not None and observer.state.agent_at != room:
+            await _stand(observer)
             await observer.act(Action("go_to", (room,)))
         await _open_known_boxes(observer, node, asset)
         if truth.relation(top) is Relation.INSIDE_OF:
@@ -188,6 +189,13 @@ async def _find(observer: Observer, node: str) -> bool:
         else:
             await observer.act(Action("look_on", (asset,)))
     return observer.memory.memory_id(node) is not None
+
+
+async def _stand(observer: Observer) -> None:
+    """Stand up first when the agent sits or lies (VirtualHome scenes may start so)."""
+    state = observer.state
+    if state.graph.has_agent and {"sitting", "lying"} & state.states(state.agent_id):
+        await observer.act(Action("stand_up"))
 
 
 async def _open_known_boxes(observer: Observer, node: str, asset: str) -> None:
