@@ -84,3 +84,69 @@ def kitchen_dict() -> dict:
 
 def kitchen() -> SceneGraph:
     return from_dict(kitchen_dict(), "tiny_kitchen")
+
+
+SWITCH = ["turn_on", "turn_off"]
+CONTAINER = ["open", "close", "release"]
+
+
+def rest_scene() -> SceneGraph:
+    """A sofa to sit or lie on in the office, a stool to sit on in the kitchen."""
+    data = kitchen_dict()
+    data["name"] = "rest"
+    data["nodes"] += [
+        node("sofa", "asset", "office", affordances=["release", "sit", "lie"]),
+        node("stool", "asset", "kitchen", affordances=["sit"]),
+    ]
+    return from_dict(data, "rest")
+
+
+def frost_scene() -> SceneGraph:
+    """A freezer (cold and frozen) beside the fridge (cold)."""
+    data = kitchen_dict()
+    data["name"] = "frost"
+    data["nodes"].append(
+        node("freezer", "asset", "kitchen", affordances=CONTAINER, state=["closed", "on"])
+    )
+    return from_dict(data, "frost")
+
+
+def bake_dict() -> dict:
+    """The tiny kitchen with BEHAVIOR's appliances: an oven (a container with a switch), a
+    grill (cooks what stands on it), a toaster object (a receptacle with a switch), an
+    always-running electric_refrigerator; a frozen pie, a raw steak and a slice of bread."""
+    data = kitchen_dict()
+    data["name"] = "bake"
+    data["nodes"] += [
+        node(
+            "oven", "asset", "kitchen", affordances=[*CONTAINER, *SWITCH], state=["closed", "off"]
+        ),
+        node("grill", "asset", "kitchen", affordances=["release", *SWITCH], state=["off"]),
+        node(
+            "electric_refrigerator",
+            "asset",
+            "kitchen",
+            affordances=CONTAINER,
+            state=["closed", "on"],
+        ),
+        node(
+            "toaster",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "receptacle", "release", *SWITCH],
+            state=["off"],
+        ),
+        node(
+            "pie", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["frozen"]
+        ),
+        node(
+            "steak", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["raw"]
+        ),
+        node("bread", "object", "bench", relation="ontop_of", affordances=["pickup"]),
+    ]
+    return data
+
+
+def bake_scene() -> SceneGraph:
+    return from_dict(bake_dict(), "bake")

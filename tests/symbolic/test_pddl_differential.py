@@ -18,7 +18,7 @@ from sceneplan.datasets import load_environment
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.pddl import export_pddl, plan_pddl
 from sceneplan.world import VOCABULARIES, Simulator, parse_goal
-from scenes import kitchen, kitchen_dict, node
+from scenes import bake_scene, frost_scene, kitchen, kitchen_dict, node, rest_scene
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
@@ -111,73 +111,6 @@ def care_scene():
         node("rice", "object", "pan", relation="inside_of", affordances=["pickup"], state=["raw"]),
     ]
     return from_dict(data, "care")
-
-
-def rest_scene():
-    """A sofa to sit or lie on in the office, a stool to sit on in the kitchen."""
-    data = kitchen_dict()
-    data["name"] = "rest"
-    data["nodes"] += [
-        node("sofa", "asset", "office", affordances=["release", "sit", "lie"]),
-        node("stool", "asset", "kitchen", affordances=["sit"]),
-    ]
-    return from_dict(data, "rest")
-
-
-def frost_scene():
-    """A freezer (cold and frozen) beside the fridge (cold)."""
-    data = kitchen_dict()
-    data["name"] = "frost"
-    data["nodes"].append(
-        node(
-            "freezer",
-            "asset",
-            "kitchen",
-            affordances=["open", "close", "release"],
-            state=["closed", "on"],
-        )
-    )
-    return from_dict(data, "frost")
-
-
-def bake_scene():
-    """BEHAVIOR's appliances: an oven, a grill, a toaster object that holds bread, an
-    always-running electric_refrigerator; a frozen pie and a raw steak."""
-    data = kitchen_dict()
-    data["name"] = "bake"
-    switch = ["turn_on", "turn_off"]
-    data["nodes"] += [
-        node(
-            "oven",
-            "asset",
-            "kitchen",
-            affordances=["open", "close", "release", *switch],
-            state=["closed", "off"],
-        ),
-        node("grill", "asset", "kitchen", affordances=["release", *switch], state=["off"]),
-        node(
-            "electric_refrigerator",
-            "asset",
-            "kitchen",
-            affordances=["open", "close", "release"],
-            state=["closed", "on"],
-        ),
-        node(
-            "toaster",
-            "object",
-            "bench",
-            relation="ontop_of",
-            affordances=["pickup", "receptacle", "release", *switch],
-            state=["off"],
-        ),
-        node(
-            "pie", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["frozen"]
-        ),
-        node(
-            "steak", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["raw"]
-        ),
-    ]
-    return from_dict(data, "bake")
 
 
 SCENES = {

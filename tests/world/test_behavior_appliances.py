@@ -11,55 +11,10 @@ from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS, appliance_function, appliance_gives
 from sceneplan.world.state import EXCLUSIVE_STATES
-from scenes import kitchen_dict, node
+from scenes import bake_dict, bake_scene
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
-SWITCH = ["turn_on", "turn_off"]
-CONTAINER = ["open", "close", "release"]
-
-
-def bake_dict() -> dict:
-    """The tiny kitchen with BEHAVIOR's appliances: an oven (a container with a switch), a
-    grill (cooks what stands on it), a toaster object (a receptacle with a switch), an
-    always-running electric_refrigerator; a frozen pie, a raw steak and a slice of bread."""
-    data = kitchen_dict()
-    data["name"] = "bake"
-    data["nodes"] += [
-        node(
-            "oven", "asset", "kitchen", affordances=[*CONTAINER, *SWITCH], state=["closed", "off"]
-        ),
-        node("grill", "asset", "kitchen", affordances=["release", *SWITCH], state=["off"]),
-        node(
-            "electric_refrigerator",
-            "asset",
-            "kitchen",
-            affordances=CONTAINER,
-            state=["closed", "on"],
-        ),
-        node(
-            "toaster",
-            "object",
-            "bench",
-            relation="ontop_of",
-            affordances=["pickup", "receptacle", "release", *SWITCH],
-            state=["off"],
-        ),
-        node(
-            "pie", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["frozen"]
-        ),
-        node(
-            "steak", "object", "bench", relation="ontop_of", affordances=["pickup"], state=["raw"]
-        ),
-        node("bread", "object", "bench", relation="ontop_of", affordances=["pickup"]),
-    ]
-    return data
-
-
-def bake():
-    return from_dict(bake_dict(), "bake")
-
-
-GRAPH = bake()
+GRAPH = bake_scene()
 
 
 def test_the_tables_give_behaviors_appliances_their_functions():

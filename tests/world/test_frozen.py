@@ -7,32 +7,16 @@ from __future__ import annotations
 import pytest
 
 from sceneplan.datasets import load_environment
-from sceneplan.graph import from_dict
 from sceneplan.symbolic.pddl import export_pddl
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.rules import appliance_function
-from scenes import kitchen_dict, node
+from scenes import frost_scene
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
 
-def scene():
-    data = kitchen_dict()
-    data["name"] = "frost"
-    data["nodes"].append(
-        node(
-            "freezer",
-            "asset",
-            "kitchen",
-            affordances=["open", "close", "release"],
-            state=["closed", "on"],
-        )
-    )
-    return from_dict(data, "frost")
-
-
-GRAPH = scene()
+GRAPH = frost_scene()
 
 
 def test_a_freezer_freezes_and_a_fridge_only_cools():

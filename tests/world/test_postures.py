@@ -6,23 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from sceneplan.graph import from_dict
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
-from scenes import kitchen_dict, node
+from scenes import rest_scene
 
-
-def scene():
-    data = kitchen_dict()
-    data["name"] = "rest"
-    data["nodes"] += [
-        node("sofa", "asset", "office", affordances=["release", "sit", "lie"]),
-        node("stool", "asset", "kitchen", affordances=["sit"]),
-    ]
-    return from_dict(data, "rest")
-
-
-GRAPH = scene()
+GRAPH = rest_scene()
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
 
