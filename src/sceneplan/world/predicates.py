@@ -312,9 +312,9 @@ class NextTo(GoalPredicate):
         target = graph.nodes[y]
         if target.kind is K.ASSET:
             room = graph.room_of(y)
-            return any(
-                a.kind is K.ASSET and "release" in a.affordances and graph.room_of(a.id) == room
-                for a in (graph.nodes[c] for c in graph.children(room) if room is not None)
+            return room is not None and any(
+                graph.nodes[c].kind is K.ASSET and "release" in graph.nodes[c].affordances
+                for c in graph.children(room)
             )
         return target.kind is K.OBJECT
 
