@@ -7,7 +7,9 @@ stands for, see `symbolic.travel`); actions of that relaxed plan applicable
 in the state are preferred, and a second open list holds only their
 successors (boosted when progress is made), as in Fast Downward's lazy GBFS.
 The search keeps a closed list, so it is complete: an exhausted search
-proves the task unsolvable.
+proves the task unsolvable. Given `max_stall`, it gives up (status `limit`)
+after that many evaluations in a row without a better heuristic value: the
+solver then tries the task another way (see `symbolic.solver`).
 """
 
 from __future__ import annotations
@@ -138,6 +140,38 @@ class _Compiled:
                     fire(r, worst[r] + relaxed_cost[r])
         return max((cost[g] for g in self.goal_facts), default=0)
 
+    def fact_costs(self, state: int) -> list[float]:
+        """h_add cost of every fact from `state` (INF: unreachable even when deletes are
+        ignored, so never true in a state reachable from `state`)."""
+        cost = [INF] * self.n_facts
+        heap: list[tuple[float, int]] = []
+        for f in _bits(state):
+            cost[f] = 0
+            heap.append((0, f))
+        remaining = [len(pre) for _, pre, _ in self.relaxed]
+        total = [0.0] * len(self.relaxed)
+
+        def fire(r: int, c: float) -> None:
+            for q in self.relaxed[r][2]:
+                if c < cost[q]:
+                    cost[q] = c
+                    heapq.heappush(heap, (c, q))
+
+        for r in self.free:
+            fire(r, self.relaxed_cost[r])
+        done = [False] * self.n_facts
+        while heap:
+            c, f = heapq.heappop(heap)
+            if done[f]:
+                continue
+            done[f] = True
+            for r in self.readers[f]:
+                remaining[r] -= 1
+                total[r] += c
+                if remaining[r] == 0:
+                    fire(r, total[r] + self.relaxed_cost[r])
+        return cost
+
     def h_ff(self, state: int) -> tuple[float, set[int]]:
         """Relaxed plan cost, and the actions of that plan (for preferred operators)."""
         cost = [INF] * self.n_facts
@@ -191,8 +225,10 @@ class _Compiled:
         return sum(self.costs[a] for a in plan) + unmet_neg, plan
 
 
-def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:
-    """Search for a plan within `timeout` seconds."""
+def gbfs(task: GroundTask, timeout: float, max_stall: int | None = None) -> SearchOutcome:
+    """Search for a plan within `timeout` seconds; with `max_stall`, stop (status `limit`)
+    once that many evaluations in a row have not improved on the best heuristic value
+    (a count, not a time: the outcome does not depend on the machine's load)."""
     deadline = time.perf_counter() + timeout
     c = _Compiled(task)
     start = _mask(task.init)
@@ -204,7 +240,7 @@ def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:
     preferred: list = []
     boost = turn = 0
     best = INF
-    expanded = evaluated = pops = 0
+    expanded = evaluated = pops = improved_at = 0
     while regular or preferred:
         turn += 1
         use_preferred = bool(preferred) and (boost > 0 or turn % 2 == 0 or not regular)
@@ -221,12 +257,15 @@ def gbfs(task: GroundTask, timeout: float) -> SearchOutcome:
             return SearchOutcome("plan", _path(parents, state), expanded, evaluated)
         if pops % 64 == 0 and time.perf_counter() > deadline:  # every 64 pops, not pushes
             return SearchOutcome("timeout", [], expanded, evaluated)
+        if max_stall is not None and evaluated - improved_at >= max_stall:
+            return SearchOutcome("limit", [], expanded, evaluated)
         h, helpful = c.h_ff(state)
         evaluated += 1
         if h == INF:
             continue
         if h < best:
             best = h
+            improved_at = evaluated
             boost += 1000
         expanded += 1
         for index in c.applicable(state):

@@ -13,21 +13,26 @@ An ordered goal (`A then B`, `goals.Then`) gets a *stage* fact per part before
 the last: a milestone action (no plan step) adds `("stage", i)` when part i
 holds and the stage before it was reached; the goal is the last part and the
 last stage. Stages are never deleted, so a part reached once stays reached.
+
+A disjunctive goal can also be *committed* (`commit_goal`): one disjunct
+chosen for each disjunction, consistently, so that the goal becomes a plain
+conjunction of facts (see there why the solver wants that).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
-from sceneplan.symbolic.grounding import Grounder
-from sceneplan.symbolic.task import Fact
+from sceneplan.symbolic.grounding import Grounder, exclusive_key
+from sceneplan.symbolic.task import Fact, GroundTask
 from sceneplan.world.goal_forms import conjoin, disjoin, map_leaves
 from sceneplan.world.goals import And, Atom, Const, Formula, Not, Or, Prop, Then
 
 K = NodeKind
+INF = float("inf")
 PLAYING: Fact = ("playing",)
 
 
@@ -184,3 +189,178 @@ def _aux(f: Formula, aux: dict[Formula, Fact], out: CompiledGoal) -> Fact:
                 pos.append(_aux(part, aux, out))
         out.actions.append((f"goal{len(out.actions)}", pos, neg, fact))
     return fact
+
+
+# -- committing to one disjunct per disjunction ------------------------------------------
+
+# The choice of disjuncts visits at most this many nodes (a count: the same choice on
+# every machine); past it the goal stays uncommitted.
+COMMIT_MAX_NODES = 20_000
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """A conjunction of facts that implies a goal (`goal`, `goal_neg`), or `possible`
+    False: no choice of disjuncts is consistent, so the goal can never hold."""
+
+    goal: frozenset[Fact] = frozenset()
+    goal_neg: frozenset[Fact] = frozenset()
+    possible: bool = True
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def commit_goal(
+    compiled: CompiledGoal,
+    cost: Callable[[Fact], float] = lambda fact: 0,
+    holds: Callable[[Fact], bool] = lambda fact: False,
+    max_nodes: int = COMMIT_MAX_NODES,
+) -> Commitment | None:
+    """One disjunct for each disjunction of a compiled goal, consistent and cheap.
+
+    Why: h_FF relaxes a disjunction to its cheapest disjunct, each one on its own.
+    Disjunctions that compete for objects (each of four baskets wants "a candle":
+    the relaxation puts the same candle in all four) or exclude each other (the
+    sack the yams go in must hold no potato) are then estimated far too cheap,
+    and greedy search wanders on a plateau. Committed to one disjunct each, the
+    goal is a conjunction whose relaxed plan moves every object that must move.
+
+    The goal-phase actions are an AND/OR tree: the goal needs its facts and
+    auxiliary facts, an auxiliary fact the literals of one of its actions. A
+    depth-first search picks an action per needed auxiliary fact: first the fact
+    with the fewest choices left, nested disjunctions before plain ones (a
+    disjunct the choices made already imply is taken at once), its disjuncts
+    cheapest first (`cost` of each fact wanted, 1 for each fact that `holds` now
+    and must not, and the cheapest way to each further choice it needs), and
+    backtracks when a choice
+    contradicts those made: a fact both wanted and not, or two facts that can
+    never hold together (`grounding.exclusive_key`: an object in two places). A
+    fact that costs INF can never hold. A goal without disjunctions, or a choice
+    not made within `max_nodes` nodes, gives None; exhausting the choices proves
+    that the goal can never hold (`possible` False).
+    """
+    if compiled.constant is not None or compiled.milestones or not compiled.actions:
+        return None
+    options: dict[Fact, list[tuple[frozenset[Fact], frozenset[Fact]]]] = {}
+    for _name, pos, neg, fact in compiled.actions:
+        options.setdefault(fact, []).append((frozenset(pos), frozenset(neg)))
+    aux = set(options)
+    Chosen = tuple[frozenset[Fact], frozenset[Fact], dict[tuple, Fact]]
+
+    def extend(chosen: Chosen, pos: frozenset[Fact], neg: frozenset[Fact]) -> Chosen | None:
+        """The literals chosen (wanted, unwanted, exclusive key -> its fact) with more;
+        None when they contradict each other."""
+        c_pos, c_neg, c_keys = chosen
+        if pos <= c_pos and neg <= c_neg:
+            return chosen
+        if pos & c_neg or neg & c_pos or pos & neg:
+            return None
+        c_keys = dict(c_keys)
+        for f in pos - c_pos:
+            key = exclusive_key(f)
+            if key is not None and c_keys.setdefault(key, f) != f:
+                return None
+        return c_pos | pos, c_neg | neg, c_keys
+
+    def price(chosen: Chosen, pos: frozenset[Fact], neg: frozenset[Fact]) -> float:
+        """What the literals add to those chosen: the cost of each new fact wanted, 1 for
+        each new fact unwanted that holds now."""
+        return sum(cost(f) for f in pos - chosen[0]) + sum(1 for f in neg - chosen[1] if holds(f))
+
+    empty: Chosen = (frozenset(), frozenset(), {})
+    estimates: dict[Fact, float] = {}
+
+    def estimate(fact: Fact) -> float:
+        """The cheapest way to an auxiliary fact, its needs included (choices ignored)."""
+        if fact not in estimates:
+            estimates[fact] = 0  # (a cycle, were there one, would cost nothing more)
+            estimates[fact] = min(
+                price(empty, pre - aux, neg) + sum(estimate(n) for n in pre & aux)
+                for pre, neg in options[fact]
+            )
+        return estimates[fact]
+
+    # Disjunctions of conjunctions that need further choices ("four of the eight pots
+    # each hold some dahlia") are decided before plain ones ("dahlia 1 in some pot"):
+    # their choice then narrows the plain ones, instead of contradicting them later.
+    nested = {f for f, ways in options.items() if any(pre & aux for pre, _ in ways)}
+    nodes = 0
+
+    def choose(chosen: Chosen, pending: frozenset[Fact], done: frozenset[Fact]) -> Chosen | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OutOfBudget
+        if not pending:
+            return chosen
+        best: tuple[tuple[bool, int], Fact, list] | None = None
+        for fact in sorted(pending):
+            ways = []
+            for order, (pre, neg) in enumerate(options[fact]):
+                needs, pos = pre & aux, pre - aux
+                more = extend(chosen, pos, neg)
+                if more is None:
+                    continue
+                if more is chosen and needs <= done:
+                    # implied by the choices made: take it, it constrains nothing more
+                    return choose(chosen, pending - {fact}, done | {fact})
+                total = price(chosen, pos, neg) + sum(estimate(n) for n in needs - done)
+                if total < INF:
+                    ways.append((total, order, more, needs))
+            if not ways:
+                return None
+            rank = (fact not in nested, len(ways))
+            if best is None or rank < best[0]:
+                best = (rank, fact, ways)
+        assert best is not None
+        _rank, fact, ways = best
+        for _total, _order, more, needs in sorted(ways, key=lambda way: way[:2]):
+            found = choose(more, (pending | needs) - done - {fact}, done | {fact})
+            if found is not None:
+                return found
+        return None
+
+    top = extend(empty, frozenset(compiled.goal - aux), frozenset(compiled.goal_neg))
+    if top is None:
+        return Commitment(possible=False)
+    try:
+        found = choose(top, frozenset(compiled.goal & aux), frozenset())
+    except (_OutOfBudget, RecursionError):
+        return None
+    if found is None:
+        return Commitment(possible=False)
+    return Commitment(found[0], found[1])
+
+
+def task_goal(task: GroundTask) -> CompiledGoal:
+    """The compiled goal a task was built from: its goal facts and goal-phase actions
+    (those that end the plan), over the task's facts."""
+    playing = task.facts.index(PLAYING) if PLAYING in task.facts else None
+    out = CompiledGoal(
+        goal={task.facts[f] for f in task.goal}, goal_neg={task.facts[f] for f in task.goal_neg}
+    )
+    for a in task.actions:
+        if a.action is None and playing in a.delete:
+            (fact,) = a.add
+            pos, neg = [task.facts[f] for f in a.pre], [task.facts[f] for f in a.neg]
+            out.actions.append((a.name, pos, neg, task.facts[fact]))
+        elif a.action is None:  # a milestone of an ordered goal, or a target's copy
+            out.milestones.append((a.name, [], [], ()))
+    return out
+
+
+def committed_task(task: GroundTask, commitment: Commitment) -> GroundTask:
+    """The task with the committed conjunction as its goal and without the goal-phase
+    actions (its other actions are the task's own)."""
+    playing = task.facts.index(PLAYING)
+    index = {fact: i for i, fact in enumerate(task.facts)}
+    return GroundTask(
+        facts=task.facts,
+        init=task.init,
+        goal=frozenset(index[f] for f in commitment.goal),
+        goal_neg=frozenset(index[f] for f in commitment.goal_neg),
+        actions=[a for a in task.actions if not (a.action is None and playing in a.delete)],
+        stats=dict(task.stats),
+    )

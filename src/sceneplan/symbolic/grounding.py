@@ -38,9 +38,20 @@ from sceneplan.world.primitives import (
     opposite_facts,
 )
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS, APPLIANCE_TARGETS
-from sceneplan.world.state import WorldState, holds_inside
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState, holds_inside
 
 K = NodeKind
+
+
+def exclusive_key(fact: Fact) -> tuple | None:
+    """Facts with the same key never hold together: an object's place (`holding`,
+    `ontop_of`, `inside_of`: in any state exactly one chain of the object holds), and
+    a state word with its opposite (open/closed: setting one deletes the other)."""
+    if fact[0] in ("holding", "ontop_of", "inside_of"):
+        return ("place", fact[1])
+    if fact[0] == "state" and fact[1] in EXCLUSIVE_STATES:
+        return ("word", fact[2], *sorted((fact[1], EXCLUSIVE_STATES[fact[1]])))
+    return None
 
 
 class Grounder:
@@ -75,13 +86,17 @@ class Grounder:
 
     def placements(self, o: str) -> list[tuple[str, Relation]]:
         """Where the object may rest: where it is now and, if it can be picked up, release
-        spots: assets, and objects in scope that things can be put on or in (receptacles)."""
+        spots: assets, and objects in scope that things can be put on or in (receptacles;
+        for a receptacle itself, those the scope lets it stack on, `Scope.stacking`)."""
         out = []
         if self.state.holding != o:
             out.append((self.state.parent(o), self.state.relation(o)))
         if self.affords(o, "pickup"):
+            stacks = self.affords(o, "release")
             for a in (*self.assets, *self.receptacles):
                 if a == o or not self.affords(a, "release"):
+                    continue
+                if stacks and a in self.scope.objects and not self.scope.may_stack(o, a):
                     continue
                 relations = [Relation.ONTOP_OF]
                 if self.is_container(a):

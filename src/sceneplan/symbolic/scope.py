@@ -39,6 +39,13 @@ class Scope:
     `stack_depth` bounds how many objects a plan may newly stack an object on
     or in (a log on a log on a table is 1; None: no bound). Placements that
     already hold in the state are always allowed, at any depth.
+
+    `stacking` names the (object, object) pairs where an object that takes
+    things (a receptacle: a basket, a pot, a platter) may newly go on or in
+    another object; None allows every pair. The focus allows the pairs its goal
+    names: stacking receptacles otherwise only serves to carry several things
+    at once, and the ways to do it multiply the ground actions (eight pots in a
+    garden: 66,000 actions, 27 s to ground, against 5,000 without).
     """
 
     level: str
@@ -48,6 +55,11 @@ class Scope:
     macro_moves: bool
     effect_words: frozenset[str] | None = None
     stack_depth: int | None = None
+    stacking: frozenset[tuple[str, str]] | None = None
+
+    def may_stack(self, receptacle: str, target: str) -> bool:
+        """Whether the receptacle object may newly go on or in the target object."""
+        return self.stacking is None or (receptacle, target) in self.stacking
 
     def effect_matters(self, word: str) -> bool:
         if self.effect_words is None:
@@ -221,6 +233,12 @@ def focused_scope(
     ):
         focus.ensure_release_asset()
     effect_words = frozenset(atom.name for atom, _ in goal_literals if atom.predicate.state_word)
+    objects = {n.id for n in graph.of_kind(K.OBJECT)}
+    stacking = frozenset(
+        (atom.args[0], atom.args[1])
+        for atom, _ in goal_literals
+        if len(atom.args) >= 2 and atom.args[0] in objects and atom.args[1] in objects
+    )
     return Scope(
         "focused",
         frozenset(focus.objects),
@@ -229,4 +247,5 @@ def focused_scope(
         macro_moves=True,
         effect_words=effect_words,
         stack_depth=FOCUS_STACK_DEPTH,
+        stacking=stacking if goal_literals else None,
     )

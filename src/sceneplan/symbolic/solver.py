@@ -7,6 +7,8 @@ Back ends are registered by name and imported when first asked for:
 The relevant subgraph (`scope.focused_scope`) is tried first; when it has no
 plan, or its plan does not survive the simulator, the whole graph is grounded
 (and only then built), so `unsolvable` is always the whole graph's verdict.
+A disjunctive goal on which greedy search stalls is committed to one disjunct
+per disjunction and searched again (`_search`, `goal_compile.commit_goal`).
 Every plan returned has been run in the Simulator from the problem's state and
 reaches the goal (or makes the target action executable), and has no step or
 detour whose removal keeps it so (`symbolic.postprocess`).
@@ -32,10 +34,17 @@ from sceneplan.errors import BackendUnavailableError, BadInputError, PlanExecuti
 from sceneplan.graph.model import SceneGraph
 from sceneplan.symbolic.astar import astar, plan_cost
 from sceneplan.symbolic.build import build_task
-from sceneplan.symbolic.gbfs import SearchOutcome, gbfs
+from sceneplan.symbolic.gbfs import SearchOutcome, _Compiled, _mask, gbfs
+from sceneplan.symbolic.goal_compile import (
+    commit_goal,
+    committed_task,
+    compile_goal,
+    task_goal,
+)
+from sceneplan.symbolic.grounding import Grounder, exclusive_key
 from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
-from sceneplan.symbolic.task import GroundTask
+from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.goal_forms import ground, literals, wrong_literals
@@ -118,12 +127,16 @@ class Backend(Protocol):
 
 
 class GreedyBestFirst:
-    """Lazy GBFS with h_FF and preferred operators, in this process."""
+    """Lazy GBFS with h_FF and preferred operators, in this process; it can give up on a
+    plateau (`max_stall`, see `_search`)."""
 
     name = "gbfs"
+    stalls = True
 
-    def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
-        return gbfs(task, timeout)
+    def search(
+        self, task: GroundTask, timeout: float, max_stall: int | None = None
+    ) -> SearchOutcome:
+        return gbfs(task, timeout, max_stall)
 
 
 # name -> (module, class); imported only when asked for.
@@ -217,18 +230,22 @@ def solve(
             continue  # decided False here: nothing in this scope can change it
         result.stats.update(task.stats)
         remaining = timeout - (t1 - started)
-        outcome = backend.search(task, max(remaining, 0.001))
+        outcome, searched = _search(backend, task, max(remaining, 0.001), result.stats)
         result.search_s += time.perf_counter() - t1
         result.stats.update(expanded=outcome.expanded, evaluated=outcome.evaluated)
         if outcome.status == "timeout":
             result.status = SolveStatus.TIMEOUT
             return result
         if outcome.status == "unsolvable":
+            impossible = result.stats.get("commitment") == "impossible"
+            if impossible and scope.level == "focused" and _never_holds(problem, state, goal):
+                return result  # the whole graph's verdict too: no need to ground it
             continue
         optimal = getattr(backend, "optimal", False)
         if improve and not optimal:
-            outcome, optimal = _improve(task, outcome, result, timeout - (t1 - started))
-        plan = [task.actions[i].action for i in outcome.plan]
+            outcome, optimal = _improve(searched, outcome, result, timeout - (t1 - started))
+        optimal = optimal and searched is task  # a committed goal's best plan may not be
+        plan = [searched.actions[i].action for i in outcome.plan]
         actions = [a for a in plan if a is not None]
         if scope.macro_moves:
             actions = travel.expand_plan(actions, start=state.agent_at)
@@ -251,6 +268,91 @@ def solve(
         result.status, result.plan = SolveStatus.PLAN, shorter
         return result
     return result
+
+
+# Greedy search on a disjunctive goal gives up after STALL_EVALS evaluations in a row
+# without a better heuristic value (fewer on a large task: STALL_WORK / its actions, as
+# an evaluation reads every action, at least STALL_MIN_EVALS), and the goal is committed.
+# Counts, not a time (datasets store solver plans). No Office or VirtualHome task stalls
+# that long (their longest plateau is 378 evaluations), so their plans are unchanged.
+STALL_EVALS = 1000
+STALL_MIN_EVALS = 50
+STALL_WORK = 2_000_000
+
+
+def _search(
+    backend: Backend, task: GroundTask, timeout: float, stats: dict[str, Any]
+) -> tuple[SearchOutcome, GroundTask]:
+    """The back end's search, and the task its plan is for: on a disjunctive goal where
+    search stalls, that of a committed goal.
+
+    A goal with disjunctions is first checked for a consistent choice of one
+    disjunct per disjunction (`goal_compile.commit_goal`): when there is none,
+    the goal can never hold and no search is needed. Otherwise greedy search
+    runs as usual until it stalls (see STALL_EVALS); then it searches for the
+    committed conjunction, whose heuristic counts every object that must move
+    (h_FF undercounts disjunctions that compete for the same objects, or exclude
+    each other, and greedy search wanders on the plateau). Any plan for the
+    committed goal reaches the goal (the solver improves and checks it as any
+    other). If the commitment has no plan (a choice that looked consistent but is
+    not), the original search runs again, to the end.
+    Optimal back ends, and those that cannot stop on a plateau, search as given.
+    """
+    deadline = time.perf_counter() + timeout
+    goal = task_goal(task)
+    if getattr(backend, "optimal", False) or not goal.actions or goal.milestones:
+        return backend.search(task, timeout), task
+    check = commit_goal(goal)  # any consistent choice (costs come later, if needed)
+    if check is not None and not check.possible:
+        stats["commitment"] = "impossible"
+        return SearchOutcome("unsolvable", []), task
+    if not getattr(backend, "stalls", False):
+        return backend.search(task, timeout), task
+    stall = max(STALL_MIN_EVALS, min(STALL_EVALS, STALL_WORK // max(1, len(task.actions))))
+    first = backend.search(task, timeout, max_stall=stall)  # type: ignore[call-arg]
+    if first.status != "limit":
+        return first, task
+    complement = complementary_pairs(task, _word_pairs(task))
+    positive = positive_conditions(task, complement)
+    costs = _Compiled(positive).fact_costs(_mask(task.init))
+    index = {fact: i for i, fact in enumerate(task.facts)}
+    commitment = commit_goal(
+        goal,
+        cost=lambda fact: costs[index[fact]],
+        holds=lambda fact: index[fact] in task.init,
+    )
+    if commitment is None or not commitment.possible:  # out of budget, or no reachable choice
+        stats["commitment"] = "none"
+        return backend.search(task, max(deadline - time.perf_counter(), 0.001)), task
+    committed = positive_conditions(committed_task(positive, commitment), complement)
+    second = backend.search(committed, max(deadline - time.perf_counter(), 0.001))
+    stats["commitment"] = second.status
+    spent = (first.expanded + second.expanded, first.evaluated + second.evaluated)
+    if second.status in ("plan", "timeout"):
+        return SearchOutcome(second.status, second.plan, *spent), committed
+    third = backend.search(task, max(deadline - time.perf_counter(), 0.001))
+    spent = (spent[0] + third.expanded, spent[1] + third.evaluated)
+    return SearchOutcome(third.status, third.plan, *spent), task
+
+
+def _word_pairs(task: GroundTask) -> list[tuple[int, int]]:
+    """The task's pairs of opposite state words of one node (open/closed, on/off)."""
+    pairs: dict[tuple, list[int]] = {}
+    for index, fact in enumerate(task.facts):
+        key = exclusive_key(fact)
+        if key is not None and key[0] == "word":
+            pairs.setdefault(key, []).append(index)
+    return [(p[0], p[1]) for p in pairs.values() if len(p) == 2]
+
+
+def _never_holds(problem: PlanningProblem, state: WorldState, goal: Formula) -> bool:
+    """Whether no choice of disjuncts of the goal, compiled over the whole graph, is
+    consistent (`commit_goal`): then no plan reaches it, and no grounding is needed."""
+    compiled = compile_goal(goal, Grounder(state, full_scope(problem.graph)))
+    if compiled.constant is not None:
+        return not compiled.constant
+    commitment = commit_goal(compiled)
+    return commitment is not None and not commitment.possible
 
 
 # The improvement search may evaluate IMPROVE_FACTOR times the states the first search

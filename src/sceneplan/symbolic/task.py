@@ -87,3 +87,74 @@ class GroundTask:
 
     def describe(self, state: Iterable[int]) -> list[Fact]:
         return sorted(self.facts[i] for i in state)
+
+
+def complementary_pairs(task: GroundTask, candidates: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """Candidate pairs (p, q) of which exactly one fact holds in every reachable state,
+    as a map both ways (p -> q, q -> p).
+
+    A pair is kept when exactly one of its facts holds initially and every action
+    that may add or delete one of them keeps it so: adding p deletes q; deleting p
+    (when p may hold) adds q; and the same the other way round. Effects that may
+    fire together are checked together, conservatively (two conditional effects
+    that touch the pair reject it). Sound: a kept pair is an invariant.
+    """
+    touching: dict[int, list[GroundAction]] = {}
+    for a in task.actions:
+        facts = a.add | a.delete
+        for e in a.effects:
+            facts |= e.add | e.delete
+        for f in facts:
+            touching.setdefault(f, []).append(a)
+    out: dict[int, int] = {}
+    for p, q in candidates:
+        pair = {p, q}
+        if len(pair & task.init) != 1:
+            continue
+        actions = {id(a): a for f in pair for a in touching.get(f, ())}.values()
+        if all(_keeps_exactly_one(a, p, q) for a in actions):
+            out[p], out[q] = q, p
+    return out
+
+
+def _keeps_exactly_one(action: GroundAction, p: int, q: int) -> bool:
+    pair = {p, q}
+    effects = [e for e in action.effects if (e.add | e.delete) & pair]
+    if len(effects) > 1:
+        return False
+    sites = [(action.pre, action.add, action.delete)] + [
+        (action.pre | e.pre, action.add | e.add, (action.delete | e.delete) - e.add)
+        for e in effects
+    ]
+    for pre, add, delete in sites:
+        for f, other in ((p, q), (q, p)):
+            if f in add and (other in add or other not in delete):
+                return False
+            if f in delete and f not in add and other not in add and other not in pre:
+                return False
+    return True
+
+
+def positive_conditions(task: GroundTask, complement: dict[int, int]) -> GroundTask:
+    """The same task with each negative condition `not p` (of a precondition, an effect's
+    condition, the goal) written as the positive `q` where p has a complement q
+    (`complementary_pairs`): in every reachable state the two say the same, so the
+    task's plans are unchanged, but the delete relaxation, which ignores negative
+    conditions, now sees them: a closed fridge costs its opening."""
+
+    def split(pos: frozenset[int], neg: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+        moved = {f for f in neg if f in complement}
+        return pos | {complement[f] for f in moved}, neg - moved
+
+    actions = []
+    for a in task.actions:
+        pre, neg = split(a.pre, a.neg)
+        effects = []
+        for e in a.effects:
+            e_pre, e_neg = split(e.pre, e.neg)
+            effects.append(CondEffect(e_pre, e_neg, e.add, e.delete))
+        actions.append(
+            GroundAction(a.name, a.action, pre, neg, a.add, a.delete, tuple(effects), a.cost)
+        )
+    goal, goal_neg = split(task.goal, task.goal_neg)
+    return GroundTask(task.facts, task.init, goal, goal_neg, actions, dict(task.stats))
