@@ -123,6 +123,9 @@ def solver_plan(graph: SceneGraph, goal: str) -> tuple[list[str] | None, str]:
     result = solve(PlanningProblem(graph, goal, vocabulary=VOCABULARY), TIMEOUT)
     if result.status.value == "timeout":
         return None, f"oracle: no plan within {TIMEOUT:.0f} s"
+    if result.stats.get("commitment") == "impossible":
+        # no choice of the goal's disjuncts is consistent (`goal_compile.commit_goal`)
+        return None, "oracle: unsolvable, the goal contradicts itself (a thing in two places)"
     if not result.ok:
         return None, f"oracle: {result.status.value}"
     plan = [str(a) for a in result.plan] + ["done()"]
