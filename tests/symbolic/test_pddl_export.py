@@ -102,3 +102,30 @@ def test_an_office_oracle_plan_validates_on_the_whole_graph():
     graph = resolve(task).graph
     result = solve(PlanningProblem(graph, task.goal))
     assert validate(export_pddl(graph, task.goal), result.plan)
+
+
+def goal_text(problem: str) -> str:
+    return problem[problem.index("(:goal") :]
+
+
+def test_an_exact_count_of_objects_in_a_room_is_a_goal_over_located_atoms():
+    # planning-long-10 ("exactly three bottles in the meeting room") ran Fast Downward's
+    # translator out of memory while each "within the room" was a disjunction of existentials
+    task = next(t for t in load_suite("office-planning") if t.id == "planning-long-10")
+    graph = resolve(task).graph
+    goal = goal_text(export_pddl(graph, task.goal).problem)
+    assert "exists" not in goal and "holding" not in goal
+    assert goal.count("(located bottled_water1 meeting_room1)") == 10  # 6 of 3 + 4 of 4
+    assert len(goal) < 3000
+
+
+def test_an_empty_hand_in_the_goal_folds_away_what_the_robot_carries():
+    graph = load_environment("office")
+    with_hand = goal_text(export_pddl(graph, "handempty() and within(apple1, kitchen)").problem)
+    without = goal_text(export_pddl(graph, "within(apple1, kitchen)").problem)
+    assert with_hand.startswith("(:goal (and (handempty) (located apple1 kitchen)))")
+    # without it, the apple may also be carried into the kitchen
+    assert "(holding apple1)" in without and "(located apple1 kitchen)" in without
+    # a floor is reached through the rooms on it
+    floor = next(n.id for n in graph if n.kind is NodeKind.FLOOR)
+    assert "(exists (?r" in goal_text(export_pddl(graph, f"within(apple1, {floor})").problem)

@@ -233,6 +233,18 @@ class SceneTypes:
         eff = self._effect(_parse(effect), not_items)
         return _show(pre), _show(eff if eff is not None else TRUE)
 
+    def simplify_goal(self, goal: str) -> str:
+        """A goal condition simplified for this problem: quantifiers over empty types
+        dropped and constants folded; and when the goal asks for an empty hand at its
+        top level, every `holding` atom in it is false (one hand: `(handempty)` and
+        `(holding x)` never hold together), so that "x within the room" need not ask
+        whether the robot carries x there."""
+        x = _parse(goal)
+        hand = ["handempty"]
+        if isinstance(x, list) and x[:1] == ["and"] and hand in x[1:]:
+            x = ["and", hand, *(_without_holding(p) for p in x[1:] if p != hand)]
+        return _show(self._condition(x, set()))
+
     def _scope(self, variables: list[Sexp], not_items: set[str]) -> set[str] | None:
         """Names that cannot be objects inside a quantifier (None: over an empty type)."""
         typed = _typed(variables)
@@ -290,6 +302,12 @@ class SceneTypes:
                 return None
             return body if condition == TRUE else ["when", condition, body]
         return x
+
+
+def _without_holding(x: Sexp) -> Sexp:
+    if isinstance(x, str) or not x:
+        return x
+    return FALSE if x[0] == "holding" else [_without_holding(p) for p in x]
 
 
 def _takes_held(effect: Primitive) -> bool:
@@ -554,12 +572,13 @@ def export_pddl(
     for node in members:
         _check_name(node.id, "node id")
         by_type.setdefault(pddl_type(state, node.id, receptacles), []).append(node.id)
+    scene = scene_types(by_type, members)
     domain = domain_pddl(
         vocabulary,
         words,
         translated.categories if translated else (),
         translated.attributes if translated else (),
-        scene_types(by_type, members),
+        scene,
     )
     objects = "\n    ".join(f"{' '.join(ids)} - {t}" for t, ids in by_type.items())
     init = static_facts(graph, vocabulary, nodes, links) + state_facts(state, nodes)
@@ -576,7 +595,7 @@ def export_pddl(
         f"  (:domain sceneplan_{vocabulary})\n"
         f"  (:objects\n    {objects})\n"
         "  (:init\n    " + "\n    ".join(init) + ")\n"
-        f"  (:goal {translated.text if translated else '(and)'}))\n"
+        f"  (:goal {scene.simplify_goal(translated.text) if translated else '(and)'}))\n"
     )
     return PDDLFiles(domain, problem)
 

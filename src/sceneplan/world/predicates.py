@@ -165,8 +165,18 @@ def agent_within(c: GoalGrounding, y: str) -> Compiled:
 
 
 def _held_chain(t: GoalPDDL, x: str) -> str:
+    # only a `nest` (an object that may carry others) can have x below it
     h = t.fresh("h")
-    return f"(or (holding {x}) (exists ({h} - item) (and (holding {h}) (below {x} {h}))))"
+    return f"(or (holding {x}) (exists ({h} - nest) (and (holding {h}) (below {x} {h}))))"
+
+
+def _rests_within(t: GoalPDDL, x: str, y: tuple[str, NodeKind]) -> str:
+    """x rests, at any depth, on an asset within the static node y: `located` (kept
+    by the domain's effects) names the room, so no quantifier over assets is needed."""
+    if y[1] is K.ROOM:
+        return f"(located {x} {y[0]})"
+    r = t.fresh("r")
+    return f"(exists ({r} - room) (and (located {x} {r}) (static_within {r} {y[0]})))"
 
 
 def _agent_within_pddl(t: GoalPDDL, y: str) -> str:
@@ -340,10 +350,8 @@ class Within(GoalPredicate):
             if target is K.AGENT:
                 return _held_chain(t, x[0])
             if target in STATIC_KINDS:
-                a = t.fresh("a")
-                on_asset = f"(and (below {x[0]} {a}) (static_within {a} {y[0]}))"
                 return (
-                    f"(or (exists ({a} - asset) {on_asset}) "
+                    f"(or {_rests_within(t, x[0], y)} "
                     f"(and {_held_chain(t, x[0])} {_agent_within_pddl(t, y[0])}))"
                 )
             return FALSE_PDDL
@@ -388,11 +396,7 @@ class InRoom(GoalPredicate):
             return FALSE_PDDL
         kind = x[1]
         if kind is K.OBJECT:
-            a = t.fresh("a")
-            return (
-                f"(or (exists ({a} - asset) (and (below {x[0]} {a}) (asset_in_room {a} {r[0]}))) "
-                f"(and {_held_chain(t, x[0])} (agent_at {r[0]})))"
-            )
+            return f"(or (located {x[0]} {r[0]}) (and {_held_chain(t, x[0])} (agent_at {r[0]})))"
         if kind is K.ASSET:
             return f"(asset_in_room {x[0]} {r[0]})"
         if kind is K.AGENT:
