@@ -35,7 +35,7 @@ from synthetic import first_and_last_room, synthetic_building  # benchmarks/ is 
 from sceneplan.datasets.tasks import load_suite
 from sceneplan.graph import from_dict
 from sceneplan.runs import resolve
-from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_pddl
+from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_from_pddl, plan_pddl
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal, parse_plan
 
@@ -68,7 +68,7 @@ class FDRun:
 
     wall: float
     cpu: float
-    steps: list[str] | None = None
+    plan_text: str | None = None
     failure: str = ""
 
 
@@ -114,9 +114,7 @@ def run_fast_downward(script: Path, folder: Path, config: str | None = None) -> 
         run.failure = "" if (folder / "output.sas").exists() else "translate failed"
         return run
     if plan_file.exists():
-        lines = plan_file.read_text().splitlines()
-        steps = [ln.strip("()").split() for ln in lines if ln.startswith("(")]
-        run.steps = [f"{s[0]}({', '.join(s[1:])})" for s in steps]
+        run.plan_text = plan_file.read_text()
     elif "Memory limit has been reached" in text:
         run.failure = f"out of memory, {FD_MEMORY}"
     elif "Time limit has been reached" in text:
@@ -167,22 +165,23 @@ def office_table(count: int, skip_fd: bool, start: int = 0) -> None:
                         continue
                     run = run_fast_downward(script, folder, config)
                     totals[config].append(translated.cpu + run.cpu)
-                    if run.steps is None:
+                    if run.plan_text is None:
                         row.append(f"{run.wall:.1f}/{run.cpu:.1f} ({run.failure})")
                         continue
-                    verdict = Simulator(graph).verify_plan(parse_plan(run.steps))
+                    steps = plan_from_pddl(run.plan_text, graph)
+                    verdict = Simulator(graph).verify_plan(parse_plan(steps))
                     good = verdict.ok and goal.holds(verdict.final_state)
                     if good:
                         solved[config].append(task.id)
                     ok = "valid" if good else "WRONG"
-                    row.append(f"{run.wall:.1f}/{run.cpu:.1f} ({len(run.steps)} steps, {ok})")
+                    row.append(f"{run.wall:.1f}/{run.cpu:.1f} ({len(steps)} steps, {ok})")
             else:
                 row += ["-", "-", "-"]
         oracle = solve(PlanningProblem(graph, goal))
         t0 = time.perf_counter()
         problem = PDDLReader().parse_problem_string(files.domain, files.problem)
         t1 = time.perf_counter()
-        plan = PDDLReader().parse_plan_string(problem, plan_pddl(oracle.plan))
+        plan = PDDLReader().parse_plan_string(problem, plan_pddl(oracle.plan, graph))
         t2 = time.perf_counter()
         result = SequentialPlanValidator().validate(problem, plan)
         t3 = time.perf_counter()
@@ -223,7 +222,7 @@ def focused_table(count: int) -> None:
             run = run_fast_downward(script, folder, "lama-first")
         times.append(translated.wall + run.wall)
         cpus.append(translated.cpu + run.cpu)
-        lengths.append(len(run.steps) if run.steps is not None else -1)
+        lengths.append(len(plan_from_pddl(run.plan_text, graph)) if run.plan_text else -1)
     solved = sum(n >= 0 for n in lengths)
     print(
         f"Fast Downward lama-first on the focused problems: {solved}/{len(times)} solved; "

@@ -42,12 +42,17 @@ def test_the_export_writes_what_each_receptacle_can_hold():
 def test_the_oracles_plan_reaches_the_goal_in_the_exported_problem(task_id):
     task = get_task(task_id)
     plan = runs.plan("oracle", task).plan
-    files = export_pddl(load_environment(task_id), task.goal)
+    graph = load_environment(task_id)
+    files = export_pddl(graph, task.goal)
     reader, validator = PDDLReader(), SequentialPlanValidator()
     with lenient_names():  # the one room is the node `room`, and `room` is a type
         problem = reader.parse_problem_string(files.domain, files.problem)
-        verdict = validator.validate(problem, reader.parse_plan_string(problem, plan_pddl(plan)))
-        short = validator.validate(problem, reader.parse_plan_string(problem, plan_pddl(plan[:-1])))
+        verdict = validator.validate(
+            problem, reader.parse_plan_string(problem, plan_pddl(plan, graph))
+        )
+        short = validator.validate(
+            problem, reader.parse_plan_string(problem, plan_pddl(plan[:-1], graph))
+        )
     assert verdict.status is ValidationResultStatus.VALID, verdict.reason
     assert short.status is ValidationResultStatus.INVALID  # the last put is needed
 

@@ -343,7 +343,7 @@ def test_goal_translation_agrees_with_goal_check(goal):
     end = sim.run(plan)
     files = export_pddl(graph, goal)
     problem = PDDLReader().parse_problem_string(files.domain, files.problem)
-    up_plan = PDDLReader().parse_plan_string(problem, plan_pddl(plan))
+    up_plan = PDDLReader().parse_plan_string(problem, plan_pddl(plan, graph))
     verdict = SequentialPlanValidator().validate(problem, up_plan)
     expected = parse_goal(goal, graph).holds(end)
     assert (verdict.status is ValidationResultStatus.VALID) == expected

@@ -70,7 +70,7 @@ def macro(plan) -> list[str]:
     return out
 
 
-def validate(files, plan) -> bool:
+def validate(files, plan, graph) -> bool:
     pytest.importorskip("unified_planning", reason="validating PDDL needs unified-planning")
     import unified_planning.shortcuts as ups
     from unified_planning.engines.plan_validator import SequentialPlanValidator
@@ -79,7 +79,7 @@ def validate(files, plan) -> bool:
 
     ups.get_environment().credits_stream = None
     problem = PDDLReader().parse_problem_string(files.domain, files.problem)
-    parsed = PDDLReader().parse_plan_string(problem, plan_pddl(plan))
+    parsed = PDDLReader().parse_plan_string(problem, plan_pddl(plan, graph))
     return (
         SequentialPlanValidator().validate(problem, parsed).status is ValidationResultStatus.VALID
     )
@@ -93,15 +93,15 @@ def test_the_focused_problem_accepts_the_solvers_macro_plan(task_id):
     declared = files.problem[files.problem.index("(:objects") : files.problem.index("(:init")]
     assert len(declared.split()) < len(graph) / 4  # a small part of the building
     result = solve(PlanningProblem(graph, task.goal))
-    assert validate(files, macro(result.plan))
-    assert not validate(files, macro(result.plan)[:-1])  # and its goal is the task's
+    assert validate(files, macro(result.plan), graph)
+    assert not validate(files, macro(result.plan)[:-1], graph)  # and its goal is the task's
 
 
 def test_an_office_oracle_plan_validates_on_the_whole_graph():
     task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-06")
     graph = resolve(task).graph
     result = solve(PlanningProblem(graph, task.goal))
-    assert validate(export_pddl(graph, task.goal), result.plan)
+    assert validate(export_pddl(graph, task.goal), result.plan, graph)
 
 
 def goal_text(problem: str) -> str:

@@ -14,11 +14,16 @@ changes only by picking up and putting down):
 - `(enclosed ?d ?c)`: d is below c and the link into c is `inside_of`; an
   object is accessible when no enclosing container is closed;
 - `(located ?d ?r)`: d rests, at any depth, on an asset of room r;
-- `(nothing_accessed)`: no asset is accessed;
-- `(reachable ?d)`: d rests, at any depth, on the accessed asset (set by `access`;
-  left as it is by moving away, so it counts only while something is accessed);
-- `(shut ?d)`: a closed container encloses d (kept by opening and closing);
-- `(release_allowed)`: nothing is accessed, or what is affords `release`.
+- `(accessed ?a)`: a is the accessed asset; `(accessed AGENT)` (the agent's
+  own node): none is;
+- `(shut ?d)`: a closed container encloses d (kept by opening and closing).
+
+What the simulator's action leaves implicit but its PDDL needs (the place the
+agent leaves, the room it is in, the accessed asset) is a hidden parameter of
+the PDDL action, bound by a precondition (`HIDDEN`): a grounder makes one
+operator per value where a quantified effect would make a conditional effect
+per object, and a validator reads one atom where it would walk every object.
+`plan_pddl` fills them in by running the plan; `plan_from_pddl` drops them.
 
 The problem stays linear in the building and cheap to ground: appliance
 functions are unary static facts by category (`(makes_hot microwave)`,
@@ -45,7 +50,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +72,7 @@ from sceneplan.world.primitives import (
     pddl_word,
 )
 from sceneplan.world.rules import appliance_function, appliance_functions, appliance_words
+from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState, holds_inside
 
 K = NodeKind
@@ -97,7 +103,6 @@ _PREDICATES = (
     "(agent_at ?p - object)",
     "(linked ?p - object ?q - object)",
     "(accessed ?a - object)",
-    "(nothing_accessed)",
     "(holding ?o - object)",
     "(handempty)",
     "(ontop_of ?o - object ?y - object)",
@@ -106,9 +111,7 @@ _PREDICATES = (
     "(enclosed ?o - object ?y - object)",
     "(asset_in_room ?a - object ?r - object)",
     "(located ?o - object ?r - object)",
-    "(reachable ?o - object)",
     "(shut ?o - object)",
-    "(release_allowed)",
     "(static_within ?n - object ?y - object)",
     "(container ?x - object)",
     "(finished)",
@@ -127,28 +130,89 @@ def _param_type(schema: ActionSchema, kinds: frozenset[NodeKind]) -> str:
         ) from None
 
 
+@dataclass(frozen=True)
+class Hidden:
+    """A term of the state an action leaves implicit, which a PDDL face may take as a
+    keyword argument (`name`): an extra parameter of the PDDL action, of `type`, bound
+    by a precondition; `value` reads it in the state before the action (and its
+    arguments)."""
+
+    name: str
+    type: str
+    condition: str
+    value: Callable[[WorldState, tuple[str, ...]], str | None]
+
+    @property
+    def var(self) -> str:
+        return f"?at_{self.name}"
+
+
+def _base(state: WorldState, args: tuple[str, ...]) -> str | None:
+    return state.support_asset(args[0]) if args and args[0] in state.graph.nodes else None
+
+
+HIDDEN = (
+    Hidden("here", "place", "(agent_at ?at_here)", lambda s, _: s.agent_at),
+    Hidden("room", "room", "(agent_at ?at_room)", lambda s, _: s.agent_at),
+    Hidden("acc", "asset", "(accessed ?at_acc)", lambda s, _: s.accessed),
+    # what `accessed` points at: the accessed asset, or the agent itself when none is
+    Hidden("slot", "object", "(accessed ?at_slot)", lambda s, _: s.accessed or s.agent_id),
+    Hidden("me", "robot", "(and)", lambda s, _: s.agent_id),
+    # the asset the action's first argument rests on, at any depth
+    Hidden("base", "asset", "(below ?x ?at_base)", _base),
+)
+HIDDEN_BY_NAME = {h.name: h for h in HIDDEN}
+
+
+def _keywords(face: Callable) -> set[str]:
+    return {p.name for p in inspect.signature(face).parameters.values() if p.kind is p.KEYWORD_ONLY}
+
+
+def hidden_terms(schema: ActionSchema) -> list[Hidden]:
+    """The hidden parameters of a schema's PDDL action, in order (after its own)."""
+    used = set().union(
+        *(_keywords(TESTS[p.test].pddl) for p in schema.pre),
+        *(_keywords(EFFECTS[e.op].pddl) for e in schema.effects),
+    )
+    if "slot" in used:
+        used.add("me")  # the slot is the agent's node when nothing is accessed
+    return [h for h in HIDDEN if h.name in used]
+
+
 def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
     """A schema in PDDL: each precondition and effect is its primitive's PDDL face.
 
     With `scene`, the action is simplified for one problem (`SceneTypes.simplify`).
     """
     terms = {p.name: f"?{p.name}" for p in schema.params}
-
-    def args(names: tuple[str, ...]) -> list[str]:
-        return [terms.get(a, a) for a in names]
-
-    conditions = [f"(can_{p.affordance} ?{p.name})" for p in schema.params if p.affordance]
-    conditions += [TESTS[pre.test].pddl(*args(pre.args)) for pre in schema.pre]
+    hidden = hidden_terms(schema)
     # the parameter the agent holds, for effects that act on the held object: a bound term,
     # not a quantified one (which a grounder crosses with every other parameter)
     held = next((terms.get(p.args[0]) for p in schema.pre if p.test == "holding"), None)
-    effects = [
-        EFFECTS[e.op].pddl(*args(e.args), held=held)
-        if held is not None and _takes_held(EFFECTS[e.op])
-        else EFFECTS[e.op].pddl(*args(e.args))
-        for e in schema.effects
-    ]
-    params = " ".join(f"?{p.name} - {_param_type(schema, p.kinds)}" for p in schema.params)
+    given = {h.name: h.var for h in hidden} | ({"held": held} if held is not None else {})
+
+    def face(primitive: Primitive, names: tuple[str, ...]) -> str:
+        keywords = {k: v for k, v in given.items() if k in _keywords(primitive.pddl)}
+        return primitive.pddl(*(terms.get(a, a) for a in names), **keywords)
+
+    first = f"?{schema.params[0].name}" if schema.params else "?x"
+    conditions = [h.condition.replace("?x", first) for h in hidden]
+    names = {h.name for h in hidden}
+    for asset in names & {"acc", "base", "slot"}:
+        if names & {"here", "room"}:
+            # the asset is in the agent's room: a grounder pairs each asset with its room only
+            place = HIDDEN_BY_NAME["room" if "room" in names else "here"].var
+            in_room = f"(asset_in_room {HIDDEN_BY_NAME[asset].var} {place})"
+            if asset == "slot" and "me" in names:
+                in_room = f"(or (= ?at_slot ?at_me) {in_room})"
+            conditions.append(in_room)
+    conditions += [f"(can_{p.affordance} ?{p.name})" for p in schema.params if p.affordance]
+    conditions += [face(TESTS[pre.test], pre.args) for pre in schema.pre]
+    effects = [face(EFFECTS[e.op], e.args) for e in schema.effects]
+    params = " ".join(
+        [f"?{p.name} - {_param_type(schema, p.kinds)}" for p in schema.params]
+        + [f"{h.var} - {h.type}" for h in hidden]
+    )
     precondition = f"(and {' '.join(conditions)})"
     effect = f"(and {' '.join(e for e in effects if e)})"
     if scene is not None:
@@ -163,7 +227,7 @@ def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
 
 # Fluents whose first argument is always an object (`item`): the domain's invariant.
 _ITEM_FLUENTS = frozenset(
-    {"holding", "ontop_of", "inside_of", "below", "enclosed", "located", "reachable", "shut"}
+    {"holding", "ontop_of", "inside_of", "below", "enclosed", "located", "shut"}
 )
 # The PDDL types an object (`item`) can have, and those of its supertypes.
 _ITEM_TYPES = frozenset({"item", "nest", "thing", "object"})
@@ -310,11 +374,6 @@ def _without_holding(x: Sexp) -> Sexp:
     return FALSE if x[0] == "holding" else [_without_holding(p) for p in x]
 
 
-def _takes_held(effect: Primitive) -> bool:
-    """Whether an effect's PDDL face takes the held object's term (keyword `held`)."""
-    return "held" in inspect.signature(effect.pddl).parameters
-
-
 def domain_words(schemas: Iterable[ActionSchema]) -> set[str]:
     """State words the domain's own conditions and effects use."""
     words = appliance_words() | {"open", "closed", "on"}
@@ -437,9 +496,7 @@ def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list
     """
     graph = state.graph
     facts = [f"(agent_at {state.agent_at})"]
-    facts.append(f"(accessed {state.accessed})" if state.accessed else "(nothing_accessed)")
-    if state.accessed is None or "release" in graph.nodes[state.accessed].affordances:
-        facts.append("(release_allowed)")
+    facts.append(f"(accessed {state.accessed or state.agent_id})")
     facts.append(f"(holding {state.holding})" if state.holding else "(handempty)")
     if state.done:
         facts.append("(finished)")
@@ -461,8 +518,6 @@ def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list
                 room = graph.room_of(parent)
                 if room is not None:
                     facts.append(f"(located {node.id} {room})")
-                if parent == state.accessed:
-                    facts.append(f"(reachable {node.id})")
             child, parent = parent, state.parent(parent)
         if shut:
             facts.append(f"(shut {node.id})")
@@ -664,11 +719,94 @@ def _focus(
     return focused, list(keep)
 
 
-def plan_pddl(plan: str | Iterable[str | Action]) -> str:
-    """A plan as PDDL plan text, one `(name args)` per line; `done` ends it, as in the simulator."""
-    lines = []
+def plan_pddl(
+    plan: str | Iterable[str | Action],
+    graph: SceneGraph,
+    state: WorldState | None = None,
+    vocabulary: str | None = None,
+) -> str:
+    """A plan as PDDL plan text, one `(name args)` per line; `done` ends it, as in the simulator.
+
+    The hidden parameters (`HIDDEN`) are filled in from the state before each step,
+    running the plan from `state` (the graph's, by default) in the simulator. A step
+    the simulator refuses is still run where it can be (a focused problem's macro
+    move); after one it cannot run, the hidden terms are what they were (a validator
+    rejects the plan at that step anyway). A term that is not there (nothing is
+    accessed, the agent is at a pose, not in a room) is written as a node of its
+    type for which the binding precondition is false, so a validator rejects the
+    step as the simulator does.
+    """
+    vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
+    simulator = Simulator(graph, vocabulary)
+    schemas = get_vocabulary(vocabulary)
+    state = (state if state is not None else WorldState(graph)).copy()
+    running, lines = True, []
     for action in parse_plan(plan):
-        lines.append(f"({' '.join((action.name, *action.args))})")
+        schema = schemas.get(action.name)
+        extra = []
+        if schema is not None and len(action.args) == len(schema.params):
+            extra = [_hidden_value(h, state, action.args) for h in hidden_terms(schema)]
+        lines.append(f"({' '.join((action.name, *action.args, *extra))})")
         if action.name == "done":
             break
+        if running:
+            running = _advance(simulator, state, action)
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+_HIDDEN_KINDS = {
+    "place": (K.ROOM, K.POSE),
+    "room": (K.ROOM,),
+    "asset": (K.ASSET,),
+    "robot": (K.AGENT,),
+    "object": tuple(K),
+}
+
+
+def _hidden_value(hidden: Hidden, state: WorldState, args: tuple[str, ...]) -> str:
+    """The hidden term's value; where there is none of its type (nothing is accessed, the
+    agent is not in a room), a node of its type near the agent, for which the binding
+    precondition is false."""
+    graph, kinds = state.graph, _HIDDEN_KINDS[hidden.type]
+    value = hidden.value(state, args)
+    if value is not None and graph.nodes[value].kind in kinds:
+        return value
+    room = graph.room_of(state.agent_at) or state.agent_at
+    near = [room, *graph.children(room)] if room in graph.nodes else []
+    fits = [n for n in near if graph.nodes[n].kind in kinds]
+    fits = fits or [n.id for n in graph if n.kind in kinds]
+    return fits[0] if fits else state.agent_at
+
+
+def _advance(simulator: Simulator, state: WorldState, action: Action) -> bool:
+    """Run one step in place, its preconditions unchecked where it fails only on them
+    (a macro move); False when it cannot be run at all."""
+    if simulator.check(state, action) is None:
+        simulator.apply(state, action)
+        return True
+    if simulator.schemas.get(action.name) is None or not all(
+        a in simulator.graph.nodes for a in action.args
+    ):
+        return False
+    try:
+        simulator.apply(state, action)
+    except (AssertionError, KeyError, ValueError):
+        return False
+    return True
+
+
+def plan_from_pddl(text: str, graph: SceneGraph, vocabulary: str | None = None) -> list[str]:
+    """A PDDL plan (a planner's output: `(name args)` lines, `;` comments) as sceneplan
+    actions, without the hidden parameters."""
+    schemas = get_vocabulary(vocabulary or vocabulary_for(graph, "sayplan"))
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("("):
+            continue
+        name, *args = line.strip("()").split()
+        schema = schemas.get(name)
+        if schema is not None:
+            args = args[: len(schema.params)]
+        out.append(f"{name}({', '.join(args)})")
+    return out

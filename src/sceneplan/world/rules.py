@@ -3,22 +3,24 @@
 Each class below is one primitive (see `world.primitives`): how the
 simulator checks or applies it, its PDDL, its meaning in the grounded task,
 and its prompt wording. The PDDL faces use the fluents `symbolic.pddl`
-declares: `(agent_at p)`, `(linked p q)`, `(accessed a)`, `(nothing_accessed)`,
+declares: `(agent_at p)`, `(linked p q)`, `(accessed a)` (the agent's own node when
+nothing is accessed),
 `(holding o)`, `(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)`
 (at any depth), `(enclosed o c)` (below c, entering it through `inside_of`),
-`(located o r)` (resting, at any depth, on an asset of room r), `(reachable o)`, `(shut o)`,
-`(release_allowed)` (see `symbolic.pddl`), `(asset_in_room a r)`,
+`(located o r)` (resting, at any depth, on an asset of room r), `(shut o)`
+(see `symbolic.pddl`), `(asset_in_room a r)`,
 `(container x)`, `(can_AFFORDANCE x)`, `(is_WORD x)`, `(makes_F x)` and `(takes_F o)`
 (appliance function F, see `appliance_functions`), `(finished)`.
 
-The PDDL faces are written for grounders and validators: hidden choices (the
-place left, the accessed asset, the held object) are quantified over the
-narrowest PDDL type that can hold them (assets are typed `surface`, `device` or
-`F_appliance`; objects nested in or carrying objects at the start `nest`), or
-bound to the schema's parameter (`Place`'s `held`). A precondition about
-something hidden reads a fluent the effects maintain (`(reachable o)`,
-`(shut o)`, `(release_allowed)`), or is an existential over literals (a grounder
-makes it a parameter): never universal or negated, which a grounder makes an
+The PDDL faces are written for grounders and validators: what the simulator's
+action leaves implicit (the place the agent leaves, the room it is in, the
+accessed asset) is a keyword term of the face (`here`, `room`, `acc`), which
+the exported action makes a hidden parameter bound by a precondition
+(`symbolic.pddl.HIDDEN`); the held object is the schema's parameter
+(`Place`'s `held`). What stays quantified ranges over the narrowest PDDL type
+that can hold it (assets are typed `surface`, `device` or `F_appliance`;
+objects nested in or carrying objects at the start `nest`). A precondition is
+never universal or negated over something hidden, which a grounder makes an
 axiom (Fast Downward's lama then runs out of memory).
 
 The grounded task's facts are `("at", p)`, `("accessed", a)`, `("holding", o)`,
@@ -147,9 +149,8 @@ class Adjacent(Test):
         neighbours = sorted(graph.neighbours(at)) if graph.is_place(at) else []
         return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
 
-    def pddl(self, x):
-        linked = f"(exists (?from - place) (and (agent_at ?from) (linked ?from {x})))"
-        return f"(or (agent_at {x}) {linked})"
+    def pddl(self, x, *, here):
+        return f"(or (= {here} {x}) (linked {here} {x}))"
 
     def ground(self, g, b, x):
         return [alt for p in g.move_sources(x) for alt in bind(b, "at", p, (("at", p),))]
@@ -169,16 +170,12 @@ class InRoomOf(Test):
             return None
         return {"at": state.agent_at, "room": room or "no room"}
 
-    def pddl(self, x):
-        # The agent is in a room that is x's: an asset's room, or the room of the asset an
-        # object rests on (`located`); a held object, and what is in it, is where the agent
-        # is. An existential over literals: a grounder makes the room a parameter (one per
-        # room x can be in), where a universal or negated condition would be an axiom.
+    def pddl(self, x, *, room):
+        # The agent is in a room (`room`, a hidden parameter) that is x's: an asset's room,
+        # or the room of the asset an object rests on (`located`); a held object, and what
+        # is in it, is where the agent is.
         carried = f"(exists (?in_h - nest) (and (holding ?in_h) (below {x} ?in_h)))"
-        return (
-            f"(exists (?in_r - room) (and (agent_at ?in_r) (or (asset_in_room {x} ?in_r) "
-            f"(located {x} ?in_r) (holding {x}) {carried})))"
-        )
+        return f"(or (asset_in_room {x} {room}) (located {x} {room}) (holding {x}) {carried})"
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is not K.OBJECT:
@@ -259,10 +256,9 @@ class AssetAccessed(Test):
             return None
         return {"asset": asset or "the agent's hand", "accessed": state.accessed or "nothing"}
 
-    def pddl(self, o):
-        # the fluent the effects maintain: o rests, at any depth, on the accessed asset
-        # (kept by access, not cleared by moving away: it counts while something is accessed)
-        return f"(and (reachable {o}) (not (nothing_accessed)))"
+    def pddl(self, o, *, base):
+        # the asset o rests on, at any depth (`base`, a hidden parameter), is accessed
+        return f"(accessed {base})"
 
     def ground(self, g, b, o):
         return _chain_accessed(g, b, o)
@@ -275,8 +271,8 @@ class SomethingAccessed(Test):
     def check(self, state, o):
         return None if state.accessed is not None else {}
 
-    def pddl(self, o):
-        return "(not (nothing_accessed))"
+    def pddl(self, o, *, acc):
+        return f"(accessed {acc})"
 
     def ground(self, g, b, o):
         if "accessed" in b:
@@ -302,9 +298,10 @@ class AccessedAffordsRelease(Test):
             "affordances": ", ".join(state.node(asset).affordances) or "none",
         }
 
-    def pddl(self):
-        # the fluent the effects maintain: nothing is accessed, or what is affords release
-        return "(release_allowed)"
+    def pddl(self, *, acc):
+        # the accessed asset (`acc`, a hidden parameter: an action with this test needs
+        # something accessed, as SayPlan's release does) affords release
+        return f"(can_release {acc})"
 
     def ground(self, g, b):
         if "accessed" in b:
@@ -331,8 +328,8 @@ class ReachableAccessed(Test):
         asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
         return {"node": x, "asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
 
-    def pddl(self, x):
-        return f"(or (accessed {x}) (and (reachable {x}) (not (nothing_accessed))))"
+    def pddl(self, x, *, acc):
+        return f"(or (= {x} {acc}) (below {x} {acc}))"
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is K.ASSET:
@@ -551,12 +548,10 @@ class MoveAgent(Effect):
         state.move(state.agent_id, x, None)
         state.accessed = None
 
-    def pddl(self, x):
-        # deletes apply before adds, so (agent_at x) holds even when x is where the agent was
-        return (
-            f"(forall (?from - place) (not (agent_at ?from))) (agent_at {x}) "
-            "(forall (?acc - asset) (not (accessed ?acc))) (nothing_accessed) (release_allowed)"
-        )
+    def pddl(self, x, *, here, slot, me):
+        # deletes apply before adds, so (agent_at x) holds even when x is where the agent
+        # was, and (accessed me) when nothing was accessed (`slot` is then the agent, `me`)
+        return f"(not (agent_at {here})) (agent_at {x}) (not (accessed {slot})) (accessed {me})"
 
     def ground(self, g, b, x):
         source = b.get("at")
@@ -573,15 +568,9 @@ class SetAccessed(Effect):
     def apply(self, state, a):
         state.accessed = a
 
-    def pddl(self, a):
-        return (
-            "(forall (?acc - asset) (not (accessed ?acc))) "
-            f"(accessed {a}) (not (nothing_accessed)) "
-            f"(forall (?d - item) (and (when (below ?d {a}) (reachable ?d)) "
-            f"(when (not (below ?d {a})) (not (reachable ?d))))) "
-            f"(when (can_release {a}) (release_allowed)) "
-            f"(when (not (can_release {a})) (not (release_allowed)))"
-        )
+    def pddl(self, a, *, slot):
+        # what was accessed (an asset, or the agent's node when nothing was) no longer is
+        return f"(not (accessed {slot})) (accessed {a})"
 
     def ground(self, g, b, a):
         others = [o for o in g.room_assets(g.graph.room_of(a)) if o != a]
@@ -596,8 +585,10 @@ class Grab(Effect):
         state.move(o, state.agent_id, Relation.HELD)
         state.holding = o
 
-    def pddl(self, o):
-        # o rests on assets and `nest` objects only; only a `nest` carries objects along
+    def pddl(self, o, *, room, base):
+        # o rests on assets and `nest` objects only, at any depth on the asset `base`, and
+        # only a `nest` carries objects along; the agent is in o's room (`room`). Both are
+        # hidden parameters.
         unlink = (
             f"(and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
             f"(not (below {o} ?y)) (not (enclosed {o} ?y)))"
@@ -608,11 +599,11 @@ class Grab(Effect):
         )
         return (
             f"(holding {o}) (not (handempty)) "
-            f"(forall (?y - asset) {unlink}) (forall (?y - nest) {unlink}) "
-            f"(forall (?r - room) (not (located {o} ?r))) "
-            f"(forall (?d - nest ?y - asset) {carried}) (forall (?d - nest ?y - nest) {carried}) "
-            f"(forall (?d - nest ?r - room) (when (below ?d {o}) (not (located ?d ?r)))) "
-            f"(not (reachable {o})) (forall (?d - nest) (when (below ?d {o}) (not (reachable ?d))))"
+            f"{unlink.replace('?y', base)} (forall (?y - nest) {unlink}) "
+            f"(not (located {o} {room})) "
+            f"(forall (?d - nest) {carried.replace('?y', base)}) "
+            f"(forall (?d - nest ?y - nest) {carried}) "
+            f"(forall (?d - nest) (when (below ?d {o}) (not (located ?d {room}))))"
         )
 
     def ground(self, g, b, o):
@@ -664,14 +655,14 @@ class Place(Effect):
     def apply(self, state, a, relation):
         _put(state, a, Relation(relation))
 
-    def pddl(self, a, relation, *, held=None):
+    def pddl(self, a, relation, *, room, held=None):
         # `held`: the schema's parameter the agent holds (`holding(o)` among its
         # preconditions, see `symbolic.pddl`); without one, the held object is quantified
         # (`?held`). Quantified variables are named so as not to capture a schema's parameter.
+        # The agent is in a's room (`room`, a hidden parameter).
         inside = relation == Relation.INSIDE_OF.value
         enclosed = (lambda d: f" (enclosed {d} {a})") if inside else (lambda d: "")
         running = f"(is_on {a})" + ("" if inside else f" (not (container {a}))")
-        in_room = f"(or (asset_in_room {a} ?room) (located {a} ?room))"
         h = held or "?held"
 
         def each(variables: str, condition: str, effect: str, held_type: str = "item") -> str:
@@ -691,13 +682,6 @@ class Place(Effect):
             for t in ("asset", "nest")
             for f in ("below", "enclosed")
         )
-        # on or in the accessed asset, or what rests on it: what is put there can be reached
-        reach = " ".join(
-            each("", f"({f} {a})", f"(reachable {h})")
-            + " "
-            + each("?sub - nest", f"(below ?sub {h}) ({f} {a})", "(reachable ?sub)", "nest")
-            for f in ("accessed", "reachable")
-        )
         own = appliance_pddl(a, h, running)
         each_held = appliance_pddl(a, "?held", f"(holding ?held) {running}")
         subs = appliance_pddl(a, "?sub", f"(below ?sub {h}) {running}")
@@ -709,21 +693,15 @@ class Place(Effect):
                     "",
                     f"(and (not (holding {h})) ({relation} {h} {a}) (below {h} {a}){enclosed(h)})",
                 ),
-                each("?room - room", in_room, f"(located {h} ?room)"),
+                each("", "", f"(located {h} {room})"),
                 each(
                     "?sub - nest",
                     f"(below ?sub {h})",
                     f"(and (below ?sub {a}){enclosed('?sub')})",
                     "nest",
                 ),
-                each(
-                    "?sub - nest ?room - room",
-                    f"(below ?sub {h}) {in_room}",
-                    "(located ?sub ?room)",
-                    "nest",
-                ),
+                each("?sub - nest", f"(below ?sub {h})", f"(located ?sub {room})", "nest"),
                 above,
-                reach,
                 f"(forall (?held - item) (and {each_held}))" if held is None else own,
                 f"(forall (?held - nest ?sub - nest) (and "
                 f"{appliance_pddl(a, '?sub', f'(holding ?held) (below ?sub ?held) {running}')}))"
@@ -766,34 +744,21 @@ class PlaceAtAccessed(Effect):
         inside = state.is_container(target) and state.opening_clear(target)
         _put(state, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
 
-    def pddl(self, o):
-        # a `surface` is no container and no appliance; containers are `device`s; each
-        # appliance is typed by its function; only a `nest` object carries others along
-        clear = "(is_open ?acc) (not (can_open ?acc))"  # open, or a receptacle with no lid
-        inside = f"(and (container ?acc) (or {clear}))"
-        running = f"(accessed ?acc) (is_on ?acc) (or (not (container ?acc)) {clear})"
-        functions = " ".join(
-            f"(forall (?acc - {f.pddl_type}) {function_pddl(f, o, running)}) "
-            f"(forall (?acc - {f.pddl_type} ?d - nest) "
-            f"{function_pddl(f, '?d', f'{running} (below ?d {o})')})"
-            for f in appliance_functions()
-        )
+    def pddl(self, o, *, acc, room):
+        # the accessed asset (`acc`) and the agent's room (`room`) are hidden parameters;
+        # only a `nest` object carries others along
+        clear = f"(or (is_open {acc}) (not (can_open {acc})))"  # open, or a receptacle with no lid
+        inside = f"(and (container {acc}) {clear})"
+        running = f"(is_on {acc}) (or (not (container {acc})) {clear})"
+        carried = appliance_pddl(acc, "?d", f"{running} (below ?d {o})")
+        functions = f"{appliance_pddl(acc, o, running)} (forall (?d - nest) (and {carried}))"
         return (
-            f"(not (holding {o})) (handempty) "
-            f"(forall (?acc - asset) (when (accessed ?acc) (below {o} ?acc))) "
-            f"(forall (?acc - surface) (when (accessed ?acc) (ontop_of {o} ?acc))) "
-            f"(forall (?acc - device) (when (and (accessed ?acc) {inside}) "
-            f"(and (inside_of {o} ?acc) (enclosed {o} ?acc)))) "
-            f"(forall (?acc - device) (when (and (accessed ?acc) (not {inside})) "
-            f"(ontop_of {o} ?acc))) "
-            f"(forall (?r - room) (when (agent_at ?r) (located {o} ?r))) "
-            f"(forall (?acc - asset ?d - nest) (when (and (accessed ?acc) (below ?d {o})) "
-            "(below ?d ?acc))) "
-            f"(forall (?acc - device ?d - nest) (when (and (accessed ?acc) {inside} "
-            f"(below ?d {o})) (enclosed ?d ?acc))) "
-            f"(forall (?r - room ?d - nest) (when (and (agent_at ?r) (below ?d {o})) "
-            "(located ?d ?r))) "
-            f"(reachable {o}) (forall (?d - nest) (when (below ?d {o}) (reachable ?d))) "
+            f"(not (holding {o})) (handempty) (below {o} {acc}) (located {o} {room}) "
+            f"(when {inside} (and (inside_of {o} {acc}) (enclosed {o} {acc}))) "
+            f"(when (not {inside}) (ontop_of {o} {acc})) "
+            f"(forall (?d - nest) (when (below ?d {o}) (and (below ?d {acc}) "
+            f"(located ?d {room})))) "
+            f"(forall (?d - nest) (when (and {inside} (below ?d {o})) (enclosed ?d {acc}))) "
             + functions
         )
 
