@@ -14,7 +14,7 @@ from sceneplan.datasets.tasks import load_suite
 from sceneplan.graph import from_dict
 from sceneplan.graph.model import NodeKind
 from sceneplan.runs import resolve
-from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_pddl
+from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_from_pddl, plan_pddl
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
 
@@ -129,3 +129,29 @@ def test_an_empty_hand_in_the_goal_folds_away_what_the_robot_carries():
     # a floor is reached through the rooms on it
     floor = next(n.id for n in graph if n.kind is NodeKind.FLOOR)
     assert "(exists (?r" in goal_text(export_pddl(graph, f"within(apple1, {floor})").problem)
+
+
+def test_what_an_action_leaves_implicit_is_a_parameter_not_a_quantifier():
+    domain = export_pddl(load_environment("office"), "handempty()").domain
+    for name in ("goto", "access", "pickup", "release"):
+        action = domain[domain.index(f"(:action {name}\n") :].split("(:action", 2)[1]
+        assert "- place)" not in action.split(":effect")[1]  # no forall over places
+        assert "- room)" not in action and "(?acc - asset)" not in action, name
+    goto = domain[domain.index("(:action goto\n") :]
+    assert ":parameters (?x - place ?at_here - place ?at_slot - object ?at_me - robot)" in goto
+
+
+def test_plan_pddl_fills_the_hidden_parameters_and_plan_from_pddl_drops_them():
+    task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-06")
+    graph = resolve(task).graph
+    plan = [str(a) for a in solve(PlanningProblem(graph, task.goal)).plan]
+    text = plan_pddl(plan, graph)
+    agent = graph.agent.id
+    first = text.splitlines()[0]
+    assert first.startswith("(goto ") and first.endswith(f" {agent} {agent})")  # nothing accessed
+    pickup = next(line for line in text.splitlines() if line.startswith("(pickup "))
+    assert len(pickup.split()) == 4  # object, the agent's room, the asset under it
+    assert plan_from_pddl(text, graph) == plan
+    # an action the simulator refuses still gets a value of each hidden parameter's type
+    refused = plan_pddl(["release(" + plan[0][5:-1] + ")"], graph)
+    assert refused.count(" ") == 3

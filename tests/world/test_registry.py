@@ -9,6 +9,7 @@ import pytest
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
+from sceneplan.symbolic.pddl import HIDDEN
 from sceneplan.world import VOCABULARIES, parse_goal
 from sceneplan.world.domain import OBJECTS, ActionSchema, Eff, Param, Pre
 from sceneplan.world.predicates import PREDICATES, GoalPredicate, register_predicate
@@ -47,7 +48,12 @@ def test_every_primitive_a_schema_names_has_every_face(vocabulary, schema, prim,
     assert len(args) == len(prim.params)
     assert prim.text.format(**dict.fromkeys(prim.params, "n")).strip()
     terms = tuple(f"?{a}" if any(p.name == a for p in schema.params) else a for a in args)
-    text = prim.pddl(*terms)
+    # keyword terms are hidden parameters of the exported action (`symbolic.pddl.HIDDEN`)
+    keywords = [
+        p.name for p in inspect.signature(prim.pddl).parameters.values() if p.kind is p.KEYWORD_ONLY
+    ]
+    assert set(keywords) <= {h.name for h in HIDDEN} | {"held"}, keywords
+    text = prim.pddl(*terms, **{k: f"?at_{k}" for k in keywords if k != "held"})
     assert isinstance(text, str) and "{" not in text
     if text:
         assert text.count("(") == text.count(")"), text

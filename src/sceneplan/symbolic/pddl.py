@@ -28,14 +28,13 @@ per object, and a validator reads one atom where it would walk every object.
 The problem stays linear in the building and cheap to ground: appliance
 functions are unary static facts by category (`(makes_hot microwave)`,
 `(takes_full mug)`), not one per appliance and object; and what an action
-quantifies over (the place it leaves, the accessed asset, the held object)
+still quantifies over (what a carried object carries, appliance functions)
 ranges over the narrowest type that can hold it. When no object takes things
 (`release`), objects are only ever put on assets, so only objects nested in or
 carrying objects at the start (type `nest`) can ever be below an object (with
 object receptacles, every object that may be nested or carry is a `nest`);
 assets are `surface` (no container, no appliance), `device` (containers) or
-`F_appliance` (appliances of function F), so a release quantifies over the
-few appliances, not over every asset.
+`F_appliance` (appliances of function F).
 `export_pddl(..., scope=...)` writes the problem of a focused scope
 (`symbolic.scope`): its nodes only, with a macro move between any two of its
 places, as the solver itself plans.
