@@ -3,7 +3,8 @@
 Each class below is one primitive (see `world.primitives`): how the
 simulator checks or applies it, its PDDL, its meaning in the grounded task,
 and its prompt wording. The PDDL faces use the fluents `symbolic.pddl`
-declares: `(agent_at p)`, `(linked p q)`, `(accessed a)` (the agent's own node when
+declares: `(agent_at p)`, `(linked p q)`, `(same x x)` (a place or an asset is
+itself), `(accessed a)` (the agent's own node when
 nothing is accessed),
 `(holding o)`, `(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)`
 (at any depth), `(enclosed o c)` (below c, entering it through `inside_of`),
@@ -150,7 +151,7 @@ class Adjacent(Test):
         return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
 
     def pddl(self, x, *, here):
-        return f"(or (= {here} {x}) (linked {here} {x}))"
+        return f"(or (same {here} {x}) (linked {here} {x}))"
 
     def ground(self, g, b, x):
         return [alt for p in g.move_sources(x) for alt in bind(b, "at", p, (("at", p),))]
@@ -329,7 +330,7 @@ class ReachableAccessed(Test):
         return {"node": x, "asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
 
     def pddl(self, x, *, acc):
-        return f"(or (= {x} {acc}) (below {x} {acc}))"
+        return f"(or (same {x} {acc}) (below {x} {acc}))"
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is K.ASSET:
