@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -29,7 +31,7 @@ def coffee_tasks() -> Path:
 
 
 @pytest.fixture
-def toys(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+def toys(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     """The toy planners (tests/eval/toy_planners.py), registered by name for this test."""
     monkeypatch.syspath_prepend(str(HERE))
     module = importlib.import_module("toy_planners")
@@ -37,4 +39,10 @@ def toys(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
         monkeypatch.setitem(PLANNERS, name, ("toy_planners", cls))
     monkeypatch.setattr(module.InterruptingPlanner, "budget", 3)
     monkeypatch.setattr(module.ReferencePlanner, "peak", 0)
-    return module
+    # the interrupting toy presses Ctrl-C: Python's own SIGINT handler must be in place,
+    # which a shell does not give a job it starts in the background (`cmd &` ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield module
+    finally:
+        signal.signal(signal.SIGINT, previous)
