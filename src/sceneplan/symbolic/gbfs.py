@@ -143,47 +143,21 @@ class _Compiled:
     def fact_costs(self, state: int) -> list[float]:
         """h_add cost of every fact from `state` (INF: unreachable even when deletes are
         ignored, so never true in a state reachable from `state`)."""
-        cost = [INF] * self.n_facts
-        heap: list[tuple[float, int]] = []
-        for f in _bits(state):
-            cost[f] = 0
-            heap.append((0, f))
-        remaining = [len(pre) for _, pre, _ in self.relaxed]
-        total = [0.0] * len(self.relaxed)
+        return self._add_costs(state, until=None)[0]
 
-        def fire(r: int, c: float) -> None:
-            for q in self.relaxed[r][2]:
-                if c < cost[q]:
-                    cost[q] = c
-                    heapq.heappush(heap, (c, q))
-
-        for r in self.free:
-            fire(r, self.relaxed_cost[r])
-        done = [False] * self.n_facts
-        while heap:
-            c, f = heapq.heappop(heap)
-            if done[f]:
-                continue
-            done[f] = True
-            for r in self.readers[f]:
-                remaining[r] -= 1
-                total[r] += c
-                if remaining[r] == 0:
-                    fire(r, total[r] + self.relaxed_cost[r])
-        return cost
-
-    def h_ff(self, state: int) -> tuple[float, set[int]]:
-        """Relaxed plan cost, and the actions of that plan (for preferred operators)."""
+    def _add_costs(self, state: int, until: set[int] | None) -> tuple[list[float], list[int]]:
+        """h_add costs of the facts from `state` and the relaxed action that supports each
+        (-1: none), exploring until every fact in `until` has its cost (all: None)."""
         cost = [INF] * self.n_facts
         support = [-1] * self.n_facts
-        heap: list[tuple[int, int]] = []
+        heap: list[tuple[float, int]] = []
         for f in _bits(state):
             cost[f] = 0
             heap.append((0, f))
         remaining = [len(pre) for _, pre, _ in self.relaxed]
         total = [0] * len(self.relaxed)
 
-        def fire(r: int, c: int) -> None:
+        def fire(r: int, c: float) -> None:
             for q in self.relaxed[r][2]:
                 if c < cost[q]:
                     cost[q] = c
@@ -192,19 +166,25 @@ class _Compiled:
 
         for r in self.free:
             fire(r, self.relaxed_cost[r])
-        open_goals = {g for g in self.goal_facts if cost[g] == INF}
+        open_goals = None if until is None else {g for g in until if cost[g] == INF}
         done = [False] * self.n_facts
-        while heap and open_goals:
+        while heap and (open_goals is None or open_goals):
             c, f = heapq.heappop(heap)
             if done[f]:
                 continue
             done[f] = True
-            open_goals.discard(f)
+            if open_goals is not None:
+                open_goals.discard(f)
             for r in self.readers[f]:
                 remaining[r] -= 1
                 total[r] += c
                 if remaining[r] == 0:
                     fire(r, total[r] + self.relaxed_cost[r])
+        return cost, support
+
+    def h_ff(self, state: int) -> tuple[float, set[int]]:
+        """Relaxed plan cost, and the actions of that plan (for preferred operators)."""
+        cost, support = self._add_costs(state, until=set(self.goal_facts))
         if any(cost[g] == INF for g in self.goal_facts):
             return INF, set()
         chosen: set[int] = set()

@@ -743,13 +743,14 @@ def plan_pddl(
     vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
     simulator = Simulator(graph, vocabulary)
     schemas = get_vocabulary(vocabulary)
+    hidden = {name: hidden_terms(schema) for name, schema in schemas.items()}
     state = (state if state is not None else WorldState(graph)).copy()
     running, lines = True, []
     for action in parse_plan(plan):
         schema = schemas.get(action.name)
         extra = []
         if schema is not None and len(action.args) == len(schema.params):
-            extra = [_hidden_value(h, state, action.args) for h in hidden_terms(schema)]
+            extra = [_hidden_value(h, state, action.args) for h in hidden[action.name]]
         lines.append(f"({' '.join((action.name, *action.args, *extra))})")
         if action.name == "done":
             break
