@@ -269,9 +269,15 @@ class Store:
 
     def _migrate(self) -> None:
         db = self._db
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+        # one read transaction: another eval creating the same store commits its tables and
+        # its application id together, and the three reads must see both or neither
+        db.execute("BEGIN")
+        try:
+            has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            db.execute("COMMIT")
         if app_id != APPLICATION_ID and (app_id != 0 or has_tables):
             raise BadInputError(f"{self.path}: an SQLite file, but not a sceneplan results store")
         if version > len(MIGRATIONS):
