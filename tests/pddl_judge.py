@@ -88,11 +88,16 @@ class Judge:
                 out |= {f"({p} {o} {y})" for p in ("ontop_of", "inside_of", "below", "enclosed")}
         return out
 
+    def run(self, plan):
+        """The simulator's verification of a plan; the actions it reached count as used."""
+        result = self.sim.verify_plan(plan)
+        self.used.update(a.name for a in result.plan[: result.executed + 1])
+        return result
+
     def judge(self, plan):
         """(simulator verification, UP validation result) for one plan."""
         problem = self.problem
-        result = self.sim.verify_plan(plan)
-        self.used.update(a.name for a in result.plan[: result.executed + 1])
+        result = self.run(plan)
 
         def expression(fact: str):
             name, *args = fact.strip("()").split()

@@ -301,12 +301,13 @@ def test_random_plans_agree(vocabulary, scene, seed):
 
 @pytest.mark.parametrize("vocabulary", sorted(VOCABULARY_PLANS))
 def test_the_plans_cover_every_primitive_of_the_vocabulary(vocabulary):
-    """Every test and effect a vocabulary's schemas name is exercised by the plans judged."""
+    """Every test and effect a vocabulary's schemas name is exercised by the plans judged
+    (test_reference_plans_agree judges each; here the simulator says what each reaches)."""
     used: set[str] = set()
     for scene, plans in VOCABULARY_PLANS[vocabulary].items():
         judge = judge_for(scene, vocabulary)
         for plan in plans:
-            judge.assert_agree(plan)
+            judge.run(plan)
         used |= judge.used
     schemas = VOCABULARIES[vocabulary]
     named = {p.test for s in schemas.values() for p in s.pre}

@@ -155,3 +155,25 @@ def test_plan_pddl_fills_the_hidden_parameters_and_plan_from_pddl_drops_them():
     # an action the simulator refuses still gets a value of each hidden parameter's type
     refused = plan_pddl(["release(" + plan[0][5:-1] + ")"], graph)
     assert refused.count(" ") == 3
+
+
+def test_putting_down_what_is_held_binds_it_as_a_parameter():
+    # LookPlanGraph's put_on(a) names no held object: the hidden `held` binds it, where a
+    # `forall (?held - item)` made a validator expand every effect for every object
+    graph = load_environment("office")
+    domain = export_pddl(graph, "handempty()", vocabulary="lookplangraph").domain
+    for name in ("put_on", "put_inside"):
+        action = domain[domain.index(f"(:action {name}\n") :].split("(:action", 2)[1]
+        assert ":parameters (?a - thing ?at_room - room ?at_held - item)" in action
+        assert "(holding ?at_held)" in action and "?held" not in action
+    # SayPlan's release_on(o, r) holds its own parameter: no hidden term for it
+    release_on = domain_of(graph, "sayplan").split("(:action release_on\n")[1]
+    assert "?at_held" not in release_on.split("(:action")[0]
+    plan = ["go_to(kitchen)", "pick_up(apple1)", "put_on(kitchen_bench)"]
+    lines = plan_pddl(plan, graph, vocabulary="lookplangraph").splitlines()
+    assert lines[-1] == "(put_on kitchen_bench kitchen apple1)"
+    assert plan_from_pddl("\n".join(lines), graph, "lookplangraph") == plan
+
+
+def domain_of(graph, vocabulary: str) -> str:
+    return export_pddl(graph, "handempty()", vocabulary=vocabulary).domain

@@ -52,8 +52,8 @@ def test_every_primitive_a_schema_names_has_every_face(vocabulary, schema, prim,
     keywords = [
         p.name for p in inspect.signature(prim.pddl).parameters.values() if p.kind is p.KEYWORD_ONLY
     ]
-    assert set(keywords) <= {h.name for h in HIDDEN} | {"held"}, keywords
-    text = prim.pddl(*terms, **{k: f"?at_{k}" for k in keywords if k != "held"})
+    assert set(keywords) <= {h.name for h in HIDDEN}, keywords
+    text = prim.pddl(*terms, **{k: f"?at_{k}" for k in keywords})
     assert isinstance(text, str) and "{" not in text
     if text:
         assert text.count("(") == text.count(")"), text

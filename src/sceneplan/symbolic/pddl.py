@@ -162,12 +162,20 @@ HIDDEN = (
     Hidden("me", "robot", "(and)", lambda s, _: s.agent_id),
     # the asset the action's first argument rests on, at any depth
     Hidden("base", "asset", "(below ?x ?at_base)", _base),
+    # the held object, for an action that acts on it without naming it (LookPlanGraph's
+    # put_on(a)); an action with a `holding(o)` precondition binds its own parameter instead
+    Hidden("held", "item", "(holding ?at_held)", lambda s, _: s.holding),
 )
 HIDDEN_BY_NAME = {h.name: h for h in HIDDEN}
 
 
 def _keywords(face: Callable) -> set[str]:
     return {p.name for p in inspect.signature(face).parameters.values() if p.kind is p.KEYWORD_ONLY}
+
+
+def _held_param(schema: ActionSchema) -> str | None:
+    """The schema's parameter the agent holds (`holding(o)` among its preconditions)."""
+    return next((f"?{p.args[0]}" for p in schema.pre if p.test == "holding"), None)
 
 
 def hidden_terms(schema: ActionSchema) -> list[Hidden]:
@@ -178,6 +186,8 @@ def hidden_terms(schema: ActionSchema) -> list[Hidden]:
     )
     if "slot" in used:
         used.add("me")  # the slot is the agent's node when nothing is accessed
+    if _held_param(schema) is not None:
+        used.discard("held")  # bound by the schema's own parameter
     return [h for h in HIDDEN if h.name in used]
 
 
@@ -188,9 +198,9 @@ def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
     """
     terms = {p.name: f"?{p.name}" for p in schema.params}
     hidden = hidden_terms(schema)
-    # the parameter the agent holds, for effects that act on the held object: a bound term,
-    # not a quantified one (which a grounder crosses with every other parameter)
-    held = next((terms.get(p.args[0]) for p in schema.pre if p.test == "holding"), None)
+    # effects that act on the held object get a bound term (the schema's parameter, or the
+    # hidden `held`), not a quantified one, which a grounder crosses with every other term
+    held = _held_param(schema)
     given = {h.name: h.var for h in hidden} | ({"held": held} if held is not None else {})
 
     def face(primitive: Primitive, names: tuple[str, ...]) -> str:
@@ -764,6 +774,7 @@ _HIDDEN_KINDS = {
     "room": (K.ROOM,),
     "asset": (K.ASSET,),
     "robot": (K.AGENT,),
+    "item": (K.OBJECT,),
     "object": tuple(K),
 }
 

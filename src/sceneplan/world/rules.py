@@ -656,23 +656,17 @@ class Place(Effect):
     def apply(self, state, a, relation):
         _put(state, a, Relation(relation))
 
-    def pddl(self, a, relation, *, room, held=None):
-        # `held`: the schema's parameter the agent holds (`holding(o)` among its
-        # preconditions, see `symbolic.pddl`); without one, the held object is quantified
-        # (`?held`). Quantified variables are named so as not to capture a schema's parameter.
-        # The agent is in a's room (`room`, a hidden parameter).
+    def pddl(self, a, relation, *, room, held):
+        # `held`: the held object, a bound term: the schema's parameter the agent holds
+        # (`holding(o)` among its preconditions) or the hidden parameter `held` (see
+        # `symbolic.pddl`). The agent is in a's room (`room`, a hidden parameter).
         inside = relation == Relation.INSIDE_OF.value
         enclosed = (lambda d: f" (enclosed {d} {a})") if inside else (lambda d: "")
         running = f"(is_on {a})" + ("" if inside else f" (not (container {a}))")
-        h = held or "?held"
+        h = held
 
-        def each(variables: str, condition: str, effect: str, held_type: str = "item") -> str:
-            """The effect for the held object (bound, or each object the agent may hold)."""
-            if held is None:
-                variables = f"?held - {held_type} {variables}".strip()
-                condition = f"(holding ?held) {condition}".strip()
-            body = f"(when (and {condition}) {effect})" if condition else effect
-            return f"(forall ({variables}) {body})" if variables else body
+        def each(variables: str, condition: str, effect: str) -> str:
+            return f"(forall ({variables}) (when (and {condition}) {effect}))"
 
         # an object target passes on what is above it: what it rests on or in (assets
         # and `nest` objects), and the room; for an asset target these never hold
@@ -683,31 +677,18 @@ class Place(Effect):
             for t in ("asset", "nest")
             for f in ("below", "enclosed")
         )
-        own = appliance_pddl(a, h, running)
-        each_held = appliance_pddl(a, "?held", f"(holding ?held) {running}")
         subs = appliance_pddl(a, "?sub", f"(below ?sub {h}) {running}")
+        sub_in = enclosed("?sub")
         return " ".join(
             (
                 "(handempty)",
-                each(
-                    "",
-                    "",
-                    f"(and (not (holding {h})) ({relation} {h} {a}) (below {h} {a}){enclosed(h)})",
-                ),
-                each("", "", f"(located {h} {room})"),
-                each(
-                    "?sub - nest",
-                    f"(below ?sub {h})",
-                    f"(and (below ?sub {a}){enclosed('?sub')})",
-                    "nest",
-                ),
-                each("?sub - nest", f"(below ?sub {h})", f"(located ?sub {room})", "nest"),
+                f"(not (holding {h})) ({relation} {h} {a}) (below {h} {a}){enclosed(h)}",
+                f"(located {h} {room})",
+                each("?sub - nest", f"(below ?sub {h})", f"(and (below ?sub {a}){sub_in})"),
+                each("?sub - nest", f"(below ?sub {h})", f"(located ?sub {room})"),
                 above,
-                f"(forall (?held - item) (and {each_held}))" if held is None else own,
-                f"(forall (?held - nest ?sub - nest) (and "
-                f"{appliance_pddl(a, '?sub', f'(holding ?held) (below ?sub ?held) {running}')}))"
-                if held is None
-                else f"(forall (?sub - nest) (and {subs}))",
+                appliance_pddl(a, h, running),
+                f"(forall (?sub - nest) (and {subs}))",
             )
         )
 
