@@ -89,8 +89,9 @@ def test_behavior_scene_fixed_from_taxonomy_not_from_ontop(taxonomy):
 def test_behavior_task_goal_instruction_and_oracle(taxonomy):
     imported = convert(read_problem(DATA / "put_away.bddl"), taxonomy, suite="mine")
     (task,) = imported.tasks
+    # BEHAVIOR's inside is a body's (in a box in the cabinet counts): `inside`, not `inside_of`
     assert task.goal == (
-        "inside_of(candle_1, cabinet_1) and inside_of(candle_2, cabinet_1) and not open(cabinet_1)"
+        "inside(candle_1, cabinet_1) and inside(candle_2, cabinet_1) and not open(cabinet_1)"
     )
     for name in ("candle 1", "candle 2", "cabinet 1"):
         assert name in task.instruction

@@ -333,6 +333,10 @@ GOALS = [
     "nextto(apple, fridge) and not nextto(apple, desk)",
     "exists o in kind:object: (nextto(o, apple) and not is(o, apple))",
     "forall o in kind:object: not nextto(o, o)",
+    "inside(cup, microwave) and inside(cup, crate)",  # in a tin in a crate in it
+    "inside(egg, bench) or inside(egg, kettle)",  # on a kettle on the bench: neither
+    "exists c in kind:asset: inside(tin, c) and not inside(apple, microwave)",
+    "inside(pen, cabinet) and not inside(pen, kitchen)",
 ]
 
 

@@ -121,7 +121,7 @@ def test_an_unknown_predicate_is_a_goal_error_listing_what_is_known():
 def test_a_misspelt_predicate_gets_a_did_you_mean():
     with pytest.raises(GoalParseError, match=r"unknown predicate 'ful' \(did you mean full\?\)"):
         parse_goal("ful(apple)", kitchen())
-    with pytest.raises(GoalParseError, match=r"did you mean inside_of\?"):
+    with pytest.raises(GoalParseError, match=r"did you mean inside_of or inside\?"):
         parse_goal("not insideof(apple)", kitchen())
 
 

@@ -237,11 +237,11 @@ def commit_goal(
     backtracks when a choice
     contradicts those made: a fact both wanted and not, or two facts that can
     never hold together (`grounding.exclusive_key`: an object in two places). A
-    fact that costs INF can never hold. A goal without disjunctions, or a choice
-    not made within `max_nodes` nodes, gives None; exhausting the choices proves
+    fact that costs INF can never hold. A consistent goal without disjunctions,
+    or a choice not made within `max_nodes` nodes, gives None; exhausting the choices proves
     that the goal can never hold (`possible` False).
     """
-    if compiled.constant is not None or compiled.milestones or not compiled.actions:
+    if compiled.constant is not None or compiled.milestones:
         return None
     options: dict[Fact, list[tuple[frozenset[Fact], frozenset[Fact]]]] = {}
     for _name, pos, neg, fact in compiled.actions:
@@ -325,6 +325,8 @@ def commit_goal(
     top = extend(empty, frozenset(compiled.goal - aux), frozenset(compiled.goal_neg))
     if top is None:
         return Commitment(possible=False)
+    if not compiled.actions:
+        return None  # a plain conjunction, consistent: nothing to choose
     try:
         found = choose(top, frozenset(compiled.goal & aux), frozenset())
     except (_OutOfBudget, RecursionError):

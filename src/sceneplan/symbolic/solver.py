@@ -239,7 +239,8 @@ def solve(
         if outcome.status == "unsolvable":
             impossible = result.stats.get("commitment") == "impossible"
             if impossible and scope.level == "focused" and _never_holds(problem, state, goal):
-                return result  # the whole graph's verdict too: no need to ground it
+                result.scope = "full"  # the whole graph's verdict too, without grounding it
+                return result
             continue
         optimal = getattr(backend, "optimal", False)
         if improve and not optimal:
@@ -286,8 +287,9 @@ def _search(
     """The back end's search, and the task its plan is for: on a disjunctive goal where
     search stalls, that of a committed goal.
 
-    A goal with disjunctions is first checked for a consistent choice of one
-    disjunct per disjunction (`goal_compile.commit_goal`): when there is none,
+    A goal is first checked for a consistent choice of one disjunct per
+    disjunction (`goal_compile.commit_goal`; a plain conjunction has one choice,
+    itself, which wants no object in two places): when there is none,
     the goal can never hold and no search is needed. Otherwise greedy search
     runs as usual until it stalls (see STALL_EVALS); then it searches for the
     committed conjunction, whose heuristic counts every object that must move
@@ -300,12 +302,12 @@ def _search(
     """
     deadline = time.perf_counter() + timeout
     goal = task_goal(task)
-    if getattr(backend, "optimal", False) or not goal.actions or goal.milestones:
-        return backend.search(task, timeout), task
     check = commit_goal(goal)  # any consistent choice (costs come later, if needed)
     if check is not None and not check.possible:
         stats["commitment"] = "impossible"
         return SearchOutcome("unsolvable", []), task
+    if getattr(backend, "optimal", False) or not goal.actions or goal.milestones:
+        return backend.search(task, timeout), task
     if not getattr(backend, "stalls", False):
         return backend.search(task, timeout), task
     stall = max(STALL_MIN_EVALS, min(STALL_EVALS, STALL_WORK // max(1, len(task.actions))))

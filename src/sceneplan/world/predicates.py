@@ -241,6 +241,39 @@ class InsideOf(_Relation):
 
 
 @register_predicate
+class Inside(_Relation):
+    """x is inside y as a body is: directly, or resting at any depth on or in something
+    that is directly inside y (a pizza on a plate in the fridge is inside the fridge).
+    BEHAVIOR-1K's `inside` means this; being on top of y is not being inside it."""
+
+    name = "inside"
+    doc = "x is inside y, directly or on or in something inside it (a pizza on a plate in a fridge)"
+    relations = (Relation.INSIDE_OF,)
+
+    def holds(self, state, x, y):
+        current, parent = x, state.parent(x)
+        while parent is not None:
+            if parent == y:
+                return state.relation(current) is Relation.INSIDE_OF
+            current, parent = parent, state.parent(parent)
+        return False
+
+    def pddl(self, t, x, y):
+        if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
+            return FALSE_PDDL
+        z = t.fresh("z")
+        return (
+            f"(or (inside_of {x[0]} {y[0]}) "
+            f"(exists ({z} - object) (and (below {x[0]} {z}) (inside_of {z} {y[0]}))))"
+        )
+
+    def compile(self, c, x, y):
+        if _kind(c, x) is not K.OBJECT:
+            return c.const(False)
+        return c.any_of(_links(c, chain.prefix_to(y)) for chain in c.g.chains(x) if chain.enters(y))
+
+
+@register_predicate
 class At(_Relation):
     name, doc = "at", "x rests directly on or inside y"
     relations = (Relation.ONTOP_OF, Relation.INSIDE_OF)

@@ -207,7 +207,8 @@ def _atom_text(
         if why is not None:
             where = "on" if relation == "ontop_of" else "in"
             gaps.append(f"goal puts things {where} {scene.kinds[target]}s: {why}")
-        return f"{relation}({subject}, {target})"
+        # BEHAVIOR's `inside` is a body's: a pizza on a plate in the fridge is inside it
+        return f"{'inside' if name == 'inside' else relation}({subject}, {target})"
     if name in STATES and len(args) == 1:
         node = next(n for n in scene.nodes if n["id"] == args[0])
         verb = "open" if name == "open" else "turn_on"

@@ -5,9 +5,10 @@ declares every instance, so each quantifier is written out over the
 declared instances of that synset or its descendants: `forall` as `and`,
 `exists` as `or`, `forn (k)` as `or` over the k-subsets, and `forpairs` as
 bddl evaluates it (each of the smaller set has a partner, and as many of the
-larger set have one; for equal sets paired by `ontop`/`inside`, only "every
-place has something", which implies the rest since a thing rests in one
-place), `fornpairs (k)` likewise with k. The result is exact and needs no
+larger set have one; for equal sets paired by `ontop`, only "every place has
+something", which implies the rest since a thing rests on one place; not
+for `inside`, which is spatial: a thing in a box in a bin is inside both),
+`fornpairs (k)` likewise with k. The result is exact and needs no
 quantifier of the goal language.
 
 Ground goals are tuples: `("atom", predicate, *node_ids)`, `("not", g)`,
@@ -72,10 +73,10 @@ def ground_goal(
                 and len(insts_a) == len(insts_b)
                 and isinstance(body, list)
                 and len(body) == 3
-                and body[0] in ("ontop", "inside")
+                and body[0] == "ontop"
                 and {body[1], body[2]} == {var_a, var_b}
             ):
-                # A thing rests on or in one place only: when every place of as many has
+                # A thing rests on one place only: when every place of as many has
                 # something, all the things are placed. The other half is implied.
                 return ("and", rows if body[2] == var_a else cols)
             return ("and", [_at_least(need, rows), _at_least(need, cols)])
