@@ -222,7 +222,9 @@ def test_an_unsatisfiable_goal_is_reported_unsolvable(goal):
     result = solve(PlanningProblem(coffee(), goal), timeout=30)
     assert result.status is SolveStatus.UNSOLVABLE and not result.ok
     assert result.plan == []
-    assert result.scope == "full"  # the whole graph's verdict, not the focus's
+    # the whole graph's verdict, not the focus's: searched there, or proved for it (a goal
+    # that wants one object in two places, or a node open and closed) without grounding it
+    assert result.scope == "full" or result.stats["commitment"] == "impossible"
     assert result.to_dict()["status"] == "unsolvable"
 
 

@@ -239,8 +239,7 @@ def solve(
         if outcome.status == "unsolvable":
             impossible = result.stats.get("commitment") == "impossible"
             if impossible and scope.level == "focused" and _never_holds(problem, state, goal):
-                result.scope = "full"  # the whole graph's verdict too, without grounding it
-                return result
+                return result  # the whole graph's verdict too: no need to ground it
             continue
         optimal = getattr(backend, "optimal", False)
         if improve and not optimal:
