@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib.resources
 import os
+import re
 import resource
 import signal
 import statistics
@@ -29,6 +30,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from synthetic import first_and_last_room, synthetic_building  # benchmarks/ is sys.path[0]
 
@@ -59,7 +61,11 @@ def fast_downward_script() -> Path | None:
 FF_APPROX = (
     "lazy_greedy([ff(axioms=approximate_negative)],preferred=[ff(axioms=approximate_negative)])"
 )
-CONFIGS = {"lama-first": ["--alias", "lama-first"], "ff-approx": ["--search", FF_APPROX]}
+CONFIGS = {
+    "lama-first": ["--alias", "lama-first"],
+    "ff-approx": ["--search", FF_APPROX],
+    "ff": ["--search", "lazy_greedy([ff()],preferred=[ff()])"],
+}
 
 
 @dataclass
@@ -231,6 +237,113 @@ def focused_table(count: int) -> None:
     )
 
 
+def _sexp(text: str) -> Any:
+    stack: list[list] = [[]]
+    for token in re.findall(r"\(|\)|[^\s()]+", text):
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(token)
+    return stack[0][0]
+
+
+def _text(x: Any) -> str:
+    return x if isinstance(x, str) else "(" + " ".join(map(_text, x)) + ")"
+
+
+def _dnf(x: Any, negated: bool = False) -> list[frozenset[str]]:
+    """A goal's disjunctive normal form, as sets of literal texts: contradictory terms
+    dropped, and terms another term's subset implies (quantified parts stay whole)."""
+
+    def minimal(terms: list[frozenset[str]]) -> list[frozenset[str]]:
+        out: list[frozenset[str]] = []
+        for term in sorted(set(terms), key=len):
+            if not any(kept <= term for kept in out):
+                out.append(term)
+        return out
+
+    if isinstance(x, list) and x and x[0] in ("and", "or"):
+        conjunction = (x[0] == "and") != negated
+        parts = [_dnf(y, negated) for y in x[1:]]
+        if not conjunction:
+            return minimal([t for part in parts for t in part])
+        out = [frozenset()]
+        for part in sorted(parts, key=len):
+            out = minimal(
+                [a | b for a in out for b in part if not any(f"(not {p})" in a | b for p in a | b)]
+            )
+        return out
+    if isinstance(x, list) and x and x[0] == "not":
+        return _dnf(x[1], not negated)
+    return [frozenset([f"(not {_text(x)})" if negated else _text(x)])]
+
+
+def goal_actions(files: Any) -> tuple[Any, int]:
+    """The problem with its goal as actions, one per term of the goal's disjunctive normal
+    form, each adding `(goal_reached)`, the new goal (the compilation unified-planning's
+    Fast Downward integration applies so that the translator makes no goal axiom). The
+    goal's objects become parameters bound by static `(goal_arg_K ?x)` facts, so the
+    domain needs no constants."""
+    head, _, goal = files.problem.rpartition("(:goal ")
+    objects = set(re.findall(r"[a-z][a-z0-9_\-]*", head[head.index("(:objects") :]))
+    index: dict[str, int] = {}
+    actions = []
+    name = re.compile(r"(?<=\s)[a-z][a-z0-9_\-]*(?=[\s)])")
+    for k, term in enumerate(_dnf(_sexp(goal.rstrip()[:-2]))):
+        text = " ".join(sorted(term))
+        names = list(dict.fromkeys(n for n in name.findall(text) if n in objects))
+        for n in names:
+            index.setdefault(n, len(index))
+        body = name.sub(lambda m: f"?g{index[m[0]]}" if m[0] in objects else m[0], text)
+        params = " ".join(f"?g{index[n]} - object" for n in names)
+        binds = " ".join(f"(goal_arg_{index[n]} ?g{index[n]})" for n in names)
+        actions.append(
+            f"  (:action reach_goal_{k}\n    :parameters ({params})\n"
+            f"    :precondition (and {binds} {body})\n    :effect (goal_reached))"
+        )
+    declared = " ".join(f"(goal_arg_{i} ?x - object)" for i in index.values())
+    domain = files.domain.replace("(:predicates", f"(:predicates (goal_reached) {declared}", 1)
+    domain = domain.rstrip()[:-1] + "\n" + "\n".join(actions) + ")\n"
+    facts = " ".join(f"(goal_arg_{i} {node})" for node, i in index.items())
+    problem = head.replace("(:init", f"(:init {facts}", 1) + "(:goal (goal_reached)))\n"
+    return type(files)(domain, problem), len(actions)
+
+
+def disjunctive_table(task_id: str) -> None:
+    """One task's whole-graph problem as exported and with its goal as goal actions, under
+    lama-first and lazy greedy search with FF alone: which part of lama-first stalls."""
+    script = fast_downward_script()
+    if script is None:
+        print("Fast Downward: not installed; disjunctive table skipped")
+        return
+    task = next(t for t in load_suite("office-planning") if t.id == task_id)
+    graph = resolve(task).graph
+    goal = parse_goal(task.goal, graph)
+    exported = export_pddl(graph, goal)
+    compiled, count = goal_actions(exported)
+    print(f"{task_id}: goal as exported (an axiom) and as {count} goal actions")
+    print("form | translate CPU s | config | search CPU s (plan)")
+    for form, files in (("exported", exported), ("goal actions", compiled)):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            files.write(folder)
+            translated = run_fast_downward(script, folder)
+            for config in ("lama-first", "ff-approx" if form == "exported" else "ff"):
+                run = run_fast_downward(script, folder, config)
+                if run.plan_text is None:
+                    outcome = run.failure
+                else:
+                    steps = plan_from_pddl(run.plan_text, graph)
+                    steps = [s for s in steps if not s.startswith("reach_goal")]
+                    verdict = Simulator(graph).verify_plan(parse_plan(steps))
+                    good = verdict.ok and goal.holds(verdict.final_state)
+                    outcome = f"{len(steps)} steps, {'valid' if good else 'WRONG'}"
+                print(f"{form} | {translated.cpu:.1f} | {config} | {run.cpu:.1f} ({outcome})")
+
+
 def size_table(rooms_list: list[int]) -> None:
     print("rooms | nodes | problem MB | domain KB | export s")
     for rooms in rooms_list:
@@ -256,7 +369,15 @@ def main() -> None:
     parser.add_argument(
         "--focused-only", action="store_true", help="only Fast Downward on the focused problems"
     )
+    parser.add_argument(
+        "--disjunctive",
+        metavar="TASK",
+        help="only this task's problem as exported and with its goal as goal actions",
+    )
     args = parser.parse_args()
+    if args.disjunctive:
+        disjunctive_table(args.disjunctive)
+        return
     if args.focused_only:
         focused_table(args.tasks)
         return

@@ -177,3 +177,28 @@ def test_putting_down_what_is_held_binds_it_as_a_parameter():
 
 def domain_of(graph, vocabulary: str) -> str:
     return export_pddl(graph, "handempty()", vocabulary=vocabulary).domain
+
+
+def test_the_benchmarks_goal_actions_write_each_way_to_the_goal_as_an_action(monkeypatch):
+    # benchmarks/pddl_export.py --disjunctive compiles a goal into one action per term of
+    # its disjunctive normal form, to tell which part of lama-first stalls on planning-long-10
+    monkeypatch.syspath_prepend(str(SYNTHETIC.parent))
+    bench = importlib.import_module("pddl_export")
+    terms = bench._dnf(bench._sexp("(and (or (p a) (p b)) (not (and (p a) (p b))) (q))"))
+    assert sorted(map(sorted, terms)) == [
+        ["(not (p a))", "(p b)", "(q)"],
+        ["(not (p b))", "(p a)", "(q)"],
+    ]
+    task = next(t for t in load_suite("office-planning") if t.id == "planning-long-10")
+    graph = resolve(task).graph
+    files, count = bench.goal_actions(export_pddl(graph, task.goal))
+    assert count == 10  # three of the five bottles in the meeting room, the other two not
+    assert files.problem.endswith("(:goal (goal_reached)))\n")
+    actions = files.domain.split("(:action reach_goal_")[1:]
+    for action in actions:
+        assert action.count("(located ") == 5 and action.count("(not (located ") == 2
+    pytest.importorskip("unified_planning", reason="parsing PDDL needs unified-planning")
+    from unified_planning.io import PDDLReader
+
+    problem = PDDLReader().parse_problem_string(files.domain, files.problem)
+    assert len([a for a in problem.actions if a.name.startswith("reach_goal_")]) == 10
