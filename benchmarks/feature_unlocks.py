@@ -152,6 +152,14 @@ FEATURES: tuple[Feature, ...] = (
         [("predicate", "nextto")],
         "VirtualHome's CLOSE edges of a goal are all character CLOSE thing",
     ),
+    _f(
+        "folded/unfolded (fold/unfold)",
+        False,
+        ["goal:folded", "goal:unfolded"],
+        [],
+        [("action", "fold"), ("action", "unfold")],
+        "BEHAVIOR's cloth (towels, shirts, sheets)",
+    ),
     _f("two hands", True, [], ["two-hands"], [("hands", "")]),
     _f(
         "goal actions",

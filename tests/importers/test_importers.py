@@ -120,6 +120,27 @@ def test_behavior_dust_is_the_state_dirty_and_wiping_cleans_it(taxonomy):
     assert run.ok and parse_goal(task.goal, graph).holds(run.final_state)
 
 
+def test_behavior_cloth_folds_and_unfolds(taxonomy):
+    imported = convert(read_problem(DATA / "fold_towels.bddl"), taxonomy)
+    graph = imported.graph
+    assert graph.node("towel_1").state == ("folded",)
+    assert graph.node("towel_2").state == ("unfolded",)  # cloth lies spread out unless folded
+    assert {"fold", "unfold"} <= set(graph.node("shirt_1").affordances)
+    assert "fold" not in graph.node("table_1").affordances
+    (task,) = imported.tasks
+    assert task.goal == (
+        "folded(towel_1) and inside(towel_1, cabinet_1) and folded(towel_2) "
+        "and inside(towel_2, cabinet_1) and not folded(shirt_1)"
+    )
+    from sceneplan.symbolic.solver import PlanningProblem, solve
+
+    for vocabulary in ("lookplangraph", "sayplan"):
+        result = solve(PlanningProblem(graph, task.goal, vocabulary=vocabulary), 30)
+        assert result.ok and {a.name for a in result.plan} >= {"fold", "unfold"}
+        run = Simulator(graph, vocabulary).verify_plan([str(a) for a in result.plan])
+        assert run.ok and parse_goal(task.goal, graph).holds(run.final_state)
+
+
 def test_behavior_inexpressible_goal_is_a_gap_not_a_task(taxonomy):
     imported = convert(read_problem(DATA / "glittering.bddl"), taxonomy)
     assert imported.tasks == []

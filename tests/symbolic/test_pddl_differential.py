@@ -109,6 +109,14 @@ def care_scene():
             state=["dirty"],
         ),
         node("rice", "object", "pan", relation="inside_of", affordances=["pickup"], state=["raw"]),
+        node(
+            "towel",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "fold", "unfold"],
+            state=["unfolded"],
+        ),
     ]
     return from_dict(data, "care")
 
@@ -169,6 +177,8 @@ REFERENCE_PLANS = {
         f"{TO_KITCHEN} > access(stove) > pickup(pan) > access(sink) > rinse(pan, sink)",  # off
         f"{TO_KITCHEN} > access(toaster) > plug_out(toaster)",  # already unplugged
         f"{TO_KITCHEN} > access(stove) > pickup(rice) > turn_on(stove) > release_in(rice, pan)",
+        f"{TO_KITCHEN} > access(bench) > fold(towel) > pickup(towel) > unfold(towel)",
+        f"{TO_KITCHEN} > access(bench) > fold(towel) > fold(towel)",  # already folded
     ],
     "frost": [
         f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(freezer) > open(freezer) > "
@@ -239,6 +249,8 @@ LPG_PLANS = {
         "rinse(pan, sink) > put_on(stove) > plug_in(toaster) > plug_in(toaster)",
         "go_to(kitchen) > pick_up(rice) > rinse(rice, sink)",  # the tap is off
         "go_to(kitchen) > wipe(pan) > pick_up(rice) > put_on(bench) > turn_on(stove)",
+        "go_to(kitchen) > fold(towel) > pick_up(towel) > put_on(stove) > unfold(towel) > "
+        "unfold(towel)",  # already unfolded
     ],
     "frost": [
         "go_to(kitchen) > pick_up(apple) > open(freezer) > put_inside(freezer) > "

@@ -114,7 +114,7 @@ def test_an_unknown_predicate_is_a_goal_error_listing_what_is_known():
     message = str(info.value)
     assert "unknown predicate 'translucent'" in message and "did you mean" not in message
     assert "predicates are " + ", ".join(PREDICATES) in message
-    known = "state words known here are clean, closed, cold, cooked, dirty, empty, frozen, full"
+    known = "state words known here are clean, closed, cold, cooked, dirty, empty, folded, frozen"
     assert known in message
 
 

@@ -33,7 +33,7 @@ def fail(sim, plan):
             Cause.UNKNOWN_ACTION,
             "step 1 fly(kitchen): 'fly' is not an action; the actions are: goto, access, pickup, "
             "release, release_in, release_on, open, close, turn_on, turn_off, plug_in, plug_out, "
-            "wipe, rinse, sit, lie, stand_up, done",
+            "wipe, fold, unfold, rinse, sit, lie, stand_up, done",
         ),
         (
             "goto(kitchn)",

@@ -73,6 +73,8 @@ def _define_causes() -> None:
         ("already_plugged_in", "{node} is already plugged in", wrong, True),
         ("already_plugged_out", "{node} is already unplugged", wrong, True),
         ("already_clean", "{node} is already clean", wrong, True),
+        ("already_folded", "{node} is already folded", wrong, True),
+        ("already_unfolded", "{node} is already unfolded", wrong, True),
         ("is_off", "{node} is off; turn it on first", missing, True),
         ("not_standing", "the agent is {posture}; stand_up() first", missing, True),
         ("already_standing", "the agent is already standing", wrong, True),
@@ -301,7 +303,8 @@ def _postures(reach: Pre) -> tuple[ActionSchema, ...]:
 
 
 def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
-    """Plugging (VirtualHome's plug_in / plug_out) and cleaning (wipe, rinse)."""
+    """Plugging (VirtualHome's plug_in / plug_out), cleaning (wipe, rinse) and folding
+    cloth (BEHAVIOR-1K's folded / unfolded: towels, shirts, sheets)."""
     return (
         _toggle(
             "plug_in",
@@ -326,6 +329,22 @@ def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
             Pre("has_state", ("x", "dirty"), Cause.ALREADY_CLEAN),
             "clean",
             "Wipe a dirty surface or object clean.",
+        ),
+        _toggle(
+            "fold",
+            "fold",
+            reach,
+            Pre("has_state", ("x", "unfolded"), Cause.ALREADY_FOLDED),
+            "folded",
+            "Fold an unfolded cloth (a towel, a shirt, a sheet).",
+        ),
+        _toggle(
+            "unfold",
+            "unfold",
+            reach,
+            Pre("has_state", ("x", "folded"), Cause.ALREADY_UNFOLDED),
+            "unfolded",
+            "Unfold a folded cloth, spreading it out.",
         ),
         ActionSchema(
             "rinse",

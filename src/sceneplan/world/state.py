@@ -22,6 +22,7 @@ for _a, _b in (
     ("plugged_in", "plugged_out"),
     ("cooked", "raw"),
     ("frozen", "thawed"),
+    ("folded", "unfolded"),
 ):
     EXCLUSIVE_STATES[_a], EXCLUSIVE_STATES[_b] = _b, _a
 

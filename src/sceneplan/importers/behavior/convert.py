@@ -7,11 +7,13 @@
 - An object's parent comes from `ontop` / `inside`; an object with only an
   `inroom` fact goes on a room-floor asset (`floor_<room>`, guessed).
 - States: `open` (else closed, for openable things), `toggled_on` (else off,
-  for toggleable things); any other one-place predicate becomes a state word.
+  for toggleable things), `folded` (else unfolded, for cloth); any other
+  one-place predicate becomes a state word.
 - Affordances: objects `pickup`; `open`/`close` when openable, `turn_on`/
-  `turn_off` when toggleable; `receptacle` for fillable things without a lid
-  and for whatever the task puts things inside; `release` on every asset and
-  on every object the task puts things on or in.
+  `turn_off` when toggleable, `fold`/`unfold` for cloth; `receptacle` for
+  fillable things without a lid and for whatever the task puts things
+  inside; `release` on every asset and on every object the task puts things
+  on or in.
 - Heat and cold sources (taxonomy `heatSource` / `coldSource`, with their
   parameters): one that needs no switching on (`requires_toggled_on` 0:
   `electric_refrigerator`) is always running, state `on`; one that acts on
@@ -244,6 +246,8 @@ def build_scene(
             word_states.append("closed")
         if "toggleable" in p and "on" not in word_states:
             word_states.append("off")
+        if "cloth" in p and "folded" not in word_states and "unfolded" not in word_states:
+            word_states.append("unfolded")  # BEHAVIOR's cloth lies spread out unless folded
         nodes.append(
             native_node(
                 id=node_id,
@@ -293,6 +297,8 @@ def _affordances(
         out += ["open", "close"]
     if "toggleable" in props:
         out += ["turn_on", "turn_off"]
+    if "cloth" in props:
+        out += ["fold", "unfold"]
     inside = holds or instance in targets.get("inside_of", ())
     if ("fillable" in props or inside) and "openable" not in props:
         out.append("receptacle")
