@@ -160,6 +160,14 @@ FEATURES: tuple[Feature, ...] = (
         [("action", "fold"), ("action", "unfold")],
         "BEHAVIOR's cloth (towels, shirts, sheets)",
     ),
+    _f(
+        "overlaid/draped (read as ontop)",
+        False,
+        ["goal:overlaid", "goal:overlaid-object", "goal:draped", "goal:draped-object"],
+        [],
+        [("place", "ontop_of")],
+        "cloth over a thing rests on it: the graph has no geometry",
+    ),
     _f("two hands", True, [], ["two-hands"], [("hands", "")]),
     _f(
         "goal actions",

@@ -141,6 +141,40 @@ def test_behavior_cloth_folds_and_unfolds(taxonomy):
         assert run.ok and parse_goal(task.goal, graph).holds(run.final_state)
 
 
+def test_behavior_cloth_overlaid_or_draped_rests_on_what_it_covers(taxonomy):
+    # the graph has no geometry: a tablecloth over a table, or a towel over a chair, is on it
+    imported = convert(read_problem(DATA / "cover_table.bddl"), taxonomy)
+    graph = imported.graph
+    assert (graph.node("towel_1").parent, graph.node("towel_1").relation.value) == (
+        "chair_1",
+        "ontop_of",
+    )
+    assert imported.report.counts_by["guessed"]["draped read as ontop (the graph has no geometry)"]
+    (task,) = imported.tasks
+    assert task.goal == "ontop_of(tablecloth_1, table_1) and not ontop_of(towel_1, chair_1)"
+    assert "spread tablecloth 1 over table 1" in task.instruction
+    assert "take towel 1 off chair 1" in task.instruction
+    from sceneplan.symbolic.solver import PlanningProblem, solve
+
+    result = solve(PlanningProblem(graph, task.goal, vocabulary="lookplangraph"), 30)
+    run = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    assert result.ok and run.ok and parse_goal(task.goal, graph).holds(run.final_state)
+
+
+def test_behavior_what_rests_on_a_thing_with_no_place_has_none(tmp_path, taxonomy):
+    # a curtain draped on a rod that no inroom fact places: no node for either, one gap
+    text = (DATA / "cover_table.bddl").read_text()
+    text = text.replace("chair.n.01_1 - chair.n.01", "curtain_rod.n.01_1 - curtain_rod.n.01")
+    text = text.replace("(inroom chair.n.01_1 dining_room)", "")
+    text = text.replace("chair.n.01_1", "curtain_rod.n.01_1")
+    path = tmp_path / "rod.bddl"
+    path.write_text(text)
+    imported = convert(read_problem(path), taxonomy)
+    assert "towel_1" not in imported.graph and "curtain_rod_1" not in imported.graph
+    assert "init: an object on or in a thing with no place" in imported.extra["gaps"]
+    assert imported.tasks == []
+
+
 def test_behavior_inexpressible_goal_is_a_gap_not_a_task(taxonomy):
     imported = convert(read_problem(DATA / "glittering.bddl"), taxonomy)
     assert imported.tasks == []

@@ -4,8 +4,11 @@
 - Fixed vs movable comes from the synset taxonomy: a `sceneObject` synset is
   an asset (fixed furniture stays fixed even when BDDL writes it `ontop` of
   the floor); anything else is an object.
-- An object's parent comes from `ontop` / `inside`; an object with only an
-  `inroom` fact goes on a room-floor asset (`floor_<room>`, guessed).
+- An object's parent comes from `ontop` / `inside`, and from `overlaid` /
+  `draped` (cloth over a thing), read as ontop: the graph has no geometry
+  (guessed, counted); an object with only an `inroom` fact goes on a
+  room-floor asset (`floor_<room>`, guessed). What rests on a thing with no
+  place has none either.
 - States: `open` (else closed, for openable things), `toggled_on` (else off,
   for toggleable things), `folded` (else unfolded, for cloth); any other
   one-place predicate becomes a state word.
@@ -44,7 +47,15 @@ from sceneplan.importers.behavior.taxonomy import Taxonomy
 __all__ = ["COVERED", "DIRT", "Scene", "build_scene", "is_dirt", "lemma", "node_ids"]
 
 SOURCES = ("heatSource", "coldSource")  # taxonomy properties of things that heat or cool
-RELATIONS = {"ontop": "ontop_of", "inside": "inside_of"}
+RELATIONS = {
+    "ontop": "ontop_of",
+    "inside": "inside_of",
+    # cloth over a thing (a tablecloth, a cover on a car, a sheet on a line): the graph has
+    # no geometry, and what lies over a thing rests on it
+    "overlaid": "ontop_of",
+    "draped": "ontop_of",
+}
+SPREAD = frozenset({"overlaid", "draped"})
 # BDDL state predicates and the sceneplan words for true / false
 STATES = {"open": ("open", "closed"), "toggled_on": ("on", "off")}
 AGENT_SYNSET = "agent.n.01"
@@ -162,7 +173,10 @@ def build_scene(
                 report.dropped(f"{name}: a second parent of one object")
                 continue
             parents[subject] = (target, RELATIONS[name])
-            report.mapped(name)
+            if name in SPREAD:
+                report.guessed(f"{name} read as ontop (the graph has no geometry)")
+            else:
+                report.mapped(name)
         elif name in STATES and len(args) == 1:
             states[args[0]].append(STATES[name][0])
             report.mapped(name)
@@ -194,6 +208,7 @@ def build_scene(
         gaps.append("no room: no inroom fact")
         room_list = ["room"]
 
+    placed = _placed(objects, fixed, rooms, parents)
     nodes: list[dict[str, Any]] = [native_node(id=r, kind="room") for r in room_list]
     report.mapped("room", len(room_list))
     floors: dict[str, str] = {}
@@ -210,7 +225,7 @@ def build_scene(
             report.mapped("asset (sceneObject)")
         else:
             kind = "object"
-            if instance in parents and parents[instance][0] in objects:
+            if instance in parents and parents[instance][0] in placed:
                 target, relation = parents[instance]
                 parent = ids[target]
                 report.mapped("object")
@@ -226,6 +241,8 @@ def build_scene(
                     continue
                 if "substance" in p or "physicalSubstance" in p or "visualSubstance" in p:
                     gaps.append("init: a substance (water, dust, ...): no node of a scene graph")
+                elif instance in parents:
+                    gaps.append("init: an object on or in a thing with no place")
                 else:
                     gaps.append("init: an object with no place (made during the task)")
                 report.dropped("object with no place in :init")
@@ -266,6 +283,25 @@ def build_scene(
         agent_room = _room_through(agent, parents, rooms) or agent_room
     nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
     return Scene(nodes, ids, kinds, {ids[i]: s for i, s in objects.items()}, room_list, gaps)
+
+
+def _placed(
+    objects: dict[str, str],
+    fixed: set[str],
+    rooms: dict[str, str],
+    parents: dict[str, tuple[str, str]],
+) -> set[str]:
+    """The instances that get a place: fixed furniture, what is in a room, and what rests
+    on or in a placed thing (a curtain draped on a rod that has no place has none)."""
+    placed = set(fixed) | {i for i in objects if i in rooms}
+    grown = True
+    while grown:
+        grown = False
+        for instance in objects:
+            if instance not in placed and parents.get(instance, ("",))[0] in placed:
+                placed.add(instance)
+                grown = True
+    return placed
 
 
 def _room_id(room: str) -> str:

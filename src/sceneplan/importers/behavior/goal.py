@@ -73,7 +73,7 @@ def ground_goal(
                 and len(insts_a) == len(insts_b)
                 and isinstance(body, list)
                 and len(body) == 3
-                and body[0] == "ontop"
+                and body[0] in ("ontop", "overlaid", "draped")  # one thing under each
                 and {body[1], body[2]} == {var_a, var_b}
             ):
                 # A thing rests on one place only: when every place of as many has

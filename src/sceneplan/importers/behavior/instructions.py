@@ -115,6 +115,10 @@ class _Words:
             return f"put {args[0]} in {args[1]}"
         if head == "nextto" and len(args) == 2:
             return f"put {args[0]} next to {args[1]}"
+        if head == "overlaid" and len(args) == 2:
+            return f"spread {args[0]} over {args[1]}"
+        if head == "draped" and len(args) == 2:
+            return f"drape {args[0]} over {args[1]}"
         if head == "open" and len(args) == 1:
             return f"open {args[0]}"
         if head == "toggled_on" and len(args) == 1:
@@ -127,7 +131,7 @@ class _Words:
         if e[0] in ("and", "or", "forall", "exists", "not", "imply", "forn"):
             return "make sure it is not so that " + _join(self.states(e, env), "and")
         head, args = e[0], [self.name(a, env) for a in e[1:]]
-        if head == "ontop" and len(args) == 2:
+        if head in ("ontop", "overlaid", "draped") and len(args) == 2:
             return f"take {args[0]} off {args[1]}"
         if head == "inside" and len(args) == 2:
             return f"take {args[0]} out of {args[1]}"
@@ -155,6 +159,8 @@ class _Words:
             "ontop": "is on",
             "inside": "is in",
             "nextto": "is next to",
+            "overlaid": "is spread over",
+            "draped": "is draped over",
             "covered": "is covered in",
             "open": "is open",
             "toggled_on": "is on",
