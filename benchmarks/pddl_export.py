@@ -30,14 +30,22 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from synthetic import first_and_last_room, synthetic_building  # benchmarks/ is sys.path[0]
 
 from sceneplan.datasets.tasks import load_suite
 from sceneplan.graph import from_dict
 from sceneplan.runs import resolve
-from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_from_pddl, plan_pddl
+from sceneplan.symbolic.pddl import (
+    PDDLFiles,
+    Sexp,
+    export_pddl,
+    focused_problem,
+    parse_sexp,
+    plan_from_pddl,
+    plan_pddl,
+    show_sexp,
+)
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal, parse_plan
 
@@ -237,24 +245,7 @@ def focused_table(count: int) -> None:
     )
 
 
-def _sexp(text: str) -> Any:
-    stack: list[list] = [[]]
-    for token in re.findall(r"\(|\)|[^\s()]+", text):
-        if token == "(":
-            stack.append([])
-        elif token == ")":
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(token)
-    return stack[0][0]
-
-
-def _text(x: Any) -> str:
-    return x if isinstance(x, str) else "(" + " ".join(map(_text, x)) + ")"
-
-
-def _dnf(x: Any, negated: bool = False) -> list[frozenset[str]]:
+def _dnf(x: Sexp, negated: bool = False) -> list[frozenset[str]]:
     """A goal's disjunctive normal form, as sets of literal texts: contradictory terms
     dropped, and terms another term's subset implies (quantified parts stay whole)."""
 
@@ -278,10 +269,10 @@ def _dnf(x: Any, negated: bool = False) -> list[frozenset[str]]:
         return out
     if isinstance(x, list) and x and x[0] == "not":
         return _dnf(x[1], not negated)
-    return [frozenset([f"(not {_text(x)})" if negated else _text(x)])]
+    return [frozenset([f"(not {show_sexp(x)})" if negated else show_sexp(x)])]
 
 
-def goal_actions(files: Any) -> tuple[Any, int]:
+def goal_actions(files: PDDLFiles) -> tuple[PDDLFiles, int]:
     """The problem with its goal as actions, one per term of the goal's disjunctive normal
     form, each adding `(goal_reached)`, the new goal (the compilation unified-planning's
     Fast Downward integration applies so that the translator makes no goal axiom). The
@@ -292,7 +283,7 @@ def goal_actions(files: Any) -> tuple[Any, int]:
     index: dict[str, int] = {}
     actions = []
     name = re.compile(r"(?<=\s)[a-z][a-z0-9_\-]*(?=[\s)])")
-    for k, term in enumerate(_dnf(_sexp(goal.rstrip()[:-2]))):
+    for k, term in enumerate(_dnf(parse_sexp(goal.rstrip()[:-2]))):
         text = " ".join(sorted(term))
         names = list(dict.fromkeys(n for n in name.findall(text) if n in objects))
         for n in names:
@@ -309,7 +300,7 @@ def goal_actions(files: Any) -> tuple[Any, int]:
     domain = domain.rstrip()[:-1] + "\n" + "\n".join(actions) + ")\n"
     facts = " ".join(f"(goal_arg_{i} {node})" for node, i in index.items())
     problem = head.replace("(:init", f"(:init {facts}", 1) + "(:goal (goal_reached)))\n"
-    return type(files)(domain, problem), len(actions)
+    return PDDLFiles(domain, problem), len(actions)
 
 
 def disjunctive_table(task_id: str) -> None:

@@ -14,7 +14,13 @@ from sceneplan.datasets.tasks import load_suite
 from sceneplan.graph import from_dict
 from sceneplan.graph.model import NodeKind
 from sceneplan.runs import resolve
-from sceneplan.symbolic.pddl import export_pddl, focused_problem, plan_from_pddl, plan_pddl
+from sceneplan.symbolic.pddl import (
+    export_pddl,
+    focused_problem,
+    parse_sexp,
+    plan_from_pddl,
+    plan_pddl,
+)
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
 
@@ -184,7 +190,7 @@ def test_the_benchmarks_goal_actions_write_each_way_to_the_goal_as_an_action(mon
     # its disjunctive normal form, to tell which part of lama-first stalls on planning-long-10
     monkeypatch.syspath_prepend(str(SYNTHETIC.parent))
     bench = importlib.import_module("pddl_export")
-    terms = bench._dnf(bench._sexp("(and (or (p a) (p b)) (not (and (p a) (p b))) (q))"))
+    terms = bench._dnf(parse_sexp("(and (or (p a) (p b)) (not (and (p a) (p b))) (q))"))
     assert sorted(map(sorted, terms)) == [
         ["(not (p a))", "(p b)", "(q)"],
         ["(not (p b))", "(p a)", "(q)"],

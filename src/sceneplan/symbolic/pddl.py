@@ -247,7 +247,8 @@ _ITEM_TYPES = frozenset({"item", "nest", "thing", "object"})
 Sexp = str | list["Sexp"]
 
 
-def _parse(text: str) -> Sexp:
+def parse_sexp(text: str) -> Sexp:
+    """PDDL text as nested lists of tokens: `(and (p a) b)` is `["and", ["p", "a"], "b"]`."""
     stack: list[list[Sexp]] = [[]]
     for token in re.findall(r"\(|\)|[^\s()]+", text):
         if token == "(":
@@ -260,8 +261,9 @@ def _parse(text: str) -> Sexp:
     return stack[0][0]
 
 
-def _show(x: Sexp) -> str:
-    return x if isinstance(x, str) else "(" + " ".join(_show(p) for p in x) + ")"
+def show_sexp(x: Sexp) -> str:
+    """Nested lists of tokens as PDDL text (the inverse of `parse_sexp`)."""
+    return x if isinstance(x, str) else "(" + " ".join(show_sexp(p) for p in x) + ")"
 
 
 def _typed(items: list[Sexp]) -> list[tuple[str, str]]:
@@ -305,9 +307,9 @@ class SceneTypes:
             if K.OBJECT not in p.kinds
             or (p.affordance is not None and p.affordance not in self.object_affordances)
         }
-        pre = self._condition(_parse(precondition), not_items)
-        eff = self._effect(_parse(effect), not_items)
-        return _show(pre), _show(eff if eff is not None else TRUE)
+        pre = self._condition(parse_sexp(precondition), not_items)
+        eff = self._effect(parse_sexp(effect), not_items)
+        return show_sexp(pre), show_sexp(eff if eff is not None else TRUE)
 
     def simplify_goal(self, goal: str) -> str:
         """A goal condition simplified for this problem: quantifiers over empty types
@@ -315,11 +317,11 @@ class SceneTypes:
         top level, every `holding` atom in it is false (one hand: `(handempty)` and
         `(holding x)` never hold together), so that "x within the room" need not ask
         whether the robot carries x there."""
-        x = _parse(goal)
+        x = parse_sexp(goal)
         hand = ["handempty"]
         if isinstance(x, list) and x[:1] == ["and"] and hand in x[1:]:
             x = ["and", hand, *(_without_holding(p) for p in x[1:] if p != hand)]
-        return _show(self._condition(x, set()))
+        return show_sexp(self._condition(x, set()))
 
     def _scope(self, variables: list[Sexp], not_items: set[str]) -> set[str] | None:
         """Names that cannot be objects inside a quantifier (None: over an empty type)."""

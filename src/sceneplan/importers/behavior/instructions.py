@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sceneplan.importers.behavior.bddl import SExpr
-from sceneplan.importers.behavior.convert import lemma
+from sceneplan.importers.behavior.convert import RELATIONS, lemma
 
 __all__ = ["display", "instruction"]
 
@@ -131,7 +131,7 @@ class _Words:
         if e[0] in ("and", "or", "forall", "exists", "not", "imply", "forn"):
             return "make sure it is not so that " + _join(self.states(e, env), "and")
         head, args = e[0], [self.name(a, env) for a in e[1:]]
-        if head in ("ontop", "overlaid", "draped") and len(args) == 2:
+        if RELATIONS.get(head) == "ontop_of" and len(args) == 2:  # ontop, overlaid, draped
             return f"take {args[0]} off {args[1]}"
         if head == "inside" and len(args) == 2:
             return f"take {args[0]} out of {args[1]}"
