@@ -124,13 +124,14 @@ def fifty_step_plan(graph: SceneGraph) -> list[Action]:
             steps.append(Action("access", (asset,)))
             if "closed" in graph.nodes[asset].state:
                 steps.append(Action("open", (asset,)))
-            steps.append(Action("release" if holding else "pickup", (state.holding or things[0],)))
+            thing = state.held[0] if state.held else things[0]
+            steps.append(Action("release" if holding else "pickup", (thing,)))
             break
         for action in steps:
             state, failure = sim.step(state, action)
             assert failure is None, failure.message
             plan.append(action)
-        holding = state.holding is not None
+        holding = bool(state.held)
         if len(plan) >= 50:
             return plan[:50]
     raise ValueError("the building is too small for a 50-step plan")

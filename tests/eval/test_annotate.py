@@ -110,7 +110,7 @@ def test_final_state_is_rebuilt_from_the_changes():
         state = Simulator(GRAPH).verify_plan(plan).final_state
         rebuilt = final_state(GRAPH, state.changes())
         assert rebuilt.changes() == state.changes()
-        assert rebuilt.holding == state.holding
+        assert rebuilt.held == state.held
 
 
 def test_initial_facts_are_the_start_state():

@@ -39,7 +39,7 @@ def test_grasp_faults_leave_the_object_where_it_was():
     robot = SimulatedRobot(kitchen(), "grasp:1")
     run(robot.access("desk"))
     result = run(robot.pick("mug"))
-    assert result.reason is Reason.GRASP_FAILED and robot.truth.holding is None
+    assert result.reason is Reason.GRASP_FAILED and not robot.truth.held
     assert robot.injected == [{"kind": "grasp", "node": "mug", "call": 2}]
     assert [s.id for s in result.seen] == ["mug"]
 

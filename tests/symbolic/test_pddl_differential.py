@@ -121,7 +121,29 @@ def care_scene():
     return from_dict(data, "care")
 
 
+def hands_scene():
+    """The kitchen with an agent that has two hands (VirtualHome's character), and a crate
+    that carries a cup."""
+    data = kitchen_dict()
+    data["name"] = "hands"
+    for n in data["nodes"]:
+        if n["kind"] == "agent":
+            n["attributes"] = ["two_handed"]
+    data["nodes"] += [
+        node(
+            "crate",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "release", "receptacle"],
+        ),
+        node("cup", "object", "crate", relation="inside_of", affordances=["pickup"]),
+    ]
+    return from_dict(data, "hands")
+
+
 SCENES = {
+    "hands": hands_scene,
     "care": care_scene,
     "kitchen": kitchen,
     "coffee": lambda: load_environment("coffee"),
@@ -132,6 +154,16 @@ SCENES = {
     "bake": bake_scene,
 }
 REFERENCE_PLANS = {
+    "hands": [
+        f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > pickup(crate) > "
+        "access(coffee_machine) > release_on(mug, coffee_machine) > turn_on(coffee_machine) > "
+        "pickup(mug) > access(fridge) > open(fridge) > release(crate) > pickup(soup) > "
+        "access(bench) > release(mug) > release_on(soup, bench)",
+        f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > pickup(plate) > "
+        "pickup(apple)",  # hand_full: both hands hold something
+        f"{TO_KITCHEN} > access(bench) > pickup(plate) > release_in(plate, crate) > "
+        "pickup(apple) > release(mug)",  # not holding the mug
+    ],
     "kitchen": [
         f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(coffee_machine) > release(mug) > "
         "turn_on(coffee_machine)",
@@ -219,6 +251,15 @@ REFERENCE_PLANS = {
 
 
 LPG_PLANS = {
+    # two hands: put_on / put_inside name the object (`vocabulary_in`)
+    "hands": [
+        "go_to(kitchen) > pick_up(plate) > pick_up(crate) > put_on(plate, coffee_machine) > "
+        "turn_on(coffee_machine) > open(fridge) > put_inside(crate, fridge) > pick_up(plate) > "
+        "pick_up(soup) > put_inside(soup, dishwasher) > put_on(plate, bench)",
+        "go_to(kitchen) > pick_up(plate) > pick_up(apple) > pick_up(soup)",  # hand_full
+        "go_to(kitchen) > pick_up(crate) > pick_up(apple) > put_inside(apple, crate)",  # carried
+        "go_to(kitchen) > pick_up(apple) > put_on(plate, bench)",  # not holding the plate
+    ],
     "kitchen": [
         "go_to(kitchen) > open(fridge) > pick_up(soup) > put_on(bench) > pick_up(plate) > "
         "put_inside(dishwasher) > close(dishwasher) > turn_on(dishwasher) > open(dishwasher) > "
@@ -292,10 +333,12 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 
 RANDOM = {
     "sayplan": (
+        ("hands", 4),
         *(("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
         *(("rest", 2), ("frost", 2), ("bake", 3)),
     ),
     "lookplangraph": (
+        ("hands", 4),
         *(("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
         *(("rest", 2), ("frost", 2), ("bake", 3)),
     ),

@@ -65,7 +65,7 @@ def test_a_plan_on_a_stale_map_fails_naming_the_moved_object_and_memory_forgets_
     assert "mug1 is not on coffee_machine as memory had it" in outcome.feedback
     assert outcome.change.forgotten == ["mug1"] and not world.memory.knows("mug1")
     # the true world did not move: the refused step changed nothing there
-    assert world.truth.parent("mug1") == "table5" and world.truth.holding is None
+    assert world.truth.parent("mug1") == "table5" and not world.truth.held
 
 
 def test_the_next_look_repairs_memory(office):
@@ -80,7 +80,7 @@ def test_the_next_look_repairs_memory(office):
     assert "mug1" in change.added
     assert world.memory.state.parent("mug1") == "table5"
     assert world.execute("pick_up(mug1)").ok
-    assert world.truth.holding == "mug1" and world.memory.state.holding == "mug1"
+    assert world.truth.held == ("mug1",) and world.memory.state.held == ("mug1",)
 
 
 def test_a_look_moves_a_known_object_memory_placed_elsewhere(office):
@@ -106,7 +106,7 @@ def test_memory_refuses_what_it_does_not_know_without_touching_the_world(office)
     world.execute("go_to(kitchen)")
     outcome = world.execute("pick_up(orange1)")
     assert outcome.refused_by == "memory" and outcome.failure.cause.value == "unknown_node"
-    assert outcome.executed is None and truth.holding is None
+    assert outcome.executed is None and not truth.held
 
 
 def test_a_hallucinated_object_is_not_in_the_world_and_is_dropped(office):

@@ -13,7 +13,7 @@ def test_facts_change_the_start():
         ["held(apple)", "inside_of(plate, dishwasher)", "agent_at(kitchen)", "clean(plate)"],
     )
     state = Simulator(graph).initial_state()
-    assert state.holding == "apple" and state.relation("apple") is Relation.HELD
+    assert state.held == ("apple",) and state.relation("apple") is Relation.HELD
     assert state.parent("plate") == "dishwasher" and state.states("plate") == {"clean"}
     assert state.agent_at == "kitchen"
     assert graph.node("plate").parent == "dishwasher"

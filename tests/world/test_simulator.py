@@ -74,7 +74,8 @@ def fail(sim, plan):
         (
             f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(fridge) > pickup(soup)",
             Cause.HAND_FULL,
-            "step 7 pickup(soup): the agent is already holding mug; release it first",
+            "step 7 pickup(soup): the agent is already holding mug and has no hand free; "
+            "put something down first",
         ),
         (
             f"{TO_KITCHEN} > access(fridge) > pickup(soup)",
@@ -246,7 +247,7 @@ def test_relaxed_run_applies_steps_whose_preconditions_fail(sim):
     assert [(f.index, f.cause) for f in relaxed.ignored] == [(2, Cause.NOT_ADJACENT)]
     assert relaxed.skipped == []
     opened = sim.relaxed_run(f"{TO_KITCHEN} > access(bench) > pickup(soup)")
-    assert opened.final_state.holding == "soup"
+    assert opened.final_state.held == ("soup",)
     assert [f.cause for f in opened.ignored] == [Cause.NOT_ACCESSED, Cause.CONTAINER_CLOSED]
 
 
@@ -265,14 +266,14 @@ def test_relaxed_run_skips_steps_it_cannot_apply(sim, step, cause):
     relaxed = sim.relaxed_run(f"access(desk) > pickup(mug) > {step} > goto(pose1)")
     assert [(f.index, f.cause) for f in relaxed.skipped] == [(2, cause)]
     state = relaxed.final_state
-    assert state.holding == "mug" and state.agent_at == "pose1"
+    assert state.held == ("mug",) and state.agent_at == "pose1"
     assert state.parent("plate") == "bench" and "on" not in state.states("desk")
 
 
 def test_relaxed_run_skips_a_release_with_nothing_accessed(sim):
     relaxed = sim.relaxed_run("access(desk) > pickup(mug) > goto(pose1) > release(mug)")
     assert [f.cause for f in relaxed.skipped] == [Cause.NOTHING_ACCESSED]
-    assert relaxed.final_state.holding == "mug"
+    assert relaxed.final_state.held == ("mug",)
 
 
 def test_relaxed_run_of_an_executable_plan_is_the_run(sim):

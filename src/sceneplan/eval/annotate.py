@@ -100,9 +100,7 @@ def final_state(graph: SceneGraph, changes: dict[str, Any]) -> WorldState:
             state.set_state(node, word)
     if graph.has_agent:
         agent = graph.agent.id
-        state.holding = next(
-            (c for c in state.children(agent) if state.relation(c) is Relation.HELD), None
-        )
+        state.held = tuple(c for c in state.children(agent) if state.relation(c) is Relation.HELD)
     return state
 
 

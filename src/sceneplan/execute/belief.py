@@ -147,25 +147,25 @@ class Belief:
                 if seen.parent == seen.id or seen.parent in state.contents(seen.id):
                     continue  # a reply that puts an object under itself: not believable
                 before = self.where(seen.id)
-                if state.holding == seen.id:
-                    state.holding = None
+                state.let_go(seen.id)
                 state.move(seen.id, seen.parent, seen.relation)
                 updates.append(Update("moved", seen.id, before, self.where(seen.id)))
             updates += self._set_states(seen.id, seen.states)
         seen_ids = {s.id for s in result.seen}
         for asset, relation in result.surfaces:
             for node in list(visible(self.state, asset, relation)):
-                if node not in seen_ids and node in self.graph and node != self.state.holding:
+                if node not in seen_ids and node in self.graph and not self.state.holds(node):
                     before = self.where(node)
                     self._forget(node)
                     updates.append(Update("missing", node, before, None))
         for node, words in result.states.items():
             updates += self._set_states(node, words)
         state = self.state
-        if result.holding is not None and result.holding != state.holding:
-            before = state.holding
-            state.move(result.holding, state.agent_id, Relation.HELD)
-            state.holding = result.holding
+        if result.holding is not None and not state.holds(result.holding):
+            before = state.held[-1] if state.held else None
+            if not state.hand_free:
+                state.let_go(state.held[0])
+            state.take(result.holding)
             updates.append(Update("holding", state.agent_id, before, result.holding))
         if not result.ok:
             updates += self._failed(call, result)
@@ -180,7 +180,7 @@ class Belief:
             return [self.block(target)]
         if result.reason is Reason.NOT_FOUND and target in self.graph:
             node = self.graph.nodes[target]
-            if node.kind is NodeKind.OBJECT and self.state.holding != target:
+            if node.kind is NodeKind.OBJECT and not self.state.holds(target):
                 before = self.where(target)
                 self._forget(target)
                 return [Update("missing", target, before, None)]

@@ -131,12 +131,16 @@ def skill_for(action: Action, belief: WorldState) -> SkillCall | None:
         inside = belief.is_container(asset) and "open" in belief.states(asset)
         relation = "inside" if inside else "on"
         return SkillCall(Skill.PLACE, {"object": args[0], "asset": asset, "relation": relation})
-    if name in ("put_on", "put_inside") and len(args) == 1:
-        held = belief.holding
-        if held is None:
-            raise BadInputError(f"{action}: the robot holds nothing to put down")
+    if name in ("put_on", "put_inside") and len(args) in (1, 2):
+        # put_on(a) puts down the one held object; two-handed, put_on(o, a) names it
+        if len(args) == 2:
+            held, target = args
+        elif len(belief.held) == 1:
+            held, target = belief.held[0], args[0]
+        else:
+            raise BadInputError(f"{action}: the robot holds {belief.held_text()}, not one object")
         relation = "on" if name == "put_on" else "inside"
-        return SkillCall(Skill.PLACE, {"object": held, "asset": args[0], "relation": relation})
+        return SkillCall(Skill.PLACE, {"object": held, "asset": target, "relation": relation})
     if name in ("look_on", "look_inside") and len(args) == 1:
         relation = _WORD[Relation.ONTOP_OF if name == "look_on" else Relation.INSIDE_OF]
         return SkillCall(Skill.LOOK, {"asset": args[0], "relation": relation})

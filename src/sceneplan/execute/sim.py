@@ -131,7 +131,8 @@ class SimulatedRobot(Robot):
             result = self._look(args["asset"], args["relation"])
         else:
             result = self._switch(call)
-        result.at, result.holding = self.truth.agent_at, self.truth.holding
+        held = self.truth.held
+        result.at, result.holding = self.truth.agent_at, held[-1] if held else None
         return result
 
     # -- the skills ----------------------------------------------------------------------
@@ -177,11 +178,13 @@ class SimulatedRobot(Robot):
 
     def _place(self, obj: str, asset: str, relation: str) -> SkillResult:
         truth = self.truth
-        if truth.holding != obj:
-            held = truth.holding or "nothing"
+        if not truth.holds(obj):
+            held = truth.held_text()
             return SkillResult(False, Reason.NOT_HOLDING, f"holding {held}, not {obj}")
         name = "put_inside" if PLACE_WORDS[relation] is Relation.INSIDE_OF else "put_on"
-        action = Action(name, (asset,))
+        # the put actions name the object where the agent has two hands (`vocabulary_in`)
+        named = len(self._put.schemas[name].params) == 2
+        action = Action(name, (obj, asset) if named else (asset,))
         failure = self._put.check(truth, action)
         if failure is None:
             truth.accessed = asset

@@ -232,8 +232,8 @@ _relation = attrgetter("relation")
 
 def _structure_fits(by_id: dict[str, Node], kinds: list, parents: list, relations: list) -> bool:
     """Parents exist with an allowed kind, relations fit, one agent at most, no cycle."""
-    if kinds.count(NodeKind.AGENT) > 1:
-        return False
+    if kinds.count(NodeKind.AGENT) > 1 or relations.count(Relation.HELD) > 1:
+        return False  # (two held objects: the per-node check asks whether it has two hands)
     # A missing parent and one that is not a node both give the kind None: count them.
     parent_kinds = list(map(_kind, map(by_id.get, parents, repeat(_NO_NODE))))
     if parent_kinds.count(None) != parents.count(None):  # a parent that is not a node

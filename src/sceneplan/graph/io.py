@@ -22,6 +22,7 @@ from sceneplan.graph.model import (
     ALLOWED_PARENTS,
     NODE_ID_RULE,
     PLACE_KINDS,
+    TWO_HANDED,
     Node,
     NodeKind,
     Relation,
@@ -332,6 +333,25 @@ def _check_structure(nodes: dict[str, Node], problems: list[str], rejected: set[
         elif node.relation is not None:
             problems.append(f"{where}: field 'relation': only objects have a relation")
     _check_cycles(nodes, broken, problems)
+    _check_hands(nodes, problems)
+
+
+def _check_hands(nodes: dict[str, Node], problems: list[str]) -> None:
+    """The agent holds no more objects than it has hands (`SceneGraph.hands`)."""
+    held = [n.id for n in nodes.values() if n.relation is Relation.HELD and n.parent in nodes]
+    for agent in (n for n in nodes.values() if n.kind is NodeKind.AGENT):
+        mine = [h for h in held if nodes[h].parent == agent.id]
+        hands = 2 if TWO_HANDED in agent.attributes else 1
+        if len(mine) > hands:
+            fix = (
+                f"give it the attribute '{TWO_HANDED}' or put all but one down"
+                if hands == 1
+                else "put all but two down"
+            )
+            problems.append(
+                f"node '{agent.id}': holds {len(mine)} objects ({', '.join(mine)}) with "
+                f"{'one hand' if hands == 1 else 'two hands'}; {fix}"
+            )
 
 
 def _check_relation(node: Node, nodes: dict[str, Node], problems: list[str]) -> None:

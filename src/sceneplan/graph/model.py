@@ -102,6 +102,10 @@ def default_category(node_id: str) -> str:
 Position = Annotated[tuple[float, ...], msgspec.Meta(min_length=2, max_length=3)]
 
 
+# The agent's attribute that gives it a second hand (`SceneGraph.hands`).
+TWO_HANDED = "two_handed"
+
+
 class Node(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One node of the scene graph; `id` is also its name in prompts and plans.
 
@@ -388,6 +392,12 @@ class SceneGraph:
     @property
     def has_agent(self) -> bool:
         return self._agent_id is not None
+
+    @property
+    def hands(self) -> int:
+        """How many objects the agent can hold at once: 2 with the attribute `two_handed`
+        (VirtualHome's character), else 1 (SayPlan's and LookPlanGraph's robots)."""
+        return 2 if self.has_agent and TWO_HANDED in self.agent.attributes else 1
 
     def links(self) -> list[tuple[str, str]]:
         """The topology edges, as given and in the order they were added."""

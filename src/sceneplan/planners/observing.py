@@ -220,13 +220,14 @@ class Observer:
         for node in self.touched:
             if node in graph and graph.nodes[node].kind is NodeKind.OBJECT and node not in objects:
                 objects.append(node)
-        if state.holding and state.holding not in objects:
-            objects.append(state.holding)
+        objects += [o for o in state.held if o not in objects]
         data: dict[str, Any] = self._places()
         data |= {
             "asset": [_asset(state, a, here) for a in assets],
             "object": [_object(state, o) for o in objects],
-            "agent": [{"id": state.agent_id, "location": here, "holding": state.holding or ""}],
+            "agent": [
+                {"id": state.agent_id, "location": here, "holding": " and ".join(state.held)}
+            ],
         }
         shown = assets + objects
         self.observed.update(self.memory.true_id(n) for n in shown)

@@ -50,10 +50,12 @@ class Scene:
 def robot_text(state: WorldState) -> str:
     """Where the robot is, what it holds and which asset it has accessed, in words.
 
-    For example `at bobs_room; holding nothing; accessed asset: none`.
+    For example `at bobs_room; holding nothing; accessed asset: none` (`holding nothing
+    (two hands)` for an agent with two).
     """
+    hands = " (two hands)" if state.hands == 2 else ""
     return (
-        f"at {state.agent_at}; holding {state.holding or 'nothing'}; "
+        f"at {state.agent_at}; holding {state.held_text()}{hands}; "
         f"accessed asset: {state.accessed or 'none'}"
     )
 

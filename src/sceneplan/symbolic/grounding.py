@@ -30,6 +30,7 @@ from sceneplan.world.actions import Action
 from sceneplan.world.domain import ActionSchema
 from sceneplan.world.primitives import (
     EFFECTS,
+    HAND_FREE,
     HANDEMPTY,
     TESTS,
     Alternative,
@@ -89,7 +90,7 @@ class Grounder:
         spots: assets, and objects in scope that things can be put on or in (receptacles;
         for a receptacle itself, those the scope lets it stack on, `Scope.stacking`)."""
         out = []
-        if self.state.holding != o:
+        if not self.state.holds(o):
             out.append((self.state.parent(o), self.state.relation(o)))
         if self.affords(o, "pickup"):
             stacks = self.affords(o, "release")
@@ -118,7 +119,7 @@ class Grounder:
         if depth == -1:
             depth = self.scope.stack_depth
         out: list[Chain] = []
-        if self.affords(o, "pickup") or self.state.holding == o:
+        if self.affords(o, "pickup") or self.state.holds(o):
             out.append(Chain((("holding", o),), None, (), ()))
         current = (self.state.parent(o), self.state.relation(o))
         for parent, relation in self.placements(o):
@@ -259,7 +260,11 @@ class Grounder:
         facts: set[Fact] = {("at", s.agent_at)}
         if s.accessed is not None:
             facts.add(("accessed", s.accessed))
-        facts.add(("holding", s.holding) if s.holding else HANDEMPTY)
+        facts.update(("holding", o) for o in s.held)
+        if not s.held:
+            facts.add(HANDEMPTY)
+        if s.hands == 2 and s.hand_free:
+            facts.add(HAND_FREE)
         for o in self.scope.objects:
             relation = s.relation(o)
             if relation in (Relation.ONTOP_OF, Relation.INSIDE_OF):

@@ -59,7 +59,7 @@ from sceneplan.symbolic.pddl_goal import PDDL_TYPE, translate_goal
 from sceneplan.symbolic.scope import Scope, focused_scope
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.alfworld import vocabulary_for
-from sceneplan.world.domain import ActionSchema, get_vocabulary
+from sceneplan.world.domain import ActionSchema, get_vocabulary, vocabulary_in
 from sceneplan.world.goal_forms import ground, literals, map_leaves, wrong_literals
 from sceneplan.world.goals import Atom, Const, Formula, parse_goal
 from sceneplan.world.primitives import (
@@ -104,6 +104,8 @@ _PREDICATES = (
     "(accessed ?a - object)",
     "(holding ?o - object)",
     "(handempty)",
+    "(hand_free)",
+    "(two_handed)",
     "(ontop_of ?o - object ?y - object)",
     "(inside_of ?o - object ?y - object)",
     "(below ?o - object ?y - object)",
@@ -164,7 +166,7 @@ HIDDEN = (
     Hidden("base", "asset", "(below ?x ?at_base)", _base),
     # the held object, for an action that acts on it without naming it (LookPlanGraph's
     # put_on(a)); an action with a `holding(o)` precondition binds its own parameter instead
-    Hidden("held", "item", "(holding ?at_held)", lambda s, _: s.holding),
+    Hidden("held", "item", "(holding ?at_held)", lambda s, _: s.held[0] if s.held else None),
 )
 HIDDEN_BY_NAME = {h.name: h for h in HIDDEN}
 
@@ -295,10 +297,13 @@ class SceneTypes:
     `located`, ...) of a term that cannot be an object: Fast Downward explores
     conditional effects without the types of their variables, joined with the
     action's parameters, so such effects cost it the product of their atoms.
+    `two_handed`: whether the agent has two hands; the static `(two_handed)` is
+    folded to true or false (with one hand, `(hand_free)` drops out).
     """
 
     empty: frozenset[str]
     object_affordances: frozenset[str]
+    two_handed: bool = False
 
     def simplify(self, schema: ActionSchema, precondition: str, effect: str) -> tuple[str, str]:
         not_items = {
@@ -357,6 +362,8 @@ class SceneTypes:
             return [head, x[1], body]
         if head in _ITEM_FLUENTS and len(x) > 1 and x[1] in not_items:
             return FALSE
+        if head == "two_handed":
+            return TRUE if self.two_handed else FALSE
         return x
 
     def _effect(self, x: Sexp, not_items: set[str]) -> Sexp | None:
@@ -475,7 +482,7 @@ def static_facts(
     `nodes` limits them to a set of nodes (a focused problem), `links` replaces
     the topology's edges (each written both ways).
     """
-    facts = []
+    facts = ["(two_handed)"] if graph.hands == 2 else []
     members = [n.id for n in graph] if nodes is None else list(nodes)
     for primitive in primitives_of(get_vocabulary(vocabulary).values()):
         facts += primitive.pddl_static(graph, members)
@@ -513,7 +520,9 @@ def state_facts(state: WorldState, nodes: Collection[str] | None = None) -> list
     graph = state.graph
     facts = [f"(agent_at {state.agent_at})"]
     facts.append(f"(accessed {state.accessed or state.agent_id})")
-    facts.append(f"(holding {state.holding})" if state.holding else "(handempty)")
+    facts += [f"(holding {o})" for o in state.held] or ["(handempty)"]
+    if state.hands == 2 and state.hand_free:
+        facts.append("(hand_free)")
     if state.done:
         facts.append("(finished)")
     for node in graph if nodes is None else (graph.nodes[n] for n in nodes):
@@ -566,8 +575,11 @@ def pddl_type(state: WorldState, node_id: str, receptacles: bool = False) -> str
     return PDDL_TYPE[node.kind]
 
 
-def scene_types(by_type: dict[str, list[str]], members: Iterable) -> SceneTypes:
-    """The empty types of a problem (its objects by PDDL type) and the object affordances."""
+def scene_types(
+    by_type: dict[str, list[str]], members: Iterable, two_handed: bool = False
+) -> SceneTypes:
+    """The empty types of a problem (its objects by PDDL type), the object affordances, and
+    whether the agent has two hands."""
     parent: dict[str, str] = {}
     for group in re.findall(r"([^-]+?) - (\S+)", _types()):
         for name in group[0].split():
@@ -579,7 +591,7 @@ def scene_types(by_type: dict[str, list[str]], members: Iterable) -> SceneTypes:
             name = parent.get(name, "object")
     empty = frozenset((set(parent) | set(parent.values())) - used - {"object"})
     affordances = frozenset(a for n in members if n.kind is K.OBJECT for a in n.affordances)
-    return SceneTypes(empty, affordances)
+    return SceneTypes(empty, affordances, two_handed)
 
 
 def has_receptacles(nodes: Iterable) -> bool:
@@ -604,6 +616,13 @@ class PDDLFiles:
         return paths
 
 
+def _vocabulary(graph: SceneGraph, vocabulary: str | None) -> str:
+    """The vocabulary of an export: the one given, else the one planners use in the graph
+    (`world.alfworld.vocabulary_for`), in its two-handed form for an agent with two hands
+    (`world.domain.vocabulary_in`)."""
+    return vocabulary_in(vocabulary or vocabulary_for(graph, "sayplan"), graph)
+
+
 def export_pddl(
     graph: SceneGraph,
     goal: Formula | str | None = None,
@@ -620,7 +639,7 @@ def export_pddl(
     The vocabulary is, unless given, the one planners use in the graph
     (`world.alfworld.vocabulary_for`: ALFWorld's in an ALFWorld room, else SayPlan's).
     """
-    vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
+    vocabulary = _vocabulary(graph, vocabulary)
     get_vocabulary(vocabulary)  # an unknown name is an error listing the known ones
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
@@ -643,7 +662,7 @@ def export_pddl(
     for node in members:
         _check_name(node.id, "node id")
         by_type.setdefault(pddl_type(state, node.id, receptacles), []).append(node.id)
-    scene = scene_types(by_type, members)
+    scene = scene_types(by_type, members, graph.hands == 2)
     domain = domain_pddl(
         vocabulary,
         words,
@@ -684,7 +703,7 @@ def focused_problem(
     """
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
-    vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
+    vocabulary = _vocabulary(graph, vocabulary)
     state = state if state is not None else WorldState(graph)
     grounded = ground(goal, graph)
     seeds = [atom for atom, _ in wrong_literals(grounded, state)]
@@ -752,9 +771,8 @@ def plan_pddl(
     type for which the binding precondition is false, so a validator rejects the
     step as the simulator does.
     """
-    vocabulary = vocabulary or vocabulary_for(graph, "sayplan")
-    simulator = Simulator(graph, vocabulary)
-    schemas = get_vocabulary(vocabulary)
+    simulator = Simulator(graph, _vocabulary(graph, vocabulary))
+    schemas = simulator.schemas
     hidden = {name: hidden_terms(schema) for name, schema in schemas.items()}
     state = (state if state is not None else WorldState(graph)).copy()
     running, lines = True, []
@@ -816,7 +834,7 @@ def _advance(simulator: Simulator, state: WorldState, action: Action) -> bool:
 def plan_from_pddl(text: str, graph: SceneGraph, vocabulary: str | None = None) -> list[str]:
     """A PDDL plan (a planner's output: `(name args)` lines, `;` comments) as sceneplan
     actions, without the hidden parameters."""
-    schemas = get_vocabulary(vocabulary or vocabulary_for(graph, "sayplan"))
+    schemas = get_vocabulary(_vocabulary(graph, vocabulary))
     out = []
     for line in text.splitlines():
         line = line.strip()

@@ -125,7 +125,7 @@ def _same(a: WorldState, b: WorldState) -> bool:
     return (
         a.agent_at == b.agent_at
         and a.accessed == b.accessed
-        and a.holding == b.holding
+        and a.held == b.held
         and a.done == b.done
         and a.changes() == b.changes()
     )

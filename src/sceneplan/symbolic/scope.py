@@ -215,8 +215,8 @@ def focused_scope(
             focus.add_node(arg)
     for node_id in extra_nodes:
         focus.add_node(node_id)
-    if state.holding is not None:
-        focus.add_object(state.holding)
+    for held in state.held:
+        focus.add_object(held)
     if state.accessed is not None:
         focus.add_asset(state.accessed)
     words = {
@@ -228,7 +228,7 @@ def focused_scope(
     focus.add_helpers(sorted(words))
     if (
         needs_release
-        or state.holding is not None
+        or state.held
         or any(graph.nodes[o].kind is K.OBJECT for a in seeds for o in a.nodes())
     ):
         focus.ensure_release_asset()

@@ -47,6 +47,7 @@ from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
 from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.domain import vocabulary_in
 from sceneplan.world.goal_forms import ground, literals, wrong_literals
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
@@ -82,6 +83,8 @@ class PlanningProblem:
             self.target = parse_action(self.target)
         if self.state is None:
             self.state = WorldState(self.graph)
+        # an agent with two hands plans in the vocabulary's two-handed form
+        self.vocabulary = vocabulary_in(self.vocabulary, self.graph)
 
 
 @dataclass

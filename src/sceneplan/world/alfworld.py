@@ -161,7 +161,7 @@ class AlfworldIn(Test):
     def check(self, state, o, r):
         if state.parent(o) == r:
             return None
-        where = state.parent(o) if state.holding != o else "the agent's hand"
+        where = state.parent(o) if not state.holds(o) else "the agent's hand"
         return {"receptacle": r, "where": where or "nowhere"}
 
     def pddl(self, o, r):
@@ -234,7 +234,7 @@ class AlfworldInView(Test):
     name, params, text = "alfworld_in_view", ("x",), "the agent holds {x} or is where {x} is"
 
     def check(self, state, x):
-        if state.holding == x:
+        if state.holds(x):
             return None
         return _at_check(state, x)
 
@@ -293,7 +293,7 @@ class AgentNear(GoalPredicate):
     doc = "the agent is at x, or at the receptacle where x is, or holds x (ALFWorld)"
 
     def holds(self, state, x):
-        if state.holding == x:
+        if state.holds(x):
             return True
         asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
         return asset is not None and asset == state.accessed
@@ -372,7 +372,7 @@ SCHEMAS = (
         "take",
         (Param("o", OBJECTS, "pickup"), Param("r", ASSETS)),
         (
-            Pre("hand_empty", (), Cause.HAND_FULL),
+            Pre("hand_free", (), Cause.HAND_FULL),
             _AT["r"],
             Pre("alfworld_in", ("o", "r"), NOT_IN),
             Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),

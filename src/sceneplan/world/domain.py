@@ -11,10 +11,10 @@ a vocabulary (an extension's schema is checked like the built-in ones).
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sceneplan.errors import UnsupportedError
-from sceneplan.graph.model import Node, NodeKind
+from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.world import rules  # registers the built-in primitives
 from sceneplan.world.primitives import Cause, get_effect, get_test
 
@@ -60,7 +60,12 @@ def _define_causes() -> None:
             missing,
             True,
         ),
-        ("hand_full", "the agent is already holding {held}; release it first", missing, True),
+        (
+            "hand_full",
+            "the agent is already holding {held} and has no hand free; put something down first",
+            missing,
+            True,
+        ),
         ("not_holding", "the agent is not holding {node} (holding: {held})", missing, True),
         ("container_closed", "{node} is inside {container}, which is closed", missing, True),
         ("already_open", "{node} is already open", wrong, True),
@@ -206,6 +211,13 @@ class ActionSchema:
 
     def _is_param(self, name: str) -> bool:
         return any(p.name == name for p in self.params)
+
+    @property
+    def held_param(self) -> str | None:
+        """The parameter the agent must hold (`holding(o)` among the preconditions): what
+        an effect on "the held object" acts on; None for an action that does not name it
+        (LookPlanGraph's put_on(a), on the one held object)."""
+        return next((p.args[0] for p in self.pre if p.test == "holding"), None)
 
 
 PLACES = frozenset({K.ROOM, K.POSE})
@@ -386,7 +398,7 @@ SAYPLAN: dict[str, ActionSchema] = {
             "pickup",
             (Param("o", OBJECTS, "pickup"),),
             (
-                Pre("hand_empty", (), Cause.HAND_FULL),
+                Pre("hand_free", (), Cause.HAND_FULL),
                 Pre("asset_accessed", ("o",), Cause.NOT_ACCESSED),
                 Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
             ),
@@ -455,7 +467,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             "pick_up",
             (Param("o", OBJECTS, "pickup"),),
             (
-                Pre("hand_empty", (), Cause.HAND_FULL),
+                Pre("hand_free", (), Cause.HAND_FULL),
                 Pre("in_room_of", ("o",), Cause.NOT_IN_ROOM),
                 Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
             ),
@@ -517,10 +529,46 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
     )
 }
 
+
+def _naming_the_held(schemas: dict[str, ActionSchema]) -> dict[str, ActionSchema]:
+    """A vocabulary for an agent with two hands: an action that acts on "the held object"
+    without naming it (LookPlanGraph's put_on(a), `holding_any`) takes the object as its
+    first argument instead (`put_on(o, a)`, as VirtualHome's PUTBACK <object> <target>),
+    since with two objects held "the held object" is not one. The rest is unchanged."""
+    out = {}
+    for name, schema in schemas.items():
+        if any(p.test == "hand_free" for p in schema.pre):
+            # with a hand free, what is held (or on or in it) could be picked up again
+            doc = schema.doc.replace("(one at a time)", "(two hands: up to two objects)")
+            taken = schema.params[0].name
+            pre = (schema.pre[0], Pre("not_carried", (taken,), Cause.CARRIED), *schema.pre[1:])
+            out[name] = replace(schema, pre=pre, doc=doc)
+            continue
+        if not any(p.test == "holding_any" for p in schema.pre):
+            out[name] = schema
+            continue
+        pre = tuple(
+            Pre("holding", ("o",), p.cause) if p.test == "holding_any" else p for p in schema.pre
+        )
+        doc = schema.doc.replace("Put the held object", "Put a held object <o>")
+        out[name] = replace(schema, params=(Param("o", OBJECTS), *schema.params), pre=pre, doc=doc)
+    return out
+
+
 VOCABULARIES: dict[str, dict[str, ActionSchema]] = {
     "sayplan": SAYPLAN,
     "lookplangraph": LOOKPLANGRAPH,
+    "lookplangraph_two_hands": _naming_the_held(LOOKPLANGRAPH),
 }
+# The vocabulary a run of a vocabulary uses where the agent has two hands (`WorldState.
+# hands`): one whose actions name what they put down. SayPlan's and ALFWorld's do already.
+TWO_HANDED: dict[str, str] = {"lookplangraph": "lookplangraph_two_hands"}
+
+
+def vocabulary_in(name: str, graph: SceneGraph) -> str:
+    """The vocabulary a run of `name` uses in `graph`: its two-handed form (`TWO_HANDED`)
+    where the graph's agent has two hands, else `name` itself."""
+    return TWO_HANDED.get(name, name) if graph.hands == 2 else name
 
 
 def register_action(vocabulary: str, schema: ActionSchema) -> None:

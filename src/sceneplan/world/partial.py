@@ -124,7 +124,7 @@ class PartialWorld:
     def _explain(self, action: Action, true_failure: Failure, change: MemoryChange) -> Failure:
         """The true world refused what memory allowed: correct memory and say what it had wrong."""
         memory, truth = self.memory, self.truth
-        involved = list(dict.fromkeys([*action.args, *filter(None, [memory.state.holding])]))
+        involved = list(dict.fromkeys([*action.args, *memory.state.held]))
         for node in involved:
             if node not in memory.graph:
                 continue

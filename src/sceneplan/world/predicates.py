@@ -216,8 +216,7 @@ class _Relation(GoalPredicate):
     def establish(self, state, x, y):
         if len(self.relations) != 1:
             raise NotImplementedError
-        if state.holding == x:
-            state.holding = None
+        state.let_go(x)
         state.move(x, y, self.relations[0])
         return None
 
@@ -462,13 +461,12 @@ class Held(GoalPredicate):
     doc = "the agent holds x"
 
     def holds(self, state, x):
-        return state.holding == x
+        return state.holds(x)
 
     def establish(self, state, x):
-        if state.holding is not None and state.holding != x:
-            return f"the agent already holds {state.holding}"
-        state.move(x, state.agent_id, Relation.HELD)
-        state.holding = x
+        if not state.holds(x) and not state.hand_free:
+            return f"the agent already holds {state.held_text()}"
+        state.take(x)
         return None
 
     def pddl(self, t, x):
@@ -484,7 +482,7 @@ class HandEmpty(GoalPredicate):
     doc = "the agent holds nothing"
 
     def holds(self, state):
-        return state.holding is None
+        return not state.held
 
     def pddl(self, t):
         return "(handempty)"

@@ -113,6 +113,7 @@ class Cause(str):
 
 Fact = tuple  # ("at", place), ("holding", o), ("state", word, x), ("ontop_of", o, y), ...
 HANDEMPTY: Fact = ("handempty",)
+HAND_FREE: Fact = ("hand_free",)  # with two hands: at most one object is held
 # A binding holds the hidden choices of a ground variant: "at", "accessed", ("chain", o).
 Binding = dict
 # One way a test can hold: (new bindings, facts that must hold, facts that must not).

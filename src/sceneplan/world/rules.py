@@ -6,8 +6,10 @@ and its prompt wording. The PDDL faces use the fluents `symbolic.pddl`
 declares: `(agent_at p)`, `(linked p q)`, `(same x x)` (a place or an asset is
 itself), `(accessed a)` (the agent's own node when
 nothing is accessed),
-`(holding o)`, `(handempty)`, `(ontop_of o y)`, `(inside_of o y)`, `(below o y)`
-(at any depth), `(enclosed o c)` (below c, entering it through `inside_of`),
+`(holding o)`, `(handempty)` (nothing held), `(hand_free)` (a hand is free; kept only
+for an agent with two hands, `(two_handed)`: with one hand it is `(handempty)`),
+`(ontop_of o y)`, `(inside_of o y)`, `(below o y)` (at any depth), `(enclosed o c)`
+(below c, entering it through `inside_of`),
 `(located o r)` (resting, at any depth, on an asset of room r), `(shut o)`
 (see `symbolic.pddl`), `(asset_in_room a r)`,
 `(container x)`, `(can_AFFORDANCE x)`, `(is_WORD x)`, `(makes_F x)` and `(takes_F o)`
@@ -25,7 +27,8 @@ never universal or negated over something hidden, which a grounder makes an
 axiom (Fast Downward's lama then runs out of memory).
 
 The grounded task's facts are `("at", p)`, `("accessed", a)`, `("holding", o)`,
-`("handempty",)`, `("ontop_of"|"inside_of", o, y)` and `("state", word, x)`.
+`("handempty",)`, `("hand_free",)` (two hands only), `("ontop_of"|"inside_of", o, y)`
+and `("state", word, x)`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.world.primitives import (
+    HAND_FREE,
     HANDEMPTY,
     Alternative,
     Binding,
@@ -133,7 +137,33 @@ def appliance_words() -> set[str]:
 
 
 def _held(state: WorldState) -> str:
-    return state.holding or "nothing"
+    return state.held_text()
+
+
+# Hands. With one hand, "a hand is free" is "the hand is empty"; with two (`(two_handed)`,
+# a static fact), `(hand_free)` says that at most one object is held. A PDDL face writes
+# both cases; `symbolic.pddl.SceneTypes` folds `(two_handed)` away for a problem's scene.
+HAND_FREE_PDDL = "(or (handempty) (and (two_handed) (hand_free)))"
+# picking up with a hand already full leaves none free
+GRAB_HANDS_PDDL = "(not (handempty)) (when (and (two_handed) (not (handempty))) (not (hand_free)))"
+# putting one down frees a hand; the hand is empty if a hand was free before (one was held)
+PUT_HANDS_PDDL = (
+    "(when (or (not (two_handed)) (hand_free)) (handempty)) (when (two_handed) (hand_free))"
+)
+
+
+def _grab_hands(g: Grounding) -> tuple[list[Fact], list]:
+    """What picking up does to the hands in the grounded task: delete, conditional."""
+    if g.state.hands == 1:
+        return [HANDEMPTY], []
+    return [HANDEMPTY], [((), (HANDEMPTY,), [], [HAND_FREE])]
+
+
+def _put_hands(g: Grounding) -> tuple[list[Fact], list]:
+    """What putting down does to the hands in the grounded task: add, conditional."""
+    if g.state.hands == 1:
+        return [HANDEMPTY], []
+    return [HAND_FREE], [((HAND_FREE,), (), [HANDEMPTY], [])]
 
 
 # -- precondition tests ------------------------------------------------------------------
@@ -192,17 +222,17 @@ class InRoomOf(Test):
 
 
 @primitive
-class HandEmpty(Test):
-    name, params, text = "hand_empty", (), "the agent's hand is empty"
+class HandFree(Test):
+    name, params, text = "hand_free", (), "the agent has a hand free"
 
     def check(self, state):
-        return None if state.holding is None else {"held": state.holding}
+        return None if state.hand_free else {"held": _held(state)}
 
     def pddl(self):
-        return "(handempty)"
+        return HAND_FREE_PDDL
 
     def ground(self, g, b):
-        return [({}, (HANDEMPTY,), ())]
+        return [({}, (HANDEMPTY if g.state.hands == 1 else HAND_FREE,), ())]
 
 
 @primitive
@@ -210,7 +240,7 @@ class Holding(Test):
     name, params, text = "holding", ("o",), "the agent holds {o}"
 
     def check(self, state, o):
-        return None if state.holding == o else {"held": _held(state)}
+        return None if state.holds(o) else {"held": _held(state)}
 
     def pddl(self, o):
         return f"(holding {o})"
@@ -222,19 +252,23 @@ class Holding(Test):
 
 @primitive
 class HoldingAny(Test):
-    """Binds the held object ("held") for effects that act on it (`place`)."""
+    """Binds the held object ("held") for effects that act on it without naming it
+    (`place` in LookPlanGraph's put_on(a)): there must be exactly one."""
 
-    name, params, text = "holding_any", (), "the agent holds an object"
+    name, params, text = "holding_any", (), "the agent holds one object"
 
     def check(self, state):
-        return None if state.holding is not None else {"held": "nothing", "node": "anything"}
+        if len(state.held) == 1:
+            return None
+        return {"held": _held(state), "node": "one object" if state.held else "anything"}
 
     def pddl(self):
-        return "(not (handempty))"
+        return "(and (not (handempty)) (or (not (two_handed)) (hand_free)))"
 
     def ground(self, g, b):
-        holdable = [o for o in sorted(g.objects) if g.affords(o, "pickup") or g.state.holding == o]
-        return [alt for o in holdable for alt in bind(b, "held", o, (("holding", o),))]
+        holdable = [o for o in sorted(g.objects) if g.affords(o, "pickup") or g.state.holds(o)]
+        one = () if g.state.hands == 1 else (HAND_FREE,)
+        return [alt for o in holdable for alt in bind(b, "held", o, (("holding", o), *one))]
 
 
 def _chain_accessed(g: Grounding, b: Binding, o: str) -> list[Alternative]:
@@ -583,8 +617,7 @@ class Grab(Effect):
     name, params, text = "grab", ("o",), "the agent holds {o}, with whatever is on or in it"
 
     def apply(self, state, o):
-        state.move(o, state.agent_id, Relation.HELD)
-        state.holding = o
+        state.take(o)
 
     def pddl(self, o, *, room, base):
         # o rests on assets and `nest` objects only, at any depth on the asset `base`, and
@@ -599,7 +632,7 @@ class Grab(Effect):
             "(and (not (below ?d ?y)) (not (enclosed ?d ?y))))"
         )
         return (
-            f"(holding {o}) (not (handempty)) "
+            f"(holding {o}) {GRAB_HANDS_PDDL} "
             f"{unlink.replace('?y', base)} (forall (?y - nest) {unlink}) "
             f"(not (located {o} {room})) "
             f"(forall (?d - nest) {carried.replace('?y', base)}) "
@@ -613,7 +646,8 @@ class Grab(Effect):
             links = [chain.links[0]]
         else:
             links = [(r.value, o, p) for p, r in g.placements(o)]
-        return [("holding", o)], [HANDEMPTY, *links], []
+        delete, cond = _grab_hands(g)
+        return [("holding", o)], [*delete, *links], cond
 
 
 def _apply_if_running(state: WorldState, appliance: str, obj: str) -> None:
@@ -637,11 +671,10 @@ def _apply(state: WorldState, appliance: str, obj: str) -> None:
             state.set_state(obj, word)
 
 
-def _put(state: WorldState, target: str, relation: Relation) -> None:
-    held = state.holding
+def _put(state: WorldState, held: str | None, target: str, relation: Relation) -> None:
     assert held is not None, "preconditions guarantee a held object"
     state.move(held, target, relation)
-    state.holding = None
+    state.let_go(held)
     _apply_if_running(state, target, held)
 
 
@@ -653,8 +686,9 @@ class Place(Effect):
     runs_appliances = True
     name, params, text = "place", ("a", "relation"), "the held object is {relation} {a}"
 
-    def apply(self, state, a, relation):
-        _put(state, a, Relation(relation))
+    def apply(self, state, a, relation, *, held):
+        # `held`: the object put down, as in the PDDL face (see `Simulator`)
+        _put(state, held, a, Relation(relation))
 
     def pddl(self, a, relation, *, room, held):
         # `held`: the held object, a bound term: the schema's parameter the agent holds
@@ -681,7 +715,7 @@ class Place(Effect):
         sub_in = enclosed("?sub")
         return " ".join(
             (
-                "(handempty)",
+                PUT_HANDS_PDDL,
                 f"(not (holding {h})) ({relation} {h} {a}) (below {h} {a}){enclosed(h)}",
                 f"(located {h} {room})",
                 each("?sub - nest", f"(below ?sub {h})", f"(and (below ?sub {a}){sub_in})"),
@@ -696,11 +730,11 @@ class Place(Effect):
         held = b.get("held")
         if held is None:
             raise UnsupportedError("place needs holding or holding_any among the preconditions")
-        add: list[Fact] = [HANDEMPTY, (relation, held, a)]
-        cond: list = []
+        hands, cond = _put_hands(g)
+        add: list[Fact] = [*hands, (relation, held, a)]
         if relation == Relation.INSIDE_OF.value or not g.is_container(a):
             receivers = [(held, ()), *g.contents_paths(held)]
-            cond = g.appliance_effects(a, receivers, ((("state", "on", a),), ()))
+            cond += g.appliance_effects(a, receivers, ((("state", "on", a),), ()))
         return add, [("holding", held)], cond
 
     def check_use(self, schema, index):
@@ -724,7 +758,7 @@ class PlaceAtAccessed(Effect):
         target = state.accessed
         assert target is not None, "preconditions guarantee an accessed asset"
         inside = state.is_container(target) and state.opening_clear(target)
-        _put(state, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
+        _put(state, o, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
 
     def pddl(self, o, *, acc, room):
         # the accessed asset (`acc`) and the agent's room (`room`) are hidden parameters;
@@ -735,7 +769,7 @@ class PlaceAtAccessed(Effect):
         carried = appliance_pddl(acc, "?d", f"{running} (below ?d {o})")
         functions = f"{appliance_pddl(acc, o, running)} (forall (?d - nest) (and {carried}))"
         return (
-            f"(not (holding {o})) (handempty) (below {o} {acc}) (located {o} {room}) "
+            f"(not (holding {o})) {PUT_HANDS_PDDL} (below {o} {acc}) (located {o} {room}) "
             f"(when {inside} (and (inside_of {o} {acc}) (enclosed {o} {acc}))) "
             f"(when (not {inside}) (ontop_of {o} {acc})) "
             f"(forall (?d - nest) (when (below ?d {o}) (and (below ?d {acc}) "
@@ -750,8 +784,8 @@ class PlaceAtAccessed(Effect):
             raise UnsupportedError(
                 "place_at_accessed needs something_accessed among the preconditions"
             )
-        add: list[Fact] = [HANDEMPTY]
-        cond: list = []
+        hands, cond = _put_hands(g)
+        add: list[Fact] = [*hands]
         running: tuple[tuple[Fact, ...], tuple[Fact, ...]] = ((("state", "on", a),), ())
         if g.is_container(a) and not g.affords(a, "open"):
             add.append(("inside_of", o, a))  # a receptacle: always open

@@ -9,12 +9,14 @@ A relaxed run applies the same plan's effects, ignoring the precondition that fa
 (SayPlan Table 3 judges a plan's correctness apart from its executability):
 
 >>> relaxed = sim.relaxed_run("goto(bobs_room) > access(wardrobe1) > pickup(coffee_mug)")
->>> relaxed.final_state.holding, [f.cause.value for f in relaxed.ignored]
-('coffee_mug', ['container_closed'])
+>>> relaxed.final_state.held, [f.cause.value for f in relaxed.ignored]
+(('coffee_mug',), ['container_closed'])
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +24,8 @@ from typing import Any
 from sceneplan.errors import PlanExecutionError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_action, parse_plan
-from sceneplan.world.domain import ActionSchema, get_vocabulary
-from sceneplan.world.primitives import EFFECTS, TESTS, Cause
+from sceneplan.world.domain import ActionSchema, get_vocabulary, vocabulary_in
+from sceneplan.world.primitives import EFFECTS, TESTS, Cause, Effect
 from sceneplan.world.state import WorldState
 
 PlanLike = str | Iterable[str | Action | dict]
@@ -118,6 +120,12 @@ class RelaxedRun:
 _ACTS_ON_NOTHING = frozenset({"not_holding", "nothing_accessed"})
 
 
+@functools.cache
+def _takes_held(effect: Effect) -> bool:
+    """Whether an effect's `apply` takes the held object (keyword `held`)."""
+    return "held" in inspect.signature(effect.apply).parameters
+
+
 def _blocks_relaxed(cause: Cause) -> bool:
     return not cause.repairable or cause.value in _ACTS_ON_NOTHING
 
@@ -126,6 +134,8 @@ class Simulator:
     """Executes actions of one vocabulary ('sayplan' or 'lookplangraph') on a scene graph."""
 
     def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+        # an agent with two hands uses the vocabulary's two-handed form (`vocabulary_in`)
+        vocabulary = vocabulary_in(vocabulary, graph)
         self.schemas: dict[str, ActionSchema] = get_vocabulary(vocabulary)
         self.graph = graph
         self.vocabulary = vocabulary
@@ -215,8 +225,17 @@ class Simulator:
     def _effects(self, state: WorldState, action: Action) -> None:
         schema = self.schemas[action.name]
         binding = schema.bind(action.args)
+        # the object an effect on "the held object" acts on, as in the PDDL faces: the
+        # parameter the agent must hold, else the one object it holds
+        named = schema.held_param
+        held = binding[named] if named is not None else (state.held[0] if state.held else None)
         for effect in schema.effects:
-            EFFECTS[effect.op].apply(state, *(binding.get(a, a) for a in effect.args))
+            op = EFFECTS[effect.op]
+            args = (binding.get(a, a) for a in effect.args)
+            if _takes_held(op):
+                op.apply(state, *args, held=held)  # type: ignore[call-arg]
+            else:
+                op.apply(state, *args)
 
     def step(self, state: WorldState, action: Action | str) -> tuple[WorldState, Failure | None]:
         """Execute one action: the new state, or the unchanged state and the failure."""

@@ -39,7 +39,7 @@ def holds_inside(node: Node) -> bool:
 class WorldState:
     """Where everything is and what state it is in, as an overlay on a SceneGraph."""
 
-    __slots__ = ("_parent", "_state", "accessed", "done", "graph", "holding", "trail")
+    __slots__ = ("_parent", "_state", "accessed", "done", "graph", "hands", "held", "trail")
 
     def __init__(self, graph: SceneGraph):
         self.graph = graph
@@ -50,17 +50,14 @@ class WorldState:
         # the states before each action the simulator applied to reach this one (ordered
         # goals, `goals.Then`, are checked over them); the states are never changed
         self.trail: tuple[WorldState, ...] = ()
-        self.holding: str | None = (
-            next(
-                (
-                    c
-                    for c in graph.children(graph.agent.id)
-                    if graph.nodes[c].kind is NodeKind.OBJECT
-                ),
-                None,
+        # the objects the agent holds, in the order it picked them up; at most `hands`
+        self.hands = graph.hands
+        self.held: tuple[str, ...] = (
+            tuple(
+                c for c in graph.children(graph.agent.id) if graph.nodes[c].kind is NodeKind.OBJECT
             )
             if graph.has_agent
-            else None
+            else ()
         )
 
     def copy(self) -> WorldState:
@@ -71,7 +68,8 @@ class WorldState:
         new._state = dict(self._state)
         new.accessed = self.accessed
         new.done = self.done
-        new.holding = self.holding
+        new.hands = self.hands
+        new.held = self.held
         new.trail = self.trail
         return new
 
@@ -177,11 +175,24 @@ class WorldState:
         """Things can go in or out now: the node is open, or it has no lid to close."""
         return "open" in self.states(node_id) or "open" not in self.graph.nodes[node_id].affordances
 
+    def holds(self, node_id: str) -> bool:
+        """Whether the agent holds the node (in either hand)."""
+        return node_id in self.held
+
+    @property
+    def hand_free(self) -> bool:
+        """Whether the agent has a hand free to pick something up."""
+        return len(self.held) < self.hands
+
+    def held_text(self) -> str:
+        """What the agent holds, for feedback and prompts: `mug`, `mug and plate`, `nothing`."""
+        return " and ".join(self.held) or "nothing"
+
     def carried(self, node_id: str) -> bool:
-        """The node is the held object, or on or in it at any depth."""
+        """The node is a held object, or on or in one at any depth."""
         current: str | None = node_id
-        while current is not None and self.holding is not None:
-            if current == self.holding:
+        while current is not None and self.held:
+            if current in self.held:
                 return True
             if self.graph.nodes[current].kind is not NodeKind.OBJECT:
                 return False
@@ -199,6 +210,16 @@ class WorldState:
             self._parent.pop(node_id, None)
         else:
             self._parent[node_id] = (parent, relation)
+
+    def take(self, node_id: str) -> None:
+        """The agent picks an object up (into a free hand), with what is on or in it."""
+        self.move(node_id, self.agent_id, Relation.HELD)
+        if node_id not in self.held:
+            self.held = (*self.held, node_id)
+
+    def let_go(self, node_id: str) -> None:
+        """The agent's hand no longer holds the object (the caller moves it somewhere)."""
+        self.held = tuple(h for h in self.held if h != node_id)
 
     def set_state(self, node_id: str, word: str) -> None:
         """Add a state word, removing its opposite."""

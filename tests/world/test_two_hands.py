@@ -1,0 +1,134 @@
+"""Two hands (VirtualHome's character): an agent with the attribute `two_handed` holds up
+to two objects; in the simulator, the solver, the PDDL export, the graph checks and the
+prompts, in both vocabularies. LookPlanGraph's put_on / put_inside then name the object."""
+
+from __future__ import annotations
+
+import pytest
+
+from sceneplan.errors import GraphValidationError
+from sceneplan.graph import from_dict
+from sceneplan.planners.scene import robot_text
+from sceneplan.symbolic.pddl import export_pddl
+from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.domain import vocabulary_in
+from scenes import kitchen_dict, node
+
+TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
+
+
+def scene(two_handed: bool = True, held: tuple[str, ...] = ()):
+    data = kitchen_dict()
+    data["name"] = "hands" if two_handed else "hand"
+    for n in data["nodes"]:
+        if n["kind"] == "agent" and two_handed:
+            n["attributes"] = ["two_handed"]
+    data["nodes"] += [
+        node(o, "object", "agent", relation="held", affordances=["pickup"]) for o in held
+    ]
+    return from_dict(data, data["name"])
+
+
+TWO, ONE = scene(), scene(two_handed=False)
+
+
+def test_the_hand_count_is_the_agents_attribute():
+    assert (TWO.hands, ONE.hands) == (2, 1)
+    assert Simulator(TWO).initial_state().hands == 2
+    assert vocabulary_in("lookplangraph", TWO) == "lookplangraph_two_hands"
+    assert vocabulary_in("lookplangraph", ONE) == "lookplangraph"
+    assert vocabulary_in("sayplan", TWO) == "sayplan"  # release_on(o, r) names the object
+
+
+@pytest.mark.parametrize(
+    ("graph", "vocabulary", "plan", "feedback"),
+    [
+        (TWO, "sayplan", f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > "
+         "pickup(plate) > release_on(mug, bench) > pickup(apple)", None),
+        (TWO, "sayplan", f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > "
+         "pickup(plate) > pickup(apple)", "already holding mug and plate and has no hand free"),
+        (ONE, "sayplan", f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > "
+         "pickup(plate)", "already holding mug and has no hand free"),
+        (TWO, "lookplangraph", "go_to(kitchen) > pick_up(plate) > pick_up(apple) > "
+         "put_on(plate, coffee_machine) > put_inside(apple, cabinet)", None),
+        (TWO, "lookplangraph", "go_to(kitchen) > pick_up(plate) > put_on(bench)",
+         "put_on(<o>, <a>) takes 2 argument(s), got 1"),
+        (TWO, "lookplangraph", "go_to(kitchen) > pick_up(plate) > put_on(apple, bench)",
+         "not holding apple (holding: plate)"),
+        (TWO, "lookplangraph", "go_to(kitchen) > pick_up(plate) > pick_up(plate)",
+         "plate is held by the agent"),
+        (ONE, "lookplangraph", "go_to(kitchen) > pick_up(plate) > put_on(bench)", None),
+        (ONE, "lookplangraph", "go_to(kitchen) > pick_up(plate) > pick_up(apple)",
+         "already holding plate"),
+    ],
+)  # fmt: skip
+def test_the_simulator_counts_hands(graph, vocabulary, plan, feedback):
+    result = Simulator(graph, vocabulary).verify_plan(plan)
+    if feedback is None:
+        assert result.ok, result.feedback
+    else:
+        assert not result.ok and feedback in result.feedback, result.feedback
+
+
+def test_held_objects_keep_the_order_they_were_picked_up_in():
+    sim = Simulator(TWO, "lookplangraph")
+    end = sim.run("go_to(kitchen) > pick_up(plate) > pick_up(apple) > put_on(plate, bench)")
+    assert end.held == ("apple",) and end.parent("plate") == "bench" and end.hand_free
+    end = sim.run("go_to(kitchen) > pick_up(plate) > pick_up(apple)")
+    assert end.held == ("plate", "apple") and not end.hand_free
+    assert parse_goal("held(plate) and held(apple) and not handempty()", TWO).holds(end)
+
+
+@pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph"])
+def test_the_solver_fills_both_hands(vocabulary):
+    goal = "held(plate) and held(mug)"
+    result = solve(PlanningProblem(TWO, goal, vocabulary=vocabulary), timeout=60)
+    assert result.ok, result.stats
+    end = Simulator(TWO, vocabulary).run(result.plan)
+    assert parse_goal(goal, TWO).holds(end)
+    # one hand cannot: the solver says so rather than returning a plan
+    assert not solve(PlanningProblem(ONE, goal, vocabulary=vocabulary), timeout=60).ok
+
+
+def test_the_solver_puts_down_the_right_one_of_two():
+    data = kitchen_dict()
+    for n in data["nodes"]:
+        if n["kind"] == "agent":
+            n["attributes"] = ["two_handed"]
+        if n["id"] in ("plate", "apple"):
+            n["parent"], n["relation"] = "agent", "held"
+    graph = from_dict(data, "both_held")
+    goal = "ontop_of(apple, desk) and held(plate)"
+    result = solve(PlanningProblem(graph, goal, vocabulary="lookplangraph"), timeout=60)
+    assert result.ok, result.stats
+    assert "put_on(apple, desk)" in [str(a) for a in result.plan]
+    assert parse_goal(goal, graph).holds(Simulator(graph, "lookplangraph").run(result.plan))
+
+
+def test_the_pddl_export_keeps_the_one_handed_domain_as_it_was():
+    one = export_pddl(ONE, "held(plate)")
+    two = export_pddl(TWO, "held(plate) and held(mug)")
+    actions = one.domain[one.domain.index("(:action") :]
+    # with one hand, `(two_handed)` folds away and `(hand_free)` is never used
+    assert "hand_free" not in actions and "two_handed" not in actions
+    assert "(two_handed)" not in one.problem and "(hand_free)" not in one.problem
+    assert "(two_handed)" in two.problem and "(hand_free)" in two.problem
+    assert "(hand_free)" in two.domain[two.domain.index("(:action") :]
+
+
+def test_the_graph_check_counts_what_the_agent_holds():
+    with pytest.raises(GraphValidationError, match=r"holds 2 objects .* with one hand"):
+        scene(two_handed=False, held=("cup1", "cup2"))
+    assert scene(held=("cup1", "cup2")).hands == 2
+    with pytest.raises(GraphValidationError, match=r"holds 3 objects .* with two hands"):
+        scene(held=("cup1", "cup2", "cup3"))
+
+
+def test_prompts_say_the_agent_has_two_hands():
+    state = Simulator(TWO).run(f"access(desk) > pickup(mug) > {TO_KITCHEN}")
+    assert robot_text(state).startswith("at kitchen; holding mug (two hands);")
+    assert robot_text(Simulator(ONE).initial_state()).startswith("at office; holding nothing;")
+    lines = "\n".join(Simulator(TWO, "lookplangraph").describe_actions())
+    assert "put_on(<o>, <a>)" in lines and "two hands" in lines
+    assert "put_on(<a>)" in "\n".join(Simulator(ONE, "lookplangraph").describe_actions())
