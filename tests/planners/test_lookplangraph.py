@@ -104,3 +104,29 @@ def test_a_given_perception_object_is_used(scripted_llm, orange_task):
         episode = planner.plan(orange_task.target, orange_task.graph, llm)
     look = episode.steps[1]
     assert look.observations == [] and look.added == [] and look.expected
+
+
+def test_lookplangraph_uses_two_hands_where_virtualhome_gives_them(scripted_llm):
+    # Brush teeth: hold the toothbrush and the toothpaste at once (VirtualHome's two hands)
+    target = resolve(get_task("virtualhome-696_1"))
+    assert target.graph.hands == 2
+    for reply in (
+        move("go_to", "bathroom"),
+        move("look_on", "floor_bathroom"),
+        move("pick_up", "tooth_paste_1000"),
+        move("pick_up", "toothbrush_1001"),
+        move("put_on", "floor_bathroom"),  # which one? refused: it names no object
+        move("done"),
+    ):
+        scripted_llm.enqueue_json(reply)
+    planner = get_planner("lookplangraph", perception="simulated:perfect")
+    with scripted_llm.client() as llm:
+        episode = planner.plan(target.target, target.graph, llm)
+
+    assert episode.status is Status.SUCCESS, episode.error or episode.failure
+    assert episode.plan[-3:] == ["pick_up(tooth_paste_1000)", "pick_up(toothbrush_1001)", "done()"]
+    first = scripted_llm.requests[0]["messages"]
+    prompt = "\n".join(m["content"] for m in first)
+    assert "put_on(<o>, <a>)" in prompt and "two hands" in prompt
+    refused = scripted_llm.requests[5]["messages"][-1]["content"]
+    assert "put_on(<o>, <a>) takes 2 argument(s), got 1" in refused

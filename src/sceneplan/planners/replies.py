@@ -59,7 +59,10 @@ class NextMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     function_name: str
-    function_target: str = Field(description="a node id; empty for done")
+    function_target: str = Field(
+        description="a node id; two, comma-separated, for an action of two (rinse(o, s), "
+        "put_on(o, a) with two hands); empty for done"
+    )
 
     def __str__(self) -> str:
         return f"{self.function_name}({self.function_target.strip()})"

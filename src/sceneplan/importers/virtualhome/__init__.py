@@ -17,8 +17,14 @@ from typing import Any
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.io import from_dict
 from sceneplan.importers.base import Imported, ImportReport
-from sceneplan.importers.virtualhome.scene import build_scene, check_graph
-from sceneplan.importers.virtualhome.task import parse_program, translate_goal, translate_program
+from sceneplan.importers.virtualhome.scene import build_scene, check_graph, give_two_hands
+from sceneplan.importers.virtualhome.task import (
+    HOLDS_TWO,
+    goal_holds,
+    parse_program,
+    translate_goal,
+    translate_program,
+)
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.task import Task
@@ -92,7 +98,16 @@ def convert_task(
     gaps = scene.gaps + goal_gaps
     title, description, steps = parse_program(program)
     room_of = {n.id: graph.room_of(n.id) for n in graph if graph.room_of(n.id)}
-    plan, why = translate_program(steps, scene, room_of)
+    # VirtualHome's character has two hands; the agent gets them where the task needs
+    # them: the start or the goal holds two objects, or the program holds two at once
+    why_two = "the goal holds two objects" if goal_holds(vh_goal) > 1 else None
+    plan, why = translate_program(steps, scene, room_of, graph.hands == 2 or why_two is not None)
+    if why == HOLDS_TWO:
+        why_two = why
+        plan, why = translate_program(steps, scene, room_of, two_handed=True)
+    if why_two is not None and graph.hands == 1:
+        give_two_hands(scene.nodes, report, why_two)
+        graph = _graph(scene.nodes, environment, source, scene.links)
     extra: dict[str, Any] = {"gaps": gaps, "program": plan, "program_gap": why}
     if not gaps:
         try:

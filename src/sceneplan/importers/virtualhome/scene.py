@@ -33,6 +33,7 @@ from typing import Any
 
 from sceneplan.errors import BadInputError
 from sceneplan.graph.io import native_node
+from sceneplan.graph.model import TWO_HANDED
 from sceneplan.importers.base import ImportReport
 
 __all__ = ["DROPPED_CATEGORIES", "Scene", "build_scene", "check_graph", "node_id"]
@@ -196,8 +197,6 @@ def build_scene(
         parents[nid] = (parent, relation)
         if room is not None:
             object_room[nid] = room_names[room]
-    if len(held) > 1:
-        gaps.append("init: the character holds two objects (needs two hands)")
     # containment loops (a VirtualHome object INSIDE an object INSIDE it) are cut at the room
     for nid in list(parents):
         seen, current = set(), nid
@@ -250,10 +249,22 @@ def build_scene(
         if agent is not None
         else []
     )
+    # VirtualHome's character has two hands; the agent gets them where the start needs them
+    # (a task may ask for them too: `give_two_hands`)
     nodes.append(native_node(id="agent", kind="agent", parent=agent_room, state=posture[:1]))
     kinds["agent"] = "agent"
+    if len(held) > 1:
+        give_two_hands(nodes, report, "the character holds two objects at the start")
     ids = {vid: nid for vid, nid in ids.items() if nid in kinds}
     return Scene(nodes, ids, kinds, room_of, held, gaps, links)
+
+
+def give_two_hands(nodes: list[dict[str, Any]], report: ImportReport, why: str) -> None:
+    """Give the agent node its second hand (the attribute `two_handed`), saying why."""
+    agent = next(n for n in nodes if n["kind"] == "agent")
+    if TWO_HANDED not in agent.get("attributes", ()):
+        agent["attributes"] = [*agent.get("attributes", ()), TWO_HANDED]
+        report.mapped(f"agent with two hands: {why}")
 
 
 def _parent(vid, out_edges, ids, kinds, vh, room_names) -> tuple[str | None, str | None]:

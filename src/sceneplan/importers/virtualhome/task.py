@@ -6,8 +6,8 @@ gap, by reason ("goal uses state glittering", "goal needs action drink").
 Each VirtualHome relation and state is read as follows:
 
 - `ON` edges `ontop_of`, `INSIDE` edges `inside_of` (a thing put in a room:
-  `in_room`), `HOLDS_RH` / `HOLDS_LH` `held` (two held objects need two
-  hands: a gap).
+  `in_room`), `HOLDS_RH` / `HOLDS_LH` `held` (a goal that holds two objects
+  gives the agent two hands, `goal_holds`).
 - Node states are state words (`on`, `closed`, `plugged_in`, `clean`, ...)
   where the domain can make a node so; others are gaps.
 - The character: its states SITTING / LYING are the agent's posture
@@ -77,6 +77,8 @@ NEEDS = {"SIT": ("sit", None), "LIE": ("lie", None), "WIPE": ("wipe", "dirty")}
 WASHES = {"WASH", "RINSE", "SCRUB"}
 POSTURE = {"sit": "sitting", "lie": "lying"}
 PUT = {"PUTBACK": "put_on", "PUTIN": "put_inside"}
+HOLDS = ("HOLDS_RH", "HOLDS_LH")
+HOLDS_TWO = "program holds two objects at once"
 
 
 def parse_program(text: str) -> tuple[str, str, list[tuple[str, list[int]]]]:
@@ -101,7 +103,6 @@ def translate_goal(
     gaps, atoms = [], []
     for action in goal.get("actions", ()):
         gaps.append(f"goal needs action {action.split('|')[0].lower()}")
-    held = 0
     postures: list[str] = []  # the character's SITTING / LYING states
     seats: list[str] = []  # what the goal puts the character ON
     nodes = {n["id"]: n for n in scene.nodes}
@@ -136,8 +137,7 @@ def translate_goal(
         if a is None or b is None:
             gaps.append("goal names a dropped node (wall, floor, door)")
             continue
-        if relation in ("HOLDS_RH", "HOLDS_LH") and a == "agent":
-            held += 1
+        if relation in HOLDS and a == "agent":
             atoms.append(f"held({b})")
         elif relation == "ON" and a == "agent":
             seats.append(b)
@@ -176,10 +176,13 @@ def translate_goal(
             atoms.append(f"{rel}({a}, {b})")
         else:
             gaps.append(f"goal uses relation {relation}")
-    if held > 1:
-        gaps.append("goal holds two objects (needs two hands)")
     atoms += _posture_atoms(postures, seats, nodes, gaps)
     return " and ".join(dict.fromkeys(atoms)) or "true", list(dict.fromkeys(gaps))
+
+
+def goal_holds(goal: dict[str, Any]) -> int:
+    """How many objects a goal has the character hold (HOLDS_RH / HOLDS_LH edges)."""
+    return sum(item.get("relation_type") in HOLDS for item in goal.get("goal", ()))
 
 
 def _posture_atoms(
@@ -206,15 +209,22 @@ def _posture_atoms(
 
 
 def translate_program(
-    steps: list[tuple[str, list[int]]], scene: Scene, room_of: dict[str, str]
+    steps: list[tuple[str, list[int]]],
+    scene: Scene,
+    room_of: dict[str, str],
+    two_handed: bool = False,
 ) -> tuple[list[str] | None, str]:
     """The LookPlanGraph plan of a program, or None and why it does not translate.
 
-    `room_of` gives the room of every asset and object at the start.
+    `room_of` gives the room of every asset and object at the start. With
+    `two_handed`, the agent holds up to two objects and the plan is in the
+    vocabulary's two-handed form (`put_on(o, a)`); one-handed, a program that
+    holds two at once does not translate (`HOLDS_TWO`).
     """
     where = dict(room_of)
     here = room_of["agent"]
-    holding: str | None = None
+    hands = 2 if two_handed else 1
+    holding = list(scene.held)
     plan: list[str] = []
     nodes = {n["id"]: n for n in scene.nodes}
     running = {nid for nid, n in nodes.items() if "on" in n.get("state", ())}
@@ -255,16 +265,18 @@ def translate_program(
                 if resting:  # VirtualHome sits or lies down straight from the other posture
                     plan.append("stand_up()")
                 resting = True
+            if action == "GRAB" and target not in holding:
+                if len(holding) == hands:
+                    return None, HOLDS_TWO if hands == 1 else "program holds three objects"
+                holding.append(target)
             plan.append(f"{SIMPLE[action]}({target})")
-            if action == "GRAB":
-                holding = target
-            elif action == "SWITCHON":
+            if action == "SWITCHON":
                 running.add(target)
             elif action == "SWITCHOFF":
                 running.discard(target)
         elif action in WASHES:
             thing = names[0]
-            if thing != holding:
+            if thing not in holding:
                 return None, f"program uses {action} on what it does not hold"
             tap = next((t for t in taps if t in running and where.get(t) == here), None)
             if tap is None:
@@ -275,10 +287,11 @@ def translate_program(
             if target not in where:
                 return None, f"program puts on {target}, which has no room"
             go(where[target])
-            plan.append(f"{PUT[action]}({target})")
+            put = f"{thing}, {target}" if two_handed else target  # two hands: name the object
+            plan.append(f"{PUT[action]}({put})")
             where[thing] = where[target]
-            if holding == thing:
-                holding = None
+            if thing in holding:
+                holding.remove(thing)
         else:
             return None, f"program uses {action}"
     return [*plan, "done()"], ""
