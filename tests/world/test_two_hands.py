@@ -10,7 +10,7 @@ from sceneplan.errors import GraphValidationError
 from sceneplan.graph import from_dict
 from sceneplan.planners.scene import robot_text
 from sceneplan.symbolic.pddl import export_pddl
-from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.domain import vocabulary_in
 from scenes import kitchen_dict, node
@@ -81,14 +81,18 @@ def test_held_objects_keep_the_order_they_were_picked_up_in():
 
 
 @pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph"])
-def test_the_solver_fills_both_hands(vocabulary):
-    goal = "held(plate) and held(mug)"
+@pytest.mark.parametrize(
+    "goal",
+    ["held(plate) and held(mug)", "(held(plate) or held(apple)) and (held(mug) or held(soup))"],
+)
+def test_the_solver_fills_both_hands(vocabulary, goal):
     result = solve(PlanningProblem(TWO, goal, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats
     end = Simulator(TWO, vocabulary).run(result.plan)
     assert parse_goal(goal, TWO).holds(end)
-    # one hand cannot: the solver says so rather than returning a plan
-    assert not solve(PlanningProblem(ONE, goal, vocabulary=vocabulary), timeout=60).ok
+    # one hand cannot: the solver proves it before searching (no consistent choice)
+    one = solve(PlanningProblem(ONE, goal, vocabulary=vocabulary), timeout=60)
+    assert one.status is SolveStatus.UNSOLVABLE and one.stats["commitment"] == "impossible"
 
 
 def test_the_solver_puts_down_the_right_one_of_two():

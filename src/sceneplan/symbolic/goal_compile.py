@@ -30,6 +30,7 @@ from sceneplan.symbolic.grounding import Grounder, exclusive_key
 from sceneplan.symbolic.task import Fact, GroundTask
 from sceneplan.world.goal_forms import conjoin, disjoin, map_leaves
 from sceneplan.world.goals import And, Atom, Const, Formula, Not, Or, Prop, Then
+from sceneplan.world.primitives import HAND_FREE
 
 K = NodeKind
 INF = float("inf")
@@ -75,6 +76,8 @@ class CompiledGoal:
     # without a plan step, which do not end the plan
     milestones: list[tuple[str, list[Fact], list[Fact], Fact]] = field(default_factory=list)
     reached: set[Fact] = field(default_factory=set)  # stages that hold at the start
+    # how many objects the agent can hold: more `holding` facts never hold together
+    hands: int = 1
 
     @property
     def needs_phase(self) -> bool:
@@ -93,8 +96,8 @@ def compile_goal(ground: Formula, grounder: Grounder) -> CompiledGoal:
         return map_leaves(f, lambda leaf: atoms.compile(leaf) if isinstance(leaf, Atom) else leaf)
 
     if not isinstance(ground, Then):
-        return _compile(facts(ground), CompiledGoal())
-    out = CompiledGoal()
+        return _compile(facts(ground), CompiledGoal(hands=grounder.state.hands))
+    out = CompiledGoal(hands=grounder.state.hands)
     # the parts already reached along the start state's trail (and in it)
     out.reached = {("stage", i) for i in range(ground.reached(grounder.state))}
     stage: Fact | None = None  # the stage reached before this part
@@ -236,7 +239,8 @@ def commit_goal(
     and must not, and the cheapest way to each further choice it needs), and
     backtracks when a choice
     contradicts those made: a fact both wanted and not, or two facts that can
-    never hold together (`grounding.exclusive_key`: an object in two places). A
+    never hold together (`grounding.exclusive_key`: an object in two places; more
+    objects held than the agent has hands, `CompiledGoal.hands`). A
     fact that costs INF can never hold. A consistent goal without disjunctions,
     or a choice not made within `max_nodes` nodes, gives None; exhausting the choices proves
     that the goal can never hold (`possible` False).
@@ -262,6 +266,10 @@ def commit_goal(
             key = exclusive_key(f)
             if key is not None and c_keys.setdefault(key, f) != f:
                 return None
+        if any(f[0] == "holding" for f in pos - c_pos) and (
+            sum(f[0] == "holding" for f in c_pos | pos) > compiled.hands
+        ):
+            return None  # more objects held than the agent has hands
         return c_pos | pos, c_neg | neg, c_keys
 
     def price(chosen: Chosen, pos: frozenset[Fact], neg: frozenset[Fact]) -> float:
@@ -341,7 +349,9 @@ def task_goal(task: GroundTask) -> CompiledGoal:
     (those that end the plan), over the task's facts."""
     playing = task.facts.index(PLAYING) if PLAYING in task.facts else None
     out = CompiledGoal(
-        goal={task.facts[f] for f in task.goal}, goal_neg={task.facts[f] for f in task.goal_neg}
+        goal={task.facts[f] for f in task.goal},
+        goal_neg={task.facts[f] for f in task.goal_neg},
+        hands=2 if HAND_FREE in task.facts else 1,  # the hands fact of two hands only
     )
     for a in task.actions:
         if a.action is None and playing in a.delete:
