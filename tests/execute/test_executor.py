@@ -170,3 +170,20 @@ def test_a_search_that_finds_nothing_stops_with_the_reason(ring):
     assert episode.status is Status.FAILED
     assert episode.extra["execute"]["stopped"].startswith("searched ")
     assert episode.extra["execute"]["stopped"].endswith("did not find box")
+
+
+@pytest.mark.parametrize("task_id", ["planning-simple-02", "virtualhome-446_2"])
+def test_plans_of_lookplangraphs_vocabulary_reach_through_an_access(task_id):
+    # LookPlanGraph's actions reach anything in the agent's room; the robot's skills reach
+    # through an accessed asset, so the executor accesses it first (virtualhome-446_2 has
+    # two hands: put_on(o, a) places the one it names)
+    planner = get_planner("oracle", observe="partial")
+    episode = asyncio.run(execute(planner, get_task(task_id), faults="none", seed=0))
+    assert episode.status is Status.SUCCESS and episode.goal_reached and episode.replans == 0
+    calls = [c["call"] for c in episode.extra["execute"]["calls"]]
+    picks = [i for i, c in enumerate(calls) if c["skill"] == "pick"]
+    assert picks and all(calls[i - 1]["skill"] == "access" for i in picks)
+    assert not any(a.startswith("access(") for a in episode.plan)  # the plan's own vocabulary
+    if task_id == "virtualhome-446_2":
+        places = [c["object"] for c in calls if c["skill"] == "place"]
+        assert sorted(places) == ["plate_1000", "plate_1001"]

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from sceneplan.execute.skills import Reason, RobotReplyError, SkillCall, SkillResult
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
 from sceneplan.world.actions import Action
+from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import visible
 from sceneplan.world.simulator import Failure, Simulator, Verification
@@ -43,6 +44,9 @@ class Belief:
     def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
         self.memory = Memory(graph)
         self.vocabulary = vocabulary
+        # whether the vocabulary's plans access an asset before acting on what is at it
+        # (SayPlan's); LookPlanGraph's reach anything in the agent's room
+        self.reaches_by_access = "access" in get_vocabulary(vocabulary)
         self.lost: dict[str, Node] = {}  # objects dropped as missing: found again when seen
         self._simulator: Simulator | None = None
 

@@ -24,6 +24,7 @@ otherwise.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,13 +33,15 @@ from sceneplan.execute.belief import Belief, Update
 from sceneplan.execute.replan import Replanner
 from sceneplan.execute.robot import Robot, skill_for
 from sceneplan.execute.search import look_actions, rooms_to_search
-from sceneplan.execute.skills import SkillCall, SkillResult
+from sceneplan.execute.skills import Skill, SkillCall, SkillResult
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.episode import Episode, Status, WorldStep
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.state import WorldState
 
+# Skills on a thing the robot reaches through the asset it is on (or is): SayPlan's access.
+_REACHING = frozenset({Skill.PICK, Skill.OPEN, Skill.CLOSE, Skill.SWITCH_ON, Skill.SWITCH_OFF})
 FORMAT = "sceneplan-execution"
 VERSION = 1
 MAX_REPLANS = 10  # rounds of replanning after the first plan
@@ -132,15 +135,41 @@ class Executor:
             raise _Stop(f"{action}: {exc}") from None
         if call is None:
             return None
+        updates: list[Update] = []
+        reached: list[tuple[SkillCall, SkillResult]] = []
+        asset = self._reach(call)
+        if asset is not None:  # the robot's skills reach things through an accessed asset
+            reach = SkillCall(Skill.ACCESS, {"asset": asset})
+            result = await self.robot.perform(reach)
+            if self.closed_loop:
+                updates = belief.observe(reach, result)
+            if not result.ok:
+                self._record(episode, action, reach, result, [], updates)
+                return result
+            belief.state.accessed = asset
+            reached.append((reach, result))
         result = await self.robot.perform(call)
         if result.ok:
             belief.apply(action)
         expected = belief.expected(result.surfaces) if self.closed_loop else []
-        updates: list[Update] = []
         if self.closed_loop:  # open loop: the plan goes on whatever the robot sees
-            updates = belief.observe(call, result)
-        self._record(episode, action, call, result, expected, updates)
+            updates += belief.observe(call, result)
+        self._record(episode, action, call, result, expected, updates, reached)
         return result
+
+    def _reach(self, call: SkillCall) -> str | None:
+        """The asset to access before a skill on a thing, in a vocabulary without `access`
+        (LookPlanGraph's reaches anything in the agent's room): the thing itself, or the
+        asset it rests on (always: a place or a look moves the robot's reach without the
+        plan saying so); None otherwise."""
+        if call.skill not in _REACHING or self.belief.reaches_by_access:
+            return None
+        state, node = self.belief.state, call.target
+        if node not in state.graph.nodes:
+            return None
+        asset = node if state.graph.nodes[node].kind is NodeKind.ASSET else None
+        asset = asset or state.support_asset(node)
+        return asset
 
     def _record(
         self,
@@ -150,6 +179,7 @@ class Executor:
         result: SkillResult,
         expected: list[dict[str, Any]],
         updates: list[Update],
+        reached: Iterable[tuple[SkillCall, SkillResult]] = (),
     ) -> None:
         index = len(episode.steps)
         kinds: dict[str, list[str]] = {"added": [], "forgotten": [], "corrected": []}
@@ -174,7 +204,10 @@ class Executor:
             )
         )
         extra = episode.extra["execute"]
-        extra["calls"].append({"step": index, "call": call.to_dict(), "result": result.to_dict()})
+        for made, answer in (*reached, (call, result)):
+            extra["calls"].append(
+                {"step": index, "call": made.to_dict(), "result": answer.to_dict()}
+            )
         extra["updates"] += [{"step": index, **u.to_dict()} for u in updates]
         if result.ok:
             episode.plan.append(str(action))
