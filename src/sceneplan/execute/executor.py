@@ -167,9 +167,7 @@ class Executor:
         state, node = self.belief.state, call.target
         if node not in state.graph.nodes:
             return None
-        asset = node if state.graph.nodes[node].kind is NodeKind.ASSET else None
-        asset = asset or state.support_asset(node)
-        return asset
+        return node if state.graph.nodes[node].kind is NodeKind.ASSET else state.support_asset(node)
 
     def _record(
         self,

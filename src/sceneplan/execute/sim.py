@@ -183,7 +183,7 @@ class SimulatedRobot(Robot):
             return SkillResult(False, Reason.NOT_HOLDING, f"holding {held}, not {obj}")
         name = "put_inside" if PLACE_WORDS[relation] is Relation.INSIDE_OF else "put_on"
         # the put actions name the object where the agent has two hands (`vocabulary_in`)
-        named = len(self._put.schemas[name].params) == 2
+        named = self._put.schemas[name].held_param is not None
         action = Action(name, (obj, asset) if named else (asset,))
         failure = self._put.check(truth, action)
         if failure is None:

@@ -27,6 +27,7 @@ from sceneplan.graph.model import (
     NodeKind,
     Relation,
     SceneGraph,
+    hands_of,
     is_node_id,
 )
 from sceneplan.graph.sayplan_format import from_sayplan_dict
@@ -341,7 +342,7 @@ def _check_hands(nodes: dict[str, Node], problems: list[str]) -> None:
     held = [n.id for n in nodes.values() if n.relation is Relation.HELD and n.parent in nodes]
     for agent in (n for n in nodes.values() if n.kind is NodeKind.AGENT):
         mine = [h for h in held if nodes[h].parent == agent.id]
-        hands = 2 if TWO_HANDED in agent.attributes else 1
+        hands = hands_of(agent)
         if len(mine) > hands:
             fix = (
                 f"give it the attribute '{TWO_HANDED}' or put all but one down"

@@ -106,6 +106,11 @@ Position = Annotated[tuple[float, ...], msgspec.Meta(min_length=2, max_length=3)
 TWO_HANDED = "two_handed"
 
 
+def hands_of(agent: Node) -> int:
+    """How many objects an agent node can hold at once: 2 with `two_handed`, else 1."""
+    return 2 if TWO_HANDED in agent.attributes else 1
+
+
 class Node(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """One node of the scene graph; `id` is also its name in prompts and plans.
 
@@ -397,7 +402,7 @@ class SceneGraph:
     def hands(self) -> int:
         """How many objects the agent can hold at once: 2 with the attribute `two_handed`
         (VirtualHome's character), else 1 (SayPlan's and LookPlanGraph's robots)."""
-        return 2 if self.has_agent and TWO_HANDED in self.agent.attributes else 1
+        return hands_of(self.agent) if self.has_agent else 1
 
     def links(self) -> list[tuple[str, str]]:
         """The topology edges, as given and in the order they were added."""

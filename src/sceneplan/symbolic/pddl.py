@@ -175,11 +175,6 @@ def _keywords(face: Callable) -> set[str]:
     return {p.name for p in inspect.signature(face).parameters.values() if p.kind is p.KEYWORD_ONLY}
 
 
-def _held_param(schema: ActionSchema) -> str | None:
-    """The schema's parameter the agent holds (`holding(o)` among its preconditions)."""
-    return next((f"?{p.args[0]}" for p in schema.pre if p.test == "holding"), None)
-
-
 def hidden_terms(schema: ActionSchema) -> list[Hidden]:
     """The hidden parameters of a schema's PDDL action, in order (after its own)."""
     used = set().union(
@@ -188,7 +183,7 @@ def hidden_terms(schema: ActionSchema) -> list[Hidden]:
     )
     if "slot" in used:
         used.add("me")  # the slot is the agent's node when nothing is accessed
-    if _held_param(schema) is not None:
+    if schema.held_param is not None:
         used.discard("held")  # bound by the schema's own parameter
     return [h for h in HIDDEN if h.name in used]
 
@@ -202,8 +197,8 @@ def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
     hidden = hidden_terms(schema)
     # effects that act on the held object get a bound term (the schema's parameter, or the
     # hidden `held`), not a quantified one, which a grounder crosses with every other term
-    held = _held_param(schema)
-    given = {h.name: h.var for h in hidden} | ({"held": held} if held is not None else {})
+    held = schema.held_param
+    given = {h.name: h.var for h in hidden} | ({"held": f"?{held}"} if held is not None else {})
 
     def face(primitive: Primitive, names: tuple[str, ...]) -> str:
         keywords = {k: v for k, v in given.items() if k in _keywords(primitive.pddl)}

@@ -136,10 +136,6 @@ def appliance_words() -> set[str]:
     return words | {EXCLUSIVE_STATES[w] for w in words if w in EXCLUSIVE_STATES}
 
 
-def _held(state: WorldState) -> str:
-    return state.held_text()
-
-
 # Hands. With one hand, "a hand is free" is "the hand is empty"; with two (`(two_handed)`,
 # a static fact), `(hand_free)` says that at most one object is held. A PDDL face writes
 # both cases; `symbolic.pddl.SceneTypes` folds `(two_handed)` away for a problem's scene.
@@ -152,11 +148,10 @@ PUT_HANDS_PDDL = (
 )
 
 
-def _grab_hands(g: Grounding) -> tuple[list[Fact], list]:
-    """What picking up does to the hands in the grounded task: delete, conditional."""
-    if g.state.hands == 1:
-        return [HANDEMPTY], []
-    return [HANDEMPTY], [((), (HANDEMPTY,), [], [HAND_FREE])]
+def _grab_hands(g: Grounding) -> list:
+    """What picking up does to the hands in the grounded task besides deleting
+    `handempty`: with two, a hand already full leaves none free (conditional)."""
+    return [] if g.state.hands == 1 else [((), (HANDEMPTY,), [], [HAND_FREE])]
 
 
 def _put_hands(g: Grounding) -> tuple[list[Fact], list]:
@@ -226,7 +221,7 @@ class HandFree(Test):
     name, params, text = "hand_free", (), "the agent has a hand free"
 
     def check(self, state):
-        return None if state.hand_free else {"held": _held(state)}
+        return None if state.hand_free else {"held": state.held_text()}
 
     def pddl(self):
         return HAND_FREE_PDDL
@@ -240,7 +235,7 @@ class Holding(Test):
     name, params, text = "holding", ("o",), "the agent holds {o}"
 
     def check(self, state, o):
-        return None if state.holds(o) else {"held": _held(state)}
+        return None if state.holds(o) else {"held": state.held_text()}
 
     def pddl(self, o):
         return f"(holding {o})"
@@ -260,7 +255,7 @@ class HoldingAny(Test):
     def check(self, state):
         if len(state.held) == 1:
             return None
-        return {"held": _held(state), "node": "one object" if state.held else "anything"}
+        return {"held": state.held_text(), "node": "one object" if state.held else "anything"}
 
     def pddl(self):
         return "(and (not (handempty)) (or (not (two_handed)) (hand_free)))"
@@ -450,7 +445,7 @@ class NotCarried(Test):
     )
 
     def check(self, state, x):
-        return {"node": x, "held": _held(state)} if state.carried(x) else None
+        return {"node": x, "held": state.held_text()} if state.carried(x) else None
 
     def pddl(self, x):
         carried = f"(exists (?h - nest) (and (holding ?h) (below {x} ?h)))"
@@ -646,8 +641,7 @@ class Grab(Effect):
             links = [chain.links[0]]
         else:
             links = [(r.value, o, p) for p, r in g.placements(o)]
-        delete, cond = _grab_hands(g)
-        return [("holding", o)], [*delete, *links], cond
+        return [("holding", o)], [HANDEMPTY, *links], _grab_hands(g)
 
 
 def _apply_if_running(state: WorldState, appliance: str, obj: str) -> None:

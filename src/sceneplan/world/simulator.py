@@ -126,6 +126,13 @@ def _takes_held(effect: Effect) -> bool:
     return "held" in inspect.signature(effect.apply).parameters
 
 
+def _held(schema: ActionSchema, binding: dict[str, str], state: WorldState) -> str | None:
+    """The object an effect on "the held object" acts on, as in the PDDL faces: the
+    parameter the agent must hold, else the one object it holds."""
+    named = schema.held_param
+    return binding[named] if named is not None else (state.held[0] if state.held else None)
+
+
 def _blocks_relaxed(cause: Cause) -> bool:
     return not cause.repairable or cause.value in _ACTS_ON_NOTHING
 
@@ -225,15 +232,11 @@ class Simulator:
     def _effects(self, state: WorldState, action: Action) -> None:
         schema = self.schemas[action.name]
         binding = schema.bind(action.args)
-        # the object an effect on "the held object" acts on, as in the PDDL faces: the
-        # parameter the agent must hold, else the one object it holds
-        named = schema.held_param
-        held = binding[named] if named is not None else (state.held[0] if state.held else None)
         for effect in schema.effects:
             op = EFFECTS[effect.op]
             args = (binding.get(a, a) for a in effect.args)
             if _takes_held(op):
-                op.apply(state, *args, held=held)  # type: ignore[call-arg]
+                op.apply(state, *args, held=_held(schema, binding, state))  # type: ignore[call-arg]
             else:
                 op.apply(state, *args)
 

@@ -39,7 +39,7 @@ def holds_inside(node: Node) -> bool:
 class WorldState:
     """Where everything is and what state it is in, as an overlay on a SceneGraph."""
 
-    __slots__ = ("_parent", "_state", "accessed", "done", "graph", "hands", "held", "trail")
+    __slots__ = ("_parent", "_state", "accessed", "done", "graph", "held", "trail")
 
     def __init__(self, graph: SceneGraph):
         self.graph = graph
@@ -51,7 +51,6 @@ class WorldState:
         # goals, `goals.Then`, are checked over them); the states are never changed
         self.trail: tuple[WorldState, ...] = ()
         # the objects the agent holds, in the order it picked them up; at most `hands`
-        self.hands = graph.hands
         self.held: tuple[str, ...] = (
             tuple(
                 c for c in graph.children(graph.agent.id) if graph.nodes[c].kind is NodeKind.OBJECT
@@ -68,7 +67,6 @@ class WorldState:
         new._state = dict(self._state)
         new.accessed = self.accessed
         new.done = self.done
-        new.hands = self.hands
         new.held = self.held
         new.trail = self.trail
         return new
@@ -174,6 +172,11 @@ class WorldState:
     def opening_clear(self, node_id: str) -> bool:
         """Things can go in or out now: the node is open, or it has no lid to close."""
         return "open" in self.states(node_id) or "open" not in self.graph.nodes[node_id].affordances
+
+    @property
+    def hands(self) -> int:
+        """How many objects the agent can hold at once (`SceneGraph.hands`)."""
+        return self.graph.hands
 
     def holds(self, node_id: str) -> bool:
         """Whether the agent holds the node (in either hand)."""
