@@ -4,8 +4,13 @@ import pytest
 
 from sceneplan.errors import BadInputError
 from sceneplan.execute import Faults, Reason, RobotReplyError, Skill, SkillCall, SkillResult
+from sceneplan.execute.robot import skill_for
 from sceneplan.execute.skills import Seen
+from sceneplan.graph import from_dict
 from sceneplan.graph.model import Relation
+from sceneplan.world import Simulator
+from sceneplan.world.actions import parse_action
+from scenes import kitchen_dict, node
 
 CALL = SkillCall(Skill.PICK, {"object": "orange1"})
 
@@ -82,3 +87,21 @@ def test_fault_specs_parse_and_print():
 def test_a_bad_fault_spec_says_what_is_wrong(spec, message):
     with pytest.raises(BadInputError, match=message):
         Faults.parse(spec)
+
+
+def test_a_put_that_names_no_object_needs_exactly_one_held():
+
+    data = kitchen_dict()
+    for n in data["nodes"]:
+        if n["kind"] == "agent":
+            n["attributes"] = ["two_handed"]
+    data["nodes"] += [
+        node(o, "object", "agent", relation="held", affordances=["pickup"]) for o in ("a1", "a2")
+    ]
+    state = Simulator(from_dict(data, "hands")).initial_state()
+    with pytest.raises(BadInputError, match=r"put_on\(desk\): the robot holds a1 and a2, not one"):
+        skill_for(parse_action("put_on(desk)"), state)
+    call = skill_for(parse_action("put_on(a2, desk)"), state)
+    assert call.args == {"object": "a2", "asset": "desk", "relation": "on"}
+    state.let_go("a1")
+    assert skill_for(parse_action("put_on(desk)"), state).args["object"] == "a2"
