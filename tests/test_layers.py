@@ -1,8 +1,8 @@
-"""Lower layers never import higher ones (DESIGN.md, 'The house'), and no module imports itself.
+"""Lower layers never import higher ones (docs/architecture.md), and no module imports itself.
 
 Imports are read with `ast` from the source, module-level ones including
 those under `if TYPE_CHECKING:` (a type-only cycle is still a cycle in the
-design); imports inside functions are left out.
+design). `ALLOWED` below is the table of docs/architecture.md.
 """
 
 import ast
