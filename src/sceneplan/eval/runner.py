@@ -206,7 +206,7 @@ async def run_eval(
     tasks: Sequence[Task],
     planners: Sequence[str],
     models: Sequence[str],
-    store: Store | Path,
+    store: Store | str | Path,
     *,
     runs: int = 1,
     concurrency: int = 4,
@@ -245,18 +245,25 @@ async def run_eval(
             clients[(model, repeat)] = LLMClient(model, settings=fresh if repeat else settings)
         if not isinstance(store, Store):
             store = opened = Store(store)
-        stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
-        hashes = store.task_hashes()
+        # what is stored now, read once: each job's claim checks it is still so (`Store.claim`)
+        stored = store.stored()
+        kept = {Status.SUCCESS, Status.FAILED} if retry_errors else set(Status)
+        hashes = {task.id: task_hash(task) for task in tasks}
         edited = {
             job.key
             for job in jobs
-            if hashes.get(job.key) not in (None, task_hash(job.task))  # made for another version
+            if (row := stored.get(job.key)) is not None
+            and row.task_hash not in (None, hashes[job.task.id])  # made for another version
         }
-        pending = [job for job in jobs if job.key not in stored or job.key in edited]
+        pending = [
+            job
+            for job in jobs
+            if job.key not in stored or stored[job.key].status not in kept or job.key in edited
+        ]
         totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
         totals.changed = sorted({key.task_id for key in edited})
         queue = iter(pending)
-        lease = _Lease(store, Store.owner())
+        lease = _Lease(store, Store.owner(), {key: row.id for key, row in stored.items()})
         if reporter is not None:
             reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
@@ -287,7 +294,7 @@ async def _worker(
     for job in queue:  # workers share the iterator: each job is taken once
         if totals.stopped:
             return
-        if not store.claim(job.key, lease.owner, ttl=LEASE_S, since=lease.since):
+        if not store.claim(job.key, lease.owner, ttl=LEASE_S, seen=lease.seen.get(job.key)):
             totals.skipped += 1  # another eval on this store runs it, or has stored it
             if reporter is not None:
                 reporter.update(totals, None)
@@ -316,14 +323,12 @@ async def _worker(
 
 @dataclass
 class _Lease:
-    """Who this eval is to the store's leases, and what was stored when it planned its jobs."""
+    """Who this eval is to the store's leases, and the row id of each result stored when it
+    planned its jobs (a job whose row has changed since was run by another eval)."""
 
     store: Store
     owner: str
-    since: int = -1
-
-    def __post_init__(self) -> None:
-        self.since = self.store.mark()
+    seen: dict[Key, int]
 
 
 class _Watched:
