@@ -23,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 USER = "sceneplan"
@@ -106,6 +109,21 @@ def start(folder: Path | None = None) -> tuple[str, Path]:
             raise RuntimeError(f"the throwaway PostgreSQL did not start: {done.stderr!r}")
         time.sleep(0.2)
     raise AssertionError("unreachable")
+
+
+@contextmanager
+def new_database(server: str) -> Iterator[str]:
+    """A new, empty database on `server` (dropped on leaving): its URL."""
+    import psycopg
+
+    name = f"sp_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield server.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def stop(folder: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import os
 import signal
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -80,16 +79,10 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A new, empty database on the test server, dropped after the test: its URL."""
-    import psycopg
+    import pg_cluster
 
-    name = f"sp_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with psycopg.connect(postgres_server, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with pg_cluster.new_database(postgres_server) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
