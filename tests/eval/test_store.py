@@ -232,6 +232,10 @@ def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(
         assert store.stored()[third].id != seen
         assert not store.claim(third, "there:2:b", ttl=60, seen=seen)
         assert store.claim(third, "there:2:b", ttl=60, seen=store.stored()[third].id)
+        store.put("s", 1, episode("t-03"), owner="here:1:a")  # not its lease: kept
+        assert not store.claim(third, "here:1:a", ttl=60, seen=store.stored()[third].id)
+        store.put("s", 1, episode("t-03"), owner="there:2:b")  # stored and released at once
+        assert store.claim(third, "here:1:a", ttl=60, seen=store.stored()[third].id)
 
 
 def test_evals_opening_a_new_store_at_once_all_succeed(tmp_path):

@@ -303,9 +303,11 @@ async def _worker(
         watched = _Watched(client) if client is not None else None
         try:
             episode = await run_job(job, watched)
-            store.put(job.task.suite, job.run, episode, task_hash(job.task))
-        finally:
-            store.release(job.key, lease.owner)
+        except BaseException:
+            store.release(job.key, lease.owner)  # not run (Ctrl-C): free for another eval
+            raise
+        # stored and released in one transaction
+        store.put(job.task.suite, job.run, episode, task_hash(job.task), owner=lease.owner)
         totals.add(episode)
         cause = watched.unreachable if watched is not None else None
         if episode.status is Status.ERROR and cause is not None:

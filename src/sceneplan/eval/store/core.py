@@ -144,10 +144,20 @@ class Store:
     def schema_version(self) -> int:
         return self._dialect.version(self._db)
 
-    def put(self, suite: str, run: int, episode: Episode, task_hash: str | None = None) -> None:
+    def put(
+        self,
+        suite: str,
+        run: int,
+        episode: Episode,
+        task_hash: str | None = None,
+        *,
+        owner: str | None = None,
+    ) -> None:
         """Store one result (replacing a stored one with the same key), committed at once.
 
         `task_hash` (`runner.task_hash`) identifies the task's content the run was made with.
+        With `owner`, that owner's lease on the job is given up in the same transaction (a
+        worker killed in between leaves no lease on a stored job).
         """
         if not episode.task_id:
             raise BadInputError("only Episodes of tasks (with a task_id) can be stored")
@@ -161,7 +171,16 @@ class Store:
             "episode": json.dumps(episode.to_dict(), separators=(",", ":")),
             "task_hash": task_hash,
         }
-        self._execute(_PUT, (_plain(row[name]) for name in COLUMNS))
+        values = [_plain(row[name]) for name in COLUMNS]
+        if owner is None:
+            self._execute(_PUT, values)
+            return
+        with self._transaction():
+            self._execute(_PUT, values)
+            self._execute(
+                f"DELETE FROM leases WHERE {_KEY} AND owner = ?",
+                (*Record(suite, run, episode).key.values, owner),
+            )
 
     def stored(self) -> dict[Key, Stored]:
         """What is stored, by key, read at once (the state a run plans its jobs against)."""

@@ -125,8 +125,9 @@ class Postgres:
         """Open the store (making its tables with `create`) and bring its schema up to date."""
         db = self.probe(create=create)
         try:
-            with db.transaction():
-                db.execute("SELECT pg_advisory_xact_lock(%s)", (APPLICATION_ID,))
+            # the lock first, then a transaction: one begun before another opener's commit
+            # could miss the tables that opener made
+            with _locked(db, shared=False), db.transaction():
                 version = self._check(db, create=create)
                 if version == 0:
                     for statement in _BASELINE_SQL:
@@ -154,7 +155,8 @@ class Postgres:
         except psycopg.Error as exc:
             raise self._refused(exc) from None
         try:
-            self._check(db, create=create)
+            with _locked(db, shared=True), db.transaction():  # not while another makes it
+                self._check(db, create=create)
         except self.errors as exc:
             db.close()
             raise self.failure(exc) from None
@@ -165,30 +167,24 @@ class Postgres:
 
     def _check(self, db: Any, *, create: bool) -> int:
         """The schema version (0: no store yet), after refusing what is not a store or newer."""
-        names = {
-            name
-            for name in ("sceneplan_store", "episodes", "leases")
-            if db.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None
-        }
+        tables = ("sceneplan_store", "episodes", "leases")
+        found = db.execute("SELECT to_regclass(%s), to_regclass(%s), to_regclass(%s)", tables)
+        names = {name for name, oid in zip(tables, found.fetchone(), strict=True) if oid}
         if "sceneplan_store" not in names:
             if names:
-                db.close()
                 raise BadInputError(
                     f"{self.location}: the database has tables {', '.join(sorted(names))} but "
                     "is not a sceneplan results store; name another database"
                 )
             if not create:
-                db.close()
                 raise BadInputError(
                     f"no results store in {self.location} (`sceneplan eval --out URL` makes one)"
                 )
             return 0
         row = db.execute("SELECT application_id, schema_version FROM sceneplan_store").fetchone()
         if row is None or row[0] != APPLICATION_ID:
-            db.close()
             raise BadInputError(f"{self.location}: not a sceneplan results store")
         if row[1] > len(MIGRATIONS):
-            db.close()
             raise BadInputError(
                 f"{self.location}: written by a newer sceneplan (schema {row[1]}); "
                 "upgrade sceneplan"
@@ -226,6 +222,19 @@ class Postgres:
         """The error for a failure after connecting (the server went away, a query failed)."""
         text = _first_line(_without_password(str(exc), self.url))
         return BackendUnavailableError(f"the results store {self.location} failed: {text}")
+
+
+@contextmanager
+def _locked(db: Any, *, shared: bool) -> Iterator[None]:
+    """The store's advisory lock on this session: openers that make or migrate the tables
+    hold it alone, openers that only read the schema share it."""
+    kind = "_shared" if shared else ""
+    db.execute(f"SELECT pg_advisory_lock{kind}(%s)", (APPLICATION_ID,))
+    try:
+        yield
+    finally:
+        if not db.closed:
+            db.execute(f"SELECT pg_advisory_unlock{kind}(%s)", (APPLICATION_ID,))
 
 
 class _Portable:
