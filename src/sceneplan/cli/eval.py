@@ -67,6 +67,14 @@ def eval_command(
     ] = None,
     runs: Annotated[int, typer.Option(min=1, help="Runs of every task (repeatability).")] = 1,
     concurrency: Annotated[int, typer.Option(min=1, help="Tasks planned at once.")] = 4,
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Processes for CPU-bound planners' episodes (the oracle); default: the "
+            "machine's cores. 1: all in this process.",
+        ),
+    ] = None,
     out: Annotated[
         str,
         typer.Option(
@@ -124,6 +132,7 @@ def eval_command(
                 out,
                 runs=runs,
                 concurrency=concurrency,
+                processes=processes,
                 retry_errors=retry_errors,
                 reporter=bar,
                 stop_after=stop_after,
