@@ -246,6 +246,9 @@ class SQLite:
                 if "locked" not in str(exc) or attempt == 99:
                     raise
                 time.sleep(0.1)
+        # a commit survives the process being killed, not a power cut: a run lost that way
+        # is made again when the eval is resumed (no fsync per stored episode)
+        db.execute("PRAGMA synchronous=NORMAL")
         for number in range(version + 1, len(MIGRATIONS) + 1):
             db.execute("BEGIN IMMEDIATE")
             if db.execute("PRAGMA user_version").fetchone()[0] >= number:

@@ -1,0 +1,194 @@
+"""Results stores under many workers: episodes per second, the store's cost per episode, races.
+
+Run `python benchmarks/store_throughput.py`. Three parts, each on an SQLite
+file and a PostgreSQL database side by side:
+
+1. Throughput: 1, 2, 4 and 8 `sceneplan eval` processes on one new store, the
+   oracle over office-planning + office-search (60 episodes), each with
+   `--processes 1` (the workers are the parallelism); episodes per second of
+   wall time, from the first start to the last exit.
+2. The store's own cost per episode: what an eval does around each episode
+   (claim, store the result and give up the lease), timed in process over
+   `--episodes` real oracle Episodes, wall and CPU milliseconds per episode.
+3. Races (issue 26): `--trials` trials of two evals started together on one
+   new store; a job stored twice shows as a row id above the row count.
+
+PostgreSQL: `--postgres URL` (a server whose user may create databases), or
+SCENEPLAN_TEST_POSTGRES, or else a throwaway cluster started for the run
+(tests/pg_cluster.py; needs the server's binaries). `--quick` runs 1 and 2
+workers, 50 episodes and 3 trials.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the throwaway cluster of the tests
+
+SUITES = "office-planning,office-search"
+MAIN = "import sys; from sceneplan.cli import main; sys.argv[0] = 'sceneplan'; main()"
+
+
+def eval_process(location: str, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-c", MAIN, "eval", "-s", SUITES, "-p", "oracle"),
+            *("--processes", "1", "--out", location, *extra),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def stored_by(output: str) -> int:
+    found = re.search(r"(\d+) run\(s\) stored in ", output)
+    return int(found.group(1)) if found else -1
+
+
+class Stores:
+    """New, empty stores of each kind: SQLite files in a folder, databases on a server."""
+
+    def __init__(self, folder: Path, server: str) -> None:
+        self.folder, self.server = folder, server
+
+    @contextmanager
+    def new(self, kind: str) -> Iterator[str]:
+        if kind == "sqlite":
+            yield str(self.folder / f"{uuid.uuid4().hex[:8]}.db")
+            return
+        import pg_cluster
+
+        with pg_cluster.new_database(self.server) as url:
+            yield url
+
+
+def state(location: str) -> tuple[int, int]:
+    """(rows, highest row id) of a store."""
+    from sceneplan.eval.store import Store
+
+    with Store(location, create=False) as store:
+        stored = store.stored()
+    return len(stored), max((s.id for s in stored.values()), default=0)
+
+
+def throughput(stores: Stores, workers: list[int]) -> None:
+    print("## Throughput: the oracle, 60 episodes, N eval processes on one store\n")
+    print("| workers | SQLite episodes/s | PostgreSQL episodes/s | runs reported (SQLite, PG) |")
+    print("|---|---|---|---|")
+    for n in workers:
+        rates, reported = [], []
+        for kind in ("sqlite", "postgresql"):
+            with stores.new(kind) as location:
+                started = time.perf_counter()
+                processes = [eval_process(location) for _ in range(n)]
+                outputs = [p.communicate() for p in processes]
+                wall = time.perf_counter() - started
+                if any(p.returncode for p in processes):
+                    sys.exit(f"an eval failed: {outputs}")
+                rows, top = state(location)
+                assert rows == top == 60, (kind, n, rows, top)
+                rates.append(60 / wall)
+                reported.append(sum(stored_by(out) for out, _ in outputs))
+        print(f"| {n} | {rates[0]:.2f} | {rates[1]:.2f} | {reported[0]}, {reported[1]} |")
+    print()
+
+
+def overhead(stores: Stores, episodes: int) -> None:
+    """Claim + put-and-release per episode, as the runner does, in process."""
+    import asyncio
+
+    from sceneplan.eval.runner import Job, load_specs, load_tasks, run_job, task_hash
+    from sceneplan.eval.store import Store
+
+    task = load_tasks(["office-planning"], ["planning-simple-01"])[0]
+    spec = load_specs(["oracle"])[0]
+    episode = asyncio.run(run_job(Job(task, spec.planner, "none", 1), None))
+    print(f"## The store's cost per episode ({episodes} oracle Episodes)\n")
+    print("| store | wall ms / episode | CPU ms / episode |")
+    print("|---|---|---|")
+    for kind in ("sqlite", "postgresql"):
+        with stores.new(kind) as location, Store(location) as store:
+            owner = Store.owner()
+            wall, cpu = time.perf_counter(), time.process_time()
+            for run in range(1, episodes + 1):
+                job = Job(task, spec.planner, "none", run)
+                assert store.claim(job.key, owner, ttl=3600, seen=None)
+                store.put(task.suite, run, episode, task_hash(task), owner=owner)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            name = "SQLite" if kind == "sqlite" else "PostgreSQL"
+            print(f"| {name} | {1000 * wall / episodes:.2f} | {1000 * cpu / episodes:.2f} |")
+    print()
+
+
+def races(stores: Stores, trials: int) -> None:
+    print(f"## Two evals started together on one store, {trials} trials (issue 26)\n")
+    print("| store | trials with a job stored twice | trials whose reported runs != 60 |")
+    print("|---|---|---|")
+    for kind in ("sqlite", "postgresql"):
+        twice = wrong = 0
+        for _ in range(trials):
+            with stores.new(kind) as location:
+                processes = [eval_process(location) for _ in range(2)]
+                outputs = [p.communicate() for p in processes]
+                rows, top = state(location)
+                twice += top != rows
+                wrong += sum(stored_by(out) for out, _ in outputs) != 60
+        name = "SQLite" if kind == "sqlite" else "PostgreSQL"
+        print(f"| {name} | {twice} of {trials} | {wrong} of {trials} |")
+    print()
+
+
+@contextmanager
+def server(url: str | None) -> Iterator[str]:
+    url = url or os.environ.get("SCENEPLAN_TEST_POSTGRES")
+    if url:
+        yield url
+        return
+    import pg_cluster
+
+    url, folder = pg_cluster.start()
+    try:
+        yield url
+    finally:
+        pg_cluster.stop(folder)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", help="a server URL (its user may create databases)")
+    parser.add_argument("--workers", default="1,2,4,8", help="worker counts, comma-separated")
+    parser.add_argument("--episodes", type=int, default=300)
+    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--parts", default="throughput,overhead,races")
+    args = parser.parse_args()
+    workers = [int(n) for n in args.workers.split(",")]
+    if args.quick:
+        workers, args.episodes, args.trials = [1, 2], 50, 3
+    parts = set(args.parts.split(","))
+    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start\n")
+    with server(args.postgres) as url, TemporaryDirectory() as folder:
+        stores = Stores(Path(folder), url)
+        if "overhead" in parts:
+            overhead(stores, args.episodes)
+        if "throughput" in parts:
+            throughput(stores, workers)
+        if "races" in parts:
+            races(stores, args.trials)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":
+    main()
