@@ -284,6 +284,11 @@ async def run_eval(
         async with asyncio.TaskGroup() as group:
             for _ in range(min(concurrency, len(pending))):
                 group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
+    except BaseException:
+        if pool is not None:  # Ctrl-C: the episodes under way end in their processes, unstored
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

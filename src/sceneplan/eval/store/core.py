@@ -266,6 +266,10 @@ class Store:
         while chunk := cursor.fetchmany(batch):
             yield chunk
 
+    def leases(self) -> int:
+        """How many jobs are claimed now (by live or dead workers)."""
+        return self._execute("SELECT count(*) FROM leases").fetchone()[0]
+
     def __len__(self) -> int:
         return self._execute("SELECT count(*) FROM episodes").fetchone()[0]
 
