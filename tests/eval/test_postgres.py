@@ -154,3 +154,12 @@ def test_runs_move_both_ways_and_report_the_same(postgres_server, coffee_tasks, 
         compared = run("report", "--compare", url, back)
         assert compared.exit_code == 0, compared.output
         assert "throwaway" not in compared.output
+        page = tmp_path / "run.html"
+        shown = run("view", "--store", url, "-t", "coffee-plan-01", "-p", "oracle", "-o", page)
+        assert shown.exit_code == 0, shown.output
+        assert "coffee" in page.read_text(encoding="utf-8")
+        unknown = run("view", "--store", url, "-t", "nope-01", "-p", "oracle", "-o", page)
+        assert unknown.exit_code == 2 and "no run of task 'nope-01' in postgresql://" in (
+            unknown.stderr
+        )
+        assert "throwaway" not in unknown.output
