@@ -236,6 +236,11 @@ def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(
         assert not store.claim(third, "here:1:a", ttl=60, seen=store.stored()[third].id)
         store.put("s", 1, episode("t-03"), owner="there:2:b")  # stored and released at once
         assert store.claim(third, "here:1:a", ttl=60, seen=store.stored()[third].id)
+        fourth = Key("t-04", "p", "m", 1)
+        assert store.claim(fourth, "there:2:b", ttl=-1)  # expired at once ...
+        store.renew("there:2:b", 60)  # ... but its owner is alive and says so
+        assert not store.claim(fourth, "here:1:a", ttl=60)
+        assert store.leases() == 4  # t-01, t-02 and t-03 held by here:1:a, t-04 by there:2:b
 
 
 def test_evals_opening_a_new_store_at_once_all_succeed(tmp_path):

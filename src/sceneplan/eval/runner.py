@@ -43,9 +43,11 @@ from sceneplan.planners.options import parse_spec
 from sceneplan.runs import resolve
 
 NO_MODEL = "none"
-# How long a claimed job stays another eval's to run (`Store.claim`): longer than any run,
-# short enough that the jobs of a killed eval are free again the same day.
-LEASE_S = 3600.0
+# How long a claimed job stays an eval's to run (`Store.claim`) without news from it: a
+# running eval renews its leases every RENEW_S, so a killed one's jobs (on another machine:
+# on its own, they are free at once) are taken over within LEASE_S.
+LEASE_S = 300.0
+RENEW_S = 60.0
 # Runs in a row that could not reach the LLM server before the benchmark stops (`--stop-after`).
 STOP_AFTER = 5
 
@@ -282,8 +284,14 @@ async def run_eval(
         if reporter is not None:
             reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(pending))):
+            workers = [
                 group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
+                for _ in range(min(concurrency, len(pending)))
+            ]
+            heartbeat = group.create_task(_renew(lease))
+            if workers:
+                await asyncio.wait(workers)
+            heartbeat.cancel()
     except BaseException:
         if pool is not None:  # Ctrl-C: the episodes under way end in their processes, unstored
             pool.shutdown(wait=False, cancel_futures=True)
@@ -382,6 +390,13 @@ class _Watched:
             raise
         self.unreachable = None
         return response
+
+
+async def _renew(lease: _Lease) -> None:
+    """Keep this eval's leases alive while it runs."""
+    while True:
+        await asyncio.sleep(RENEW_S)
+        lease.store.renew(lease.owner, LEASE_S)
 
 
 def _pool(

@@ -234,6 +234,12 @@ class Store:
         """A lease owner for this process: host, process id and a random part."""
         return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
+    def renew(self, owner: str, ttl: float) -> None:
+        """Extend every lease of `owner` to `ttl` seconds from now (a live worker's heartbeat)."""
+        self._execute(
+            f"UPDATE leases SET expires_at = {self._dialect.now} + ? WHERE owner = ?", (ttl, owner)
+        )
+
     def release(self, key: Key, owner: str) -> None:
         """Give up the lease of a job (after its result is stored, or when it was not run)."""
         self._execute(f"DELETE FROM leases WHERE {_KEY} AND owner = ?", (*key.values, owner))
