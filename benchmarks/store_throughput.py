@@ -1,18 +1,21 @@
 """Results stores under many workers: episodes per second, the store's cost per episode, races.
 
-Run `python benchmarks/store_throughput.py`. Three parts, each on an SQLite
-file and a PostgreSQL database side by side:
+Run `python benchmarks/store_throughput.py`. Four parts, in this order (the
+last three on an SQLite file and a PostgreSQL database side by side):
 
-1. Throughput: 1, 2, 4 and 8 `sceneplan eval` processes on one new store, the
-   oracle over office-planning + office-search (60 episodes), each with
-   `--processes 1` (the workers are the parallelism); episodes per second of
-   wall time, from the first start to the last exit.
-2. The store's own cost per episode: what an eval does around each episode
-   (claim, store the result and give up the lease), timed in process over
-   `--episodes` real oracle Episodes, wall and CPU milliseconds per episode.
-3. Races (issue 26): `--trials` trials of two evals of office-search started
-   together on one new store; a job stored twice shows as a row id above the
-   row count, or as reported runs adding to more than 30.
+1. Phases (`phases`): an eval's CPU by phase (imports, load tasks, resolve,
+   plan, annotate, store) for the oracle on office-planning, in process
+   (issue 33: what is not planning is the eval's own overhead).
+2. The store's own cost per episode (`overhead`): what an eval does around
+   each episode (claim, store the result and give up the lease), timed in
+   process over `--episodes` real oracle Episodes, wall and CPU ms.
+3. Throughput (`throughput`): 1, 2, 4 and 8 `sceneplan eval` processes on one
+   new store, the oracle over office-planning + office-search (60 episodes),
+   each with `--processes 1` (the workers are the parallelism); episodes per
+   second of wall time, from the first start to the last exit.
+4. Races (`races`, issue 26): `--trials` trials of two evals of office-search
+   started together on one new store; a job stored twice shows as a row id
+   above the row count, or as reported runs adding to more than 30.
 
 Wall time depends on what else the machine runs (the load average is
 printed); the CPU seconds per episode (all the workers' user + system time
@@ -21,7 +24,7 @@ over 60) do much less.
 PostgreSQL: `--postgres URL` (a server whose user may create databases), or
 SCENEPLAN_TEST_POSTGRES, or else a throwaway cluster started for the run
 (tests/pg_cluster.py; needs the server's binaries). `--quick` runs 1 and 2
-workers, 50 episodes and 3 trials.
+workers, 50 episodes and 3 trials; `--parts` picks some parts, by name.
 """
 
 from __future__ import annotations
@@ -150,6 +153,58 @@ def overhead(stores: Stores, episodes: int) -> None:
     print()
 
 
+def phases(stores: Stores) -> None:
+    """Where an eval's CPU goes, phase by phase, for the oracle on office-planning (30 tasks),
+    in process: what is not planning is the eval's own overhead (issue 33)."""
+    import asyncio
+
+    started = time.process_time()
+    from sceneplan.eval.annotate import annotate
+    from sceneplan.eval.runner import check_tasks, load_tasks, task_hash
+    from sceneplan.eval.store import Store
+    from sceneplan.planners.base import get_planner
+    from sceneplan.runs import resolve
+
+    spent = {"imports": time.process_time() - started}
+    clock = time.process_time()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.process_time()
+        spent[name] = spent.get(name, 0.0) + now - clock
+        clock = now
+
+    tasks = load_tasks(["office-planning"])
+    lap("load tasks")
+    check_tasks(tasks)
+    lap("check tasks")
+
+    async def run_all(store: Store) -> None:
+        for task in tasks:
+            lap("(other)")
+            setup = resolve(task)
+            lap("resolve")
+            planner = get_planner("oracle", {})
+            episode = await planner.aplan(setup.target, setup.graph, None, prior=setup.prior)
+            lap("plan (the oracle's solving and verifying)")
+            episode.planner, episode.model, episode.options = "oracle", "none", {}
+            annotate(episode, task, setup.graph)
+            lap("annotate for the metrics")
+            store.put(task.suite, 1, episode, task_hash(task))
+            lap("store")
+
+    with stores.new("sqlite") as location, Store(location) as store:
+        lap("(other)")
+        asyncio.run(run_all(store))
+    lap("(other)")
+    print(f"## An eval's CPU by phase: the oracle on office-planning ({len(tasks)} tasks)\n")
+    print("| phase | CPU s |")
+    print("|---|---|")
+    for name, seconds in spent.items():
+        print(f"| {name} | {seconds:.2f} |")
+    print()
+
+
 def races(stores: Stores, trials: int) -> None:
     print(f"## Two evals started together on one store, office-search, {trials} trials\n")
     print("| store | trials with a job stored twice | trials whose reported runs != 30 |")
@@ -190,7 +245,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--parts", default="throughput,overhead,races")
+    parser.add_argument("--parts", default="phases,overhead,throughput,races")
     args = parser.parse_args()
     workers = [int(n) for n in args.workers.split(",")]
     if args.quick:
@@ -199,6 +254,8 @@ def main() -> None:
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start\n")
     with server(args.postgres) as url, TemporaryDirectory() as folder:
         stores = Stores(Path(folder), url)
+        if "phases" in parts:
+            phases(stores)
         if "overhead" in parts:
             overhead(stores, args.episodes)
         if "throughput" in parts:
