@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,3 +47,47 @@ def toys(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
         yield module
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a PostgreSQL server for the store's tests (its `postgres` database).
+
+    SCENEPLAN_TEST_POSTGRES when set (`.ci/run` starts a cluster and sets it); otherwise a
+    throwaway cluster of this session when the server's binaries are installed. Without
+    either, the tests that need it fail in CI and are skipped elsewhere.
+    """
+    import pg_cluster
+
+    pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+    url = os.environ.get(pg_cluster.ENV)
+    if url:
+        yield url
+        return
+    if pg_cluster.binaries() is None:
+        reason = f"no PostgreSQL: set {pg_cluster.ENV} or install postgresql (initdb)"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs a PostgreSQL server: {reason}")
+        pytest.skip(reason)
+    url, folder = pg_cluster.start()
+    try:
+        yield url
+    finally:
+        pg_cluster.stop(folder)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on the test server, dropped after the test: its URL."""
+    import pg_cluster
+
+    with pg_cluster.new_database(postgres_server) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new results store of each kind: an SQLite file, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "results.db")
+    return request.getfixturevalue("postgres_url")

@@ -245,3 +245,26 @@ def test_a_bad_planner_option_fails_before_any_work(coffee_tasks, tmp_path):
         with pytest.raises(BadInputError, match="planner 'oracle': no option 'max_steps'"):
             evaluate(tasks, ["oracle[max_steps=3]"], [], store)
         assert len(store) == 0
+
+
+def test_cpu_bound_planners_run_in_processes_with_the_same_results(tmp_path):
+    from sceneplan.eval.runner import Spec, _pool, load_specs, plan_jobs
+
+    tasks = load_tasks(["office-planning"], ["planning-simple-01", "planning-simple-02"])
+    oracle, toy = load_specs(["oracle"])[0], Spec("toy_reference", needs_llm=False)
+    assert oracle.cpu_bound and not toy.cpu_bound
+    jobs = plan_jobs(tasks, [oracle], [], 1)
+    pool = _pool(jobs, 2, 4)
+    assert pool is not None
+    pool.shutdown()
+    assert _pool(jobs, 1, 4) is None and _pool(plan_jobs(tasks, [toy], [], 1), 2, 4) is None
+    results = []
+    for processes in (1, 2):
+        db = tmp_path / f"p{processes}.db"
+        totals = evaluate(tasks, ["oracle"], [], db, processes=processes)
+        assert (totals.done, totals.errors) == (2, 0)
+        with Store(db) as store:
+            results.append([(r.key, r.episode.plan, r.episode.status) for r in store.records()])
+    assert results[0] == results[1] and all(plan for _, plan, _ in results[0])
+    with pytest.raises(BadInputError, match="--processes"):
+        evaluate(tasks, ["oracle"], [], tmp_path / "x.db", processes=0)

@@ -1,4 +1,8 @@
-"""The SQLite results store: round trips, keys, migrations, and files that are not stores."""
+"""The results store: round trips, keys, migrations, claims, and files that are not stores.
+
+Tests taking `store_location` run on both kinds of store: an SQLite file and a
+PostgreSQL database (tests/eval/test_postgres.py has the server's own cases).
+"""
 
 from __future__ import annotations
 
@@ -54,8 +58,8 @@ def test_round_trip_with_summary_columns(tmp_path):
     assert {"episodes_planner_model", "episodes_status"} <= indexes
 
 
-def test_same_key_replaces_and_keys_filter_by_status(tmp_path):
-    with Store(tmp_path / "r.db") as store:
+def test_same_key_replaces_and_keys_filter_by_status(store_location):
+    with Store(store_location) as store:
         store.put("s", 1, episode(status=Status.ERROR, error="server down"))
         store.put("s", 1, episode(status=Status.FAILED))
         store.put("s", 1, episode(task_id="t-02", status=Status.ERROR))
@@ -64,10 +68,10 @@ def test_same_key_replaces_and_keys_filter_by_status(tmp_path):
         assert store.keys(with_status={Status.FAILED}) == {Key("t-01", "p", "m", 1)}
 
 
-def test_reopening_keeps_rows_and_schema(tmp_path):
-    with Store(tmp_path / "r.db") as store:
+def test_reopening_keeps_rows_and_schema(store_location):
+    with Store(store_location) as store:
         store.put("s", 1, episode())
-    with Store(tmp_path / "r.db", create=False) as store:
+    with Store(store_location, create=False) as store:
         assert len(store) == 1 and store.schema_version == len(MIGRATIONS)
 
 
@@ -95,8 +99,8 @@ def test_files_that_are_not_stores(tmp_path):
         Store(tmp_path / "newer.db")
 
 
-def test_options_are_part_of_the_key(tmp_path):
-    with Store(tmp_path / "r.db") as store:
+def test_options_are_part_of_the_key(store_location):
+    with Store(store_location) as store:
         store.put("s", 1, episode())
         store.put("s", 1, episode(options={"timeout": 5.0}))
         store.put("s", 1, episode(options={"timeout": 5.0}, status=Status.FAILED))  # replaces
@@ -204,24 +208,39 @@ def test_the_task_hash_is_stored_with_each_run_and_old_runs_have_none(tmp_path):
         }
 
 
-def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(tmp_path):
+def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(store_location):
     key = Key("t-01", "p", "m", 1)
-    with Store(tmp_path / "r.db") as store:
-        since = store.mark()
-        assert store.claim(key, "here:1:a", ttl=60, since=since)
-        assert store.claim(key, "here:1:a", ttl=60, since=since)  # its own lease
-        assert not store.claim(key, "there:2:b", ttl=60, since=since)  # a live lease
+    with Store(store_location) as store:
+        assert store.claim(key, "here:1:a", ttl=60)
+        assert store.claim(key, "here:1:a", ttl=60)  # its own lease
+        assert not store.claim(key, "there:2:b", ttl=60)  # a live lease
         store.release(key, "here:1:a")
-        assert store.claim(key, "there:2:b", ttl=-1, since=since)  # taken, expired at once
-        assert store.claim(key, "here:1:a", ttl=60, since=since)
+        assert store.claim(key, "there:2:b", ttl=-1)  # taken, expired at once
+        assert store.claim(key, "here:1:a", ttl=60)
         ended = [sys.executable, "-c", "import os; print(os.getpid())"]
         dead = subprocess.run(ended, capture_output=True, text=True, check=True).stdout.strip()
         other = Key("t-02", "p", "m", 1)
-        assert store.claim(other, f"{socket.gethostname()}:{dead}:c", ttl=60, since=since)
-        assert store.claim(other, "here:1:a", ttl=60, since=since)  # its owner has ended
-        store.put("s", 1, episode("t-03"))  # stored by another eval after `since`
-        assert not store.claim(Key("t-03", "p", "m", 1), "here:1:a", ttl=60, since=since)
-        assert store.claim(Key("t-03", "p", "m", 1), "here:1:a", ttl=60, since=store.mark())
+        assert store.claim(other, f"{socket.gethostname()}:{dead}:c", ttl=60)
+        assert store.claim(other, "here:1:a", ttl=60)  # its owner has ended
+        third = Key("t-03", "p", "m", 1)
+        store.put("s", 1, episode("t-03"))  # stored by another eval since this one planned
+        assert not store.claim(third, "here:1:a", ttl=60, seen=None)
+        seen = store.stored()[third].id
+        assert store.claim(third, "here:1:a", ttl=60, seen=seen)  # as planned: run it again
+        store.release(third, "here:1:a")
+        store.put("s", 1, episode("t-03"))  # stored again: a new row id
+        assert store.stored()[third].id != seen
+        assert not store.claim(third, "there:2:b", ttl=60, seen=seen)
+        assert store.claim(third, "there:2:b", ttl=60, seen=store.stored()[third].id)
+        store.put("s", 1, episode("t-03"), owner="here:1:a")  # not its lease: kept
+        assert not store.claim(third, "here:1:a", ttl=60, seen=store.stored()[third].id)
+        store.put("s", 1, episode("t-03"), owner="there:2:b")  # stored and released at once
+        assert store.claim(third, "here:1:a", ttl=60, seen=store.stored()[third].id)
+        fourth = Key("t-04", "p", "m", 1)
+        assert store.claim(fourth, "there:2:b", ttl=-1)  # expired at once ...
+        store.renew("there:2:b", 60)  # ... but its owner is alive and says so
+        assert not store.claim(fourth, "here:1:a", ttl=60)
+        assert store.leases() == 4  # t-01, t-02 and t-03 held by here:1:a, t-04 by there:2:b
 
 
 def test_evals_opening_a_new_store_at_once_all_succeed(tmp_path):

@@ -22,7 +22,7 @@ from sceneplan.eval.plots import write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
-from sceneplan.eval.store import Record, Store, merge
+from sceneplan.eval.store import Record, Store, dialect_for, merge
 from sceneplan.planners.options import split_specs
 
 console = Console(highlight=False, soft_wrap=True)
@@ -67,7 +67,21 @@ def eval_command(
     ] = None,
     runs: Annotated[int, typer.Option(min=1, help="Runs of every task (repeatability).")] = 1,
     concurrency: Annotated[int, typer.Option(min=1, help="Tasks planned at once.")] = 4,
-    out: Annotated[Path, typer.Option(help="The SQLite results store.")] = Path("results.db"),
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Processes for CPU-bound planners' episodes (the oracle); default: the "
+            "machine's cores. 1: all in this process.",
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option(
+            help="The results store: an SQLite file, or postgresql://USER@HOST:PORT/DB "
+            "shared by workers on many machines (the postgres extra)."
+        ),
+    ] = "results.db",
     retry_errors: Annotated[
         bool,
         typer.Option("--retry-errors", help="Run again the stored runs that ended in an error."),
@@ -99,7 +113,7 @@ def eval_command(
 
     Exits 1 when a run ended in an error (stored; --retry-errors runs them again).
     """
-    check_store_path(out)
+    where = check_store_path(out)
     tasks = load_tasks(_names(suite), _names(only))
     planner_names = [spec for text in planners for spec in split_specs(text)]
     execution = None
@@ -118,20 +132,21 @@ def eval_command(
                 out,
                 runs=runs,
                 concurrency=concurrency,
+                processes=processes,
                 retry_errors=retry_errors,
                 reporter=bar,
                 stop_after=stop_after,
                 execution=execution,
             )
     except KeyboardInterrupt:
-        stored = len(_records(out)) if out.is_file() else 0
+        stored = _count(out)
         err_console.print(
-            f"interrupted: {stored} results are stored in {out}; "
+            f"interrupted: {stored} results are stored in {where}; "
             "run the same command again to continue"
         )
         raise typer.Exit(130) from None
     console.print(
-        f"{totals.done} run(s) stored in {out} ({totals.skipped} already there): "
+        f"{totals.done} run(s) stored in {where} ({totals.skipped} already there): "
         f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
         f"{totals.errors} error(s); {totals.input_tokens:,} input and "
         f"{totals.output_tokens:,} output tokens, {_cost(totals)}"
@@ -148,28 +163,36 @@ def eval_command(
             f"stopped early: {totals.stopped}; {totals.remaining} run(s) not started. "
             "Check the server (`sceneplan llm check`), then run the same command again"
         )
-    console.print(f"report: sceneplan report {out}")
+    console.print(f"report: sceneplan report {where}")
     if totals.errors:
         err_console.print(
-            f"{totals.errors} run(s) ended in an error (kept in {out}); "
+            f"{totals.errors} run(s) ended in an error (kept in {where}); "
             "run the same command with --retry-errors to run them again"
         )
     if totals.errors or totals.stopped:
         raise typer.Exit(1)
 
 
-def check_store_path(out: Path) -> None:
-    """Refuse a results store path that cannot be used, before any work: one BadInputError.
+def check_store_path(location: str | Path) -> str:
+    """Refuse a results store that cannot be used, before any work: one BadInputError (or
+    BackendUnavailableError for a server that cannot be reached). Returns the store's name
+    to print (a URL's password masked).
 
-    An existing file must be a sceneplan store; a new one needs its folder to exist.
+    An existing file must be a sceneplan store; a new one needs its folder to exist. A
+    database server must be reachable, and its store (if any) one this sceneplan can use.
     """
+    dialect = dialect_for(location)
+    if dialect.path is None:  # a database server: connect, change nothing
+        dialect.probe(create=True).close()
+        return dialect.location
+    out = dialect.path
     if out.is_dir():
         raise BadInputError(
             f"the results store {out} is a folder; give a file name, e.g. {out / 'results.db'}"
         )
     if out.is_file():
         Store(out, create=False).close()  # says what is wrong with a file that is not a store
-        return
+        return str(out)
     if not out.parent.is_dir():
         raise BadInputError(
             f"cannot create the results store {out}: the folder {out.parent} "
@@ -177,6 +200,16 @@ def check_store_path(out: Path) -> None:
             + f" (create it first: mkdir -p {out.parent})"
         )
     check_output_file(out, "the results store")
+    return str(out)
+
+
+def _count(location: str) -> int:
+    """How many results the store holds (0 when it was not made)."""
+    path = dialect_for(location).path
+    if path is not None and not path.is_file():
+        return 0
+    with Store(location, create=False) as store:
+        return len(store)
 
 
 def _cost(totals: Totals) -> str:
@@ -191,7 +224,10 @@ def _cost(totals: Totals) -> str:
 
 def report_command(
     store: Annotated[
-        Path | None, typer.Argument(help="A results store written by `sceneplan eval`.")
+        str | None,
+        typer.Argument(
+            help="A results store written by `sceneplan eval`: a file or a postgresql:// URL."
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="md, csv or json.")] = "md",
     plots: Annotated[
@@ -199,7 +235,7 @@ def report_command(
         typer.Option(help="Also write PNG plots into this folder (needs the plots extra)."),
     ] = None,
     compare_with: Annotated[
-        tuple[Path, Path] | None,
+        tuple[str, str] | None,
         typer.Option("--compare", help="Two stores A B: show B's metrics minus A's."),
     ] = None,
     table_name: Annotated[
@@ -219,7 +255,7 @@ def report_command(
         if store is not None:
             raise BadInputError("give either one store or --compare A B, not both")
         a, b = (compute(_records(path)) for path in compare_with)
-        names = (str(compare_with[0]), str(compare_with[1]))
+        names = (_name(compare_with[0]), _name(compare_with[1]))
         print(render_compare(compare(a, b), fmt, names), end="")
         return
     if store is None:
@@ -229,7 +265,7 @@ def report_command(
     records = _records(store)
     if table_name == "faults":
         rows = fault_rows(r.episode for r in records)
-        print(render_faults(rows, f"Execution under faults: {store}"), end="")
+        print(render_faults(rows, f"Execution under faults: {_name(store)}"), end="")
         written = write_fault_plot(rows, plots / "faults.png") if plots is not None else None
         if written is not None:
             err_console.print(f"plot written to {written}")
@@ -237,7 +273,7 @@ def report_command(
     metrics = compute(records)
     if table_name == "lookplangraph-1":
         metrics["datasets"] = _suite_stats(dict.fromkeys(r.suite for r in records))
-    print(render(metrics, fmt, title=str(store), table_name=table_name), end="")
+    print(render(metrics, fmt, title=_name(store), table_name=table_name), end="")
     if plots is not None:
         written = write_plots(metrics, plots)
         err_console.print(f"{len(written)} plot(s) written to {plots}")
@@ -250,9 +286,14 @@ def _suite_stats(suites) -> list[dict]:
     return [{"suite": suite, **suite_stats(load_suite(suite))} for suite in suites]
 
 
-def _records(path: Path) -> list[Record]:
-    with Store(path, create=False) as store:
+def _records(location: str) -> list[Record]:
+    with Store(location, create=False) as store:
         return store.records()
+
+
+def _name(location: str) -> str:
+    """A store's name to print: as given, a URL's password masked."""
+    return dialect_for(location).location
 
 
 store_app = typer.Typer(help="Results stores: merge the shards of a benchmark.")
@@ -260,21 +301,37 @@ store_app = typer.Typer(help="Results stores: merge the shards of a benchmark.")
 
 @store_app.command("merge")
 def merge_command(
-    stores: Annotated[list[Path], typer.Argument(help="Results stores to merge.")],
+    stores: Annotated[
+        list[str],
+        typer.Argument(help="Results stores to merge: files or postgresql:// URLs."),
+    ],
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="The merged store (created, or added to).")
+        str,
+        typer.Option(
+            "--out", "-o", help="The merged store (created, or added to): a file or a URL."
+        ),
     ],
 ) -> None:
-    """Merge results stores (e.g. one per worker) into one; of a run in several, the newest."""
-    for path in stores:
-        if path.resolve() == out.resolve():
-            raise BadInputError(f"--out {out} is also one of the stores to merge")
-    check_store_path(out)
+    """Merge results stores (e.g. one per worker) into one; of a run in several, the newest.
+
+    Any kind into any kind: SQLite shards into a PostgreSQL store, or back.
+    """
+    for location in stores:
+        if _same(location, out):
+            raise BadInputError(f"--out {_name(out)} is also one of the stores to merge")
+    where = check_store_path(out)
     copied, older = merge(stores, out)
     console.print(
-        f"{copied} result(s) merged into {out} from {len(stores)} store(s)"
+        f"{copied} result(s) merged into {where} from {len(stores)} store(s)"
         + (f"; {older} older duplicate(s) left out" if older else "")
     )
+
+
+def _same(a: str, b: str) -> bool:
+    first, second = dialect_for(a), dialect_for(b)
+    if first.path is not None and second.path is not None:
+        return first.path.resolve() == second.path.resolve()
+    return a == b
 
 
 class _EvalCommand(TyperCommand):

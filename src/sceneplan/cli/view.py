@@ -42,7 +42,8 @@ def view(
         typer.Option("--episode", help="A trace file (`sceneplan plan ... --trace FILE`)."),
     ] = None,
     store: Annotated[
-        Path | None, typer.Option("--store", help="A results store (`sceneplan eval --out`).")
+        str | None,
+        typer.Option("--store", help="A results store (`sceneplan eval --out`): a file or a URL."),
     ] = None,
     task: Annotated[
         str | None, typer.Option("--task", "-t", help="With --store: the task.")
@@ -99,7 +100,7 @@ def view(
 def _what(
     env: str | None,
     episode: Path | None,
-    store: Path | None,
+    store: str | None,
     task: str | None,
     planner: str | None,
     model: str | None,

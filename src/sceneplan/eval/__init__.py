@@ -1,6 +1,6 @@
 """The benchmark: run planners on task suites into a results store, then metrics and reports.
 
-`runner.run_eval` fills a `store.Store` (SQLite, resumable); `metrics.compute`
+`runner.run_eval` fills a `store.Store` (SQLite or PostgreSQL, resumable); `metrics.compute`
 reads only the stored Episodes; `report.render` and `plots.write_plots` show
 them next to the papers' published numbers. See docs/eval.md.
 """

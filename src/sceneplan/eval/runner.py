@@ -20,8 +20,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import multiprocessing
+import os
+import signal
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -39,9 +43,11 @@ from sceneplan.planners.options import parse_spec
 from sceneplan.runs import resolve
 
 NO_MODEL = "none"
-# How long a claimed job stays another eval's to run (`Store.claim`): longer than any run,
-# short enough that the jobs of a killed eval are free again the same day.
-LEASE_S = 3600.0
+# How long a claimed job stays an eval's to run (`Store.claim`) without news from it: a
+# running eval renews its leases every RENEW_S, so a killed one's jobs (on another machine:
+# on its own, they are free at once) are taken over within LEASE_S.
+LEASE_S = 300.0
+RENEW_S = 60.0
 # Runs in a row that could not reach the LLM server before the benchmark stops (`--stop-after`).
 STOP_AFTER = 5
 
@@ -53,6 +59,7 @@ class Spec:
     planner: str
     options: str = NO_OPTIONS
     needs_llm: bool = True
+    cpu_bound: bool = False  # run in a process of its own (`Planner.cpu_bound`)
 
 
 def load_specs(specs: Sequence[str]) -> list[Spec]:
@@ -64,7 +71,8 @@ def load_specs(specs: Sequence[str]) -> list[Spec]:
     for text in specs:
         name, raw = parse_spec(text)
         planner = get_planner(name, raw)
-        out[Spec(name, options_key(planner.options.changed()), planner.needs_llm)] = None
+        spec = Spec(name, options_key(planner.options.changed()), planner.needs_llm)
+        out[replace(spec, cpu_bound=planner.cpu_bound)] = None
     return list(out)
 
 
@@ -77,6 +85,7 @@ class Job:
     model: str
     run: int
     options: str = NO_OPTIONS  # the planner's non-default options, `options_key`
+    cpu_bound: bool = False
 
     @property
     def key(self) -> Key:
@@ -180,7 +189,7 @@ def plan_jobs(
 ) -> list[Job]:
     """Every job, run by run; planners without an LLM run once, under NO_MODEL."""
     return [
-        Job(task, spec.planner, model, run, spec.options)
+        Job(task, spec.planner, model, run, spec.options, spec.cpu_bound)
         for run in range(1, runs + 1)
         for spec in planners
         for model in (models if spec.needs_llm else [NO_MODEL])
@@ -206,7 +215,7 @@ async def run_eval(
     tasks: Sequence[Task],
     planners: Sequence[str],
     models: Sequence[str],
-    store: Store | Path,
+    store: Store | str | Path,
     *,
     runs: int = 1,
     concurrency: int = 4,
@@ -215,6 +224,7 @@ async def run_eval(
     reporter: Reporter | None = None,
     stop_after: int = STOP_AFTER,
     execution: Execution | None = None,
+    processes: int | None = None,
 ) -> Totals:
     """Run every job not in `store` yet (nor errored, with `retry_errors`) and store it.
 
@@ -225,9 +235,14 @@ async def run_eval(
     When `stop_after` runs in a row end because the LLM server cannot be
     reached (LLMUnavailableError), no new run starts: the runs under way
     finish and are stored, and `Totals.stopped` says why.
+    Episodes of CPU-bound planners (`Planner.cpu_bound`, the oracle) run in up to
+    `processes` processes at once (default: the machine's cores, at most `concurrency`);
+    1 runs them in this process.
     """
-    if runs < 1 or concurrency < 1 or stop_after < 1:
-        raise BadInputError("--runs, --concurrency and --stop-after must be at least 1")
+    if min(runs, concurrency, stop_after, 1 if processes is None else processes) < 1:
+        raise BadInputError(
+            "--runs, --concurrency, --processes and --stop-after must be at least 1"
+        )
     settings = settings if settings is not None else load_settings()
     specs = load_specs(planners)
     if execution is not None:  # each plan also runs on a robot (`eval.faults.Execution`)
@@ -238,31 +253,53 @@ async def run_eval(
     # Runs after the first must ask the model again, not read the response cache.
     fresh = settings.model_copy(update={"cache": False})
     clients: dict[tuple[str, bool], LLMClient] = {}
-    opened = None
+    opened = pool = None
     try:
         for model, repeat in sorted({(j.model, j.run > 1) for j in jobs if j.model != NO_MODEL}):
             # a bad model name or a missing key stops us here, before the store is made
             clients[(model, repeat)] = LLMClient(model, settings=fresh if repeat else settings)
         if not isinstance(store, Store):
             store = opened = Store(store)
-        stored = store.keys(with_status={Status.SUCCESS, Status.FAILED} if retry_errors else None)
-        hashes = store.task_hashes()
+        # what is stored now, read once: each job's claim checks it is still so (`Store.claim`)
+        stored = store.stored()
+        kept = {Status.SUCCESS, Status.FAILED} if retry_errors else set(Status)
+        hashes = {task.id: task_hash(task) for task in tasks}
         edited = {
             job.key
             for job in jobs
-            if hashes.get(job.key) not in (None, task_hash(job.task))  # made for another version
+            if (row := stored.get(job.key)) is not None
+            and row.task_hash not in (None, hashes[job.task.id])  # made for another version
         }
-        pending = [job for job in jobs if job.key not in stored or job.key in edited]
+        pending = [
+            job
+            for job in jobs
+            if job.key not in stored or stored[job.key].status not in kept or job.key in edited
+        ]
         totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
         totals.changed = sorted({key.task_id for key in edited})
         queue = iter(pending)
-        lease = _Lease(store, Store.owner())
+        pool = _pool(pending, processes, concurrency)
+        seen = {key: row.id for key, row in stored.items()}
+        lease = _Lease(store, Store.owner(), seen, pool)
         if reporter is not None:
             reporter.update(totals, None)
         async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(pending))):
+            workers = [
                 group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
+                for _ in range(min(concurrency, len(pending)))
+            ]
+            heartbeat = group.create_task(_renew(lease))
+            if workers:
+                await asyncio.wait(workers)
+            heartbeat.cancel()
+    except BaseException:
+        if pool is not None:  # Ctrl-C: the episodes under way end in their processes, unstored
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = None
+        raise
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         for client in clients.values():
             await client.aclose()
         if opened is not None:
@@ -287,7 +324,7 @@ async def _worker(
     for job in queue:  # workers share the iterator: each job is taken once
         if totals.stopped:
             return
-        if not store.claim(job.key, lease.owner, ttl=LEASE_S, since=lease.since):
+        if not store.claim(job.key, lease.owner, ttl=LEASE_S, seen=lease.seen.get(job.key)):
             totals.skipped += 1  # another eval on this store runs it, or has stored it
             if reporter is not None:
                 reporter.update(totals, None)
@@ -295,10 +332,16 @@ async def _worker(
         client = clients.get((job.model, job.run > 1))
         watched = _Watched(client) if client is not None else None
         try:
-            episode = await run_job(job, watched)
-            store.put(job.task.suite, job.run, episode, task_hash(job.task))
-        finally:
-            store.release(job.key, lease.owner)
+            if lease.pool is not None and job.cpu_bound:
+                loop = asyncio.get_running_loop()
+                episode = await loop.run_in_executor(lease.pool, run_alone, job)
+            else:
+                episode = await run_job(job, watched)
+        except BaseException:
+            store.release(job.key, lease.owner)  # not run (Ctrl-C): free for another eval
+            raise
+        # stored and released in one transaction
+        store.put(job.task.suite, job.run, episode, task_hash(job.task), owner=lease.owner)
         totals.add(episode)
         cause = watched.unreachable if watched is not None else None
         if episode.status is Status.ERROR and cause is not None:
@@ -316,14 +359,13 @@ async def _worker(
 
 @dataclass
 class _Lease:
-    """Who this eval is to the store's leases, and what was stored when it planned its jobs."""
+    """Who this eval is to the store's leases, and the row id of each result stored when it
+    planned its jobs (a job whose row has changed since was run by another eval)."""
 
     store: Store
     owner: str
-    since: int = -1
-
-    def __post_init__(self) -> None:
-        self.since = self.store.mark()
+    seen: dict[Key, int]
+    pool: ProcessPoolExecutor | None = None  # where CPU-bound planners' episodes run
 
 
 class _Watched:
@@ -348,6 +390,39 @@ class _Watched:
             raise
         self.unreachable = None
         return response
+
+
+async def _renew(lease: _Lease) -> None:
+    """Keep this eval's leases alive while it runs."""
+    while True:
+        await asyncio.sleep(RENEW_S)
+        lease.store.renew(lease.owner, LEASE_S)
+
+
+def _pool(
+    pending: Sequence[Job], processes: int | None, concurrency: int
+) -> ProcessPoolExecutor | None:
+    """Processes for the episodes of CPU-bound planners, when more than one can run at once.
+
+    Forked (the planners registered in this process are known there), ignoring Ctrl-C,
+    which this process handles: it stops the run and shuts them down.
+    """
+    cpu_jobs = sum(job.cpu_bound for job in pending)
+    size = min(processes or os.cpu_count() or 1, concurrency, cpu_jobs)
+    if size < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return ProcessPoolExecutor(
+        size, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_sigint
+    )
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_alone(job: Job) -> Episode:
+    """`run_job` without a model, in a process of the pool (`_pool`)."""
+    return asyncio.run(run_job(job, None))
 
 
 async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:

@@ -171,6 +171,8 @@ class Planner(ABC):
 
     name: ClassVar[str]
     needs_llm: ClassVar[bool] = True
+    # its runs spend their time computing, not waiting: `eval` runs them in processes
+    cpu_bound: ClassVar[bool] = False
     vocabulary: ClassVar[str] = "sayplan"
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
 

@@ -42,6 +42,7 @@ class Oracle(Planner):
 
     name = "oracle"
     needs_llm = False
+    cpu_bound = True  # the symbolic planner: `eval` runs its episodes in parallel processes
 
     class Options(PartialOptions):
         planner: SymbolicPlanner = Field(

@@ -52,5 +52,5 @@ def store_page(
     path: str | Path, task: str, planner: str, model: str | None = None, run: int | None = None
 ) -> str:
     """The page of a stored run of `task` by `planner` in a results store."""
-    episode, note = from_store(Path(path), task, planner, model, run)
+    episode, note = from_store(path, task, planner, model, run)
     return render_page(from_episode(episode, note=note))

@@ -96,15 +96,16 @@ def from_episode(episode: Episode, env: str | None = None, note: str = "") -> Sh
 
 
 def from_store(
-    path: Path, task: str, planner: str, model: str | None = None, run: int | None = None
+    path: str | Path, task: str, planner: str, model: str | None = None, run: int | None = None
 ) -> tuple[Episode, str]:
     """The stored run of `task` by `planner` (and `model`, `run` when given).
 
     Several runs differing only by their number: the first is shown, and the
     note says so. Several models or option sets: an error listing them.
     """
-    with Store(path, create=False) as store:
+    with Store(path, create=False) as store:  # a file or a postgresql:// URL
         records = store.records()
+        path = store.location  # to print: a URL's password masked
     of_task = [r for r in records if r.episode.task_id == task]
     if not of_task:
         known = sorted({r.episode.task_id or "" for r in records})

@@ -1,0 +1,266 @@
+"""The PostgreSQL dialect of the results store: one database that workers on many machines share.
+
+`postgresql://USER:PASSWORD@HOST:PORT/DB` (or a password from PGPASSWORD or
+~/.pgpass, as libpq finds it). The store's tables are made in the database's
+default schema at the SQLite store's latest schema (`BASELINE`, the same
+columns in the same order); `sceneplan_store` holds its application id and
+schema version, and migrations after the baseline are written once, in SQL
+both dialects run. Opening and migrating happen under an advisory lock, so
+workers that start together make the tables once.
+
+Needs psycopg 3, the `postgres` extra; it is imported only here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from sceneplan.errors import BackendUnavailableError, BadInputError
+from sceneplan.eval.store.sqlite import APPLICATION_ID, MIGRATIONS
+
+# The SQLite schema version that `_BASELINE_SQL` makes at once.
+BASELINE = 6
+
+_BASELINE_SQL = (
+    """
+    CREATE TABLE episodes (
+        id BIGSERIAL PRIMARY KEY,
+        task_id TEXT NOT NULL,
+        planner TEXT NOT NULL,
+        options TEXT NOT NULL,
+        model TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        suite TEXT NOT NULL,
+        environment TEXT NOT NULL,
+        family TEXT,
+        status TEXT NOT NULL,
+        error TEXT,
+        error_type TEXT,
+        executable INTEGER,
+        goal_reached INTEGER,
+        answer_correct INTEGER,
+        answer_room_explored INTEGER,
+        replans INTEGER NOT NULL,
+        search_turns INTEGER NOT NULL,
+        llm_calls INTEGER NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cost_usd DOUBLE PRECISION,
+        wall_time_s DOUBLE PRECISION NOT NULL,
+        created_at TEXT NOT NULL,
+        episode TEXT NOT NULL,
+        correct INTEGER,
+        success INTEGER,
+        task_hash TEXT,
+        UNIQUE (task_id, planner, options, model, run)
+    )
+    """,
+    "CREATE INDEX episodes_planner_model ON episodes (planner, options, model)",
+    "CREATE INDEX episodes_suite_family ON episodes (suite, family)",
+    "CREATE INDEX episodes_status ON episodes (status)",
+    """
+    CREATE TABLE leases (
+        task_id TEXT NOT NULL,
+        planner TEXT NOT NULL,
+        options TEXT NOT NULL,
+        model TEXT NOT NULL,
+        run INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (task_id, planner, options, model, run)
+    )
+    """,
+    "CREATE TABLE sceneplan_store "
+    "(application_id BIGINT NOT NULL, schema_version INTEGER NOT NULL)",
+)
+
+_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(location: str) -> bool:
+    return location.startswith(_SCHEMES)
+
+
+def masked(url: str) -> str:
+    """The URL with its password replaced by ***, to print.
+
+    >>> masked("postgresql://ann:s3cret@db.lab:5432/bench")
+    'postgresql://ann:***@db.lab:5432/bench'
+    >>> masked("postgresql://ann@db.lab/bench")
+    'postgresql://ann@db.lab/bench'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")
+    user = netloc[0].partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[2]}"))
+
+
+class Postgres:
+    """A results store in a PostgreSQL database."""
+
+    name = "postgresql"
+    now = "extract(epoch from clock_timestamp())::float8"
+    for_update = " FOR UPDATE"  # claims lock the lease row until they commit
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.location = masked(url)
+        self.path = None
+        parts = urlsplit(url)
+        self._database = parts.path.lstrip("/") or parts.username or "postgres"
+        self._server = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+        psycopg = _psycopg()
+        self.errors: tuple[type[Exception], ...] = (psycopg.Error,)
+
+    def sql(self, text: str) -> str:
+        return text.replace("?", "%s")
+
+    def connect(self, *, create: bool) -> Any:
+        """Open the store (making its tables with `create`) and bring its schema up to date."""
+        db = self.probe(create=create)
+        try:
+            # the lock first, then a transaction: one begun before another opener's commit
+            # could miss the tables that opener made
+            with _locked(db, shared=False), db.transaction():
+                version = self._check(db, create=create)
+                if version == 0:
+                    for statement in _BASELINE_SQL:
+                        db.execute(statement)
+                    db.execute(
+                        "INSERT INTO sceneplan_store VALUES (%s, %s)", (APPLICATION_ID, BASELINE)
+                    )
+                    version = BASELINE
+                for number in range(version + 1, len(MIGRATIONS) + 1):
+                    MIGRATIONS[number - 1](_Portable(db))  # type: ignore[arg-type]
+                    db.execute("UPDATE sceneplan_store SET schema_version = %s", (number,))
+        except self.errors as exc:
+            db.close()
+            raise self.failure(exc) from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def probe(self, *, create: bool) -> Any:
+        """A connection to the store's database, checked to be usable but not changed."""
+        psycopg = _psycopg()
+        try:
+            db = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise self._refused(exc) from None
+        try:
+            with _locked(db, shared=True), db.transaction():  # not while another makes it
+                self._check(db, create=create)
+        except self.errors as exc:
+            db.close()
+            raise self.failure(exc) from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _check(self, db: Any, *, create: bool) -> int:
+        """The schema version (0: no store yet), after refusing what is not a store or newer."""
+        tables = ("sceneplan_store", "episodes", "leases")
+        found = db.execute("SELECT to_regclass(%s), to_regclass(%s), to_regclass(%s)", tables)
+        names = {name for name, oid in zip(tables, found.fetchone(), strict=True) if oid}
+        if "sceneplan_store" not in names:
+            if names:
+                raise BadInputError(
+                    f"{self.location}: the database has tables {', '.join(sorted(names))} but "
+                    "is not a sceneplan results store; name another database"
+                )
+            if not create:
+                raise BadInputError(
+                    f"no results store in {self.location} (`sceneplan eval --out URL` makes one)"
+                )
+            return 0
+        row = db.execute("SELECT application_id, schema_version FROM sceneplan_store").fetchone()
+        if row is None or row[0] != APPLICATION_ID:
+            raise BadInputError(f"{self.location}: not a sceneplan results store")
+        if row[1] > len(MIGRATIONS):
+            raise BadInputError(
+                f"{self.location}: written by a newer sceneplan (schema {row[1]}); "
+                "upgrade sceneplan"
+            )
+        return row[1]
+
+    def version(self, db: Any) -> int:
+        return db.execute("SELECT schema_version FROM sceneplan_store").fetchone()[0]
+
+    @contextmanager
+    def transaction(self, db: Any) -> Iterator[None]:
+        with db.transaction():
+            yield
+
+    def _refused(self, exc: Exception) -> Exception:
+        """The error for a connection the server refused or could not make."""
+        state = getattr(exc, "sqlstate", None)
+        text = _without_password(str(exc), self.url)
+        if state == "3D000" or re.search(r'database "[^"]*" does not exist', text):
+            return BadInputError(
+                f"{self.location}: the database {self._database} does not exist on "
+                f"{self._server}; create it first (createdb {self._database})"
+            )
+        if state in ("28P01", "28000") or "authentication failed" in text:
+            return BadInputError(
+                f"{self.location}: the server refused the user or password; check the "
+                "user and password in the URL (or PGPASSWORD, ~/.pgpass)"
+            )
+        return BackendUnavailableError(
+            f"cannot reach the PostgreSQL server of {self.location} "
+            f"({_first_line(text)}); is it running and reachable at {self._server}?"
+        )
+
+    def failure(self, exc: Exception) -> Exception:
+        """The error for a failure after connecting (the server went away, a query failed)."""
+        text = _first_line(_without_password(str(exc), self.url))
+        return BackendUnavailableError(f"the results store {self.location} failed: {text}")
+
+
+@contextmanager
+def _locked(db: Any, *, shared: bool) -> Iterator[None]:
+    """The store's advisory lock on this session: openers that make or migrate the tables
+    hold it alone, openers that only read the schema share it."""
+    kind = "_shared" if shared else ""
+    db.execute(f"SELECT pg_advisory_lock{kind}(%s)", (APPLICATION_ID,))
+    try:
+        yield
+    finally:
+        if not db.closed:
+            db.execute(f"SELECT pg_advisory_unlock{kind}(%s)", (APPLICATION_ID,))
+
+
+class _Portable:
+    """A psycopg connection that takes the `?` parameters of migrations written for both."""
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        return self._db.execute(sql.replace("?", "%s"), params)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "no reason given"
+
+
+def _without_password(text: str, url: str) -> str:
+    password = urlsplit(url).password
+    return text.replace(password, "***") if password else text
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise BackendUnavailableError(
+            "a postgresql:// results store needs psycopg: pip install 'sceneplan[postgres]'"
+        ) from None
+    return psycopg

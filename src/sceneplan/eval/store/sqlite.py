@@ -1,0 +1,277 @@
+"""The SQLite dialect of the results store: one file, the embedded default.
+
+Each row is committed on its own in WAL mode, so a run stopped by Ctrl-C or
+a crash keeps every Episode finished before it; concurrent evals on one
+machine (or a file system where SQLite locking works) share the file, their
+write transactions taken in turn (`BEGIN IMMEDIATE`). The schema changes only
+through the numbered migrations below, applied in order and counted in
+`PRAGMA user_version`; `PRAGMA application_id` marks the file as a store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sceneplan.errors import BadInputError
+
+# Marks the file as a sceneplan results store ("SPRS").
+APPLICATION_ID = 0x53505253
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE episodes (
+            id INTEGER PRIMARY KEY,
+            task_id TEXT NOT NULL,
+            planner TEXT NOT NULL,
+            model TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            suite TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            family TEXT,
+            status TEXT NOT NULL,
+            error TEXT,
+            error_type TEXT,
+            executable INTEGER,
+            goal_reached INTEGER,
+            answer_correct INTEGER,
+            answer_room_explored INTEGER,
+            replans INTEGER NOT NULL,
+            search_turns INTEGER NOT NULL,
+            llm_calls INTEGER NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            cost_usd REAL NOT NULL,
+            wall_time_s REAL NOT NULL,
+            created_at TEXT NOT NULL,
+            episode TEXT NOT NULL,
+            UNIQUE (task_id, planner, model, run)
+        )
+        """
+    )
+    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, model)")
+    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
+    db.execute("CREATE INDEX episodes_status ON episodes (status)")
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    """Planner options join the key; rows stored before ran with the defaults (`{}`)."""
+    db.execute(
+        """
+        CREATE TABLE episodes_v2 (
+            id INTEGER PRIMARY KEY,
+            task_id TEXT NOT NULL,
+            planner TEXT NOT NULL,
+            options TEXT NOT NULL,
+            model TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            suite TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            family TEXT,
+            status TEXT NOT NULL,
+            error TEXT,
+            error_type TEXT,
+            executable INTEGER,
+            goal_reached INTEGER,
+            answer_correct INTEGER,
+            answer_room_explored INTEGER,
+            replans INTEGER NOT NULL,
+            search_turns INTEGER NOT NULL,
+            llm_calls INTEGER NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            cost_usd REAL NOT NULL,
+            wall_time_s REAL NOT NULL,
+            created_at TEXT NOT NULL,
+            episode TEXT NOT NULL,
+            UNIQUE (task_id, planner, options, model, run)
+        )
+        """
+    )
+    kept = ", ".join(_V1_COLUMNS)
+    db.execute(f"INSERT INTO episodes_v2 ({kept}, options) SELECT {kept}, '{{}}' FROM episodes")
+    db.execute("DROP TABLE episodes")
+    db.execute("ALTER TABLE episodes_v2 RENAME TO episodes")
+    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, options, model)")
+    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
+    db.execute("CREATE INDEX episodes_status ON episodes (status)")
+
+
+_V1_COLUMNS = (
+    *("id", "task_id", "planner", "model", "run", "suite", "environment", "family", "status"),
+    *("error", "error_type", "executable", "goal_reached", "answer_correct"),
+    *("answer_room_explored", "replans", "search_turns", "llm_calls", "input_tokens"),
+    *("output_tokens", "cost_usd", "wall_time_s", "created_at", "episode"),
+)
+
+
+def _v3(db: sqlite3.Connection) -> None:
+    """Correctness (the goal after a relaxed execution) and the strict success as columns.
+
+    Runs stored before have no correctness (NULL: the report shows "-" for it);
+    their success is read from their status.
+    """
+    db.execute("ALTER TABLE episodes ADD COLUMN correct INTEGER")
+    db.execute("ALTER TABLE episodes ADD COLUMN success INTEGER")
+    db.execute("UPDATE episodes SET success = (status = 'success')")
+
+
+def _v4(db: sqlite3.Connection) -> None:
+    """`cost_usd` may be NULL: the cost of a run on a model without a price is unknown.
+
+    Runs stored before keep their cost (0 for unpriced models, as it was recorded).
+    """
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'episodes'").fetchone()
+    db.execute(
+        sql.replace("episodes", "episodes_v4", 1).replace("cost_usd REAL NOT NULL", "cost_usd REAL")
+    )
+    columns = ", ".join(name for _, name, *_ in db.execute("PRAGMA table_info(episodes)"))
+    db.execute(f"INSERT INTO episodes_v4 ({columns}) SELECT {columns} FROM episodes")
+    db.execute("DROP TABLE episodes")
+    db.execute("ALTER TABLE episodes_v4 RENAME TO episodes")
+    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, options, model)")
+    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
+    db.execute("CREATE INDEX episodes_status ON episodes (status)")
+
+
+def _v5(db: sqlite3.Connection) -> None:
+    """`task_hash`: the task's content when the run was made, to re-run edited tasks.
+
+    Runs stored before have none (NULL): their task is taken as unchanged.
+    """
+    db.execute("ALTER TABLE episodes ADD COLUMN task_hash TEXT")
+
+
+def _v6(db: sqlite3.Connection) -> None:
+    """`leases`: the jobs a running `sceneplan eval` has claimed, so that concurrent ones split
+    the work. A lease names its owner and expires (a killed worker's jobs are free again)."""
+    db.execute(
+        """
+        CREATE TABLE leases (
+            task_id TEXT NOT NULL,
+            planner TEXT NOT NULL,
+            options TEXT NOT NULL,
+            model TEXT NOT NULL,
+            run INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL,
+            PRIMARY KEY (task_id, planner, options, model, run)
+        )
+        """
+    )
+
+
+# Migration n (1-based) brings the schema from version n-1 to n. Append, never edit.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (*(_v1, _v2, _v3, _v4, _v5, _v6),)
+
+
+class SQLite:
+    """A results store in an SQLite file (`path`, or `sqlite:///path`)."""
+
+    name = "sqlite"
+    # the current time in seconds since the epoch, as leases count it
+    now = "((julianday('now') - 2440587.5) * 86400.0)"
+    for_update = ""  # a write transaction locks the whole file already
+    errors: tuple[type[Exception], ...] = ()  # SQLite's errors pass as they are
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.location = str(path)
+
+    def sql(self, text: str) -> str:
+        return text
+
+    def connect(self, *, create: bool) -> sqlite3.Connection:
+        """Open (with `create`, make) the store and bring its schema up to date."""
+        db = self.probe(create=create)
+        try:
+            self._migrate(db)
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
+        return db
+
+    def probe(self, *, create: bool) -> sqlite3.Connection:
+        """A connection to the store, checked to be usable but not changed."""
+        if not create and not self.path.is_file():
+            raise BadInputError(
+                f"no results store at {self.path} (`sceneplan eval --out` makes one)"
+            )
+        if not self.path.parent.is_dir():
+            raise BadInputError(
+                f"cannot create the results store {self.path}: "
+                f"the folder {self.path.parent} does not exist (create it first)"
+            )
+        try:
+            # concurrent evals share the file: wait for another's transaction, not fail
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+            self._check(db)
+        except sqlite3.DatabaseError as exc:
+            raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
+        return db
+
+    def _check(self, db: sqlite3.Connection) -> int:
+        """The schema version, after refusing a file that is not a store or is newer."""
+        # one read transaction: another eval creating the same store commits its tables and
+        # its application id together, and the three reads must see both or neither
+        db.execute("BEGIN")
+        try:
+            has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            db.execute("COMMIT")
+        if app_id != APPLICATION_ID and (app_id != 0 or has_tables):
+            db.close()
+            raise BadInputError(f"{self.path}: an SQLite file, but not a sceneplan results store")
+        if version > len(MIGRATIONS):
+            db.close()
+            raise BadInputError(
+                f"{self.path}: written by a newer sceneplan (schema {version}); upgrade sceneplan"
+            )
+        return version
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        version = self._check(db)
+        for attempt in range(100):  # another eval may be switching it too: that one holds a lock
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 99:
+                    raise
+                time.sleep(0.1)
+        # a commit survives the process being killed, not a power cut: a run lost that way
+        # is made again when the eval is resumed (no fsync per stored episode)
+        db.execute("PRAGMA synchronous=NORMAL")
+        for number in range(version + 1, len(MIGRATIONS) + 1):
+            db.execute("BEGIN IMMEDIATE")
+            if db.execute("PRAGMA user_version").fetchone()[0] >= number:
+                db.execute("COMMIT")  # another eval opening the same store got there first
+                continue
+            MIGRATIONS[number - 1](db)
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={number}")
+            db.execute("COMMIT")
+
+    def version(self, db: sqlite3.Connection) -> int:
+        return db.execute("PRAGMA user_version").fetchone()[0]
+
+    @contextmanager
+    def transaction(self, db: sqlite3.Connection) -> Iterator[None]:
+        """A write transaction, taken at once (other writers wait for it, not fail later)."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def failure(self, exc: Exception) -> Exception:
+        return exc
