@@ -43,6 +43,7 @@ from sceneplan.symbolic.goal_compile import (
 )
 from sceneplan.symbolic.grounding import Grounder, exclusive_key
 from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
+from sceneplan.symbolic.regression import never_reached
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
@@ -292,7 +293,9 @@ def _search(
     A goal is first checked for a consistent choice of one disjunct per
     disjunction (`goal_compile.commit_goal`; a plain conjunction has one choice,
     itself, which wants no object in two places): when there is none,
-    the goal can never hold and no search is needed. Otherwise greedy search
+    the goal can never hold and no search is needed. A plain conjunction is then
+    regressed through every action that could complete it
+    (`regression.never_reached`): when none can, no search is needed either. Otherwise greedy search
     runs as usual until it stalls (see STALL_EVALS); then it searches for the
     committed conjunction, whose heuristic counts every object that must move
     (h_FF undercounts disjunctions that compete for the same objects, or exclude
@@ -307,6 +310,9 @@ def _search(
     check = commit_goal(goal)  # any consistent choice (costs come later, if needed)
     if check is not None and not check.possible:
         stats["commitment"] = "impossible"
+        return SearchOutcome("unsolvable", []), task
+    if not goal.actions and not goal.milestones and never_reached(task):
+        stats["proof"] = "no action reaches the goal"  # symbolic.regression
         return SearchOutcome("unsolvable", []), task
     if getattr(backend, "optimal", False) or not goal.actions or goal.milestones:
         return backend.search(task, timeout), task
