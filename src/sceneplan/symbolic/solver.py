@@ -41,7 +41,7 @@ from sceneplan.symbolic.goal_compile import (
     compile_goal,
     task_goal,
 )
-from sceneplan.symbolic.grounding import Grounder, exclusive_key
+from sceneplan.symbolic.grounding import Grounder, GroundingLimitError, exclusive_key
 from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
 from sceneplan.symbolic.regression import never_reached
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
@@ -197,11 +197,33 @@ def solve(
     the first search's); `improve=False` skips that. `result.stats["optimal"]` says whether the plan
     is known to be a shortest one of its scope. `focus=False` grounds the whole
     graph at once (for comparisons).
+
+    A problem whose grounding would pass the solver's memory budget
+    (`grounding.MAX_GROUNDING_SIZE`), or that runs out of the memory the process
+    may use, raises `GroundingLimitError` (an `UnsupportedError`) saying so.
     """
     if not (isinstance(timeout, int | float) and 0 < timeout < math.inf):
         raise BadInputError(
             f"the planner's timeout must be a positive number of seconds, not {timeout}"
         )
+    try:
+        return _solve(problem, timeout, planner, focus, optimal, improve)
+    except MemoryError:  # under a memory limit lower than the grounding budget
+        raise GroundingLimitError(
+            "this problem is too large to plan in the memory this process may use "
+            "(MemoryError while planning; docs/symbolic.md, 'Limits'): raise the limit, "
+            "or give a goal that needs fewer objects"
+        ) from None
+
+
+def _solve(
+    problem: PlanningProblem,
+    timeout: float,
+    planner: str,
+    focus: bool,
+    optimal: bool,
+    improve: bool,
+) -> SolveResult:
     backend = get_backend("astar" if optimal else planner)
     started = time.perf_counter()
     state = problem.state
