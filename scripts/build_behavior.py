@@ -289,4 +289,6 @@ def bundle_text(bundle: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from build_task_index import refresh  # the task index, as the suites now are
+
+    sys.exit(main() or refresh(check="--check" in sys.argv))

@@ -276,4 +276,6 @@ def header(
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from build_task_index import refresh  # the task index, as the suites now are
+
+    sys.exit(main() or refresh(check="--check" in sys.argv))

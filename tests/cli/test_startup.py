@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import subprocess
 import sys
 
@@ -118,3 +119,58 @@ def test_the_root_group_still_shows_every_command_to_introspection():
     group = typer.main.get_command(app)
     assert set(COMMANDS) <= set(group.commands)
     assert group.get_command(None, "no_such_command") is None
+
+
+# What rendering help with typer's rich module costs: Markdown (markdown_it) and tracebacks
+# (pygments), for pages that hold neither.
+HELP_RENDERING = ("typer.rich_utils", "rich.markdown", "markdown_it", "pygments", "rich.traceback")
+# What looking up one task or verifying a plan has no use for.
+NOT_FOR_LOOKUP = (*HEAVY, *HELP_RENDERING, "sceneplan.symbolic", "sceneplan.eval", "sceneplan.nav")
+
+
+def test_root_help_imports_no_help_rendering_module():
+    status, modules = modules_after("--help")
+    assert status == 0
+    assert [m for m in HELP_RENDERING if loaded(modules, m)] == []
+    assert {m for m in modules if m.startswith("sceneplan.")} == {
+        "sceneplan.cli",
+        "sceneplan.errors",
+    }
+
+
+def test_tasks_show_imports_only_the_task_layer():
+    status, modules = modules_after("tasks", "show", "planning-simple-01")
+    assert status == 0
+    assert [m for m in NOT_FOR_LOOKUP if loaded(modules, m)] == []
+    assert not loaded(modules, "sceneplan.datasets.registry")  # no environment is loaded
+
+
+def test_verify_imports_no_help_rendering_pydantic_or_planning_layer():
+    status, modules = modules_after("verify", "coffee", "goto(kitchen) > done")
+    assert status == 0
+    unwanted = (*HELP_RENDERING, "pydantic", "networkx", "sceneplan.symbolic", "sceneplan.eval")
+    assert [m for m in unwanted if loaded(modules, m)] == []
+
+
+def test_root_help_in_colour_is_typers_own():
+    """The root help is printed without typer's help module; in a terminal (forced colour) it
+    reads byte for byte as typer prints it with every topic loaded."""
+    code = (
+        "import importlib, json, typer\n"
+        "from typer.testing import CliRunner\n"
+        "from sceneplan.cli import TOPICS, app\n"
+        "eager = typer.Typer(name='sceneplan', help=app.info.help, add_completion=False)\n"
+        "eager.callback()(lambda: None)\n"
+        "for topic in TOPICS:\n"
+        "    importlib.import_module(f'sceneplan.cli.{topic}').register(eager)\n"
+        "runner = CliRunner()\n"
+        "out = [runner.invoke(a, ['--help'], prog_name='sceneplan').output for a in (app, eager)]\n"
+        "print(json.dumps(out))\n"
+    )
+    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "90"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    ours, typers = json.loads(done.stdout)
+    assert "\x1b[" in ours and "Commands" in ours
+    assert ours == typers

@@ -271,3 +271,17 @@ def test_office_tasks_get_simulator_verified_plans(task_id, planner):
     result = solve(PlanningProblem(graph, task.goal), timeout=30, planner=planner)
     assert_verified(graph, result, task.goal)
     assert result.planner == planner
+
+
+def test_a_goal_no_action_can_complete_is_proved_unsolvable_without_search():
+    """The Office fridge runs and cannot be turned off: what goes in gets cold, and nothing
+    heats what is in it. One regression step proves it (`symbolic.regression`); searching
+    the whole Office's states for it ran to the 20 s timeout."""
+    graph = load_environment("office")
+    result = solve(PlanningProblem(graph, "hot(noodles) and inside_of(noodles, fridge)"), 60)
+    assert result.status is SolveStatus.UNSOLVABLE
+    assert result.scope == "full" and result.stats["proof"] == "no action reaches the goal"
+    assert result.stats["evaluated"] == 0  # no state was searched
+    # the same goal where something does heat inside the fridge's place: solved
+    result = solve(PlanningProblem(graph, "hot(noodles) and inside_of(noodles, microwave)"))
+    assert_verified(graph, result)

@@ -14,6 +14,7 @@ modules register.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,7 +187,10 @@ class _Group(TyperGroup):
     def format_help(self, ctx, formatter) -> None:
         self._listing = True
         try:
-            super().format_help(ctx, formatter)
+            if self.rich_markup_mode == "rich" and os.environ.get("TYPER_USE_RICH", "1") != "0":
+                _print_root_help(self, ctx)
+            else:
+                super().format_help(ctx, formatter)
         finally:
             self._listing = False
 
@@ -209,6 +213,84 @@ class _Group(TyperGroup):
             err_console = Console(stderr=True, highlight=False, soft_wrap=True)
             err_console.print(Text("error: ", style="bold red") + Text(str(exc)))
             raise typer.Exit(2) from None
+
+
+def _print_root_help(group: _Group, ctx: Any) -> None:
+    """The root help, as typer's rich help lays it out, printed with rich alone.
+
+    typer's help module imports rich.markdown (with markdown_it) and rich.traceback
+    (with pygments) for every help page: about 0.1 s of `sceneplan --help`'s start-up,
+    for a page with no Markdown in it. The root page is plain: usage, one paragraph,
+    the --help option and the command table; this prints those with typer's layout
+    and styles (a test compares the two, plain and in colour). A topic's help still
+    goes through typer.
+    """
+    import inspect
+
+    from rich.columns import Columns
+    from rich.console import Console
+    from rich.highlighter import RegexHighlighter
+    from rich.padding import Padding
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+    from rich.theme import Theme
+
+    class Highlighter(RegexHighlighter):  # typer's option highlighter
+        highlights = (
+            r"(^|\W)(?P<switch>\-\w+)(?![a-zA-Z0-9])",
+            r"(^|\W)(?P<option>\-\-[\w\-]+)(?![a-zA-Z0-9])",
+            r"(?P<types>\<[^\>]+\>)",
+            r"(?P<usage>Usage: )",
+        )
+
+    highlight = Highlighter()
+    width = os.environ.get("TERMINAL_WIDTH")
+    force = any(os.environ.get(v) for v in ("GITHUB_ACTIONS", "FORCE_COLOR", "PY_COLORS"))
+    styles = {"option": "bold cyan", "switch": "bold green", "negative_option": "bold magenta"}
+    styles |= {"negative_switch": "bold red", "types": "bold yellow"}
+    styles |= {"types_sep": "dim", "usage": "yellow"}
+    console = Console(
+        theme=Theme(styles),
+        highlighter=highlight,
+        color_system="auto",
+        force_terminal=False if os.environ.get("_TYPER_FORCE_DISABLE_TERMINAL") else force or None,
+        width=int(width) if width else None,
+    )
+
+    def table(**kwargs: Any) -> Table:
+        return Table(
+            show_header=False, expand=True, box=None, show_lines=False, leading=0,
+            row_styles=None, pad_edge=False, padding=(0, 1), **kwargs,
+        )  # fmt: skip
+
+    def text(value: str) -> Text:
+        return highlight(Text.from_markup(inspect.cleandoc(value)))
+
+    console.print(Padding(highlight(group.get_usage(ctx)), 1), style="bold")
+    first = inspect.cleandoc(group.help or "").split("\n\n")[0].replace("\n", " ").strip()
+    console.print(Padding(text(first), (0, 1, 1, 1)))
+    options = table(highlight=True)
+    for param in group.get_params(ctx):
+        if not getattr(param, "hidden", False):
+            long = ",".join(o for o in param.opts if "--" in o)
+            short = ",".join(o for o in param.opts if "--" not in o)
+            about = Columns([text(" ".join(param.help.split()))] if param.help else [])
+            types = Text(style="bold yellow", overflow="fold")
+            options.add_row(highlight(long), highlight(short), "", "", types, about)
+    if options.row_count:
+        console.print(Panel(options, border_style="dim", title="Options", title_align="left"))
+    names = [n for n in group.list_commands(ctx) if group.get_command(ctx, n) is not None]
+    commands = table(highlight=False)
+    commands.add_column(style="bold cyan", no_wrap=True, width=max(map(len, names), default=0))
+    commands.add_column("Description", justify="left", no_wrap=False, ratio=10)
+    for name in names:
+        command = group.get_command(ctx, name)
+        if not command.hidden:
+            about = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
+            commands.add_row(Text(name), text(about.strip()))
+    if commands.row_count:
+        console.print(Panel(commands, border_style="dim", title="Commands", title_align="left"))
 
 
 app = typer.Typer(

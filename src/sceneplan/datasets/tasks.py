@@ -4,14 +4,24 @@ A task file is a YAML list of tasks (see docs/tasks.md). The packaged suites
 live in `datasets/tasks/*.yaml`; users can pass their own files anywhere a
 suite name is accepted. What a task is (`Task`, `Family`) lives in
 `sceneplan.world.task`; both are re-exported here.
+
+Finding a packaged task reads only the file that holds it: `datasets/tasks/index.json`
+names each file's suites, environments and task ids (`task_index`; rebuilt by
+`python scripts/build_task_index.py`, which every suite's build script runs too, and
+compared by its `--check`). A file the index does not describe as it is (added, or
+changed in size, since the index was written) makes lookups read every file, as
+before the index, so a stale index costs time, never a wrong answer. YAML is read
+with libyaml's C loader where PyYAML has it (about 10x faster, the same data).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -23,6 +33,7 @@ from sceneplan.world.task import Family, Task
 __all__ = [
     "Family",
     "Task",
+    "build_index",
     "check_task_file",
     "check_tasks",
     "find_task",
@@ -32,6 +43,7 @@ __all__ = [
     "load_suite",
     "load_task_file",
     "packaged_tasks",
+    "task_index",
     "task_problems",
 ]
 
@@ -59,13 +71,22 @@ def check_task_file(path: str | Path) -> tuple[list[Task], list[str]]:
     return tasks, problems + [p for task in tasks for p in task_problems(task, graphs)]
 
 
+# libyaml's loader where PyYAML was built with it; the same data as SafeLoader's
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = yaml.load(text, Loader=_LOADER)
     except OSError as exc:
         raise BadInputError(f"cannot read task file {path}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise BadInputError(f"{path}: not valid YAML ({exc})") from None
+    except yaml.YAMLError:
+        try:  # the pure-Python loader's message, which says where, as it always has
+            yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise BadInputError(f"{path}: not valid YAML ({exc})") from None
+        raise
     if not isinstance(data, list):
         raise BadInputError(f"{path}: a task file is a YAML list of tasks")
     tasks, problems, seen = [], [], set()
@@ -85,26 +106,95 @@ def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     return tasks, problems
 
 
+_FOLDER = resources.files("sceneplan.datasets") / "tasks"
+INDEX_FILE = "index.json"
+INDEX_FORMAT = "sceneplan-task-index"
+
+
+def _packaged_files() -> list[str]:
+    """Names of the packaged task files, sorted."""
+    return sorted(e.name for e in _FOLDER.iterdir() if e.name.endswith((".yaml", ".yml")))
+
+
+@cache
+def _packaged_file(name: str) -> tuple[Task, ...]:
+    with resources.as_file(_FOLDER / name) as path:
+        return tuple(load_task_file(path))
+
+
 @cache
 def packaged_tasks() -> tuple[Task, ...]:
     """Every task shipped with sceneplan, in file order."""
-    folder = resources.files("sceneplan.datasets") / "tasks"
-    out: list[Task] = []
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith((".yaml", ".yml")):
-            with resources.as_file(entry) as path:
-                out.extend(load_task_file(path))
-    return tuple(out)
+    return tuple(task for name in _packaged_files() for task in _packaged_file(name))
+
+
+def build_index() -> dict[str, Any]:
+    """The index of the packaged task files as they are now (what `index.json` holds):
+    per file, its size in bytes, suites, environments and task ids, in file order."""
+    files = []
+    for name in _packaged_files():
+        tasks = _packaged_file(name)
+        files.append(
+            {
+                "file": name,
+                "bytes": len((_FOLDER / name).read_bytes()),
+                "suites": sorted({t.suite for t in tasks}),
+                "environments": sorted({t.environment for t in tasks}),
+                "ids": [t.id for t in tasks],
+            }
+        )
+    return {"format": INDEX_FORMAT, "version": 1, "files": files}
+
+
+def index_text(index: dict[str, Any]) -> str:
+    """`index.json`'s text: JSON with one line per task file (diffs stay readable)."""
+    head = {k: v for k, v in index.items() if k != "files"}
+    lines = [json.dumps(entry, ensure_ascii=False) for entry in index["files"]]
+    files = ",\n  ".join(lines)
+    return json.dumps(head)[:-1] + f', "files": [\n  {files}\n]}}\n'
+
+
+@cache
+def task_index() -> list[dict[str, Any]] | None:
+    """The shipped index's entries (see the module's docstring), or None when it does not
+    describe the packaged files as they are (missing, another format, a file added,
+    removed or resized): then lookups read every file."""
+    try:
+        data = json.loads((_FOLDER / INDEX_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+        return None
+    files = data.get("files")
+    if not isinstance(files, list) or [f.get("file") for f in files] != _packaged_files():
+        return None
+    for entry in files:
+        with resources.as_file(_FOLDER / entry["file"]) as path:
+            if path.stat().st_size != entry.get("bytes"):
+                return None
+    return files
+
+
+def _tasks_where(key: str, value: str) -> list[Task]:
+    """The packaged tasks of the files whose index entry lists `value` under `key` (every
+    file's tasks when there is no usable index); callers filter further."""
+    index = task_index()
+    if index is None:
+        return list(packaged_tasks())
+    return [task for e in index if value in e[key] for task in _packaged_file(e["file"])]
 
 
 def list_suites() -> list[str]:
     """Names of the packaged suites."""
-    return sorted({t.suite for t in packaged_tasks()})
+    index = task_index()
+    if index is None:
+        return sorted({t.suite for t in packaged_tasks()})
+    return sorted({suite for entry in index for suite in entry["suites"]})
 
 
 def load_suite(name_or_path: str) -> list[Task]:
     """A packaged suite by name, or a user's task file by path."""
-    tasks = [t for t in packaged_tasks() if t.suite == name_or_path]
+    tasks = [t for t in _tasks_where("suites", name_or_path) if t.suite == name_or_path]
     if tasks:
         return tasks
     if Path(name_or_path).is_file():
@@ -121,7 +211,7 @@ def load_suite(name_or_path: str) -> list[Task]:
 
 def get_task(task_id: str) -> Task:
     """A packaged task by id."""
-    for task in packaged_tasks():
+    for task in _tasks_where("ids", task_id):
         if task.id == task_id:
             return task
     raise BadInputError(f"unknown task '{task_id}'; `sceneplan tasks list SUITE` shows the ids")
@@ -136,9 +226,10 @@ def find_task(instruction: str, environment: str | None = None) -> Task | None:
     from (whose id no other match's `source` names), in file order.
     """
     wanted = " ".join(instruction.split()).lower()
+    candidates = _tasks_where("environments", environment) if environment else packaged_tasks()
     matches = [
         task
-        for task in packaged_tasks()
+        for task in candidates
         if (not environment or task.environment == environment)
         and " ".join(task.instruction.split()).lower() == wanted
     ]

@@ -80,12 +80,28 @@ class _Compiled:
             for e in a.effects:
                 self.relaxed.append((index, tuple(a.pre | e.pre), tuple(e.add)))
         self.relaxed_cost = [self.costs[origin] for origin, _, _ in self.relaxed]
+        self.relaxed_adds = [adds for _, _, adds in self.relaxed]
         self.readers: list[list[int]] = [[] for _ in task.facts]
         for r, (_, pre, _) in enumerate(self.relaxed):
             for f in pre:
                 self.readers[f].append(r)
         self.free = [r for r, (_, pre, _) in enumerate(self.relaxed) if not pre]
+        self.pre_count = [len(pre) for _, pre, _ in self.relaxed]  # copied per evaluation
         self.n_facts = len(task.facts)
+        # each action under its precondition that the fewest actions share (its anchor):
+        # `applicable` checks only the actions whose anchor holds, not every action
+        share = [0] * self.n_facts
+        for a in task.actions:
+            for f in a.pre:
+                share[f] += 1
+        self.anchored: dict[int, list[int]] = {}
+        self.unanchored: list[int] = []
+        for index, a in enumerate(task.actions):
+            if a.pre:
+                anchor = min(a.pre, key=lambda f: (share[f], f))
+                self.anchored.setdefault(anchor, []).append(index)
+            else:
+                self.unanchored.append(index)
 
     def successor(self, state: int, index: int) -> int:
         _, _, add, delete, effects, _ = self.actions[index]
@@ -96,11 +112,18 @@ class _Compiled:
         return (state & ~delete) | add
 
     def applicable(self, state: int) -> list[int]:
-        return [
-            i
-            for i, (pre, neg, *_rest) in enumerate(self.actions)
-            if state & pre == pre and not state & neg
-        ]
+        """The actions applicable in `state`, in task order."""
+        actions, anchored = self.actions, self.anchored
+        candidates = list(self.unanchored)
+        for f in _bits(state):
+            candidates += anchored.get(f, ())
+        candidates.sort()
+        out = []
+        for i in candidates:
+            pre, neg = actions[i][0], actions[i][1]
+            if state & pre == pre and not state & neg:
+                out.append(i)
+        return out
 
     def is_goal(self, state: int) -> bool:
         return state & self.goal == self.goal and not state & self.goal_neg
@@ -112,7 +135,7 @@ class _Compiled:
         for f in _bits(state):
             cost[f] = 0
             heap.append((0, f))
-        remaining = [len(pre) for _, pre, _ in self.relaxed]
+        remaining = self.pre_count.copy()
         worst = [0.0] * len(self.relaxed)
         relaxed, relaxed_cost = self.relaxed, self.relaxed_cost
 
@@ -126,18 +149,25 @@ class _Compiled:
             fire(r, relaxed_cost[r])
         open_goals = {g for g in self.goal_facts if cost[g] == INF or cost[g] > 0}
         done = [False] * self.n_facts
+        readers, adds = self.readers, self.relaxed_adds  # local names: see `_add_costs`
+        pop, push = heapq.heappop, heapq.heappush
         while heap and open_goals:
-            c, f = heapq.heappop(heap)
+            c, f = pop(heap)
             if done[f]:
                 continue
             done[f] = True
             open_goals.discard(f)
-            for r in self.readers[f]:
-                remaining[r] -= 1
+            for r in readers[f]:
+                left = remaining[r] - 1
+                remaining[r] = left
                 if c > worst[r]:
                     worst[r] = c
-                if remaining[r] == 0:
-                    fire(r, worst[r] + relaxed_cost[r])
+                if left == 0:
+                    t = worst[r] + relaxed_cost[r]
+                    for q in adds[r]:
+                        if t < cost[q]:
+                            cost[q] = t
+                            push(heap, (t, q))
         return max((cost[g] for g in self.goal_facts), default=0)
 
     def fact_costs(self, state: int) -> list[float]:
@@ -154,7 +184,7 @@ class _Compiled:
         for f in _bits(state):
             cost[f] = 0
             heap.append((0, f))
-        remaining = [len(pre) for _, pre, _ in self.relaxed]
+        remaining = self.pre_count.copy()
         total = [0] * len(self.relaxed)
 
         def fire(r: int, c: float) -> None:
@@ -168,18 +198,29 @@ class _Compiled:
             fire(r, self.relaxed_cost[r])
         open_goals = None if until is None else {g for g in until if cost[g] == INF}
         done = [False] * self.n_facts
+        # the loop below runs once per fact and reader per evaluation: names are local and
+        # `fire` is written out (the same exploration, in the same order)
+        readers, adds, relaxed_cost = self.readers, self.relaxed_adds, self.relaxed_cost
+        pop, push = heapq.heappop, heapq.heappush
         while heap and (open_goals is None or open_goals):
-            c, f = heapq.heappop(heap)
+            c, f = pop(heap)
             if done[f]:
                 continue
             done[f] = True
             if open_goals is not None:
                 open_goals.discard(f)
-            for r in self.readers[f]:
-                remaining[r] -= 1
-                total[r] += c
-                if remaining[r] == 0:
-                    fire(r, total[r] + self.relaxed_cost[r])
+            for r in readers[f]:
+                left = remaining[r] - 1
+                remaining[r] = left
+                t = total[r] + c
+                total[r] = t
+                if left == 0:
+                    t += relaxed_cost[r]
+                    for q in adds[r]:
+                        if t < cost[q]:
+                            cost[q] = t
+                            support[q] = r
+                            push(heap, (t, q))
         return cost, support
 
     def h_ff(self, state: int) -> tuple[float, set[int]]:

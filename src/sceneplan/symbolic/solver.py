@@ -41,8 +41,9 @@ from sceneplan.symbolic.goal_compile import (
     compile_goal,
     task_goal,
 )
-from sceneplan.symbolic.grounding import Grounder, exclusive_key
+from sceneplan.symbolic.grounding import Grounder, GroundingLimitError, exclusive_key
 from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
+from sceneplan.symbolic.regression import never_reached
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
@@ -196,11 +197,33 @@ def solve(
     the first search's); `improve=False` skips that. `result.stats["optimal"]` says whether the plan
     is known to be a shortest one of its scope. `focus=False` grounds the whole
     graph at once (for comparisons).
+
+    A problem whose grounding would pass the solver's memory budget
+    (`grounding.MAX_GROUNDING_SIZE`), or that runs out of the memory the process
+    may use, raises `GroundingLimitError` (an `UnsupportedError`) saying so.
     """
     if not (isinstance(timeout, int | float) and 0 < timeout < math.inf):
         raise BadInputError(
             f"the planner's timeout must be a positive number of seconds, not {timeout}"
         )
+    try:
+        return _solve(problem, timeout, planner, focus, optimal, improve)
+    except MemoryError:  # under a memory limit lower than the grounding budget
+        raise GroundingLimitError(
+            "this problem is too large to plan in the memory this process may use "
+            "(MemoryError while planning; docs/symbolic.md, 'Limits'): raise the limit, "
+            "or give a goal that needs fewer objects"
+        ) from None
+
+
+def _solve(
+    problem: PlanningProblem,
+    timeout: float,
+    planner: str,
+    focus: bool,
+    optimal: bool,
+    improve: bool,
+) -> SolveResult:
     backend = get_backend("astar" if optimal else planner)
     started = time.perf_counter()
     state = problem.state
@@ -292,7 +315,9 @@ def _search(
     A goal is first checked for a consistent choice of one disjunct per
     disjunction (`goal_compile.commit_goal`; a plain conjunction has one choice,
     itself, which wants no object in two places): when there is none,
-    the goal can never hold and no search is needed. Otherwise greedy search
+    the goal can never hold and no search is needed. A plain conjunction is then
+    regressed through every action that could complete it
+    (`regression.never_reached`): when none can, no search is needed either. Otherwise greedy search
     runs as usual until it stalls (see STALL_EVALS); then it searches for the
     committed conjunction, whose heuristic counts every object that must move
     (h_FF undercounts disjunctions that compete for the same objects, or exclude
@@ -307,6 +332,9 @@ def _search(
     check = commit_goal(goal)  # any consistent choice (costs come later, if needed)
     if check is not None and not check.possible:
         stats["commitment"] = "impossible"
+        return SearchOutcome("unsolvable", []), task
+    if not goal.actions and not goal.milestones and never_reached(task):
+        stats["proof"] = "no action reaches the goal"  # symbolic.regression
         return SearchOutcome("unsolvable", []), task
     if getattr(backend, "optimal", False) or not goal.actions or goal.milestones:
         return backend.search(task, timeout), task
@@ -365,10 +393,18 @@ def _never_holds(problem: PlanningProblem, state: WorldState, goal: Formula) -> 
 # BEHAVIOR task with 11,000 actions took 60 s without it): a small task is then solved
 # optimally (most in a few ms), a large one keeps its plan. Counts, not a time, so that
 # a plan does not depend on the machine's load (datasets store solver plans).
+# After a first search that took more than LARGE_SEARCH_WORK (its evaluations x actions),
+# the cap is IMPROVE_MAX_WORK_LARGE (about 1 s of CPU here, where IMPROVE_MAX_WORK is
+# about 4 s): on every packaged task over 5 s the improvement was most of the time and
+# found no cheaper plan (prepare_a_breakfast_bar: 2.6 s to a plan, 5.1 s to improve
+# nothing), while every improvement the packaged reference plans hold followed a first
+# search under 0.6 million (sorting_books_on_shelf: 17 -> 9 steps after 8.6 million).
 IMPROVE_EVALS = 10000
 IMPROVE_FACTOR = 5
 IMPROVE_MAX_EVALS = 20000
 IMPROVE_MAX_WORK = 10_000_000
+LARGE_SEARCH_WORK = 1_000_000
+IMPROVE_MAX_WORK_LARGE = 2_000_000
 
 
 def _improve(
@@ -380,14 +416,17 @@ def _improve(
     budget = remaining - result.search_s
     if budget <= 0:
         return outcome, False
+    actions = max(1, len(task.actions))
+    large = outcome.evaluated * actions > LARGE_SEARCH_WORK
     evaluations = min(
         IMPROVE_MAX_EVALS,
         max(IMPROVE_EVALS, IMPROVE_FACTOR * outcome.evaluated),
-        IMPROVE_MAX_WORK // max(1, len(task.actions)),
+        (IMPROVE_MAX_WORK_LARGE if large else IMPROVE_MAX_WORK) // actions,
     )
     better = astar(task, budget, bound=plan_cost(task, outcome.plan), max_evaluated=evaluations)
     result.search_s += time.perf_counter() - t0
     result.stats["improved"] = better.status == "plan"
+    result.stats["improve_evaluated"] = better.evaluated
     if better.status == "plan":
         return better, True
     return outcome, better.status == "unsolvable"  # unsolvable: nothing cheaper exists
