@@ -130,9 +130,9 @@ class Executor:
         """Send one action to the robot, update the belief, record the step."""
         belief = self.belief
         try:
-            call = skill_for(action, belief.state)
+            call = skill_for(action, belief.state, belief.vocabulary)
         except BadInputError as exc:
-            raise _Stop(f"{action}: {exc}") from None
+            raise _Stop(str(exc)) from None
         if call is None:
             return None
         updates: list[Update] = []
