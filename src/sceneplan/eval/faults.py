@@ -22,7 +22,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.eval.store import options_key
 from sceneplan.execute import Faults, get_robot, run_plan
-from sceneplan.execute.run import stream_of
+from sceneplan.execute.run import believed, plan_on_memory, stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
@@ -229,8 +229,11 @@ class Execution:
 async def plan_and_execute(
     planner: Planner, setup: Setup, llm: Any, execution: Execution, run: int
 ) -> Episode:
-    """Plan as the runner does, then execute the plan on the robot (run `run`'s seed)."""
+    """Plan on what the robot remembers (`execute.run.plan_on_memory`), then execute the
+    plan on the robot in the true world (run `run`'s seed)."""
     seed = execution.seed + run - 1
-    robot = get_robot(execution.robot, setup.graph, execution.faults, seed, stream_of(setup))
-    episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
+    robot = get_robot(
+        execution.robot, setup.graph, execution.faults, seed, stream_of(setup), believed(setup)
+    )
+    episode = await plan_on_memory(planner, setup, llm)
     return await run_plan(episode, setup, robot, planner, llm, closed_loop=execution.closed_loop)

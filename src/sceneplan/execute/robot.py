@@ -121,3 +121,9 @@ def robot_skill(call: SkillCall) -> RobotSkill:
 
 
 _WORD = {relation: word for word, relation in PLACE_WORDS.items()}
+
+
+def action_for(call: SkillCall, belief: WorldState, vocabulary: str = "sayplan") -> Action | None:
+    """The action of `vocabulary` whose robot face is `call` on the belief (what the
+    executor plans a look or a search step with); None when the vocabulary has none."""
+    return Simulator(belief.graph, vocabulary).action_for(belief, robot_skill(call))
