@@ -15,9 +15,10 @@ from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.task import Task
 
 
-def stale_task(goal: str, moved: str) -> Task:
+def stale_task(goal: str, moved: str, initial: tuple[str, ...] = ()) -> Task:
     """A task in the ring whose world script moved the box after the robot mapped it."""
     return Task(
+        initial=list(initial),
         id="ring-stale",
         suite="mine",
         family="simple_planning",
@@ -118,3 +119,30 @@ def test_an_unknown_search_order_is_refused(ring, order):
 
     with pytest.raises(BadInputError, match="unknown search order 'sideways'"):
         Executor(SimulatedRobot(ring), ring, search=order)
+
+
+def test_a_likely_search_asks_the_llm_where_to_look_when_there_is_one(ring, scripted_llm):
+    # the box went into the closed locker in hall_b: by the map alone, closed storage of
+    # another kind is opened last; the LLM names hall_b, which is then searched whole
+    task = stale_task("ontop_of(box, desk)", "inside_of(box, locker)", ("closed(locker)",))
+    scripted_llm.enqueue_json({"rooms": ["hall_b", "attic"]})
+    with scripted_llm.client() as llm:
+        guided = asyncio.run(execute(get_planner("oracle"), task, ring, llm))
+    search = guided.extra["execute"]["searches"][0]
+    assert guided.status is Status.SUCCESS and search["found"]
+    assert search["llm_rooms"] == ["hall_b"] and search["llm_note"] is None  # attic: no room
+    assert guided.llm_calls[0].stage == "search"
+    assert "box (a box, last seen on shelf)" in scripted_llm.requests[0]["messages"][-1]["content"]
+    alone = asyncio.run(execute(get_planner("oracle"), task, ring))
+    assert alone.extra["execute"]["searches"][0]["llm_rooms"] is None
+    assert search["calls"] < alone.extra["execute"]["searches"][0]["calls"]
+
+
+def test_a_search_goes_on_by_the_map_when_the_llm_answers_nothing_usable(ring, scripted_llm):
+    task = stale_task("ontop_of(box, desk)", "ontop_of(box, bench)")
+    scripted_llm.enqueue_json({"rooms": ["attic"]})
+    with scripted_llm.client() as llm:
+        episode = asyncio.run(execute(get_planner("oracle"), task, ring, llm))
+    search = episode.extra["execute"]["searches"][0]
+    assert episode.status is Status.SUCCESS
+    assert search["llm_rooms"] == [] and search["llm_note"] == "the LLM named no room of the map"

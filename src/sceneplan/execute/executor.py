@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
 from sceneplan.execute.belief import Belief, Update
@@ -35,6 +35,7 @@ from sceneplan.execute.robot import Robot, skill_for
 from sceneplan.execute.search import (
     CALLS_PER_PLACE,
     ORDERS,
+    llm_rooms,
     look_actions,
     rooms_to_search,
     search_budget,
@@ -47,6 +48,9 @@ from sceneplan.planners.episode import Episode, Status, WorldStep
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.state import WorldState
+
+if TYPE_CHECKING:
+    from sceneplan.llm import LLMClient
 
 # Skills on a thing the robot reaches through the asset it is on (or is): SayPlan's access.
 _REACHING = frozenset({Skill.PICK, Skill.OPEN, Skill.CLOSE, Skill.SWITCH_ON, Skill.SWITCH_OFF})
@@ -82,6 +86,7 @@ class Executor:
     max_replans: int = MAX_REPLANS
     search: str = "likely"  # the search order (search.py): likely or nearest
     confirm: bool = True  # look at the goal's facts that rest only on memory before done
+    llm: LLMClient | None = None  # ranks the rooms of a likely search, when given
     belief: Belief = field(init=False)
     _budget: int = field(init=False, default=0)  # skill calls at most, set by `run`
     _calls: int = field(init=False, default=0)  # skill calls made (searches excluded)
@@ -91,6 +96,7 @@ class Executor:
     _confirmed: set = field(init=False, default_factory=set)  # goal nodes looked at
     _first: int = field(init=False, default=0)  # the episode's steps before the run's
     _searching: bool = field(init=False, default=False)  # calls now count as looking
+    _ranked: list = field(init=False, default_factory=list)  # rooms the LLM named
     _looked: list = field(init=False, default_factory=list)  # assets seen by the last search
 
     def __post_init__(self) -> None:
@@ -296,6 +302,9 @@ class Executor:
         )
         started, calls_before = time.perf_counter(), self._looking
         budget = search_budget(self.belief)
+        self._ranked, asked = [], None
+        if self.search == "likely" and self.llm is not None:
+            self._ranked, asked = await llm_rooms(self.llm, self.belief, lost, episode)
         looked = self._looked = []  # assets the robot saw while searching, in order
         visited = 0  # assets the search went to look at
 
@@ -335,6 +344,8 @@ class Executor:
             {
                 "lost": list(lost),
                 "order": self.search,
+                "llm_rooms": list(self._ranked) if self.llm is not None else None,
+                "llm_note": asked,
                 "looked": visited,
                 "seen": len(looked),
                 "calls": self._looking - calls_before,
@@ -384,7 +395,7 @@ class Executor:
                 if graph.nodes[c].kind is NodeKind.ASSET
             ]
         seen = [a for a in (n.id for n in graph) if seen_whole(belief, a, self._surfaces)]
-        return search_order(belief, lost, seen)
+        return search_order(belief, lost, seen, self._ranked)
 
     async def _confirm(self, episode: Episode) -> bool:
         """Before done: look at the goal's nodes that the robot has neither seen nor

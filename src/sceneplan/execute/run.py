@@ -162,6 +162,7 @@ async def run_plan(
         closed_loop=closed_loop,
         max_replans=max_replans,
         search=search,
+        llm=llm,  # ranks the rooms of a search (a planner with an LLM passes one)
     )
     try:
         return await executor.run(plan, episode)

@@ -25,14 +25,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
-from sceneplan.errors import SceneplanError
+from pydantic import BaseModel, Field
+
+from sceneplan.errors import LLMError, SceneplanError
 from sceneplan.execute.belief import Belief
 from sceneplan.execute.robot import action_for
 from sceneplan.execute.skills import Skill, SkillCall
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.nav import Navigator
+from sceneplan.planners.episode import Episode, LLMCall
 from sceneplan.world.actions import Action
+
+if TYPE_CHECKING:
+    from sceneplan.llm import LLMClient
 
 ORDERS = ("likely", "nearest")
 # A search's own budget in skill calls, per asset and room of the map: enough to visit
@@ -107,7 +114,7 @@ def likelihoods(belief: Belief, lost: list[str]) -> dict[str, float]:
 
 
 def search_order(
-    belief: Belief, lost: list[str], seen: Collection[str] = ()
+    belief: Belief, lost: list[str], seen: Collection[str] = (), ranked: list[str] = ()
 ) -> list[tuple[str, str | None]]:
     """The `likely` order: (room, None) to go to a room (arriving shows what is on its
     assets and in its open containers), (room, asset) to look at an asset there. Assets
@@ -118,6 +125,8 @@ def search_order(
     In each, the assets a look must open or reach that are of a kind that holds such
     things (or all of them, in the room the objects were last believed in); the rest
     (closed storage of other kinds) after every room, likely and near ones first.
+    `ranked`: rooms an LLM named as likely, in its order: after the first room, before
+    the others, each searched whole.
     """
     graph = belief.graph
     weight = likelihoods(belief, lost)
@@ -136,7 +145,8 @@ def search_order(
         except SceneplanError:  # cut off (a blocked room): not searched
             continue
         worth = sum(weight[a] for a in todo) / (len(todo) + travel[room] / TRAVEL_PER_ASSET)
-        rooms.append(((room not in first, -worth, travel[room], room), room))
+        rank = ranked.index(room) if room in ranked else len(ranked)
+        rooms.append(((room not in first, rank, -worth, travel[room], room), room))
     out: list[tuple[str, str | None]] = []
     later: list[tuple[tuple, tuple[str, str]]] = []
     for _, room in sorted(rooms):
@@ -144,11 +154,82 @@ def search_order(
         for asset in sorted(
             (a for a in _assets(belief, room) if a not in seen), key=lambda a: -weight[a]
         ):
-            if room in first or graph.nodes[asset].category in kinds:
+            if room in first or room in ranked or graph.nodes[asset].category in kinds:
                 out.append((room, asset))
             else:
                 later.append(((-weight[asset], travel[room], asset), (room, asset)))
     return out + [item for _, item in sorted(later)]
+
+
+class LikelyRooms(BaseModel):
+    """An LLM's answer: where a lost object is likely to be now."""
+
+    rooms: list[str] = Field(description="room ids, the most likely first")
+
+
+ROOMS_ASKED = 5  # rooms an LLM is asked to name
+
+
+async def llm_rooms(
+    llm: LLMClient, belief: Belief, lost: list[str], episode: Episode
+) -> tuple[list[str], str | None]:
+    """The rooms an LLM names as likely to hold the lost objects now (the call recorded in
+    the Episode, stage `search`), and why it named none when it did not (a reply that
+    did not validate, the model unreachable): the search then goes by the map alone."""
+    graph, state = belief.graph, belief.state
+    rooms = [n.id for n in graph if n.kind is NodeKind.ROOM]
+    what = "; ".join(
+        f"{n} (a {belief.lost[n].category}, last seen {_where(belief, n)})"
+        for n in lost
+        if n in belief.lost
+    )
+    listing = "\n".join(
+        f"- {room}: "
+        + (", ".join(sorted({graph.nodes[a].category for a in _assets(belief, room)})) or "-")
+        for room in rooms
+    )
+    messages = [
+        {
+            "role": "system",
+            "content": "You help a robot find objects someone moved in a building. Answer "
+            "with JSON only.",
+        },
+        {
+            "role": "user",
+            "content": f"The robot did not find {what}. The rooms and the kinds of furniture "
+            f"in each:\n{listing}\nThe robot is in {state.room_of(state.agent_id)}. Name up "
+            f"to {ROOMS_ASKED} room ids where these are most likely now, the most likely "
+            'first, as {"rooms": [...]}.',
+        },
+    ]
+    try:
+        response = await llm.acomplete(messages, schema=LikelyRooms)
+    except LLMError as exc:
+        episode.llm_calls.append(LLMCall("search", messages, "", error=str(exc)))
+        return [], f"the LLM named no rooms ({exc})"
+    usage, parsed = response.usage, response.parsed
+    episode.llm_calls.append(
+        LLMCall(
+            "search",
+            messages,
+            response.text,
+            parsed=parsed.model_dump(mode="json") if parsed is not None else None,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            latency_s=usage.latency_s,
+            cost_usd=usage.cost_usd,
+            cached=usage.cached,
+            structured_mode=usage.structured_mode,
+        )
+    )
+    named = list(dict.fromkeys(r for r in (parsed.rooms if parsed else []) if r in rooms))
+    return named[:ROOMS_ASKED], None if named else "the LLM named no room of the map"
+
+
+def _where(belief: Belief, node: str) -> str:
+    place = belief.lost[node]
+    relation = "in" if place.relation is Relation.INSIDE_OF else "on"
+    return f"{relation} {place.parent}" if place.parent else "nowhere known"
 
 
 def same_kind(belief: Belief, lost: list[str]) -> set[str]:
