@@ -8,8 +8,13 @@ belief, it replans from the current state (`replan.py`: the symbolic solver
 on the task's formal goal, or the planner again), until the goal holds or
 the replan budget is spent. When the goal names an object the robot
 lost sight of (not where the graph had it, and not seen elsewhere), it
-searches first (`search.py`). Open loop (`closed_loop=False`) sends the same
-plan and stops at its first failed step.
+searches first (`search.py`, likely places first, with a budget of its
+own). Before it declares the goal reached, it looks at the goal's nodes
+that no call of the run saw or handled (what holds of them rests on the
+map alone) and checks the goal again. The belief starts from the graph it
+is given: the map the robot remembers, which the true world may have left
+behind (`run.py`). Open loop (`closed_loop=False`) sends the same plan and
+stops at its first failed step.
 
 Everything is recorded in the Episode (docs/execute.md, "The trace"):
 `steps` holds one `WorldStep` per skill call (the plan action, the skill
@@ -209,7 +214,8 @@ class Executor:
         self._observed.update(s.id for s in result.seen)
         self._observed.update(asset for asset, _ in result.surfaces)
         if result.ok:
-            self._observed.update(call.args.get(k) for k in ("object", "target", "asset"))
+            handled = (call.args.get(k) for k in ("object", "target", "asset"))
+            self._observed.update(n for n in handled if n is not None)
         return result
 
     def _reach(self, call: SkillCall) -> str | None:
