@@ -12,7 +12,8 @@ Run `python benchmarks/faults.py [--seeds 5] [--sweep-seeds 3] [--plot faults.pn
    `--sweep-seeds` seeds: the table, and with `--plot` the figure
    (`sceneplan.eval.faults.write_fault_plot`, needs matplotlib).
 
-Each task is planned once; every run executes a copy of that plan, so the
+Each task is planned once (on the map before its world script, where it has
+one: `--suite office-dynamic`); every run executes a copy of that plan, so the
 seeds alone make the runs differ.
 """
 
@@ -25,6 +26,7 @@ import time
 from sceneplan.datasets.tasks import load_suite
 from sceneplan.eval.faults import fault_rows, render_faults, write_fault_plot
 from sceneplan.execute import SimulatedRobot, run_plan
+from sceneplan.execute.run import believed, plan_on_memory
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode
 from sceneplan.runs import resolve
@@ -38,7 +40,8 @@ async def measure(planned, faults: str, seeds: range, closed_loop: bool, timeout
     out = []
     for seed in seeds:
         for setup, episode in planned:
-            robot = SimulatedRobot(setup.graph, faults, seed, stream=setup.task.id)
+            known = believed(setup)  # a task with a world script: the map before it
+            robot = SimulatedRobot(setup.graph, faults, seed, stream=setup.task.id, known=known)
             copy = Episode.from_dict(episode.to_dict())
             out.append(
                 await run_plan(
@@ -66,7 +69,7 @@ def main() -> None:
     planned = []
     for task in load_suite(args.suite):
         setup = resolve(task)
-        planned.append((setup, planner.plan(setup.target, setup.graph, prior=setup.prior)))
+        planned.append((setup, asyncio.run(plan_on_memory(planner, setup, None))))
     print(f"{len(planned)} tasks of {args.suite} planned by the oracle")
 
     episodes = []

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sceneplan.datasets.registry import load_environment
-from sceneplan.datasets.tasks import find_task
+from sceneplan.datasets.tasks import find_task, get_task, load_task_file
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner, get_planner
@@ -40,7 +40,7 @@ from sceneplan.world.task import Task
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
 
-__all__ = ["Setup", "aplan", "plan", "resolve"]
+__all__ = ["Setup", "aplan", "pick_task", "plan", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,32 @@ def resolve(target: Task | str, env: SceneGraph | str | Path | None = None) -> S
     if task is not None and task.world_script:
         prior, graph = graph, with_facts(graph, task.world_script)
     return Setup(task if task is not None else target, graph, prior)
+
+
+def pick_task(task_id: str | None, tasks_file: str | Path | None = None) -> Task | None:
+    """The task `--task ID` names: in the user's task file `tasks_file` when one is given
+    (its only task when it holds one and no id is given), else a packaged one; None when
+    neither is given."""
+    if tasks_file is None:
+        return get_task(task_id) if task_id is not None else None
+    tasks = load_task_file(tasks_file)
+    if task_id is None:
+        if len(tasks) == 1:
+            return tasks[0]
+        raise BadInputError(
+            f"{tasks_file} holds {len(tasks)} tasks; pick one with --task ID (ids: "
+            + ", ".join(t.id for t in tasks[:8])
+            + (", ..." if len(tasks) > 8 else "")
+            + ")"
+        )
+    for task in tasks:
+        if task.id == task_id:
+            return task
+    raise BadInputError(
+        f"no task '{task_id}' in {tasks_file}; its ids: "
+        + ", ".join(t.id for t in tasks[:8])
+        + (", ..." if len(tasks) > 8 else "")
+    )
 
 
 async def aplan(

@@ -36,6 +36,7 @@ def test_packaged_suites_hold_the_90_sayplan_instructions():
     imported = {"behavior-grasif", "behavior-extended", "virtualhome-grasif", "virtualhome"}
     assert set(list_suites()) - imported == {
         "alfworld-valid-unseen",
+        "home-moved",
         "home-search",
         "office-dynamic",
         "office-grasif",
@@ -44,7 +45,7 @@ def test_packaged_suites_hold_the_90_sayplan_instructions():
     }
     # ALFWorld: tests/alfworld; the suites of the importers: tests/importers
     tasks = [t for t in packaged_tasks() if t.suite not in {"alfworld-valid-unseen", *imported}]
-    derived = [t for t in tasks if t.suite in ("office-dynamic", "office-grasif")]
+    derived = [t for t in tasks if t.suite in ("office-dynamic", "office-grasif", "home-moved")]
     assert len(tasks) == 90 + len(derived)  # LookPlanGraph's suites reuse office-planning's
     assert len({t.id for t in tasks}) == len(tasks)
     families = [t.family.value for t in tasks if t not in derived]

@@ -71,3 +71,44 @@ def test_an_unreachable_robot_exits_2_and_still_writes_the_trace(tmp_path):
 def test_a_task_and_an_instruction_together_are_refused():
     result = invoke("Close the cabinet.", "--task", "planning-simple-01")
     assert result.exit_code == 2 and "not both" in result.output
+
+
+MINE = """\
+- id: mine-01
+  suite: mine
+  family: simple_planning
+  environment: office
+  instruction: Put the orange on the kitchen bench.
+  world_script:
+    - ontop_of(orange1, lunch_table)
+  memory: prior
+  goal: ontop_of(orange1, kitchen_bench)
+- id: mine-02
+  suite: mine
+  family: simple_planning
+  environment: office
+  instruction: Bring the orange to the lunch table.
+  goal: ontop_of(orange1, lunch_table)
+"""
+
+
+def test_a_users_task_file_runs_on_the_stale_map(tmp_path):
+    tasks = tmp_path / "mine.yaml"
+    tasks.write_text(MINE)
+    result = invoke("--tasks", str(tasks), "--task", "mine-01", "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)["execute"]
+    assert record["confirmed"] and record["corrections"] >= 2  # missing, then found
+    planned = runner.invoke(app, ["plan", "--tasks", str(tasks), "-t", "mine-02", "-p", "oracle"])
+    assert planned.exit_code == 0 and "task       mine-02" in planned.output
+
+
+def test_a_task_file_without_the_id_asked_for_exits_2_naming_its_ids(tmp_path):
+    tasks = tmp_path / "mine.yaml"
+    tasks.write_text(MINE)
+    result = invoke("--tasks", str(tasks), "--task", "dyn-01")
+    assert result.exit_code == 2
+    assert "no task 'dyn-01' in" in result.output and "its ids: mine-01, mine-02" in result.output
+    result = invoke("--tasks", str(tasks))
+    assert result.exit_code == 2 and "holds 2 tasks; pick one with --task ID" in result.output
+    assert "Traceback" not in result.output

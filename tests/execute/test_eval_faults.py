@@ -96,3 +96,22 @@ def test_sayplan_scripted_recovers_under_faults_with_the_solver(scripted_llm):
     }
     assert "| sayplan | moved:1 | closed | 1 | 100.0 % |" in render_faults(rows)
     json.dumps(closed.to_dict())  # the trace is JSON
+
+
+def test_eval_on_a_stale_map_reports_corrections_looks_and_calls(tmp_path):
+    out = tmp_path / "r.db"
+    args = ["eval", "-s", "home-moved", "-t", "home-moved-04", "-t", "home-moved-10"]
+    args += ["-p", "oracle", "--robot", "sim", "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, [*args, "--open-loop"]).exit_code == 0
+    with Store(out, create=False) as store:
+        rows = fault_rows(r.episode for r in store.records())
+    closed, opened = rows
+    assert (closed.loop, closed.success, opened.loop, opened.success) == ("closed", 1.0, "open", 0)
+    assert closed.corrections >= 2 and closed.looks > 0 and closed.calls > closed.looks
+    assert closed.failed_steps == 0  # no robot call failed: the map was wrong, not the robot
+    assert opened.corrections == 0
+    report = runner.invoke(app, ["report", str(out), "--table", "faults"])
+    assert "| corrections/run | looks/run | skill calls/run |" in report.output
+    line = next(x for x in report.output.splitlines() if "| closed |" in x)
+    assert f"| {closed.corrections:.2f} | {closed.looks:.1f} | {closed.calls:.1f} |" in line

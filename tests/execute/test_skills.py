@@ -1,16 +1,29 @@
 """The skill protocol's data: calls, results and fault specs, and their errors."""
 
+import asyncio
+
 import pytest
 
-from sceneplan.errors import BadInputError
-from sceneplan.execute import Faults, Reason, RobotReplyError, Skill, SkillCall, SkillResult
+from sceneplan.errors import BadInputError, UnsupportedError
+from sceneplan.execute import (
+    Executor,
+    Faults,
+    Reason,
+    RobotReplyError,
+    SimulatedRobot,
+    Skill,
+    SkillCall,
+    SkillResult,
+)
 from sceneplan.execute.robot import skill_for
 from sceneplan.execute.skills import Seen
-from sceneplan.graph import from_dict
+from sceneplan.graph import SceneGraph, from_dict
 from sceneplan.graph.model import Relation
+from sceneplan.planners.episode import Episode
 from sceneplan.world import Simulator
 from sceneplan.world.actions import parse_action
-from scenes import kitchen_dict, node
+from sceneplan.world.domain import get_vocabulary
+from scenes import kitchen, kitchen_dict, node
 
 CALL = SkillCall(Skill.PICK, {"object": "orange1"})
 
@@ -90,7 +103,6 @@ def test_a_bad_fault_spec_says_what_is_wrong(spec, message):
 
 
 def test_a_put_that_names_no_object_needs_exactly_one_held():
-
     data = kitchen_dict()
     for n in data["nodes"]:
         if n["kind"] == "agent":
@@ -98,10 +110,141 @@ def test_a_put_that_names_no_object_needs_exactly_one_held():
     data["nodes"] += [
         node(o, "object", "agent", relation="held", affordances=["pickup"]) for o in ("a1", "a2")
     ]
-    state = Simulator(from_dict(data, "hands")).initial_state()
-    with pytest.raises(BadInputError, match=r"put_on\(desk\): the robot holds a1 and a2, not one"):
-        skill_for(parse_action("put_on(desk)"), state)
-    call = skill_for(parse_action("put_on(a2, desk)"), state)
+    graph = from_dict(data, "hands")
+    state = Simulator(graph).initial_state()
+    one_handed = Simulator(graph, "lookplangraph")
+    one_handed.schemas = get_vocabulary("lookplangraph")  # put_on(a): "the held object"
+    with pytest.raises(UnsupportedError, match=r"the robot holds a1 and a2, not one object"):
+        one_handed.skill(state, parse_action("put_on(desk)"))
+    call = skill_for(parse_action("put_on(a2, desk)"), state, "lookplangraph")
     assert call.args == {"object": "a2", "asset": "desk", "relation": "on"}
     state.let_go("a1")
-    assert skill_for(parse_action("put_on(desk)"), state).args["object"] == "a2"
+    assert one_handed.skill(state, parse_action("put_on(desk)")).args[0] == ("object", "a2")
+
+
+def _with_basket(two_handed: bool = False) -> SceneGraph:
+    """The kitchen with a lidless basket (a receptacle: no `open`) on the bench."""
+    data = kitchen_dict()
+    data["nodes"][-1:-1] = [
+        node("basket", "asset", "kitchen", affordances=["receptacle", "release"]),
+        node("tray", "object", "bench", relation="ontop_of", affordances=["pickup", "release"]),
+        node(
+            "bowl",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "receptacle", "release"],
+        ),
+    ]
+    if two_handed:
+        next(n for n in data["nodes"] if n["kind"] == "agent")["attributes"] = ["two_handed"]
+    return from_dict(data, "basket")
+
+
+# Plans that use every action of each vocabulary that a robot skill carries out.
+ROUND_TRIPS = {
+    "sayplan": [
+        "goto(pose1)",
+        "goto(pose2)",
+        "goto(kitchen)",
+        "access(microwave)",
+        "open(microwave)",
+        "close(microwave)",
+        "turn_on(microwave)",
+        "turn_off(microwave)",
+        "access(bench)",
+        "pickup(apple)",
+        "release_on(apple, tray)",
+        "pickup(apple)",
+        "release_in(apple, bowl)",
+        "pickup(apple)",
+        "access(basket)",
+        "release(apple)",
+        "pickup(apple)",
+        "access(cabinet)",
+        "release(apple)",
+    ],
+    "lookplangraph": [
+        "go_to(kitchen)",
+        "look_on(bench)",
+        "look_inside(cabinet)",
+        "open(microwave)",
+        "close(microwave)",
+        "turn_on(microwave)",
+        "turn_off(microwave)",
+        "pick_up(apple)",
+        "put_inside(basket)",
+        "pick_up(apple)",
+        "put_on(bench)",
+    ],
+    "lookplangraph_two_hands": [
+        "go_to(kitchen)",
+        "look_on(bench)",
+        "look_inside(cabinet)",
+        "pick_up(apple)",
+        "pick_up(plate)",
+        "put_inside(apple, basket)",
+        "put_on(plate, basket)",
+        "open(microwave)",
+        "close(microwave)",
+        "turn_on(microwave)",
+        "turn_off(microwave)",
+    ],
+}
+
+
+@pytest.mark.parametrize("vocabulary", sorted(ROUND_TRIPS))
+def test_every_robot_action_round_trips_through_its_skill(vocabulary):
+    """Each action goes to its skill (the schema's robot face), the simulated robot runs
+    the skill as an action of its own world, and both worlds end alike."""
+    graph = _with_basket(two_handed=vocabulary.endswith("two_hands"))
+    simulator = Simulator(graph, vocabulary)
+    assert simulator.vocabulary == vocabulary
+    plan = [parse_action(text) for text in ROUND_TRIPS[vocabulary]]
+    expected = simulator.verify_plan(plan)
+    assert expected.ok, expected.feedback
+    robot = SimulatedRobot(graph)
+    executor = Executor(robot, graph, vocabulary=vocabulary, closed_loop=False)
+    episode = asyncio.run(
+        executor.run(
+            plan,
+            Episode(planner="test", model="none", environment="basket", instruction="round trip"),
+        )
+    )
+    assert [s.ok for s in episode.steps] == [True] * len(episode.steps)
+    assert episode.plan == [str(a) for a in plan]
+    assert robot.truth.changes() == expected.final_state.changes()
+    used = {a.name for a in plan}
+    carried = set()
+    for schema in simulator.schemas.values():
+        if any(
+            e.op in ("move_agent", "set_accessed", "grab", "place", "place_at_accessed", "observe")
+            or (e.op == "set_state" and e.args[1] in ("open", "closed", "on", "off"))
+            for e in schema.effects
+        ):
+            carried.add(schema.name)
+    assert used == carried
+    assert skill_for(parse_action("done()"), robot.truth, vocabulary) is None
+
+
+def test_release_into_a_lidless_container_agrees_with_the_simulator():
+    graph = _with_basket()
+    simulator = Simulator(graph)
+    state = simulator.initial_state()
+    for text in ("goto(pose1)", "goto(pose2)", "goto(kitchen)", "access(bench)", "pickup(apple)"):
+        state, failure = simulator.step(state, parse_action(text))
+        assert failure is None
+    state, _ = simulator.step(state, parse_action("access(basket)"))
+    call = skill_for(parse_action("release(apple)"), state)
+    assert call.args == {"object": "apple", "asset": "basket", "relation": "inside"}
+    after, _ = simulator.step(state, parse_action("release(apple)"))
+    assert after.relation("apple") is Relation.INSIDE_OF and after.parent("apple") == "basket"
+    # a closed container with a lid takes it on top, as the simulator does
+    state.accessed = "microwave"
+    assert skill_for(parse_action("release(apple)"), state).args["relation"] == "on"
+
+
+def test_an_action_no_skill_carries_out_is_refused_by_name():
+    state = Simulator(kitchen()).initial_state()
+    with pytest.raises(BadInputError, match=r"wipe\(bench\): no robot skill carries out"):
+        skill_for(parse_action("wipe(bench)"), state)

@@ -24,13 +24,13 @@ from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli.paths import check_output_file
-from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
 from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode, Planner, Status, planner_class
 from sceneplan.planners.options import parse_assignments
+from sceneplan.runs import pick_task
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -47,7 +47,14 @@ def execute_command(
         ),
     ] = None,
     task: Annotated[
-        str | None, typer.Option("--task", "-t", help="A packaged task id: its goal is checked.")
+        str | None,
+        typer.Option(
+            "--task", "-t", help="A task id (packaged, or of --tasks): its goal is checked."
+        ),
+    ] = None,
+    tasks: Annotated[
+        Path | None,
+        typer.Option("--tasks", metavar="FILE", help="Your own task file (--task picks one)."),
     ] = None,
     planner: Annotated[
         str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
@@ -98,7 +105,7 @@ def execute_command(
     """Plan, then run it on a robot: observe, correct the graph, replan."""
     if trace is not None:
         check_output_file(trace, "the trace")
-    target = _target(instruction, task, env)
+    target = _target(instruction, task, env, tasks)
     Faults.parse(faults)  # a bad spec stops here, before any planning
     chosen = _planner(planner, option or [])
     client = LLMClient(llm) if chosen.needs_llm else None
@@ -136,12 +143,12 @@ async def _run(planner: Planner, target, env, client: LLMClient | None, **kwargs
         return await execute(planner, target, env, client, **kwargs)
 
 
-def _target(instruction: str | None, task_id: str | None, env: str | None):
-    if task_id is None:
+def _target(instruction: str | None, task_id: str | None, env: str | None, tasks: Path | None):
+    found = pick_task(task_id, tasks)
+    if found is None:
         if not instruction:
-            raise BadInputError("give an INSTRUCTION, or a packaged task with --task ID")
+            raise BadInputError("give an INSTRUCTION, or a task with --task ID (or --tasks FILE)")
         return instruction
-    found = get_task(task_id)
     if instruction:
         raise BadInputError("give the instruction or --task, not both")
     if env is not None and env != found.environment:

@@ -24,13 +24,13 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from sceneplan.cli.paths import check_output_file
-from sceneplan.datasets.tasks import Task, get_task
+from sceneplan.datasets.tasks import Task
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode, Planner, Status, planner_class, planner_names
 from sceneplan.planners.options import parse_assignments
 from sceneplan.planners.progress import OnEvent, PlanEvent
-from sceneplan.runs import Setup, resolve
+from sceneplan.runs import Setup, pick_task, resolve
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -72,7 +72,14 @@ def plan(
         typer.Option("--llm", help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b (default: configured)."),
     ] = None,
     task: Annotated[
-        str | None, typer.Option("--task", "-t", help="A packaged task id: its goal is checked.")
+        str | None,
+        typer.Option(
+            "--task", "-t", help="A task id (packaged, or of --tasks): its goal is checked."
+        ),
+    ] = None,
+    tasks: Annotated[
+        Path | None,
+        typer.Option("--tasks", metavar="FILE", help="Your own task file (--task picks one)."),
     ] = None,
     max_turns: Annotated[
         int | None, typer.Option(min=1, help="Cap on semantic-search turns (default 40).")
@@ -114,7 +121,7 @@ def plan(
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
     if trace is not None:
         check_output_file(trace, "the trace")
-    target = _target(instruction, task, env)
+    target = _target(instruction, task, env, tasks)
     show = None if as_json else _Progress()
     flags = {
         "max_search_turns": max_turns,
@@ -152,13 +159,16 @@ async def _run(planner: Planner, setup: Setup, client: LLMClient | None) -> Epis
         return await planner.aplan(setup.target, setup.graph, client, prior=setup.prior)
 
 
-def _target(instruction: str | None, task_id: str | None, env: str | None) -> Task | str:
-    """The task named by --task, or the instruction (which may still match a packaged task)."""
-    if task_id is None:
+def _target(
+    instruction: str | None, task_id: str | None, env: str | None, tasks: Path | None = None
+) -> Task | str:
+    """The task named by --task (in --tasks FILE when given), or the instruction (which may
+    still match a packaged task)."""
+    task = pick_task(task_id, tasks)
+    if task is None:
         if not instruction:
-            raise BadInputError("give an INSTRUCTION, or a packaged task with --task ID")
+            raise BadInputError("give an INSTRUCTION, or a task with --task ID (or --tasks FILE)")
         return instruction
-    task = get_task(task_id)
     if instruction and " ".join(instruction.split()) != " ".join(task.instruction.split()):
         raise BadInputError(
             f"task {task.id} is '{task.instruction}', not the instruction given; "

@@ -6,7 +6,10 @@ a Markdown table, and a plot of success against the fault rate with one
 panel per fault kind (specs with one kind only; specs mixing kinds are in
 the table). Extra steps are counted over the runs that reached the goal,
 against the planner's fault-free plan: the skill calls a success cost
-beyond what the plan alone would have taken.
+beyond what the plan alone would have taken. Corrections are the belief
+updates that fix the map (an object moved, missing, found, a state); looks the
+skill calls made to search for a lost object or to confirm the goal before
+done; failed steps the robot calls that failed.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.eval.store import options_key
 from sceneplan.execute import Faults, get_robot, run_plan
-from sceneplan.execute.run import stream_of
+from sceneplan.execute.run import believed, plan_on_memory, stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
@@ -44,6 +47,9 @@ class FaultRow:
     failed_steps: float  # mean skill calls that failed, per run
     injected: float  # mean faults that happened, per run
     errors: int = 0  # runs that ended in an error (robot unreachable, bad reply)
+    corrections: float = 0.0  # mean belief corrections (moved, missing, found, ...), per run
+    looks: float = 0.0  # mean skill calls made to search or confirm, per run
+    calls: float = 0.0  # mean skill calls, per run
 
 
 def planner_label(episode: Episode) -> str:
@@ -81,6 +87,11 @@ def fault_rows(episodes: Iterable[Episode]) -> list[FaultRow]:
                 failed_steps=statistics.fmean(r.get("failed_steps", 0) for r in records),
                 injected=statistics.fmean(len(r.get("injected") or []) for r in records),
                 errors=sum(e.status is Status.ERROR for e in group),
+                corrections=statistics.fmean(r.get("corrections", 0) for r in records),
+                looks=statistics.fmean(r.get("looks", 0) for r in records),
+                calls=statistics.fmean(
+                    r.get("skill_calls", len(r.get("calls", []))) for r in records
+                ),
             )
         )
     return rows
@@ -97,18 +108,19 @@ def render_faults(rows: list[FaultRow], title: str = "Execution under faults") -
         f"## {title}",
         "",
         "| planner | faults | loop | runs | success | replans/run | extra steps (successes) "
-        "| failed steps/run | faults/run |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        "| failed steps/run | faults/run | corrections/run | looks/run | skill calls/run |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         extra = "n/a" if r.extra_steps is None else f"{r.extra_steps:+.1f}"
         errors = f" ({r.errors} error(s))" if r.errors else ""
         lines.append(
             f"| {r.planner} | {r.faults} | {r.loop} | {r.runs}{errors} | {100 * r.success:.1f} % "
-            f"| {r.replans:.2f} | {extra} | {r.failed_steps:.2f} | {r.injected:.2f} |"
+            f"| {r.replans:.2f} | {extra} | {r.failed_steps:.2f} | {r.injected:.2f} "
+            f"| {r.corrections:.2f} | {r.looks:.1f} | {r.calls:.1f} |"
         )
     if not rows:
-        lines.append("| (no executed runs) | | | | | | | | |")
+        lines.append("| (no executed runs) | | | | | | | | | | | |")
     return "\n".join(lines) + "\n"
 
 
@@ -229,8 +241,11 @@ class Execution:
 async def plan_and_execute(
     planner: Planner, setup: Setup, llm: Any, execution: Execution, run: int
 ) -> Episode:
-    """Plan as the runner does, then execute the plan on the robot (run `run`'s seed)."""
+    """Plan on what the robot remembers (`execute.run.plan_on_memory`), then execute the
+    plan on the robot in the true world (run `run`'s seed)."""
     seed = execution.seed + run - 1
-    robot = get_robot(execution.robot, setup.graph, execution.faults, seed, stream_of(setup))
-    episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
+    robot = get_robot(
+        execution.robot, setup.graph, execution.faults, seed, stream_of(setup), believed(setup)
+    )
+    episode = await plan_on_memory(planner, setup, llm)
     return await run_plan(episode, setup, robot, planner, llm, closed_loop=execution.closed_loop)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from sceneplan.execute.skills import Reason, RobotReplyError, SkillCall, SkillResult
+from sceneplan.execute.skills import Reason, RobotReplyError, Seen, SkillCall, SkillResult
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
 from sceneplan.world.actions import Action
 from sceneplan.world.domain import get_vocabulary
@@ -46,8 +46,11 @@ class Belief:
         self.vocabulary = vocabulary
         # whether the vocabulary's plans access an asset before acting on what is at it
         # (SayPlan's); LookPlanGraph's reach anything in the agent's room
-        self.reaches_by_access = "access" in get_vocabulary(vocabulary)
+        self.reaches_by_access = any(
+            e.op == "set_accessed" for s in get_vocabulary(vocabulary).values() for e in s.effects
+        )
         self.lost: dict[str, Node] = {}  # objects dropped as missing: found again when seen
+        self._dropped: dict[str, list[str]] = {}  # what was dropped along with an object
         self._simulator: Simulator | None = None
 
     @property
@@ -121,6 +124,7 @@ class Belief:
             state.accessed = None
             updates.append(Update("at", state.agent_id, before, result.at))
         fresh = [s for s in result.seen if s.id not in self.graph]
+        fresh += self._carried_along(fresh, {s.id for s in result.seen})
         if fresh:
             observations, kinds = [], []
             for s in fresh:
@@ -211,8 +215,24 @@ class Belief:
         gone = [node, *self.state.contents(node)]
         for item in gone:
             if item in self.graph:
-                self.lost[item] = self.graph.nodes[item]
+                self.lost[item] = self.graph.nodes[item].with_(
+                    parent=self.state.parent(item), relation=self.state.relation(item)
+                )
+        self._dropped[node] = [item for item in gone[1:] if item in self.lost]
         self.memory.forget(node)
+
+    def _carried_along(self, fresh: list[Seen], seen: set[str]) -> list[Seen]:
+        """What was dropped with an object found again and that the robot did not see
+        (in a closed box, say): back on or in it, as memory had it."""
+        out: list[Seen] = []
+        for found in list(fresh):
+            for item in self._dropped.pop(found.id, []):
+                node = self.lost.get(item)
+                if node is None or item in seen or node.parent is None:
+                    continue
+                relation = node.relation or Relation.INSIDE_OF
+                out.append(Seen(item, node.parent, relation, tuple(node.state)))
+        return out
 
     def lock(self, container: str) -> Update:
         """A container that will not open: no plan may open it, or put anything in or on it.

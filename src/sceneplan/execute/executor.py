@@ -8,8 +8,13 @@ belief, it replans from the current state (`replan.py`: the symbolic solver
 on the task's formal goal, or the planner again), until the goal holds or
 the replan budget is spent. When the goal names an object the robot
 lost sight of (not where the graph had it, and not seen elsewhere), it
-searches first (`search.py`). Open loop (`closed_loop=False`) sends the same
-plan and stops at its first failed step.
+searches first (`search.py`, likely places first, with a budget of its
+own). Before it declares the goal reached, it looks at the goal's nodes
+that no call of the run saw or handled (what holds of them rests on the
+map alone) and checks the goal again. The belief starts from the graph it
+is given: the map the robot remembers, which the true world may have left
+behind (`run.py`). Open loop (`closed_loop=False`) sends the same plan and
+stops at its first failed step.
 
 Everything is recorded in the Episode (docs/execute.md, "The trace"):
 `steps` holds one `WorldStep` per skill call (the plan action, the skill
@@ -24,15 +29,24 @@ otherwise.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
 from sceneplan.execute.belief import Belief, Update
 from sceneplan.execute.replan import Replanner
 from sceneplan.execute.robot import Robot, skill_for
-from sceneplan.execute.search import look_actions, rooms_to_search
+from sceneplan.execute.search import (
+    CALLS_PER_PLACE,
+    ORDERS,
+    llm_rooms,
+    look_actions,
+    rooms_to_search,
+    search_budget,
+    search_order,
+    seen_whole,
+)
 from sceneplan.execute.skills import Skill, SkillCall, SkillResult
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.episode import Episode, Status, WorldStep
@@ -40,14 +54,20 @@ from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.state import WorldState
 
+if TYPE_CHECKING:
+    from sceneplan.llm import LLMClient
+
 # Skills on a thing the robot reaches through the asset it is on (or is): SayPlan's access.
 _REACHING = frozenset({Skill.PICK, Skill.OPEN, Skill.CLOSE, Skill.SWITCH_ON, Skill.SWITCH_OFF})
 FORMAT = "sceneplan-execution"
 VERSION = 1
 MAX_REPLANS = 10  # rounds of replanning after the first plan
 # Skill calls at most, as a multiple of the first plan's length (plus a floor): a stop for
-# a robot that keeps failing in a way no replan budget counts.
+# a robot that keeps failing in a way no replan budget counts. Searching and confirming
+# the goal by looking have budgets of their own (search.py).
 CALLS_PER_STEP, MIN_CALLS = 4, 50
+# Kinds of belief updates that correct the map (not the robot's own moves and grasps).
+CORRECTIONS = frozenset({"moved", "missing", "found", "new", "state", "locked", "blocked"})
 
 
 class _Stop(Exception):
@@ -69,19 +89,36 @@ class Executor:
     vocabulary: str = "sayplan"
     closed_loop: bool = True
     max_replans: int = MAX_REPLANS
+    search: str = "likely"  # the search order (search.py): likely or nearest
+    confirm: bool = True  # look at the goal's facts that rest only on memory before done
+    llm: LLMClient | None = None  # ranks the rooms of a likely search, when given
     belief: Belief = field(init=False)
     _budget: int = field(init=False, default=0)  # skill calls at most, set by `run`
+    _calls: int = field(init=False, default=0)  # skill calls made (searches excluded)
+    _looking: int = field(init=False, default=0)  # skill calls made to search or confirm
+    _surfaces: set = field(init=False, default_factory=set)  # (asset, relation) seen whole
+    _observed: set = field(init=False, default_factory=set)  # nodes seen or handled
+    _confirmed: set = field(init=False, default_factory=set)  # goal nodes looked at
+    _first: int = field(init=False, default=0)  # the episode's steps before the run's
+    _searching: bool = field(init=False, default=False)  # calls now count as looking
+    _ranked: list = field(init=False, default_factory=list)  # rooms the LLM named
+    _looked: list = field(init=False, default_factory=list)  # assets seen by the last search
 
     def __post_init__(self) -> None:
         if self.max_replans < 0:
             raise BadInputError("the replan budget must be 0 or more")
+        if self.search not in ORDERS:
+            raise BadInputError(
+                f"unknown search order '{self.search}'; choose one of: {', '.join(ORDERS)}"
+            )
         self.belief = Belief(self.graph, self.vocabulary)
 
     async def run(self, plan: list[Action], episode: Episode) -> Episode:
         """Execute `plan` (the planner's, from `graph`'s state) and record it all in `episode`."""
         started = time.perf_counter()
-        planned = [a for a in plan if a.name != "done"]
+        planned = [a for a in plan if not self.belief.simulator.ends_plan(a)]
         record = self._start(episode, planned)
+        self._first = len(episode.steps)  # a partially observing planner's own, before
         queue = list(plan)
         stopped: str | None = None
         dirty = True  # the belief changed or a new plan came: check the plan on it
@@ -91,7 +128,9 @@ class Executor:
                 lost = self._lost() if self.closed_loop and dirty else []
                 if lost:  # the goal names objects the robot no longer knows where to find
                     found = await self._search(lost, episode)
-                    queue, dirty = await self._replan(f"found {found} by searching", episode), True
+                    if not self._lost():  # else: lost more while searching, search again
+                        queue = await self._replan(f"found {found} by searching", episode)
+                    dirty = True
                     continue
                 if self.closed_loop and dirty:
                     problem = self._problem(queue)
@@ -99,9 +138,12 @@ class Executor:
                     if problem:
                         queue, dirty = await self._replan(problem, episode), True
                         continue
-                if not queue or queue[0].name == "done":
+                if not queue or self.belief.simulator.ends_plan(queue[0]):
+                    if self.closed_loop and await self._confirm(episode):
+                        dirty = True  # what the looks saw: check the goal again
+                        continue
                     break
-                if len(episode.steps) >= budget:
+                if self._calls >= budget:
                     raise _Stop(f"{budget} skill calls made: the robot keeps failing")
                 action = queue.pop(0)
                 result = await self._step(action, episode)
@@ -130,9 +172,9 @@ class Executor:
         """Send one action to the robot, update the belief, record the step."""
         belief = self.belief
         try:
-            call = skill_for(action, belief.state)
+            call = skill_for(action, belief.state, belief.vocabulary)
         except BadInputError as exc:
-            raise _Stop(f"{action}: {exc}") from None
+            raise _Stop(str(exc)) from None
         if call is None:
             return None
         updates: list[Update] = []
@@ -140,7 +182,7 @@ class Executor:
         asset = self._reach(call)
         if asset is not None:  # the robot's skills reach things through an accessed asset
             reach = SkillCall(Skill.ACCESS, {"asset": asset})
-            result = await self.robot.perform(reach)
+            result = await self._perform(reach)
             if self.closed_loop:
                 updates = belief.observe(reach, result)
             if not result.ok:
@@ -148,13 +190,32 @@ class Executor:
                 return result
             belief.state.accessed = asset
             reached.append((reach, result))
-        result = await self.robot.perform(call)
+        result = await self._perform(call)
         if result.ok:
             belief.apply(action)
         expected = belief.expected(result.surfaces) if self.closed_loop else []
         if self.closed_loop:  # open loop: the plan goes on whatever the robot sees
             updates += belief.observe(call, result)
         self._record(episode, action, call, result, expected, updates, reached)
+        return result
+
+    async def _perform(self, call: SkillCall) -> SkillResult:
+        """One skill call on the robot, counted (as looking, while searching or confirming);
+        what it showed is remembered for the search and the confirmation."""
+        result = await self.robot.perform(call)
+        if self._searching:
+            self._looking += 1
+            for asset, _ in result.surfaces:
+                if asset not in self._looked:
+                    self._looked.append(asset)
+        else:
+            self._calls += 1
+        self._surfaces.update(result.surfaces)
+        self._observed.update(s.id for s in result.seen)
+        self._observed.update(asset for asset, _ in result.surfaces)
+        if result.ok:
+            handled = (call.args.get(k) for k in ("object", "target", "asset"))
+            self._observed.update(n for n in handled if n is not None)
         return result
 
     def _reach(self, call: SkillCall) -> str | None:
@@ -213,13 +274,29 @@ class Executor:
     # -- searching -----------------------------------------------------------------------
 
     def _lost(self) -> list[str]:
-        """The objects the goal names that the belief dropped as missing."""
+        """The objects the goal names, by id or by the category it quantifies over, that
+        the belief dropped as missing."""
         if self.goal is None or not self.belief.lost:
             return []
-        return sorted(n for n in parse_goal(self.goal).nodes() if n in self.belief.lost)
+        goal = parse_goal(self.goal)
+        selectors, todo = set(), [goal]
+        while todo:
+            formula = todo.pop()
+            if isinstance(getattr(formula, "selector", None), str):
+                selectors.add(formula.selector)
+            todo += formula.children()
+        lost = self.belief.lost
+        return sorted(
+            n
+            for n in lost
+            if n in goal.nodes()
+            or lost[n].category in selectors
+            or f"kind:{lost[n].kind.value}" in selectors
+        )
 
     async def _search(self, lost: list[str], episode: Episode) -> str:
-        """Visit rooms and assets until every lost object is seen again (one replan round)."""
+        """Look at assets, likely ones first, until every lost object is seen again (one
+        replan round), within the search's own budget of skill calls."""
         rounds = episode.extra["execute"]["rounds"]
         reason = f"lost sight of {', '.join(lost)}, which the goal names"
         if episode.replans >= self.max_replans:
@@ -229,35 +306,145 @@ class Executor:
             {"round": len(rounds), "source": "search", "at_step": len(episode.steps)}
             | {"reason": reason, "plan": None, "note": None, "time_s": 0.0}
         )
-        started, looked = time.perf_counter(), 0
-        for room in rooms_to_search(self.belief, lost):
-            if not any(n in self.belief.lost for n in lost):
-                break
-            graph = self.belief.graph
-            for asset in [c for c in graph.children(room) if graph.nodes[c].kind is NodeKind.ASSET]:
-                if not any(n in self.belief.lost for n in lost):
+        started, calls_before = time.perf_counter(), self._looking
+        budget = search_budget(self.belief)
+        self._ranked, asked = [], None
+        if self.search == "likely" and self.llm is not None:
+            self._ranked, asked = await llm_rooms(self.llm, self.belief, lost, episode)
+        looked = self._looked = []  # assets the robot saw while searching, in order
+        visited = 0  # assets the search went to look at
+
+        def missing() -> bool:
+            return any(n in self.belief.lost for n in lost)
+
+        self._searching = True
+        try:
+            for room, asset in self._looks(lost):
+                if not missing():
                     break
-                looked += 1
+                if self._skips(asset):
+                    continue  # seen whole already (arriving in its room, say)
                 try:
                     actions = look_actions(self.belief, room, asset)
                 except SceneplanError:  # cut off since the order was made
-                    break
+                    continue
+                visited += asset is not None
                 for action in actions:
-                    if len(episode.steps) >= self._budget:
-                        raise _Stop(f"{self._budget} skill calls made while searching")
+                    if self._looking - calls_before >= budget:
+                        raise _Stop(
+                            f"the search for {', '.join(n for n in lost if n in self.belief.lost)}"
+                            f" spent its budget of {budget} skill calls ({CALLS_PER_PLACE} per "
+                            f"asset and room of the map) after looking at {visited} asset(s)"
+                        )
                     result = await self._step(action, episode)
                     if result is not None and not result.ok:
                         break
-                    if not any(n in self.belief.lost for n in lost):
+                    if not missing():
                         break
-        rounds[-1]["time_s"] = round(time.perf_counter() - started, 4)
+                    if self._skips(asset):
+                        break  # arriving showed it whole: no need to reach it
+        finally:
+            self._searching = False
         still = [n for n in lost if n in self.belief.lost]
-        rounds[-1]["note"] = f"looked at {looked} asset(s)" + (
+        episode.extra["execute"]["searches"].append(
+            {
+                "lost": list(lost),
+                "order": self.search,
+                "llm_rooms": list(self._ranked) if self.llm is not None else None,
+                "llm_note": asked,
+                "looked": visited,
+                "seen": len(looked),
+                "calls": self._looking - calls_before,
+                "found": not still,
+            }
+        )
+        rounds[-1]["time_s"] = round(time.perf_counter() - started, 4)
+        rounds[-1]["note"] = f"looked at {visited} asset(s), saw {len(looked)}" + (
             f"; not found: {', '.join(still)}" if still else ""
         )
         if still:
-            raise _Stop(f"searched {looked} asset(s) and did not find {', '.join(still)}")
+            raise _Stop(
+                f"looked at {visited} asset(s), every one the robot can reach, and did not "
+                f"find {', '.join(still)}"
+            )
         return ", ".join(lost)
+
+    def _skips(self, asset: str | None) -> bool:
+        """Whether the likely search need not look at an asset: seen whole already. (The
+        nearest search, as before issue 28, visits every asset.)"""
+        if self.search != "likely" or asset is None:
+            return False
+        return seen_whole(self.belief, asset, self._surfaces)
+
+    def _looks(self, lost: list[str]) -> Iterator[tuple[str, str | None]]:
+        """The search's (room, asset) looks, one at a time: the likely order is made again
+        after each (from where the robot is now, without what it has seen since)."""
+        if self.search == "nearest":
+            yield from self._order(lost)
+            return
+        tried: set[tuple[str, str | None]] = set()
+        while True:
+            item = next((i for i in self._order(lost) if i not in tried), None)
+            if item is None:
+                return
+            tried.add(item)
+            yield item
+
+    def _order(self, lost: list[str]) -> list[tuple[str, str | None]]:
+        """(room, asset) pairs in the search's order."""
+        belief, graph = self.belief, self.belief.graph
+        if self.search == "nearest":
+            return [
+                (room, c)
+                for room in rooms_to_search(belief, lost)
+                for c in graph.children(room)
+                if graph.nodes[c].kind is NodeKind.ASSET
+            ]
+        seen = [a for a in (n.id for n in graph) if seen_whole(belief, a, self._surfaces)]
+        return search_order(belief, lost, seen, self._ranked)
+
+    async def _confirm(self, episode: Episode) -> bool:
+        """Before done: look at the goal's nodes that the robot has neither seen nor
+        handled in this run (what holds of them rests only on memory), one look per
+        node's asset. Whether it looked (then the goal is checked again)."""
+        goal = self._goal() if self.confirm else None
+        if goal is None:
+            return False
+        state, graph = self.belief.state, self.belief.graph
+        todo: dict[str, str] = {}  # asset to look at -> the node it confirms
+        for node in sorted(goal.nodes()):
+            if node in self._observed or node in self._confirmed or node not in graph:
+                continue
+            kind = graph.nodes[node].kind
+            asset = node if kind is NodeKind.ASSET else None
+            if kind is NodeKind.OBJECT and not state.holds(node):
+                asset = state.support_asset(node)
+            self._confirmed.add(node)
+            if asset is not None and asset not in self._observed:
+                todo.setdefault(asset, node)
+        if not todo:
+            return False
+        record = episode.extra["execute"]
+        self._searching = True
+        try:
+            for asset, node in todo.items():
+                room = graph.room_of(asset)
+                if room is None:
+                    continue
+                try:
+                    actions = look_actions(self.belief, room, asset)
+                except SceneplanError:
+                    continue
+                record["confirmed"].append(
+                    {"node": node, "asset": asset, "step": len(episode.steps)}
+                )
+                for action in actions:
+                    result = await self._step(action, episode)
+                    if result is not None and not result.ok:
+                        break
+        finally:
+            self._searching = False
+        return True
 
     # -- checking and replanning ---------------------------------------------------------
 
@@ -277,7 +464,7 @@ class Executor:
             return f"the plan no longer runs on the updated scene graph: {verdict.feedback}"
         goal = self._goal()
         if goal is not None and not goal.holds(verdict.final_state):
-            if not queue or all(a.name == "done" for a in queue):
+            if not queue or all(self.belief.simulator.ends_plan(a) for a in queue):
                 return "the plan ran out and the goal does not hold: " + "; ".join(
                     goal.explain(verdict.final_state)
                 )
@@ -340,6 +527,8 @@ class Executor:
             ],
             "calls": [],
             "updates": [],
+            "searches": [],
+            "confirmed": [],
             "fault_free_steps": len(planned),
         }
         episode.extra["execute"] = record
@@ -380,9 +569,12 @@ class Executor:
             stopped=stopped,
             goal_believed=believed,
             judged_in="truth" if truth is not None else "belief",
-            steps=len(episode.steps),
-            extra_steps=len(episode.steps) - record["fault_free_steps"],
-            failed_steps=sum(not s.ok for s in episode.steps),
+            steps=len(episode.steps) - self._first,
+            skill_calls=len(record["calls"]),
+            looks=self._looking,
+            corrections=sum(u["kind"] in CORRECTIONS for u in record["updates"]),
+            extra_steps=len(episode.steps) - self._first - record["fault_free_steps"],
+            failed_steps=sum(not c["result"]["ok"] for c in record["calls"]),
             injected=list(injected) if injected is not None else None,
             time_s=round(took, 4),
         )

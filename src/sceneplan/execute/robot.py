@@ -6,9 +6,9 @@ result's type; a back end implements `_perform` only. `SimulatedRobot`
 (`sim.py`) acts in a simulated true world with injected faults, `HttpRobot`
 (`http.py`) sends each call to a server as JSON.
 
-`skill_for` turns a plan's action (either vocabulary) into the skill call
-that carries it out, reading what it needs (the accessed asset, whether a
-release puts the object inside) from the executor's belief.
+`skill_for` turns a plan's action into the skill call that carries it out:
+the action schema's robot face (`world`), read on the executor's belief; no
+table here names an action.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-from sceneplan.errors import BadInputError
-from sceneplan.execute.skills import PLACE_WORDS, Skill, SkillCall, SkillResult
+from sceneplan.errors import BadInputError, UnsupportedError
+from sceneplan.execute.skills import PLACE_WORDS, SKILL_ARGS, Skill, SkillCall, SkillResult
 from sceneplan.graph.model import Relation
 from sceneplan.world.actions import Action
+from sceneplan.world.primitives import RobotSkill
+from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 
 
@@ -88,60 +90,40 @@ class Robot(ABC):
         return await self.perform(SkillCall(Skill.LOOK, {"asset": asset, "relation": relation}))
 
 
-_SAME: dict[str, Skill] = {
-    "goto": Skill.NAVIGATE,
-    "go_to": Skill.NAVIGATE,
-    "access": Skill.ACCESS,
-    "pickup": Skill.PICK,
-    "pick_up": Skill.PICK,
-    "open": Skill.OPEN,
-    "close": Skill.CLOSE,
-    "turn_on": Skill.SWITCH_ON,
-    "turn_off": Skill.SWITCH_OFF,
-}
-_ARG = {
-    Skill.NAVIGATE: "target",
-    Skill.ACCESS: "asset",
-    Skill.PICK: "object",
-    Skill.OPEN: "target",
-    Skill.CLOSE: "target",
-    Skill.SWITCH_ON: "target",
-    Skill.SWITCH_OFF: "target",
-}
+def skill_for(action: Action, belief: WorldState, vocabulary: str = "sayplan") -> SkillCall | None:
+    """The skill call that carries out a plan action of `vocabulary`; None for an action
+    that asks nothing of a robot (`done`).
+
+    The skill and its arguments are the action schema's robot face
+    (`Simulator.skill`), read on the executor's belief: `release(o)` places o
+    on the accessed asset, inside it when the simulator would (an open
+    container, or one without a lid).
+    """
+    try:
+        found = Simulator(belief.graph, vocabulary).skill(belief, action)
+    except UnsupportedError as exc:
+        raise BadInputError(f"{action}: {exc}") from None
+    if found is None:
+        return None
+    args = dict(found.args)
+    if "relation" in args:
+        args["relation"] = _WORD[Relation(args["relation"])]
+    return SkillCall(Skill(found.skill), args)
+
+
+def robot_skill(call: SkillCall) -> RobotSkill:
+    """A skill call as the world's robot face states it (relation words as graph relations):
+    what `Simulator.action_for` reads back into an action."""
+    args = dict(call.args)
+    if "relation" in args:
+        args["relation"] = PLACE_WORDS[args["relation"]].value
+    return RobotSkill(call.skill.value, tuple((k, args[k]) for k in SKILL_ARGS[call.skill]))
+
+
 _WORD = {relation: word for word, relation in PLACE_WORDS.items()}
 
 
-def skill_for(action: Action, belief: WorldState) -> SkillCall | None:
-    """The skill call that carries out a plan action; None for `done` (no robot call).
-
-    `release(o)` places o on the accessed asset, inside when it is an open
-    container (the SayPlan semantics); `put_on(a)` / `put_inside(a)` place
-    the held object.
-    """
-    name, args = action.name, action.args
-    if name == "done":
-        return None
-    skill = _SAME.get(name)
-    if skill is not None and len(args) == 1:
-        return SkillCall(skill, {_ARG[skill]: args[0]})
-    if name == "release" and len(args) == 1:
-        asset = belief.accessed
-        if asset is None:
-            raise BadInputError(f"{action}: no asset is accessed to release {args[0]} on")
-        inside = belief.is_container(asset) and "open" in belief.states(asset)
-        relation = "inside" if inside else "on"
-        return SkillCall(Skill.PLACE, {"object": args[0], "asset": asset, "relation": relation})
-    if name in ("put_on", "put_inside") and len(args) in (1, 2):
-        # put_on(a) puts down the one held object; two-handed, put_on(o, a) names it
-        if len(args) == 2:
-            held, target = args
-        elif len(belief.held) == 1:
-            held, target = belief.held[0], args[0]
-        else:
-            raise BadInputError(f"{action}: the robot holds {belief.held_text()}, not one object")
-        relation = "on" if name == "put_on" else "inside"
-        return SkillCall(Skill.PLACE, {"object": held, "asset": target, "relation": relation})
-    if name in ("look_on", "look_inside") and len(args) == 1:
-        relation = _WORD[Relation.ONTOP_OF if name == "look_on" else Relation.INSIDE_OF]
-        return SkillCall(Skill.LOOK, {"asset": args[0], "relation": relation})
-    raise BadInputError(f"no robot skill carries out {action}")
+def action_for(call: SkillCall, belief: WorldState, vocabulary: str = "sayplan") -> Action | None:
+    """The action of `vocabulary` whose robot face is `call` on the belief (what the
+    executor plans a look or a search step with); None when the vocabulary has none."""
+    return Simulator(belief.graph, vocabulary).action_for(belief, robot_skill(call))

@@ -24,6 +24,7 @@ from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode
+from sceneplan.planners.observing import ObserveOptions
 from sceneplan.runs import Setup, resolve
 from sceneplan.world.actions import parse_plan
 from sceneplan.world.task import Task
@@ -38,15 +39,17 @@ def get_robot(
     faults: Faults | str | None = None,
     seed: int = 0,
     stream: str = "",
+    known: SceneGraph | None = None,
 ) -> Robot:
-    """A robot: `sim` (a SimulatedRobot in `graph` with `faults`, drawing from `seed` and
-    `stream`), or a robot server's http(s) URL."""
+    """A robot: `sim` (a SimulatedRobot in the true world `graph` with `faults`, drawing
+    from `seed` and `stream`; `known` is the map the executor starts from), or a robot
+    server's http(s) URL."""
     if isinstance(spec, Robot):
         return spec
     text = spec.strip()
     faults = faults if isinstance(faults, Faults) else Faults.parse(faults)
     if text == "sim":
-        return SimulatedRobot(graph, faults, seed, stream=stream)
+        return SimulatedRobot(graph, faults, seed, stream=stream, known=known)
     if text.startswith(("http://", "https://")):
         if faults.any:
             raise BadInputError("--faults is for the simulated robot (--robot sim) only")
@@ -69,18 +72,21 @@ async def execute(
     replan: str = "auto",
     max_replans: int = MAX_REPLANS,
     replan_timeout: float = TIMEOUT_S,
+    search: str = "likely",
 ) -> Episode:
     """Plan for `target` with `planner`, then run the plan on `robot`; the Episode of both.
 
-    The planner plans on the start graph (as for `sceneplan plan`); its plan,
-    when executable, goes to the robot, which starts in the same world. A plan
-    that is not executable is not sent: the planner's Episode comes back as
-    it is, with `extra["execute"]["skipped"]` saying why.
+    Where the task has a prior (a `world_script` moved things after the robot
+    last mapped the building), the planner plans and the executor keeps its
+    belief on that map, `believed(setup)`, and the robot acts in the true
+    world; otherwise both start from the start graph. A plan that is not
+    executable is not sent: the planner's Episode comes back as it is, with
+    `extra["execute"]["skipped"]` saying why.
     """
     setup = resolve(target, env)
-    made = get_robot(robot, setup.graph, faults, seed, stream_of(setup))
+    made = get_robot(robot, setup.graph, faults, seed, stream_of(setup), believed(setup))
     make_replanner(replan, planner, setup.target, llm)  # a bad choice stops here
-    episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
+    episode = await plan_on_memory(planner, setup, llm)
     return await run_plan(
         episode,
         setup,
@@ -91,6 +97,31 @@ async def execute(
         replan=replan,
         max_replans=max_replans,
         replan_timeout=replan_timeout,
+        search=search,
+    )
+
+
+def believed(setup: Setup) -> SceneGraph:
+    """The map the robot plans and keeps its belief on: the world as it last mapped it
+    (the prior, before the task's world script) where there is one, else the start graph."""
+    return setup.prior if setup.prior is not None else setup.graph
+
+
+async def plan_on_memory(planner: Planner, setup: Setup, llm: LLMClient | None) -> Episode:
+    """Plan as the robot can: a fully observing planner on what the robot remembers
+    (`believed`); a partially observing one (it looks as it plans) with its memory on
+    the prior and its looks in the true world, as `sceneplan plan` runs it."""
+    if observes_partially(planner):
+        return await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)
+    return await planner.aplan(setup.target, believed(setup), llm)
+
+
+def observes_partially(planner: Planner) -> bool:
+    """Whether the planner plans on a memory it fills by looking (LookPlanGraph,
+    `observe=partial`) rather than on a graph it is given whole."""
+    options = planner.options
+    return isinstance(options, ObserveOptions) and getattr(options, "observe", "partial") == (
+        "partial"
     )
 
 
@@ -110,8 +141,10 @@ async def run_plan(
     replan: str = "auto",
     max_replans: int = MAX_REPLANS,
     replan_timeout: float = TIMEOUT_S,
+    search: str = "likely",
 ) -> Episode:
-    """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`."""
+    """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`:
+    the executor's belief starts from `believed(setup)`."""
     if not episode.executable:
         episode.extra["execute"] = {
             **robot.describe(),
@@ -122,12 +155,14 @@ async def run_plan(
     plan = parse_plan(episode.full_plan or episode.plan)
     executor = Executor(
         robot,
-        setup.graph,
+        believed(setup),
         goal=setup.task.goal if setup.task is not None else None,
         replanner=replanner,
         vocabulary=planner.vocabulary,
         closed_loop=closed_loop,
         max_replans=max_replans,
+        search=search,
+        llm=llm,  # ranks the rooms of a search (a planner with an LLM passes one)
     )
     try:
         return await executor.run(plan, episode)

@@ -29,8 +29,8 @@ from typing import Any
 
 from sceneplan.errors import UnreachableError
 from sceneplan.execute.faults import Faults
-from sceneplan.execute.robot import Robot
-from sceneplan.execute.skills import PLACE_WORDS, Reason, Seen, Skill, SkillCall, SkillResult
+from sceneplan.execute.robot import Robot, robot_skill
+from sceneplan.execute.skills import Reason, Seen, Skill, SkillCall, SkillResult
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.world.actions import Action
@@ -49,12 +49,6 @@ _REASONS = {
     "not_holding": Reason.NOT_HOLDING,
 }
 _ALREADY = frozenset({"already_open", "already_closed", "already_on", "already_off"})
-_SWITCHES = {
-    Skill.OPEN: "open",
-    Skill.CLOSE: "close",
-    Skill.SWITCH_ON: "turn_on",
-    Skill.SWITCH_OFF: "turn_off",
-}
 
 
 class SimulatedRobot(Robot):
@@ -122,7 +116,7 @@ class SimulatedRobot(Robot):
         if call.skill is Skill.NAVIGATE:
             result = self._navigate(args["target"])
         elif call.skill is Skill.ACCESS:
-            result = self._act(Action("access", (args["asset"],)), observe=[args["asset"]])
+            result = self._act(self._action(self._sim, call), observe=[args["asset"]])
         elif call.skill is Skill.PICK:
             result = self._pick(args["object"])
         elif call.skill is Skill.PLACE:
@@ -151,7 +145,9 @@ class SimulatedRobot(Robot):
                 result.ok, result.reason, result.node = False, Reason.BLOCKED, hop
                 result.message = f"the way into {hop} is blocked"
                 return result
-            self._sim.apply(truth, Action("goto", (hop,)))
+            self._sim.apply(
+                truth, self._action(self._sim, SkillCall(Skill.NAVIGATE, {"target": hop}))
+            )
             if truth.graph.nodes[hop].kind is NodeKind.ROOM and hop not in self._arrived:
                 self._arrived.add(hop)
                 self._move_things(hop)
@@ -160,7 +156,7 @@ class SimulatedRobot(Robot):
         return result
 
     def _pick(self, obj: str) -> SkillResult:
-        action = Action("pickup", (obj,))
+        action = self._action(self._sim, SkillCall(Skill.PICK, {"object": obj}))
         failure = self._sim.check(self.truth, action)
         tried = [self.truth.accessed] if self.truth.accessed else []
         if failure is None and self.faults.grasp and self.random.random() < self.faults.grasp:
@@ -181,18 +177,17 @@ class SimulatedRobot(Robot):
         if not truth.holds(obj):
             held = truth.held_text()
             return SkillResult(False, Reason.NOT_HOLDING, f"holding {held}, not {obj}")
-        name = "put_inside" if PLACE_WORDS[relation] is Relation.INSIDE_OF else "put_on"
-        # the put actions name the object where the agent has two hands (`vocabulary_in`)
-        named = self._put.schemas[name].held_param is not None
-        action = Action(name, (obj, asset) if named else (asset,))
+        call = SkillCall(Skill.PLACE, {"object": obj, "asset": asset, "relation": relation})
+        action = self._action(self._put, call)
         failure = self._put.check(truth, action)
-        if failure is None:
+        if failure is None and self._is_asset(asset):  # on an object: the asset it is at
             truth.accessed = asset
         return self._act(action, observe=[asset], failure=failure, simulator=self._put)
 
     def _look(self, asset: str, relation: str) -> SkillResult:
-        name = "look_inside" if PLACE_WORDS[relation] is Relation.INSIDE_OF else "look_on"
-        action = Action(name, (asset,))
+        action = self._action(
+            self._put, SkillCall(Skill.LOOK, {"asset": asset, "relation": relation})
+        )
         failure = self._put.check(self.truth, action)
         if failure is not None:
             return self._failed(failure, [asset] if self._here(asset) else [])
@@ -200,7 +195,7 @@ class SimulatedRobot(Robot):
 
     def _switch(self, call: SkillCall) -> SkillResult:
         target = call.args["target"]
-        action = Action(_SWITCHES[call.skill], (target,))
+        action = self._action(self._sim, call)
         failure = self._sim.check(self.truth, action)
         if failure is not None and failure.cause.value in _ALREADY:
             result = self._observe([target] if self._is_asset(target) else [])
@@ -216,6 +211,13 @@ class SimulatedRobot(Robot):
         )
 
     # -- helpers -------------------------------------------------------------------------
+
+    def _action(self, simulator: Simulator, call: SkillCall) -> Action:
+        """The simulated world's action for a skill call: the one whose robot face it is."""
+        action = simulator.action_for(self.truth, robot_skill(call))
+        if action is None:  # the skills are the faces of these two vocabularies' actions
+            raise AssertionError(f"no {simulator.vocabulary} action carries out {call}")
+        return action
 
     def _act(
         self,

@@ -20,7 +20,7 @@ import asyncio
 
 from pydantic import Field
 
-from sceneplan.errors import BadInputError
+from sceneplan.errors import BadInputError, GoalParseError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
@@ -129,11 +129,18 @@ class Oracle(Planner):
             episode.executable = False
             episode.failure = {"cause": None, "message": f"no plan on memory ({result.status})"}
             return False
-        for action in [*result.plan, Action("done")]:
+        for action in result.plan:
             outcome = await observer.act(action)
             if not outcome.ok:
                 episode.failure = outcome.failure.to_dict() if outcome.failure else None
                 return False
+        if await _confirm(observer, sorted(goal.nodes())) and not _holds(observer, task):
+            episode.failure = {"cause": None, "message": "looked: memory had the goal wrong"}
+            return False
+        outcome = await observer.act(Action("done"))
+        if not outcome.ok:
+            episode.failure = outcome.failure.to_dict() if outcome.failure else None
+            return False
         episode.executable, episode.failure = True, None
         return True
 
@@ -190,6 +197,46 @@ async def _find(observer: Observer, node: str) -> bool:
         else:
             await observer.act(Action("look_on", (asset,)))
     return observer.memory.memory_id(node) is not None
+
+
+async def _confirm(observer: Observer, nodes: list[str]) -> bool:
+    """Confirm before done: look where memory has each object the goal names that no look
+    of this run saw and no step handled (what holds of it rests on memory alone), one look
+    per object; whether it looked."""
+    episode = observer.run.episode
+    seen = {o.get("truth") or o.get("id") for step in episode.steps for o in step.observations}
+    seen |= {observer.memory.true_id(n) for n in observer.touched}
+    state, looked = observer.state, False
+    for node in nodes:
+        mine = observer.memory.memory_id(node)
+        if node in seen or mine is None or state.graph.nodes[mine].kind is not NodeKind.OBJECT:
+            continue
+        asset = state.support_asset(mine)
+        if asset is None:  # held: the robot knows what it holds
+            continue
+        top = mine
+        while state.parent(top) != asset:
+            top = state.parent(top)  # type: ignore[assignment]
+        room = state.room_of(asset)
+        if room is not None and state.agent_at != room:
+            await _stand(observer)
+            await observer.act(Action("go_to", (room,)))
+        if state.relation(top) is Relation.INSIDE_OF:
+            if "closed" in state.states(asset):
+                await observer.act(Action("open", (asset,)))
+            await observer.act(Action("look_inside", (asset,)))
+        else:
+            await observer.act(Action("look_on", (asset,)))
+        state, looked = observer.state, True
+    return looked
+
+
+def _holds(observer: Observer, task: Task) -> bool:
+    """Whether the task's goal holds on memory."""
+    try:
+        return parse_goal(task.goal or "true", observer.memory.graph).holds(observer.state)
+    except GoalParseError:  # memory lost a node the goal names
+        return False
 
 
 async def _stand(observer: Observer) -> None:

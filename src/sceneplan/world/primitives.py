@@ -244,11 +244,22 @@ class Test(Primitive):
         """The ways the test can hold in the grounded task (none: it never can)."""
 
 
+@dataclass(frozen=True)
+class RobotSkill:
+    """What a robot is asked to do for an effect (the robot face): a skill's name, one of
+    `execute.skills.Skill`, and its arguments (`relation`: ontop_of or inside_of)."""
+
+    skill: str
+    args: tuple[tuple[str, str], ...]
+
+
 class Effect(Primitive):
     """An effect operation. `runs_appliances`: it lets an appliance act on what it holds
-    (the focus of the symbolic planner then counts appliances as helpers)."""
+    (the focus of the symbolic planner then counts appliances as helpers). `bookkeeping`:
+    it asks nothing of a robot (`done`'s finish)."""
 
     runs_appliances: ClassVar[bool] = False
+    bookkeeping: ClassVar[bool] = False
 
     @abstractmethod
     def apply(self, state: WorldState, *args: str) -> None:
@@ -261,6 +272,12 @@ class Effect(Primitive):
     @abstractmethod
     def ground(self, g: Grounding, b: Binding, *args: str) -> GroundEffects | None:
         """Add, delete and conditional effects; None when planners never need the action."""
+
+    def skill(self, state: WorldState, *args: str, held: str | None = None) -> RobotSkill | None:
+        """The robot face: the skill call that makes this effect happen on a robot, from
+        `state` (what the robot believes); `held` is the object an effect on "the held
+        object" acts on. None: no robot skill does it (the action's other effects may)."""
+        return None
 
     def check_use(self, schema: Any, index: int) -> None:
         """Raise UnsupportedError when this use in `schema.effects[index]` cannot be translated."""

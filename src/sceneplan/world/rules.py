@@ -46,6 +46,7 @@ from sceneplan.world.primitives import (
     Fact,
     GroundEffects,
     Grounding,
+    RobotSkill,
     Test,
     bind,
     holds_always,
@@ -578,6 +579,9 @@ class MoveAgent(Effect):
         state.move(state.agent_id, x, None)
         state.accessed = None
 
+    def skill(self, state, x, *, held=None):
+        return RobotSkill("navigate", (("target", x),))
+
     def pddl(self, x, *, here, slot, me):
         # deletes apply before adds, so (agent_at x) holds even when x is where the agent
         # was, and (accessed me) when nothing was accessed (`slot` is then the agent, `me`)
@@ -598,6 +602,9 @@ class SetAccessed(Effect):
     def apply(self, state, a):
         state.accessed = a
 
+    def skill(self, state, a, *, held=None):
+        return RobotSkill("access", (("asset", a),))
+
     def pddl(self, a, *, slot):
         # what was accessed (an asset, or the agent's node when nothing was) no longer is
         return f"(not (accessed {slot})) (accessed {a})"
@@ -613,6 +620,9 @@ class Grab(Effect):
 
     def apply(self, state, o):
         state.take(o)
+
+    def skill(self, state, o, *, held=None):
+        return RobotSkill("pick", (("object", o),))
 
     def pddl(self, o, *, room, base):
         # o rests on assets and `nest` objects only, at any depth on the asset `base`, and
@@ -672,6 +682,19 @@ def _put(state: WorldState, held: str | None, target: str, relation: Relation) -
     _apply_if_running(state, target, held)
 
 
+def _one_held(state: WorldState, held: str | None) -> str:
+    """The object a put names (`held`), or else the one object the agent holds."""
+    if held is not None:
+        return held
+    if len(state.held) == 1:
+        return state.held[0]
+    raise UnsupportedError(f"the robot holds {state.held_text()}, not one object")
+
+
+# The state words a robot's switching skills give (set_state's robot face).
+_SWITCH_SKILLS = {"open": "open", "closed": "close", "on": "switch_on", "off": "switch_off"}
+
+
 @primitive
 class Place(Effect):
     """Put the held object on or inside an asset or an object (LookPlanGraph's put_on /
@@ -683,6 +706,11 @@ class Place(Effect):
     def apply(self, state, a, relation, *, held):
         # `held`: the object put down, as in the PDDL face (see `Simulator`)
         _put(state, held, a, Relation(relation))
+
+    def skill(self, state, a, relation, *, held=None):
+        return RobotSkill(
+            "place", (("object", _one_held(state, held)), ("asset", a), ("relation", relation))
+        )
 
     def pddl(self, a, relation, *, room, held):
         # `held`: the held object, a bound term: the schema's parameter the agent holds
@@ -751,8 +779,20 @@ class PlaceAtAccessed(Effect):
     def apply(self, state, o):
         target = state.accessed
         assert target is not None, "preconditions guarantee an accessed asset"
+        _put(state, o, target, self.relation(state, target))
+
+    @staticmethod
+    def relation(state: WorldState, target: str) -> Relation:
+        """Inside an open container or one with no lid (`opening_clear`), else on top."""
         inside = state.is_container(target) and state.opening_clear(target)
-        _put(state, o, target, Relation.INSIDE_OF if inside else Relation.ONTOP_OF)
+        return Relation.INSIDE_OF if inside else Relation.ONTOP_OF
+
+    def skill(self, state, o, *, held=None):
+        target = state.accessed
+        if target is None:
+            raise UnsupportedError(f"no asset is accessed to put {o} on")
+        relation = self.relation(state, target).value
+        return RobotSkill("place", (("object", o), ("asset", target), ("relation", relation)))
 
     def pddl(self, o, *, acc, room):
         # the accessed asset (`acc`) and the agent's room (`room`) are hidden parameters;
@@ -803,6 +843,10 @@ class SetState(Effect):
 
     def apply(self, state, x, word):
         state.set_state(x, word)
+
+    def skill(self, state, x, word, *, held=None):
+        name = _SWITCH_SKILLS.get(word)
+        return RobotSkill(name, (("target", x),)) if name is not None else None
 
     def pddl(self, x, word):
         return _set_word_pddl(x, word) + _shut_pddl(x, word)
@@ -893,6 +937,8 @@ class ApplyAppliance(Effect):
 class Finish(Effect):
     name, params, text = "finish", (), "the plan has ended"
 
+    bookkeeping = True
+
     def apply(self, state):
         state.done = True
 
@@ -908,6 +954,9 @@ class Observe(Effect):
     """Looking: in a fully observable world it reveals nothing new, and planners skip it."""
 
     name, params, text = "observe", ("a", "relation"), "what is {relation} {a} is known"
+
+    def skill(self, state, a, relation, *, held=None):
+        return RobotSkill("look", (("asset", a), ("relation", relation)))
 
     def apply(self, state, a, relation):
         """Full observability: the world state already holds everything there is to see."""

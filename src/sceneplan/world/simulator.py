@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sceneplan.errors import PlanExecutionError
+from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_action, parse_plan
 from sceneplan.world.domain import ActionSchema, get_vocabulary, vocabulary_in
-from sceneplan.world.primitives import EFFECTS, TESTS, Cause, Effect
+from sceneplan.world.primitives import EFFECTS, TESTS, Cause, Effect, RobotSkill
 from sceneplan.world.state import WorldState
 
 PlanLike = str | Iterable[str | Action | dict]
@@ -239,6 +240,68 @@ class Simulator:
                 op.apply(state, *args, held=_held(schema, binding, state))  # type: ignore[call-arg]
             else:
                 op.apply(state, *args)
+
+    # -- the robot face ------------------------------------------------------------------
+
+    def skill(self, state: WorldState, action: Action) -> RobotSkill | None:
+        """The robot skill that carries out `action` from `state` (what the robot believes),
+        read from its effects' robot faces (`Effect.skill`): the first effect that names
+        one. None when the action asks nothing of a robot (`done`); UnsupportedError when
+        no skill does what it does."""
+        schema = self.schemas.get(action.name)
+        if schema is None:
+            raise UnsupportedError(f"'{action.name}' is not an action of {self.vocabulary}")
+        if len(action.args) != len(schema.params):
+            raise UnsupportedError(
+                f"{schema.signature} takes {len(schema.params)} argument(s), got {len(action.args)}"
+            )
+        binding = schema.bind(action.args)
+        named = schema.held_param
+        held = binding[named] if named is not None else None
+        acting = [e for e in schema.effects if not EFFECTS[e.op].bookkeeping]
+        for effect in acting:
+            args = (binding.get(a, a) for a in effect.args)
+            found = EFFECTS[effect.op].skill(state, *args, held=held)
+            if found is not None:
+                return found
+        if not acting:
+            return None
+        raise UnsupportedError(f"no robot skill carries out {action}")
+
+    def ends_plan(self, action: Action) -> bool:
+        """Whether the action only ends the plan (`done`): nothing for a robot to do."""
+        schema = self.schemas.get(action.name)
+        return (
+            schema is not None
+            and bool(schema.effects)
+            and all(EFFECTS[e.op].bookkeeping for e in schema.effects)
+        )
+
+    def end_action(self) -> Action:
+        """The action that ends a plan in this vocabulary."""
+        for schema in self.schemas.values():
+            if (
+                not schema.params
+                and schema.effects
+                and all(EFFECTS[e.op].bookkeeping for e in schema.effects)
+            ):
+                return Action(schema.name)
+        raise UnsupportedError(f"the vocabulary {self.vocabulary} has no action that ends a plan")
+
+    def action_for(self, state: WorldState, skill: RobotSkill) -> Action | None:
+        """The action of this vocabulary whose robot face is `skill` in `state` (the robot
+        face read backwards: what a robot's skill does in the simulated world); None when
+        no action's is. Its arguments are drawn from the skill's."""
+        values = list(dict.fromkeys(v for _, v in skill.args))
+        for schema in self.schemas.values():
+            for args in itertools.permutations(values, len(schema.params)):
+                action = Action(schema.name, args)
+                try:
+                    if self.skill(state, action) == skill:
+                        return action
+                except UnsupportedError:
+                    continue
+        return None
 
     def step(self, state: WorldState, action: Action | str) -> tuple[WorldState, Failure | None]:
         """Execute one action: the new state, or the unchanged state and the failure."""
