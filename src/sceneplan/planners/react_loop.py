@@ -94,6 +94,82 @@ def refuse_search(run: Run, planner: str) -> None:
         )
 
 
+class ReactTurns:
+    """The ReAct dialogue, one turn at a time: SCLPlan's loop runs its goal and global plan
+    between turns; `react` runs the turns back to back.
+
+    The dialogue (the full history) and the step count last across turns.
+    """
+
+    def __init__(
+        self,
+        run: Run,
+        execution: Execution,
+        scene: Scene,
+        *,
+        max_steps: int,
+        path_planner: bool = True,
+        pv: PVOptions | None = None,
+        on_event: OnEvent | None = None,
+    ):
+        self.run, self.execution, self.scene = run, execution, scene
+        self.max_steps, self.path_planner, self.pv = max_steps, path_planner, pv
+        self.on_event = on_event
+        self.step = 0
+        self.dialogue = Dialogue(
+            render(
+                "react_system.md",
+                actions=actions_text(run.simulator),
+                navigation=render(
+                    "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
+                ),
+            )
+        )
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the step cap is reached."""
+        return self.step >= self.max_steps
+
+    def first_observation(self, observation: str) -> str:
+        """What the first turn says happened: in an ALFWorld room, ALFWorld's opening text."""
+        if observation == "none yet" and self.run.simulator.vocabulary == alfworld.VOCABULARY:
+            return alfworld_text.intro(self.execution.state)
+        return observation
+
+    async def turn(self, observation: str, goal: Formula | None = None) -> tuple[bool, str]:
+        """Ask for, check and run one action; whether the run ended (by `done()` or with `goal`
+        holding), and the observation of that action."""
+        run, execution = self.run, self.execution
+        self.step += 1
+        step = self.step
+        state = execution.state
+        self.dialogue.user_turn(
+            TURN,
+            graph=self.scene.text(state),
+            instruction=run.instruction,
+            robot=robot_text(state),
+            observation=observation,
+            step=str(step),
+            max_steps=str(self.max_steps),
+        )
+        emit(self.on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
+        reply = await run.ask("react", self.dialogue.snapshot(), ActionReply)
+        if reply.text:
+            self.dialogue.assistant(reply.text)
+        execution.react_predictions += 1
+        action, observation = _read(reply)
+        ok = ended = False
+        if action is None:
+            execution.react_invalid += 1
+        else:
+            ok, observation = await _act(run, execution, action, self.pv, self.path_planner)
+            reached = goal is not None and goal.holds(execution.state)
+            ended = ok and (action.name == "done" or reached)
+        emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
+        return ended, observation
+
+
 async def react(
     run: Run,
     execution: Execution,
@@ -111,42 +187,18 @@ async def react(
     With `pv`, precondition verification makes proposed actions executable.
     `observation` is the first turn's: what happened before the loop started.
     """
-    dialogue = Dialogue(
-        render(
-            "react_system.md",
-            actions=actions_text(run.simulator),
-            navigation=render(
-                "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
-            ),
-        )
+    turns = ReactTurns(
+        run,
+        execution,
+        scene,
+        max_steps=max_steps,
+        path_planner=path_planner,
+        pv=pv,
+        on_event=on_event,
     )
-    if observation == "none yet" and run.simulator.vocabulary == alfworld.VOCABULARY:
-        observation = alfworld_text.intro(execution.state)  # what ALFWorld says first
-    for step in range(1, max_steps + 1):
-        state = execution.state
-        dialogue.user_turn(
-            TURN,
-            graph=scene.text(state),
-            instruction=run.instruction,
-            robot=robot_text(state),
-            observation=observation,
-            step=str(step),
-            max_steps=str(max_steps),
-        )
-        emit(on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
-        reply = await run.ask("react", dialogue.snapshot(), ActionReply)
-        if reply.text:
-            dialogue.assistant(reply.text)
-        execution.react_predictions += 1
-        action, observation = _read(reply)
-        ok = ended = False
-        if action is None:
-            execution.react_invalid += 1
-        else:
-            ok, observation = await _act(run, execution, action, pv, path_planner)
-            reached = goal is not None and goal.holds(execution.state)
-            ended = ok and (action.name == "done" or reached)
-        emit(on_event, PlanEvent("verify", "react", step, observation, ok))
+    observation = turns.first_observation(observation)
+    while not turns.exhausted:
+        ended, observation = await turns.turn(observation, goal)
         if ended:
             return True
     return False
