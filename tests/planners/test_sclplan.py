@@ -10,6 +10,7 @@ from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
+from sceneplan.graph.model import NodeKind
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.symbolic.solver import PlanningProblem, SolveResult, SolveStatus, solve
@@ -43,6 +44,10 @@ def test_goal_solved_by_the_global_planner_and_executed(scripted_llm):
     # The whole Office graph fits the default budget: every node is shown.
     assert shown_nodes(request, "Scene graph") == {n.id for n in load_environment("office")}
     assert episode.extra["scene"] == {"shown": "all", "rooms": None, "ignored": []}
+    office = load_environment("office")  # what it saw, for NRR: every asset and object
+    assert episode.extra["observed"] == sorted(
+        n.id for n in office if n.kind in (NodeKind.ASSET, NodeKind.OBJECT)
+    )
     metrics = episode.extra["sclplan"]
     assert metrics["env_steps"] == len(expected)
     assert metrics["actions"] == {"planner": len(expected), "pv": 0, "react": 0}

@@ -30,6 +30,8 @@ __all__ = [
     "augmentation",
     "compute",
     "cost",
+    "graph_apa",
+    "graph_success",
     "lookplangraph",
     "nrr",
     "overview",
@@ -159,24 +161,70 @@ def planning(records: Sequence[Record]) -> list[Row]:
 
 
 def lookplangraph(records: Sequence[Record]) -> list[Row]:
-    """LookPlanGraph App. D per suite: SR, APA, APL, NRR over the tasks with a goal."""
+    """LookPlanGraph App. D per suite: SR, APA, APL, NRR over the tasks with a goal.
+
+    SR and APA compare the final graph with the goal graph (the initial graph
+    after the task's reference plan, `annotate.goal_graph_scores`), as the
+    paper does; an Episode without a goal graph (no reference plan, or stored
+    before goal graphs were recorded) is scored by its goal formula instead.
+    `scoring` says which: "goal graph", "formula" or "mixed". `sr_formula` and
+    `apa_formula` are the formula's scores of all Episodes, a column of their
+    own. `mismatch` names, per task, the nodes of runs that reach the goal
+    formula but not the goal graph (a node the run changed that the reference
+    plan does not, or the other way round).
+    """
     rows = []
     chosen = [r for r in records if r.episode.goal is not None]
     for (planner, model, suite), group in _groups(chosen, lambda r: (*_pm(r), r.suite)).items():
         episodes = [r.episode for r in group]
+        graphed = [_has_goal_graph(e) for e in episodes]
+        scoring = "goal graph" if all(graphed) else "formula" if not any(graphed) else "mixed"
+        mismatch = sorted(
+            {
+                f"{e.task_id}: {', '.join(e.extra[KEY]['goal_mismatch'])}"
+                for e in episodes
+                if _has_goal_graph(e) and e.goal_reached and e.extra[KEY]["goal_mismatch"]
+            }
+        )
         rows.append(
             {
                 "planner": planner,
                 "model": model,
                 "suite": suite,
                 "n": len(episodes),
-                "sr": _rate(e.goal_reached for e in episodes),
-                "apa": _mean(apa(e) for e in episodes),
+                "sr": _rate(graph_success(e) for e in episodes),
+                "apa": _mean(graph_apa(e) for e in episodes),
                 "apl": _mean(plan_length(e) for e in episodes),
                 "nrr": _mean(nrr(e) for e in episodes),
+                "sr_formula": _rate(e.goal_reached for e in episodes),
+                "apa_formula": _mean(apa(e) for e in episodes),
+                "scoring": scoring,
+                "mismatch": mismatch,
             }
         )
     return rows
+
+
+def _has_goal_graph(episode: Episode) -> bool:
+    return "goal_mismatch" in episode.extra.get(KEY, {})
+
+
+def graph_success(episode: Episode) -> bool | None:
+    """Every node of the final graph in its goal-graph configuration (the goal formula
+    reached, without a goal graph)."""
+    if not _has_goal_graph(episode):
+        return episode.goal_reached
+    return not episode.extra[KEY]["goal_mismatch"]
+
+
+def graph_apa(episode: Episode) -> float:
+    """Changed nodes in their goal-graph configuration / changed nodes (0 when nothing
+    changed); `apa` without a goal graph."""
+    if not _has_goal_graph(episode):
+        return apa(episode)
+    info = episode.extra[KEY]
+    changed = info["run_changed"]
+    return len(info["goal_right"]) / len(changed) if changed else 0.0
 
 
 def augmentation(records: Sequence[Record]) -> list[Row]:
@@ -227,9 +275,12 @@ def plan_length(episode: Episode) -> int:
 
 
 def nrr(episode: Episode) -> float | None:
-    """Observed nodes / important nodes; None when either is unknown or nothing is important."""
+    """Observed nodes / important nodes: those that differ between the initial and the goal
+    graph (without a goal graph, those the goal formula needs changed); None when either is
+    unknown or nothing is important."""
     info = episode.extra.get(KEY, {})
-    observed, important = info.get("observed"), info.get("important")
+    observed = info.get("observed")
+    important = info["goal_changed"] if "goal_changed" in info else info.get("important")
     if observed is None or not important:
         return None
     return len(observed) / len(important)

@@ -217,6 +217,7 @@ def _table3(metrics: dict[str, list[Row]]) -> str:
 
 _MEASURES = ("correctness", "executability", "success")
 _LPG = ("sr", "apa", "apl", "nrr")
+_LPG_FORMULA = ("sr_formula", "apa_formula")
 
 
 def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
@@ -226,17 +227,40 @@ def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
     paper = published()["lookplangraph_table2"]
     datasets = {d.get("suite"): d for d in paper["datasets"] if d.get("suite")}
     body = []
+    notes = []
     for suite in sorted({r["suite"] for r in rows}):
         for r in (r for r in rows if r["suite"] == suite):
-            body.append([suite, r["planner"], r["model"], r["n"], *(num(r[k]) for k in _LPG)])
+            body.append(
+                [
+                    *(suite, r["planner"], r["model"], r["n"]),
+                    *(num(r[k]) for k in _LPG),
+                    *(num(r.get(k)) for k in _LPG_FORMULA),
+                    r.get("scoring", "formula"),
+                ]
+            )
+            notes += [
+                f"- {suite}, {r['planner']} ({r['model']}): {m}" for m in r.get("mismatch", [])
+            ]
         if suite in datasets:
             body += _quoted_lpg(datasets[suite], paper["model"])
     for dataset in paper["datasets"]:
         if dataset.get("suite") not in {r["suite"] for r in rows}:
             body += _quoted_lpg(dataset, paper["model"])
-    return "## LookPlanGraph metrics (LookPlanGraph Table 2, App. D)\n\n" + table(
-        ["Dataset", "Planner", "Model", "n", "SR", "APA", "APL", "NRR"], body
+    headers = ["Dataset", "Planner", "Model", "n", "SR", "APA", "APL", "NRR"]
+    text = (
+        "## LookPlanGraph metrics (LookPlanGraph Table 2, App. D)\n\n"
+        "SR and APA compare the final graph with the goal graph (the initial graph after the "
+        "task's reference plan), as the paper does; NRR: observed nodes / nodes that differ "
+        "between the initial and goal graphs. SR (formula) and APA (formula) score the task's "
+        "goal formula instead.\n\n"
+        + table([*headers, "SR (formula)", "APA (formula)", "Scoring"], body)
     )
+    if notes:
+        text += (
+            "\n\nRuns that reach the goal formula but not the goal graph (the nodes that "
+            "differ from it):\n" + "\n".join(notes)
+        )
+    return text
 
 
 def _lookplangraph1(metrics: dict[str, list[Row]]) -> str:
@@ -312,7 +336,11 @@ _AUG = ("np", "on", "inside")
 
 def _quoted_lpg(dataset: dict[str, Any], model: str) -> list[list[str]]:
     return [
-        [f"{dataset['dataset']} [paper]", e["method"], model, "-", *(num(e[k]) for k in _LPG)]
+        [
+            *(f"{dataset['dataset']} [paper]", e["method"], model, "-"),
+            *(num(e[k]) for k in _LPG),
+            *("-", "-", "goal graph"),
+        ]
         for e in dataset["rows"]
     ]
 

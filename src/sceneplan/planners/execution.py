@@ -37,6 +37,7 @@ class Execution:
     symbolic_s: float = 0.0  # time in the symbolic planner (global plan and PV)
     last_failure: Failure | None = None
     info: dict[str, Any] = field(default_factory=dict)  # a planner's own metrics (its goal, ...)
+    observed: set[str] | None = None  # the assets and objects the model was shown (for NRR)
 
     @classmethod
     def start(cls, run: Run, pv: bool) -> Execution:
@@ -83,6 +84,8 @@ class Execution:
         failure = None if ended else self.last_failure
         episode.failure = failure.to_dict() if failure is not None else None
         episode.extra[KEY] = self.metrics()
+        if self.observed is not None:
+            episode.extra["observed"] = sorted(self.observed)
 
     def metrics(self) -> dict[str, Any]:
         """SCLPlan Tables III-IV for this run: steps, action sources, invalid predictions, PV."""

@@ -38,6 +38,7 @@ class React(Planner):
         ended = False
         try:
             scene = await choose_scene(run, self.options.graph_budget, self.on_event)
+            execution.observed = scene.observed
             ended = await react(
                 run,
                 execution,

@@ -100,6 +100,7 @@ class SCLPlan(Planner):
         ended = False
         try:
             scene = await choose_scene(run, self.options.graph_budget, self.on_event)
+            execution.observed = scene.observed
             turns = ReactTurns(
                 run,
                 execution,
