@@ -363,3 +363,27 @@ def test_options_are_checked():
         get_planner("llm_plus_p", max_replans=2)
     with pytest.raises(BadInputError, match="option 'dialogue' should be 'markov' or 'chat'"):
         get_planner("sayplan", dialogue="history")
+
+
+def test_the_reply_that_switches_to_planning_carries_the_plan(scripted_llm):
+    """SayPlan (000, Algorithm 1): one reply switches and plans, one call fewer than asking."""
+    task = get_task("planning-simple-02")
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(switch(plan=list(REFRIGERATE)))
+    one = run(scripted_llm, task)
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert '"mode": "planning", "command": null, "plan": ["action(node)"' in system
+    assert scripted_llm.requests[0]["response_format"]["json_schema"]["schema"]["required"] == [
+        *("chain_of_thought", "reasoning", "mode", "command", "plan")
+    ]
+    assert one.status is Status.SUCCESS and one.plan == list(REFRIGERATE)
+    assert [c.stage for c in one.llm_calls] == ["search", "search"]
+
+
+def test_a_switch_without_the_plan_is_asked_for_it(scripted_llm):
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_json(plan(*REFRIGERATE))
+    episode = run(scripted_llm, get_task("planning-simple-02"))
+    assert episode.status is Status.SUCCESS and episode.plan == list(REFRIGERATE)
+    assert [c.stage for c in episode.llm_calls] == ["search", "search", "plan"]  # one more

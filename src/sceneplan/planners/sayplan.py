@@ -112,6 +112,7 @@ class SayPlan(Planner):
             max_turns=self.options.max_search_turns,
             view=view,
             on_event=self.on_event,
+            with_plan=not find,
         )
         if find:
             run.episode.answer = result.answer
@@ -123,6 +124,7 @@ class SayPlan(Planner):
             max_replans=self.max_replans,
             path_planner=self.path_planner,
             on_event=self.on_event,
+            first_plan=result.plan,
         )
 
     async def _on_memory(
@@ -171,6 +173,8 @@ class SayPlan(Planner):
 
         `view` is the one the search starts from (default: collapsed to rooms).
         """
+        # SayPlan's one dialogue, fully observing: the reply that switches carries the plan
+        with_plan = "" if find or self.partial else "_with_plan"
         if self.partial:
             navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
         elif self.path_planner:
@@ -183,5 +187,7 @@ class SayPlan(Planner):
             actions=actions_text(run.simulator),
             navigation=render(navigation),
             answer=render("sayplan_answer.md") if find else "",
+            switch=render(f"sayplan_switch{with_plan}.md"),
+            example_switch=render(f"sayplan_example_switch{with_plan}.md"),
             example_plan=render(example),
         )
