@@ -74,3 +74,21 @@ def test_sclplan_loop_once_leaves_the_rest_to_react(scripted_llm):
     metrics = episode.extra["sclplan"]
     assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (1, 1, 2)
     assert not metrics["global_plan_found"] and episode.status is Status.FAILED
+
+
+PDDL_PICK = (
+    "(exists (?o - object ?r - receptacle) (and (objectType ?o MugType) "
+    "(receptacleType ?r DeskType) (inReceptacle ?o ?r)))"
+)
+
+
+def test_sclplan_asks_alfworld_for_a_pddl_goal_and_accepts_one(scripted_llm):
+    task = get_task("alfworld-pick-01")  # put a mug in desk.
+    scripted_llm.enqueue_json(goal(PDDL_PICK))
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("sclplan"), task, None, llm)
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert "goal state in PDDL" in system and "(inReceptacle ?o ?r)" in system
+    assert episode.status is Status.SUCCESS and episode.goal_reached
+    metrics = episode.extra["sclplan"]
+    assert metrics["goal"] == PDDL_PICK and metrics["goal_valid"] and metrics["global_plan_found"]

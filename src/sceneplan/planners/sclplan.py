@@ -1,8 +1,10 @@
 """SCLPlan (symbolically constrained language planning): an LLM goal, a global plan, ReAct + PV.
 
-Phase 1: the model writes the instruction as a goal of our goal language
-(docs/goals.md), shown the scene (`scene`); the goal is checked against the
-graph, and an invalid one is fed back once with the parser's message.
+Phase 1: the model writes the instruction as a goal, shown the scene
+(`scene`): in ALFWorld in PDDL over ALFWorld's predicates, as in the paper;
+elsewhere in our goal language (docs/goals.md). Either form is accepted
+(`symbolic.goal_reader`); the goal is checked against the graph, and an
+invalid one is fed back once with the parser's message.
 Phase 2: the global symbolic planner solves the goal from the current state;
 its plan runs step by step in the simulator (source "planner"), and when
 every step runs the task is complete. Phase 3: when there is no valid goal,
@@ -42,9 +44,10 @@ from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
 from sceneplan.planners.scene import Scene, choose_scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import alfworld
-from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.goals import Formula
 from sceneplan.world.predicates import PREDICATES, StateWord
 
 
@@ -155,7 +158,11 @@ class SCLPlan(Planner):
     ) -> Formula | None:
         """Phase 1: the model's goal, checked against the graph; one retry with the error."""
         state = execution.state
-        dialogue = Dialogue(render("sclplan_goal.md", predicates=predicates_text()))
+        if run.simulator.vocabulary == alfworld.VOCABULARY:  # the paper's: a PDDL goal
+            system = render("sclplan_goal_pddl.md", predicates=alfworld_predicates_text())
+        else:
+            system = render("sclplan_goal.md", predicates=predicates_text())
+        dialogue = Dialogue(system)
         dialogue.user(
             render(
                 "sclplan_goal_turn.md",
@@ -180,7 +187,7 @@ class SCLPlan(Planner):
             else:
                 info["goal"] = text = reply.parsed.goal
                 try:
-                    formula = parse_goal(text, run.graph)
+                    formula = read_goal(text, run.graph)
                 except GoalParseError as exc:
                     error = str(exc)
                 else:
