@@ -7,7 +7,7 @@ import pytest
 from sceneplan.eval.metrics import compute
 from sceneplan.eval.report import render
 from sceneplan.eval.store import Record
-from sceneplan.planners.episode import Episode, LLMCall, Status
+from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 
 approx = pytest.approx
 
@@ -82,3 +82,24 @@ def test_report_has_the_table(metrics):
 def test_no_table_without_such_episodes():
     assert compute([Record("s", 1, FIXTURE[-1])])["sclplan"] == []
     assert "SCLPlan Tables III-IV" not in render(compute([Record("s", 1, FIXTURE[-1])]), "md")
+
+
+def test_env_steps_are_one_definition_in_tables_ii_and_iii():
+    """Actions sent to the environment (SCLPlan), precondition checks counted apart: the
+    same runs give the same env steps in the repeatability table and in Table III."""
+    steps = [SimCall("step", "pickup(mug)", True)] * 8 + [SimCall("step", "open(x)", False)] * 2
+    calls = steps + [SimCall("check", "pickup(mug)", False, "", "not_accessed")] * 3
+    episodes = []
+    for run in (1, 2):
+        e = Episode("react_pv", "m", "office", "do it", task_id="t1")
+        e.status, e.sim_calls = Status.SUCCESS, list(calls)
+        e.extra["sclplan"] = {
+            "env_steps": 10, "actions": {"planner": 0, "pv": 3, "react": 5},
+            "react_predictions": 6, "react_invalid": 3, "pv_corrected": 3,
+        }  # fmt: skip
+        episodes.append(Record("office", run, e))
+    metrics = compute(episodes)
+    [table3] = metrics["sclplan"]
+    [table2] = metrics["repeatability"]
+    assert table3["env_steps"] == table2["steps_mean"] == 10.0
+    assert table3["checks"] == table2["checks_mean"] == 3.0

@@ -339,7 +339,8 @@ def token_progression(records: Sequence[Record]) -> list[Row]:
 def repeatability_tasks(records: Sequence[Record]) -> list[Row]:
     """SCLPlan Table II per task: mean and std over runs of success, tokens and env steps.
 
-    Env steps are simulator calls (views, steps and plan verifications).
+    Env steps are actions sent to the environment (`execution.env_steps`), as in
+    Tables I and III; precondition checks are counted apart (`checks`).
     Std is the population std over the task's runs; tasks run once are left out.
     """
     rows = []
@@ -377,7 +378,8 @@ def _repeat_values(episodes: list[Episode]) -> dict[str, list[float]]:
     return {
         "success": [float(e.status is Status.SUCCESS) for e in episodes],
         "tokens": [float(e.input_tokens + e.output_tokens) for e in episodes],
-        "steps": [float(len(e.sim_calls)) for e in episodes],
+        "steps": [float(execution.env_steps(e)) for e in episodes],
+        "checks": [float(execution.checks(e)) for e in episodes],
     }
 
 
@@ -409,7 +411,8 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
                 "n": len(episodes),
                 "success": _rate(e.status is Status.SUCCESS for e in episodes),
                 "tokens": _mean(e.input_tokens + e.output_tokens for e in episodes),
-                "env_steps": _mean(i["env_steps"] for i in info),
+                "env_steps": _mean(i["env_steps"] for i in info),  # execution.env_steps
+                "checks": _mean(execution.checks(e) for e in episodes),
                 **{f"{s}_actions": _share(n, sum(actions.values())) for s, n in actions.items()},
                 "react_invalid": _share(invalid, sum(i["react_predictions"] for i in info)),
                 "pv_corrected": _share(sum(corrected), invalid) if corrected else None,
