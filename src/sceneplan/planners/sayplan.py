@@ -11,8 +11,11 @@ last feedback (`dialogue=chat` sends the whole exchange instead, the graph
 only in the newest message). For a search task the run ends with the answer
 the model names.
 
-With `observe=partial` this is LookPlanGraph's SayPlan* (§6.1): the search
-and the plans work on the robot's memory (`planners/observing.py`), with the
+`sayplan[actions=lookplangraph]` is LookPlanGraph's SayPlan* (§6.1, its
+Tables 2-3): the same method on the graph without its pose nodes, with the
+room-level actions (go_to, pick_up, put_on, put_inside) instead of access
+and release. With `observe=partial` the search and the plans also work on
+the robot's memory (`planners/observing.py`), with the
 room-level actions (go_to, pick_up, put_on, put_inside, and looks), and each
 plan runs in the true world, which may refuse a step memory had wrong.
 """
@@ -72,7 +75,14 @@ class SayPlan(Planner):
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
 
     class Options(PartialOptions, ReplanOptions):
-        """SayPlan's options: search, replanning, and observing the world partially."""
+        """SayPlan's options: search, replanning, the actions, observing the world partially."""
+
+        actions: Literal["sayplan", "lookplangraph"] = Field(
+            "sayplan",
+            description="sayplan: goto/access/release with the poses (the SayPlan paper); "
+            "lookplangraph: SayPlan* of LookPlanGraph §6.1, no poses, go_to/pick_up/put_on/"
+            "put_inside (`sayplan[actions=lookplangraph]`, the paper's Tables 2-3)",
+        )
 
     @property
     def partial(self) -> bool:
@@ -80,9 +90,15 @@ class SayPlan(Planner):
         return getattr(self.options, "observe", "full") == "partial"
 
     @property
+    def star(self) -> bool:
+        """Whether this is LookPlanGraph's SayPlan* (§6.1): room-level actions, no poses."""
+        return self.partial or getattr(self.options, "actions", "sayplan") == "lookplangraph"
+
+    @property
     def vocabulary(self) -> str:  # type: ignore[override]
-        """SayPlan's actions; on memory, the room-level ones of SayPlan* (LookPlanGraph §6.1)."""
-        return "lookplangraph" if self.partial else "sayplan"
+        """SayPlan's actions; for SayPlan* (and on memory) the room-level ones (LookPlanGraph
+        §6.1)."""
+        return "lookplangraph" if self.star else "sayplan"
 
     @property
     def max_replans(self) -> int:
@@ -103,13 +119,15 @@ class SayPlan(Planner):
             await self._on_memory(run, lambda view: self.system_prompt(run, find, view))
             return
         find = is_search(run)
-        view = self.start_view(run)
+        poses = not self.star  # SayPlan* works on the graph without its pose nodes
+        view = self.start_view(run, topology=poses)
         dialogue = self.dialogue(self.system_prompt(run, find, view))
         result = await semantic_search(
             run,
             dialogue,
             find=find,
             max_turns=self.options.max_search_turns,
+            topology=poses,
             view=view,
             on_event=self.on_event,
             with_plan=not find,
@@ -122,7 +140,8 @@ class SayPlan(Planner):
             dialogue,
             result.view,
             max_replans=self.max_replans,
-            path_planner=self.path_planner,
+            path_planner=self.path_planner and poses,
+            topology=poses,
             on_event=self.on_event,
             first_plan=result.plan,
         )
@@ -175,7 +194,7 @@ class SayPlan(Planner):
         """
         # SayPlan's one dialogue, fully observing: the reply that switches carries the plan
         with_plan = "" if find or self.partial else "_with_plan"
-        if self.partial:
+        if self.star:
             navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
         elif self.path_planner:
             navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"
