@@ -38,7 +38,7 @@ from sceneplan.errors import (
 )
 from sceneplan.nav import MOVE_ACTIONS
 from sceneplan.planners.base import Reply, Run
-from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.dialogue import Dialogue, has_template, render
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
@@ -50,6 +50,7 @@ from sceneplan.symbolic.precondition import Verified, verify_preconditions
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
 from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.domain import TWO_HANDED
 from sceneplan.world.goals import Formula
 
 TURN = "react_turn.md"
@@ -94,6 +95,28 @@ def refuse_search(run: Run, planner: str) -> None:
         )
 
 
+def system_prompt(run: Run, path_planner: bool) -> str:
+    """ReAct's system prompt for the run's vocabulary, from its faces: each offered action
+    with what it needs (the schemas' preconditions), the vocabulary's own description of
+    the scene (`react_world_<vocabulary>.md`, or a generic one), and how to move between
+    rooms only where the vocabulary moves through poses."""
+    simulator = run.simulator
+    poses = bool(MOVE_ACTIONS & set(simulator.schemas))
+    navigation = "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
+    return render(
+        "react_system.md",
+        world=render(_world_template(simulator.vocabulary)).strip(),
+        actions=actions_text(simulator, conditions=True),
+        navigation="\n" + render(navigation) if poses else "",
+    )
+
+
+def _world_template(vocabulary: str) -> str:
+    base = {two: one for one, two in TWO_HANDED.items()}.get(vocabulary, vocabulary)
+    name = f"react_world_{base}.md"
+    return name if has_template(name) else "react_world.md"
+
+
 class ReactTurns:
     """The ReAct dialogue, one turn at a time: SCLPlan's loop runs its goal and global plan
     between turns; `react` runs the turns back to back.
@@ -116,15 +139,7 @@ class ReactTurns:
         self.max_steps, self.path_planner, self.pv = max_steps, path_planner, pv
         self.on_event = on_event
         self.step = 0
-        self.dialogue = Dialogue(
-            render(
-                "react_system.md",
-                actions=actions_text(run.simulator),
-                navigation=render(
-                    "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
-                ),
-            )
-        )
+        self.dialogue = Dialogue(system_prompt(run, path_planner))
 
     @property
     def exhausted(self) -> bool:

@@ -37,14 +37,15 @@ from sceneplan.planners.search import initial_view, is_search, semantic_search, 
 from sceneplan.world.simulator import Simulator
 
 
-def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> str:
+def actions_text(
+    simulator: Simulator, skip: frozenset[str] = frozenset(), *, conditions: bool = False
+) -> str:
     """The actions the scene can use (`Simulator.offered_actions`) for a prompt, one per
-    line, from the simulator's schemas."""
+    line, from the simulator's schemas (with `conditions`, what each needs)."""
     offered = set(simulator.offered_actions()) - skip
+    lines = simulator.describe_actions(conditions)
     return "\n".join(
-        f"- {line}"
-        for name, line in zip(simulator.schemas, simulator.describe_actions(), strict=True)
-        if name in offered
+        f"- {line}" for name, line in zip(simulator.schemas, lines, strict=True) if name in offered
     )
 
 
