@@ -159,6 +159,7 @@ def test_published_file_is_complete():
     data = published()
     assert set(data) == {
         "sayplan_table1",
+        "sayplan_table2",
         "sayplan_table3",
         "lookplangraph_table1",
         "lookplangraph_table2",
@@ -182,3 +183,26 @@ def test_compare_pairs_a_planner_run_with_one_model_in_each_store(records):
     rows = compare(compute(records), compute(other))
     assert {r["model"] for r in rows} == {"none -> ollama:qwen2.5:7b"}
     assert all(r["delta"] == 0 for r in rows if r["metric"] in ("answered", "sr", "apa"))
+
+
+def test_report_table_sayplan_2_prints_graph_tokens_beside_the_paper(tmp_path):
+    from typer.testing import CliRunner
+
+    from sceneplan.cli import app
+    from sceneplan.datasets import load_environment
+    from sceneplan.graph.tokens import token_report
+
+    result = CliRunner().invoke(app, ["report", "--table", "sayplan-2"])
+    assert result.exit_code == 0, result.output
+    office = token_report(load_environment("office"))
+    ratio = 100 * (1 - office.collapsed.tokens / office.full.tokens)
+    row = f"| office | {office.full.tokens:,} | {office.collapsed.tokens:,} | {ratio:.1f}% |"
+    assert row in result.stdout
+    assert "| office [paper] | 6,731 | 878 | 86.9% |" in result.stdout
+    assert "| home [paper] | 6,598 | 1,817 | 72.5% |" in result.stdout
+    assert "## Scene graph tokens, full vs collapsed (SayPlan Table 2)" in result.stdout
+
+
+def test_an_unknown_table_lists_every_table_faults_included():
+    with pytest.raises(BadInputError, match=r"sayplan-2, sayplan-3, .*sclplan-3, faults"):
+        render(compute([]), table_name="nope")

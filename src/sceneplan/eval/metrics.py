@@ -32,6 +32,7 @@ __all__ = [
     "cost",
     "graph_apa",
     "graph_success",
+    "graph_tokens",
     "lookplangraph",
     "nrr",
     "overview",
@@ -284,6 +285,29 @@ def nrr(episode: Episode) -> float | None:
     if observed is None or not important:
         return None
     return len(observed) / len(important)
+
+
+def graph_tokens(environments: Iterable[str] = ("office", "home")) -> list[Row]:
+    """SayPlan Table 2: tokens of each environment's full graph and of it collapsed to rooms
+    (`graph.tokens.token_report`, as `sceneplan graph stats` prints); from the graphs, not
+    from stored runs."""
+    from sceneplan.datasets import load_environment
+    from sceneplan.graph.tokens import token_report
+
+    rows = []
+    for env in environments:
+        report = token_report(load_environment(env))
+        full, collapsed = report.full.tokens, report.collapsed.tokens
+        rows.append(
+            {
+                "environment": env,
+                "full": full,
+                "collapsed": collapsed,
+                "compression": 1 - collapsed / full if full else None,
+                "encoding": report.encoding,
+            }
+        )
+    return rows
 
 
 def cost(records: Sequence[Record]) -> list[Row]:

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from sceneplan.errors import BadInputError
-from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row
+from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row, graph_tokens
 from sceneplan.eval.sclplan_tables import TABLES as SCLPLAN_TABLES
 from sceneplan.planners.episode import ErrorType
 
@@ -51,7 +51,9 @@ def render(
 ) -> str:
     """The report in one of FORMATS; `table_name` (Markdown only) picks one of TABLES."""
     if table_name is not None and table_name not in TABLES:
-        raise BadInputError(f"unknown table '{table_name}'; choose one of: {', '.join(TABLES)}")
+        raise BadInputError(
+            f"unknown table '{table_name}'; choose one of: {', '.join([*TABLES, 'faults'])}"
+        )
     if table_name is not None and fmt != "md":
         raise BadInputError("--table prints a Markdown table: leave out --format, or use md")
     if fmt == "md":
@@ -218,6 +220,35 @@ def _table3(metrics: dict[str, list[Row]]) -> str:
 _MEASURES = ("correctness", "executability", "success")
 _LPG = ("sr", "apa", "apl", "nrr")
 _LPG_FORMULA = ("sr_formula", "apa_formula")
+
+
+def _table2(metrics: dict[str, list[Row]]) -> str:
+    """SayPlan Table 2: tokens of the full and the collapsed Office and Home graphs, beside
+    the paper's (measured from the graphs: no stored run is needed)."""
+    rows = metrics.get("graph_tokens") or graph_tokens()
+    paper = {r["environment"]: r for r in published()["sayplan_table2"]["rows"]}
+    body = []
+    for r in rows:
+        body.append(
+            [r["environment"], f"{r['full']:,}", f"{r['collapsed']:,}", pct(r["compression"])]
+        )
+        quoted = paper.get(r["environment"])
+        if quoted is not None:
+            body.append(
+                [
+                    f"{r['environment']} [paper]",
+                    f"{quoted['full']:,}",
+                    f"{quoted['collapsed']:,}",
+                    pct(quoted["compression"]),
+                ]
+            )
+    encoding = rows[0]["encoding"] if rows else ""
+    return (
+        "## Scene graph tokens, full vs collapsed (SayPlan Table 2)\n\n"
+        f"Tokens ({encoding}) of the whole graph and of the graph collapsed to its rooms "
+        "(`sceneplan graph stats ENV`).\n\n"
+        + table(["Environment", "Full graph", "Collapsed graph", "Compression"], body)
+    )
 
 
 def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
@@ -505,6 +536,7 @@ def _label(family: str) -> str:
 # `sceneplan report --table NAME`: one table alone.
 TABLES = {
     "sayplan-1": _table1,
+    "sayplan-2": _table2,
     "sayplan-3": _table3,
     "lookplangraph-1": _lookplangraph1,
     "lookplangraph-2": _lookplangraph,
