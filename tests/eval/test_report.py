@@ -206,3 +206,46 @@ def test_report_table_sayplan_2_prints_graph_tokens_beside_the_paper(tmp_path):
 def test_an_unknown_table_lists_every_table_faults_included():
     with pytest.raises(BadInputError, match=r"sayplan-2, sayplan-3, .*sclplan-3, faults"):
         render(compute([]), table_name="nope")
+
+
+def test_the_sclplan_tables_have_one_renderer_and_no_import_cycle():
+    """report renders SCLPlan's tables with sclplan_tables' functions; sclplan_tables imports
+    only the shared pieces (eval.tables), never report back."""
+    import ast
+    from importlib import resources
+
+    from sceneplan.eval import report, sclplan_tables
+
+    source = (resources.files("sceneplan.eval") / "sclplan_tables.py").read_text()
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            imported |= {f"{node.module}.{a.name}" for a in node.names} | {node.module}
+    assert not any(name.startswith("sceneplan.eval.report") for name in imported)
+    assert "sceneplan.eval.tables" in imported
+    assert report.TABLES["sclplan-3"] is sclplan_tables.table3
+    assert report.TABLES["sclplan-2"] is sclplan_tables.table2
+
+
+def test_stale_text_is_gone():
+    """Item 13 of issue 29: the help lists every table, the sources name the papers' titles,
+    and DATA.md's GraSIF figures are the suites' own."""
+    from importlib import resources
+
+    from typer.testing import CliRunner
+
+    from sceneplan.cli import app
+    from sceneplan.datasets.stats import load_suite, suite_stats
+
+    result = CliRunner().invoke(app, ["report", "--help"], env={"COLUMNS": "200"})
+    helptext = " ".join(result.output.replace("│", " ").split())
+    assert "sclplan-1, -2 or -3" in helptext and "sayplan-2" in helptext
+    titles = {e["source"]["paper"] for k, e in published().items() if k.startswith("sclplan")}
+    assert titles == {
+        "SCLPlan: Constrained Natural Language Action Planning for Resilient Embodied Systems "
+        "(../shared/papers, 003)"
+    }
+    data = (resources.files("sceneplan.datasets") / "DATA.md").read_text(encoding="utf-8")
+    office = suite_stats(load_suite("office-grasif"))
+    assert f"| sceneplan `office-grasif` | 25 | 37 | 200 | {office['actions']:.2f} |" in data
+    assert f"| `virtualhome-grasif` | {len(load_suite('virtualhome-grasif'))} (98) |" in data

@@ -3,8 +3,11 @@
 The Markdown report puts the papers' published numbers (`published.yaml`)
 next to the measured ones: SayPlan Table 1 (search success) as extra
 columns, SayPlan Table 3 (planning) and LookPlanGraph Table 2 (SR, APA, APL,
-NRR) as extra rows below the planner they correspond to. SCLPlan's tables
-(II-IV) are measured only: the paper's numbers are on other datasets.
+NRR) as extra rows below the planner they correspond to, and SCLPlan's
+Tables II-IV with the paper's rows below the measured ones (its numbers are
+on ALFWorld and AI2Thor; rendered by `sclplan_tables`, the same functions as
+`--table sclplan-2|3`). SayPlan Table 2 (`--table sayplan-2`) is measured on
+the graphs.
 """
 
 from __future__ import annotations
@@ -13,15 +16,14 @@ import csv
 import io
 import json
 from collections.abc import Callable, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
-
-import yaml
 
 from sceneplan.errors import BadInputError
 from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row, graph_tokens
 from sceneplan.eval.sclplan_tables import TABLES as SCLPLAN_TABLES
+from sceneplan.eval.sclplan_tables import table2 as _repeat
+from sceneplan.eval.sclplan_tables import table3 as _sclplan
+from sceneplan.eval.tables import num, pct, published, table
 from sceneplan.planners.episode import ErrorType
 
 FORMATS = ("md", "csv", "json")
@@ -34,13 +36,6 @@ _ERROR_HEADERS = {
     ErrorType.INCOMPLETE_SEARCH: "Incomplete search",
     ErrorType.HALLUCINATED_NODE: "Hallucinated nodes",
 }
-
-
-@cache
-def published() -> dict[str, Any]:
-    """The papers' numbers, with their sources (`published.yaml`)."""
-    text = (resources.files("sceneplan.eval") / "published.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
 
 
 def render(
@@ -423,57 +418,6 @@ def _tokens(metrics: dict[str, list[Row]]) -> str:
     )
 
 
-def _repeat(metrics: dict[str, list[Row]]) -> str:
-    rows = metrics["repeatability"]
-    if not rows:
-        return ""
-
-    def spread(r: Row, name: str, digits: int) -> str:
-        return f"{num(r[f'{name}_mean'], digits)} (±{num(r[f'{name}_std'], digits)})"
-
-    return (
-        "## Repeatability across runs (SCLPlan Table II)\n\n"
-        "Mean and standard deviation over the runs of each task, averaged over tasks.\n\n"
-        + table(
-            ["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"],
-            [
-                [
-                    *(r["planner"], r["model"], r["tasks"], r["runs"]),
-                    *(spread(r, "success", 2), spread(r, "tokens", 0), spread(r, "steps", 2)),
-                ]
-                for r in rows
-            ],
-        )
-    )
-
-
-def _sclplan(metrics: dict[str, list[Row]]) -> str:
-    rows = metrics["sclplan"]
-    if not rows:
-        return ""
-    return (
-        "## ReAct, precondition verification and the global planner (SCLPlan Tables III-IV)\n\n"
-        "Shares of the executed actions by the component that proposed them; invalid ReAct "
-        "predictions per prediction, and the share of those PV made executable.\n\n"
-        + table(
-            [
-                *("Planner", "Model", "Environment", "n", "Task success", "Tokens", "Env steps"),
-                *("ReAct actions", "PV actions", "Planner actions", "Invalid ReAct"),
-                *("Corrected by PV", "Global plan found"),
-            ],
-            [
-                [
-                    *(r["planner"], r["model"], r["environment"], r["n"], pct(r["success"])),
-                    *(num(r["tokens"], 0), num(r["env_steps"], 1)),
-                    *(pct(r[k]) for k in ("react_actions", "pv_actions", "planner_actions")),
-                    *(pct(r[k]) for k in ("react_invalid", "pv_corrected", "global_plan_found")),
-                ]
-                for r in rows
-            ],
-        )
-    )
-
-
 def _sources() -> str:
     lines = ["Published numbers ([paper] rows and columns):"]
     for entry in published().values():
@@ -504,29 +448,6 @@ def _interleave(
                     shown.add(i)
     body += [render_quoted(e) for i, e in enumerate(quoted) if i not in shown]
     return body
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A Markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def pct(value: float | None) -> str:
-    """A rate as a percentage; '-' when unknown.
-
-    >>> pct(0.8666), pct(0.0017), pct(None)
-    ('86.7%', '0.17%', '-')
-    """
-    if value is None:
-        return "-"
-    return f"{100 * value:.2f}%" if 0 < abs(value) < 0.01 else f"{100 * value:.1f}%"
-
-
-def num(value: float | None, digits: int = 2) -> str:
-    """A number with `digits` decimals; '-' when unknown."""
-    return "-" if value is None else f"{value:,.{digits}f}"
 
 
 def _label(family: str) -> str:
