@@ -34,9 +34,9 @@ def ep(planner: str, status: Status, tokens: int, **info) -> Episode:
 FIXTURE = [
     # sclplan: one global plan of 10 steps; one fallback to ReAct with PV (3 of 4 invalid fixed)
     ep("sclplan", Status.SUCCESS, 100, actions=(10, 0, 0), env_steps=10, predictions=0,
-       invalid=0, pv_corrected=0, global_plan_found=True),
+       invalid=0, pv_corrected=0, global_plan_found=True, solver="gbfs"),
     ep("sclplan", Status.FAILED, 300, actions=(0, 6, 4), env_steps=10, predictions=8,
-       invalid=4, pv_corrected=3, global_plan_found=False),
+       invalid=4, pv_corrected=3, global_plan_found=False, solver="gbfs"),
     # react: 2 of 10 predictions invalid, no PV
     ep("react", Status.SUCCESS, 1000, actions=(0, 0, 8), env_steps=10, predictions=10,
        invalid=2),
@@ -78,6 +78,7 @@ def test_report_has_the_table(metrics):
         "| 30.0% | 50.0% |",
     ]
     assert lines[3].startswith("| [paper III] react | GPT-4o-mini | ALFWorld | - | 35.1% |")
+    assert "Symbolic planner of each row: sclplan (m): gbfs." in text
     # one renderer: the full report's section is `--table sclplan-3`'s, paper rows included
     alone = render(metrics, "md", table_name="sclplan-3").split("\n\n", 1)[1]
     assert alone.split("\n\nPublished numbers")[0] in text

@@ -251,3 +251,27 @@ def test_search_tasks_are_refused(scripted_llm):
 def test_options_are_checked(options, message):
     with pytest.raises(BadInputError, match=message):
         get_planner("sclplan", **options)
+
+
+def test_the_papers_solver_is_the_default_where_lapkt_is_installed(monkeypatch):
+    """003 used BFS(f) from LAPKT: with the lapkt extra, sclplan's default is bfsf."""
+    from sceneplan.planners import sclplan
+
+    sclplan.paper_solver.cache_clear()
+    monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs", "bfsf"])
+    try:
+        assert get_planner("sclplan").options.planner == "bfsf"
+        assert get_planner("sclplan").options.changed() == {}  # the default: plain `sclplan`
+        monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs"])
+        sclplan.paper_solver.cache_clear()
+        assert get_planner("sclplan").options.planner == "gbfs"
+    finally:
+        sclplan.paper_solver.cache_clear()
+
+
+def test_the_episode_names_its_solver(scripted_llm):
+    scripted_llm.enqueue_json(goal(REFRIGERATE))
+    with scripted_llm.client() as llm:
+        planner = get_planner("sclplan", planner="wastar")
+        episode = runs.plan(planner, get_task("planning-simple-02"), None, llm)
+    assert episode.extra["sclplan"]["solver"] == "wastar"

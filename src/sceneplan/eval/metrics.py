@@ -441,6 +441,7 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
                 "react_invalid": _share(invalid, sum(i["react_predictions"] for i in info)),
                 "pv_corrected": _share(sum(corrected), invalid) if corrected else None,
                 "global_plan_found": _rate(found),
+                "solver": ", ".join(sorted({i["solver"] for i in info if i.get("solver")})),
             }
         )
     return rows

@@ -42,12 +42,20 @@ def pooled(rows: list[Row]) -> list[Row]:
         envs = {x["environment"].split("-", 1)[0] for x in group}
         row: Row = {"planner": planner, "model": model, "n": n}
         row["environment"] = envs.pop() if len(envs) == 1 else "several"
+        solvers = {name for x in group for name in (x.get("solver") or "").split(", ") if name}
+        row["solver"] = ", ".join(sorted(solvers))
         for key in ("success", "tokens", "env_steps", *_SHARES, *_RATES):
             known = [(x[key], x["n"]) for x in group if x.get(key) is not None]
             weight = sum(w for _, w in known)
             row[key] = sum(v * w for v, w in known) / weight if weight else None
         out.append(row)
     return out
+
+
+def solvers_note(rows: list[Row]) -> str:
+    """Which symbolic planner produced each measured row (PV's and the global plan's)."""
+    named = [f"{x['planner']} ({x['model']}): {x['solver']}" for x in rows if x.get("solver")]
+    return "\n\nSymbolic planner of each row: " + "; ".join(named) + "." if named else ""
 
 
 def table1(metrics: dict[str, list[Row]]) -> str:
@@ -76,12 +84,16 @@ def table1(metrics: dict[str, list[Row]]) -> str:
             for k, d, scale in (("success", 1, 100), ("tokens", 0, 1), ("env_steps", 1, 1))
         ]
         body.append([f"[paper] {p['method']}", "7 LLMs (mean)", "134", "-", "-", "-", *changes])
-    return "## ALFWorld: task success, tokens, steps (SCLPlan Table I)\n\n" + r.table(
-        [
-            *("Planner", "Model", "n", "Task success", "Tokens", "Env steps"),
-            *("Δ success (pts)", "Δ tokens", "Δ env steps"),
-        ],
-        body,
+    return (
+        "## ALFWorld: task success, tokens, steps (SCLPlan Table I)\n\n"
+        + r.table(
+            [
+                *("Planner", "Model", "n", "Task success", "Tokens", "Env steps"),
+                *("Δ success (pts)", "Δ tokens", "Δ env steps"),
+            ],
+            body,
+        )
+        + solvers_note(rows)
     )
 
 
@@ -159,6 +171,7 @@ def table3(metrics: dict[str, list[Row]]) -> str:
             ],
             body,
         )
+        + solvers_note(rows)
     )
 
 
