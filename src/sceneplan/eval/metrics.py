@@ -232,20 +232,30 @@ def augmentation(records: Sequence[Record]) -> list[Row]:
     """LookPlanGraph Table 4 from the looks of stored Episodes: node presence, on, inside.
 
     Each look recorded what it could find (the visible true objects memory
-    lacked) beside what perception reported; the counts add up over a
-    planner's looks. Rows per planner, model and perception.
+    lacked) beside what perception reported. `np` is the paper's figure (004,
+    Sec. 6.2): the nodes the run's looks added in the end (distinct; a
+    hallucinated one counts, as a node of the final graph) over the ground
+    truth's (the distinct objects its looks could find), pooled over runs;
+    `np_per_look` scores each look on its own and adds them up (a node seen
+    twice counts twice), as `on` and `inside` do. Rows per planner, model and
+    perception.
     """
     rows = []
     looking = [r for r in records if any(s.expected or s.observations for s in r.episode.steps)]
     keyed = _groups(looking, lambda r: (*_pm(r), _perception(r.episode)))
     for (planner, model, perception), group in keyed.items():
-        score, looks = LookScore(), 0
+        score, looks, final, truth = LookScore(), 0, 0, 0
         for r in group:
+            found, there = set(), set()
             for step in r.episode.steps:
                 if step.expected or step.observations:
                     looks += 1
                     seen = [Observation.from_dict(o) for o in step.observations]
                     score.add(score_look(seen, step.expected))
+                    there |= {item["id"] for item in step.expected}
+                    found |= {o.truth or f"?{o.name}" for o in seen}
+            final, truth = final + len(found), truth + len(there)
+        rates = score.rates()
         rows.append(
             {
                 "planner": planner,
@@ -253,7 +263,11 @@ def augmentation(records: Sequence[Record]) -> list[Row]:
                 "perception": perception,
                 "looks": looks,
                 "expected": score.expected,
-                **score.rates(),
+                **rates,
+                "np_per_look": rates["np"],
+                "np": _share(final, truth),
+                "nodes_final": final,
+                "nodes_truth": truth,
             }
         )
     return rows
