@@ -64,9 +64,13 @@ def contract(node: str, *, find: bool = False) -> dict[str, Any]:
     return _turn("exploring", {"name": "contract", "node": node}, [] if find else None)
 
 
-def switch(answer: list[str] | None = None) -> dict[str, Any]:
-    """The turn that switches to planning; a search task's carries the answer."""
-    return _turn("planning", None, answer)
+def switch(answer: list[str] | None = None, plan: list[str] | None = None) -> dict[str, Any]:
+    """The turn that switches to planning; a search task's carries the answer, and in
+    SayPlan's one dialogue a planning task's may carry the plan."""
+    reply = _turn("planning", None, answer)
+    if plan is not None:
+        reply["plan"] = plan
+    return reply
 
 
 def plan(*steps: str) -> dict[str, Any]:

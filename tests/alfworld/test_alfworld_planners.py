@@ -45,3 +45,50 @@ def test_react_sees_alfworlds_text_and_pv_inserts_the_missing_steps(scripted_llm
     assert episode.action_sources == ["react", "pv", "react", "pv", "react"]
     assert episode.goal_reached  # the task is done, though the model never said done()
     assert episode.extra["sclplan"]["react_invalid"] == 2
+
+
+def test_sclplan_tries_the_goal_and_the_global_planner_again_after_each_react_step(scripted_llm):
+    task = get_task("alfworld-pick-01")  # put a mug in desk.
+    scripted_llm.enqueue_json(goal("at(mug_1, desk_1) and at(mug_1, desk_2)"))  # unsolvable
+    scripted_llm.enqueue_json(act("go_to(desk_1)"))
+    scripted_llm.enqueue_json(goal(task.goal))  # the paper's loop: Phase 1 again
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("sclplan"), task, None, llm)
+    assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
+    assert [c.stage for c in episode.llm_calls] == ["goal", "react", "goal"]
+    assert episode.action_sources[0] == "react" and set(episode.action_sources[1:]) == {"planner"}
+    second_goal = scripted_llm.requests[2]
+    assert field(second_goal, "Observation").startswith("You arrive at desk 1.")
+    metrics = episode.extra["sclplan"]
+    assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (2, 2, 3)
+    assert metrics["global_plan_found"] and metrics["react_predictions"] == 1
+
+
+def test_sclplan_loop_once_leaves_the_rest_to_react(scripted_llm):
+    task = get_task("alfworld-pick-01")
+    scripted_llm.enqueue_json(goal("at(mug_1, desk_1) and at(mug_1, desk_2)"))
+    scripted_llm.enqueue_json(act("go_to(desk_1)"))
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("sclplan", loop="once", max_steps=1), task, None, llm)
+    assert [c.stage for c in episode.llm_calls] == ["goal", "react"]
+    metrics = episode.extra["sclplan"]
+    assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (1, 1, 2)
+    assert not metrics["global_plan_found"] and episode.status is Status.FAILED
+
+
+PDDL_PICK = (
+    "(exists (?o - object ?r - receptacle) (and (objectType ?o MugType) "
+    "(receptacleType ?r DeskType) (inReceptacle ?o ?r)))"
+)
+
+
+def test_sclplan_asks_alfworld_for_a_pddl_goal_and_accepts_one(scripted_llm):
+    task = get_task("alfworld-pick-01")  # put a mug in desk.
+    scripted_llm.enqueue_json(goal(PDDL_PICK))
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("sclplan"), task, None, llm)
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert "goal state in PDDL" in system and "(inReceptacle ?o ?r)" in system
+    assert episode.status is Status.SUCCESS and episode.goal_reached
+    metrics = episode.extra["sclplan"]
+    assert metrics["goal"] == PDDL_PICK and metrics["goal_valid"] and metrics["global_plan_found"]

@@ -59,7 +59,9 @@ def test_table2_and_table3_show_measured_rows_and_the_papers():
     assert "| [paper] sclplan | GPT-4o | 10 | 10 | 1.00 (±0.00) | 3,800 (±4,000) |" in two
     three = render(METRICS, table_name="sclplan-3")
     assert (
-        "| sclplan | m | alfworld | 100.0% | 0.0% | 100.0% | 100.0% | 0.0% | 0.0% | 100.0% |"
-        in three
+        "| sclplan | m | alfworld | 2 | 100.0% | 600 | 5.0 | 0.0% | 100.0% | 100.0% | 0.0% "
+        "| 0.0% | 100.0% |" in three
     )
-    assert "| [paper III] sclplan | GPT-4o-mini | ALFWorld | 99.3% |" in three
+    # plain ReAct has no invalid-prediction rate, as in the paper
+    assert "| react | m | alfworld | 2 | 50.0% | 2,000 | 15.0 | - | - | - | 100.0% |" in three
+    assert "| [paper III] sclplan | GPT-4o-mini | ALFWorld | - | 99.3% |" in three

@@ -25,11 +25,11 @@ def test_options_set_with_o_reach_the_planner_and_the_trace(scripted_llm, tmp_pa
     scripted_llm.enqueue_json(act("access(wardrobe1)"))
     trace = tmp_path / "episode.json"
     args = ["plan", "-p", "sclplan", "--env", "coffee", "--llm", scripted_llm.model]
-    args += ["-o", "planner=gbfs", "-o", "timeout=5", "--option", "max_steps=1"]
+    args += ["-o", "planner=gbfs", "-o", "timeout=5", "--option", "max_steps=1", "-o", "loop=once"]
     result = runner.invoke(app, [*args, "--trace", str(trace), "Open the wardrobe."])
     assert result.exit_code == 1, result.output  # one step, and not done
     episode = json.loads(trace.read_text())
-    assert episode["options"] == {"timeout": 5.0, "max_steps": 1}  # gbfs is the default
+    assert episode["options"] == {"timeout": 5.0, "max_steps": 1, "loop": "once"}  # gbfs: default
     assert episode["extra"]["sclplan"]["react_predictions"] == 1
 
 
@@ -99,6 +99,6 @@ def test_planners_as_json():
         "description": "cap on ReAct steps (model replies); 2x the longest oracle plan",
     }
     assert set(sclplan) == {
-        *("max_steps", "path_planner", "graph_budget", "planner", "pv_timeout", "timeout")
+        *("max_steps", "path_planner", "graph_budget", "planner", "pv_timeout", "timeout", "loop")
     }
     assert listed["oracle"]["needs_llm"] is False and listed["sayplan"]["source"] == "built-in"

@@ -23,8 +23,8 @@ def test_sclplan_shows_the_goal_the_global_plan_and_react_steps(scripted_llm):
     scripted_llm.enqueue_json(goal("inside_of(coffee_mug, bed1)"))  # unsolvable
     scripted_llm.enqueue_json(act("pickup(coffee_mug)"))
     scripted_llm.enqueue_json(act("done()"))
-    args = ["plan", "-p", "sclplan", "--env", "coffee", "--llm", scripted_llm.model]
-    result = runner.invoke(app, [*args, "Pick up the blue mug."])
+    args = ["plan", "-p", "sclplan", "-o", "loop=once", "--env", "coffee"]
+    result = runner.invoke(app, [*args, "--llm", scripted_llm.model, "Pick up the blue mug."])
     assert result.exit_code == 0, result.output
     lines = [
         "sclplan · ",

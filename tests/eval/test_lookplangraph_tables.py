@@ -73,12 +73,24 @@ def test_table4_scores_the_looks_node_presence_and_relations():
                                                    "related_to": "bench"}])]  # fmt: skip
     (row,) = augmentation([Record("office-grasif", 1, ep)])
     assert (row["looks"], row["expected"]) == (2, 5)
-    assert row["np"] == pytest.approx(4 / 5)
+    assert row["np_per_look"] == pytest.approx(4 / 5)
+    # the paper's NP: the final graph's new nodes (a, b, bowl, c and the ghost) over the
+    # ground truth's (a, b, c, bowl, d)
+    assert (row["nodes_final"], row["nodes_truth"], row["np"]) == (5, 5, 1.0)
     assert row["on"] == pytest.approx(2 / 4) and row["inside"] == pytest.approx(1.0)
     assert row["perception"] == "simulated:gpt4o-like"
     text = render(compute([Record("office-grasif", 1, ep)]), "md", table_name="lookplangraph-4")
-    assert "| lookplangraph | m | simulated:gpt4o-like | 2 | 0.80 | 0.50 | 1.00 |" in text
-    assert "| LookPlanGraph (gpt-4o) [paper] | - | - | - | 0.66 | 0.30 | 0.36 |" in text
+    assert "| lookplangraph | m | simulated:gpt4o-like | 2 | 1.00 | 0.50 | 1.00 | 0.80 |" in text
+    assert "| LookPlanGraph (gpt-4o) [paper] | - | - | - | 0.66 | 0.30 | 0.36 | - |" in text
+
+
+def test_table4_node_presence_counts_a_node_seen_twice_once():
+    item = {"id": "a", "relation": "ontop_of", "related_to": "bench"}
+    ep = episode("lookplangraph", "m", 1, 1, observe={"perception": "simulated:perfect"})
+    ep.steps = [look([obs("a", "ontop_of", "bench")], [item]), look([], [item])]
+    (row,) = augmentation([Record("office-grasif", 1, ep)])
+    assert row["np_per_look"] == pytest.approx(1 / 2)  # the second look missed it
+    assert row["np"] == 1.0  # the final graph holds it: the paper's figure
 
 
 def test_a_table_without_results_says_so_and_unknown_tables_are_refused():

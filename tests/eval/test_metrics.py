@@ -40,7 +40,7 @@ def call(input_tokens=100, output_tokens=10, cost=0.01, latency=1.0) -> LLMCall:
 
 
 def sims(n: int) -> list[SimCall]:
-    return [SimCall("verify", "plan", True)] * n
+    return [SimCall("step", "goto(kitchen)", True)] * n
 
 
 MOVED_X = {

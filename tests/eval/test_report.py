@@ -51,13 +51,17 @@ def test_markdown_puts_published_numbers_next_to_measured_ones(records):
     assert "| LLM-As-Planner [paper] | GPT-4 | office | 93.3% | 80.0% | - | 66.7% | 13.3% | - | " \
         "20.0% | 60.0% | 0.17% | 0.03% | 10.0% | - |" in text  # fmt: skip
     assert lines_of(text, "| coffee-mini |") == [
-        "| coffee-mini | toy_reference | none | 4 | 1.00 | 0.50 | 9.00 | - |"
+        # the reference plan itself: the goal graph scores it 1.00; the formula counts the
+        # nodes it changes that the goal formula does not name as wrong
+        "| coffee-mini | toy_reference | none | 4 | 1.00 | 1.00 | 9.00 | - | 1.00 | 0.50 "
+        "| goal graph |"
     ]
     assert (
-        "| SayPlan Office [paper] | SayPlan Lite | Llama3.3-70b | - | 0.16 | 0.39 | 4.04 | 19.83 |"
-        in text
+        "| SayPlan Office [paper] | SayPlan Lite | Llama3.3-70b | - | 0.16 | 0.39 | 4.04 | 19.83 "
+        "| - | - | goal graph |" in text
     )
-    assert "| toy_reference | none | 34 | 2 | 1.00 (±0.00) | 0 (±0) | 0.06 (±0.00) |" in text
+    # env steps are actions sent to the environment: the toy only verifies plans
+    assert "| toy_reference | none | 34 | 2 | 1.00 (±0.00) | 0 (±0) | 0.00 (±0.00) |" in text
     assert "## Token progression during search (SayPlan Fig. 3)" in text
     assert "Table 1: semantic search success rate. SayPlan" in text
 
@@ -155,6 +159,7 @@ def test_published_file_is_complete():
     data = published()
     assert set(data) == {
         "sayplan_table1",
+        "sayplan_table2",
         "sayplan_table3",
         "lookplangraph_table1",
         "lookplangraph_table2",
@@ -178,3 +183,69 @@ def test_compare_pairs_a_planner_run_with_one_model_in_each_store(records):
     rows = compare(compute(records), compute(other))
     assert {r["model"] for r in rows} == {"none -> ollama:qwen2.5:7b"}
     assert all(r["delta"] == 0 for r in rows if r["metric"] in ("answered", "sr", "apa"))
+
+
+def test_report_table_sayplan_2_prints_graph_tokens_beside_the_paper(tmp_path):
+    from typer.testing import CliRunner
+
+    from sceneplan.cli import app
+    from sceneplan.datasets import load_environment
+    from sceneplan.graph.tokens import token_report
+
+    result = CliRunner().invoke(app, ["report", "--table", "sayplan-2"])
+    assert result.exit_code == 0, result.output
+    office = token_report(load_environment("office"))
+    ratio = 100 * (1 - office.collapsed.tokens / office.full.tokens)
+    row = f"| office | {office.full.tokens:,} | {office.collapsed.tokens:,} | {ratio:.1f}% |"
+    assert row in result.stdout
+    assert "| office [paper] | 6,731 | 878 | 86.9% |" in result.stdout
+    assert "| home [paper] | 6,598 | 1,817 | 72.5% |" in result.stdout
+    assert "## Scene graph tokens, full vs collapsed (SayPlan Table 2)" in result.stdout
+
+
+def test_an_unknown_table_lists_every_table_faults_included():
+    with pytest.raises(BadInputError, match=r"sayplan-2, sayplan-3, .*sclplan-3, faults"):
+        render(compute([]), table_name="nope")
+
+
+def test_the_sclplan_tables_have_one_renderer_and_no_import_cycle():
+    """report renders SCLPlan's tables with sclplan_tables' functions; sclplan_tables imports
+    only the shared pieces (eval.tables), never report back."""
+    import ast
+    from importlib import resources
+
+    from sceneplan.eval import report, sclplan_tables
+
+    source = (resources.files("sceneplan.eval") / "sclplan_tables.py").read_text()
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            imported |= {f"{node.module}.{a.name}" for a in node.names} | {node.module}
+    assert not any(name.startswith("sceneplan.eval.report") for name in imported)
+    assert "sceneplan.eval.tables" in imported
+    assert report.TABLES["sclplan-3"] is sclplan_tables.table3
+    assert report.TABLES["sclplan-2"] is sclplan_tables.table2
+
+
+def test_stale_text_is_gone():
+    """Item 13 of issue 29: the help lists every table, the sources name the papers' titles,
+    and DATA.md's GraSIF figures are the suites' own."""
+    from importlib import resources
+
+    from typer.testing import CliRunner
+
+    from sceneplan.cli import app
+    from sceneplan.datasets.stats import load_suite, suite_stats
+
+    result = CliRunner().invoke(app, ["report", "--help"], env={"COLUMNS": "200"})
+    helptext = " ".join(result.output.replace("│", " ").split())
+    assert "sclplan-1, -2 or -3" in helptext and "sayplan-2" in helptext
+    titles = {e["source"]["paper"] for k, e in published().items() if k.startswith("sclplan")}
+    assert titles == {
+        "SCLPlan: Constrained Natural Language Action Planning for Resilient Embodied Systems "
+        "(../shared/papers, 003)"
+    }
+    data = (resources.files("sceneplan.datasets") / "DATA.md").read_text(encoding="utf-8")
+    office = suite_stats(load_suite("office-grasif"))
+    assert f"| sceneplan `office-grasif` | 25 | 37 | 200 | {office['actions']:.2f} |" in data
+    assert f"| `virtualhome-grasif` | {len(load_suite('virtualhome-grasif'))} (98) |" in data

@@ -7,7 +7,7 @@ import pytest
 from sceneplan.eval.metrics import compute
 from sceneplan.eval.report import render
 from sceneplan.eval.store import Record
-from sceneplan.planners.episode import Episode, LLMCall, Status
+from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 
 approx = pytest.approx
 
@@ -34,9 +34,9 @@ def ep(planner: str, status: Status, tokens: int, **info) -> Episode:
 FIXTURE = [
     # sclplan: one global plan of 10 steps; one fallback to ReAct with PV (3 of 4 invalid fixed)
     ep("sclplan", Status.SUCCESS, 100, actions=(10, 0, 0), env_steps=10, predictions=0,
-       invalid=0, pv_corrected=0, global_plan_found=True),
+       invalid=0, pv_corrected=0, global_plan_found=True, solver="gbfs"),
     ep("sclplan", Status.FAILED, 300, actions=(0, 6, 4), env_steps=10, predictions=8,
-       invalid=4, pv_corrected=3, global_plan_found=False),
+       invalid=4, pv_corrected=3, global_plan_found=False, solver="gbfs"),
     # react: 2 of 10 predictions invalid, no PV
     ep("react", Status.SUCCESS, 1000, actions=(0, 0, 8), env_steps=10, predictions=10,
        invalid=2),
@@ -72,13 +72,39 @@ def test_report_has_the_table(metrics):
     assert section.startswith(" (SCLPlan Tables III-IV)")
     lines = [line for line in section.splitlines() if line.startswith("| ")]
     assert lines[0].startswith("| Planner | Model | Environment | n | Task success | Tokens |")
-    assert lines[1:] == [
-        "| react | m | office | 2 | 50.0% | 750 | 6.0 | 100.0% | 0.0% | 0.0% | 16.7% | - | - |",
-        "| sclplan | m | office | 2 | 50.0% | 200 | 10.0 | 20.0% | 30.0% | 50.0% | 50.0% "
-        "| 75.0% | 50.0% |",
+    assert lines[1:3] == [  # the measured rows; the paper's follow
+        "| react | m | office | 2 | 50.0% | 750 | 6.0 | - | - | - | 100.0% | 0.0% | 0.0% |",
+        "| sclplan | m | office | 2 | 50.0% | 200 | 10.0 | 50.0% | 75.0% | 50.0% | 20.0% "
+        "| 30.0% | 50.0% |",
     ]
+    assert lines[3].startswith("| [paper III] react | GPT-4o-mini | ALFWorld | - | 35.1% |")
+    assert "Symbolic planner of each row: sclplan (m): gbfs." in text
+    # one renderer: the full report's section is `--table sclplan-3`'s, paper rows included
+    alone = render(metrics, "md", table_name="sclplan-3").split("\n\n", 1)[1]
+    assert alone.split("\n\nPublished numbers")[0] in text
 
 
 def test_no_table_without_such_episodes():
     assert compute([Record("s", 1, FIXTURE[-1])])["sclplan"] == []
     assert "SCLPlan Tables III-IV" not in render(compute([Record("s", 1, FIXTURE[-1])]), "md")
+
+
+def test_env_steps_are_one_definition_in_tables_ii_and_iii():
+    """Actions sent to the environment (SCLPlan), precondition checks counted apart: the
+    same runs give the same env steps in the repeatability table and in Table III."""
+    steps = [SimCall("step", "pickup(mug)", True)] * 8 + [SimCall("step", "open(x)", False)] * 2
+    calls = steps + [SimCall("check", "pickup(mug)", False, "", "not_accessed")] * 3
+    episodes = []
+    for run in (1, 2):
+        e = Episode("react_pv", "m", "office", "do it", task_id="t1")
+        e.status, e.sim_calls = Status.SUCCESS, list(calls)
+        e.extra["sclplan"] = {
+            "env_steps": 10, "actions": {"planner": 0, "pv": 3, "react": 5},
+            "react_predictions": 6, "react_invalid": 3, "pv_corrected": 3,
+        }  # fmt: skip
+        episodes.append(Record("office", run, e))
+    metrics = compute(episodes)
+    [table3] = metrics["sclplan"]
+    [table2] = metrics["repeatability"]
+    assert table3["env_steps"] == table2["steps_mean"] == 10.0
+    assert table3["checks"] == table2["checks_mean"] == 3.0

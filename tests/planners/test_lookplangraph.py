@@ -72,6 +72,24 @@ def test_lookplangraph_finds_the_orange_by_looking_and_refrigerates_it(scripted_
     assert nrr(episode) == len(observed)
 
 
+@pytest.mark.parametrize(("corrections", "calls"), [("total", 4), ("per_step", 5)])
+def test_corrections_are_capped_for_the_run_as_the_paper_caps_replanning(
+    scripted_llm, orange_task, corrections, calls
+):
+    """004, §6.2: at most five replans across the run; per_step: that many for each step."""
+    for name, target in [("pick_up", "orange1"), ("go_to", "kitchen")] + [
+        ("pick_up", "orange1")
+    ] * 3:
+        scripted_llm.enqueue_json(move(name, target))  # orange1 is not in memory yet
+    planner = get_planner(
+        "lookplangraph", perception="simulated:perfect", max_corrections=2, corrections=corrections
+    )
+    with scripted_llm.client() as llm:
+        episode = planner.plan(orange_task.target, orange_task.graph, llm)
+    assert len(episode.llm_calls) == calls and episode.executable is False
+    assert episode.plan == ["go_to(kitchen)"] and episode.extra["corrections"] == calls - 2
+
+
 def test_corrections_are_capped_per_step(scripted_llm, orange_task):
     for _ in range(3):
         scripted_llm.enqueue_json(move("pick_up", "orange1"))

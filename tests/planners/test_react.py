@@ -5,6 +5,7 @@ import pytest
 from react_script import act, field, latest, rooms, shown_nodes
 from sayplan_script import COFFEE_PLAN, COFFEE_TASK
 from sceneplan import runs
+from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
 from sceneplan.planners import Episode, Status, get_planner
 
@@ -189,3 +190,19 @@ def test_react_goes_to_a_far_room_along_the_shortest_path(scripted_llm):
     # every pose is an environment step; so is the rejected goto(attic)
     assert metrics["env_steps"] == len(COFFEE_STEPS) + 1
     assert (metrics["react_predictions"], metrics["react_invalid"]) == (11, 1)
+
+
+def test_each_vocabulary_gets_its_own_react_prompt(scripted_llm):
+    """ALFWorld has no building, poses, goto(room) nor access: its prompt says none of them."""
+    scripted_llm.enqueue_json(act("go_to(desk_1)"))
+    scripted_llm.enqueue_json(act("done()"))
+    with scripted_llm.client() as llm:
+        runs.plan(get_planner("react", max_steps=1), get_task("alfworld-pick-01"), None, llm)
+        runs.plan(get_planner("react", max_steps=1), "Open the wardrobe.", "coffee", llm)
+    alfworld, office = (r["messages"][0]["content"] for r in scripted_llm.requests)
+    for word in ("pose", "goto(", "access", "building"):
+        assert word not in alfworld.lower(), word
+        assert word in office.lower(), word
+    assert "receptacle" in alfworld and "- take(<o>, <r>): " in alfworld
+    # each action with what it needs, from its schema's preconditions
+    assert "Needs: the agent is at " in alfworld and "Needs: " in office

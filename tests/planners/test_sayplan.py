@@ -26,6 +26,7 @@ from sceneplan.planners.dialogue import GRAPH_MOVED
 from sceneplan.planners.episode import SimCall
 from sceneplan.planners.search import LAST_TURN
 from sceneplan.world import Simulator
+from sceneplan.world.actions import parse_action
 from scenes import kitchen_dict, node
 
 REFRIGERATE = get_task("planning-simple-02").reference_plan
@@ -363,3 +364,58 @@ def test_options_are_checked():
         get_planner("llm_plus_p", max_replans=2)
     with pytest.raises(BadInputError, match="option 'dialogue' should be 'markov' or 'chat'"):
         get_planner("sayplan", dialogue="history")
+
+
+def test_the_reply_that_switches_to_planning_carries_the_plan(scripted_llm):
+    """SayPlan (000, Algorithm 1): one reply switches and plans, one call fewer than asking."""
+    task = get_task("planning-simple-02")
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(switch(plan=list(REFRIGERATE)))
+    one = run(scripted_llm, task)
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert '"mode": "planning", "command": null, "plan": ["action(node)"' in system
+    assert scripted_llm.requests[0]["response_format"]["json_schema"]["schema"]["required"] == [
+        *("chain_of_thought", "reasoning", "mode", "command", "plan")
+    ]
+    assert one.status is Status.SUCCESS and one.plan == list(REFRIGERATE)
+    assert [c.stage for c in one.llm_calls] == ["search", "search"]
+
+
+def test_a_switch_without_the_plan_is_asked_for_it(scripted_llm):
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_json(plan(*REFRIGERATE))
+    episode = run(scripted_llm, get_task("planning-simple-02"))
+    assert episode.status is Status.SUCCESS and episode.plan == list(REFRIGERATE)
+    assert [c.stage for c in episode.llm_calls] == ["search", "search", "plan"]  # one more
+
+
+def test_sayplan_star_is_sayplan_without_poses_with_put_on(scripted_llm):
+    """LookPlanGraph's SayPlan* (004, §6.1): no pose nodes, put_on/put_inside, full graph."""
+    task = get_task("grasif-office-01")
+    steps = [s for s in task.reference_plan]
+    scripted_llm.enqueue_json(expand(task_rooms(task)[0]))
+    scripted_llm.enqueue_json(switch(plan=steps))
+    episode = run(scripted_llm, task, actions="lookplangraph")
+    system = scripted_llm.requests[0]["messages"][0]["content"]
+    assert "put_on(" in system and "access(" not in system and "goto(" not in system
+    assert not any(n.startswith("pose") for n in shown(scripted_llm.requests[0]).nodes)
+    assert episode.status is Status.SUCCESS and episode.full_plan == steps  # no poses added
+    assert episode.options == {"actions": "lookplangraph"}
+
+
+def test_the_papers_sayplan_star_rows_name_that_setup():
+    from sceneplan.eval.report import published
+    from sceneplan.planners.options import parse_spec
+
+    rows = [r for d in published()["lookplangraph_table2"]["datasets"] for r in d["rows"]]
+    rows += published()["lookplangraph_table3"]["rows"]
+    specs = {r["planner"] for r in rows if r["method"] == "SayPlan*"}
+    assert specs == {"sayplan[actions=lookplangraph]"}
+    name, options = parse_spec(specs.pop())
+    assert get_planner(name, options).vocabulary == "lookplangraph"
+
+
+def task_rooms(task) -> list[str]:
+    graph = runs.resolve(task).graph
+    return [graph.room_of(a.args[0]) for a in map(parse_action, task.reference_plan) if a.args]

@@ -10,6 +10,7 @@ from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
+from sceneplan.graph.model import NodeKind
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.symbolic.solver import PlanningProblem, SolveResult, SolveStatus, solve
@@ -43,6 +44,10 @@ def test_goal_solved_by_the_global_planner_and_executed(scripted_llm):
     # The whole Office graph fits the default budget: every node is shown.
     assert shown_nodes(request, "Scene graph") == {n.id for n in load_environment("office")}
     assert episode.extra["scene"] == {"shown": "all", "rooms": None, "ignored": []}
+    office = load_environment("office")  # what it saw, for NRR: every asset and object
+    assert episode.extra["observed"] == sorted(
+        n.id for n in office if n.kind in (NodeKind.ASSET, NodeKind.OBJECT)
+    )
     metrics = episode.extra["sclplan"]
     assert metrics["env_steps"] == len(expected)
     assert metrics["actions"] == {"planner": len(expected), "pv": 0, "react": 0}
@@ -103,7 +108,7 @@ def coffee_react_replies(scripted_llm, done: bool) -> None:
 def test_an_unsolvable_goal_falls_back_to_react_with_precondition_verification(scripted_llm):
     scripted_llm.enqueue_json(goal(UNSOLVABLE))
     coffee_react_replies(scripted_llm, done=True)
-    episode = run(scripted_llm, COFFEE_TASK, path_planner=False)  # pose-level moves
+    episode = run(scripted_llm, COFFEE_TASK, path_planner=False, loop="once")  # pose moves
 
     assert episode.status is Status.SUCCESS and episode.executable and episode.goal_reached
     first = scripted_llm.requests[1]
@@ -166,7 +171,7 @@ def test_react_stops_when_the_written_goal_holds(scripted_llm):
             "sceneplan.planners.sclplan.solve",
             lambda *args: SolveResult(SolveStatus.TIMEOUT, [], "gbfs"),
         )
-        episode = run(scripted_llm, COFFEE_TASK)
+        episode = run(scripted_llm, COFFEE_TASK, loop="once")
     assert "(timeout)" in field(scripted_llm.requests[1], "Observation")
     assert scripted_llm.pending == 0 and episode.plan[-1] == "goto(toms_room)"
     assert episode.status is Status.SUCCESS and episode.executable
@@ -177,7 +182,7 @@ def test_two_invalid_goals_leave_react_to_do_it_all(scripted_llm):
     scripted_llm.enqueue_text("the mug should be full")  # not JSON, twice (the client re-asks)
     scripted_llm.enqueue_text("a full mug in Tom's room")
     coffee_react_replies(scripted_llm, done=True)
-    episode = run(scripted_llm, COFFEE_TASK)
+    episode = run(scripted_llm, COFFEE_TASK, loop="once")
     assert "unknown node 'tims_room'" in latest(scripted_llm.requests[1])
     assert field(scripted_llm.requests[3], "Observation").startswith("no valid goal could be")
     metrics = episode.extra["sclplan"]
@@ -194,7 +199,7 @@ def test_a_failing_step_of_the_global_plan_hands_over_to_react(scripted_llm, mon
     scripted_llm.enqueue_json(goal("held(coffee_mug)"))
     scripted_llm.enqueue_json(act("open(wardrobe1)"))
     scripted_llm.enqueue_json(act("pickup(coffee_mug)"))
-    episode = run(scripted_llm, "Pick up the blue mug.", env="coffee")
+    episode = run(scripted_llm, "Pick up the blue mug.", env="coffee", loop="once")
     assert field(scripted_llm.requests[1], "Observation") == (
         "the symbolic planner's plan for the goal held(coffee_mug) ran access(wardrobe1), then "
         "pickup(coffee_mug) failed: coffee_mug is inside wardrobe1, which is closed; "
@@ -216,7 +221,7 @@ def test_server_down_mid_run_is_an_error_keeping_everything(scripted_llm):
     scripted_llm.enqueue_json(act("pickup(coffee_mug)"))
     for _ in range(3):  # the first attempt and two retries
         scripted_llm.enqueue_status(503)
-    episode = run(scripted_llm, COFFEE_TASK)
+    episode = run(scripted_llm, COFFEE_TASK, loop="once")
     assert episode.status is Status.ERROR and "503" in episode.error
     assert episode.plan == ["access(wardrobe1)", "open(wardrobe1)", "pickup(coffee_mug)"]
     assert episode.action_sources == ["pv", "pv", "react"] and episode.executable is False
@@ -246,3 +251,27 @@ def test_search_tasks_are_refused(scripted_llm):
 def test_options_are_checked(options, message):
     with pytest.raises(BadInputError, match=message):
         get_planner("sclplan", **options)
+
+
+def test_the_papers_solver_is_the_default_where_lapkt_is_installed(monkeypatch):
+    """003 used BFS(f) from LAPKT: with the lapkt extra, sclplan's default is bfsf."""
+    from sceneplan.planners import sclplan
+
+    sclplan.paper_solver.cache_clear()
+    monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs", "bfsf"])
+    try:
+        assert get_planner("sclplan").options.planner == "bfsf"
+        assert get_planner("sclplan").options.changed() == {}  # the default: plain `sclplan`
+        monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs"])
+        sclplan.paper_solver.cache_clear()
+        assert get_planner("sclplan").options.planner == "gbfs"
+    finally:
+        sclplan.paper_solver.cache_clear()
+
+
+def test_the_episode_names_its_solver(scripted_llm):
+    scripted_llm.enqueue_json(goal(REFRIGERATE))
+    with scripted_llm.client() as llm:
+        planner = get_planner("sclplan", planner="wastar")
+        episode = runs.plan(planner, get_task("planning-simple-02"), None, llm)
+    assert episode.extra["sclplan"]["solver"] == "wastar"

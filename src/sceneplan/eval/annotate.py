@@ -15,6 +15,20 @@ rooms among the explored nodes, under `episode.extra["eval"]`:
 - `observed`: assets and objects the planner saw: its own `extra["observed"]`
   list when it records one, else those inside the rooms it expanded; absent
   when neither is known (NRR is then undefined, as "-" in the paper).
+
+The goal graph (LookPlanGraph 004, Sec. 6.3 and App. D): the initial graph
+after the task's reference plan, run in the simulator. With it:
+
+- `goal_changed`: the assets and objects whose configuration (parent,
+  relation, state words) differs between the initial and the goal graph:
+  the paper's important nodes, NRR's denominator.
+- `run_changed`: the assets and objects whose configuration the run changed;
+  `goal_right`: those of them whose final configuration is the
+  goal graph's; `goal_mismatch`: the nodes whose final configuration is not
+  the goal graph's (a node the run changed that the reference plan leaves
+  alone, or one it should have changed). Success is an empty mismatch.
+- `goal_graph_error`: why there is no goal graph (no reference plan, or it
+  does not run), in which case the metrics fall back to the formula.
 """
 
 from __future__ import annotations
@@ -24,9 +38,14 @@ from typing import Any
 from sceneplan.datasets.tasks import Task
 from sceneplan.errors import SceneplanError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode
+from sceneplan.world import alfworld
+from sceneplan.world.actions import parse_plan
+from sceneplan.world.domain import get_vocabulary, vocabulary_in
 from sceneplan.world.goal_forms import nnf, substitute
 from sceneplan.world.goals import And, Atom, Formula, Implies, Not, Or, Quantified, parse_goal
+from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 
 KEY = "eval"
@@ -64,7 +83,76 @@ def annotate(episode: Episode, task: Task, graph: SceneGraph) -> None:
             wrong = {s for s, holds in judged if not holds}
             good = {s for s, _ in judged if s} - wrong
             info["right"] = sorted(good & changed_nodes(episode.final_changes))
+    info |= goal_graph_scores(episode, task, graph)
     episode.extra[KEY] = info
+
+
+# The vocabularies a reference plan may be written in, tried in this order.
+_PLAN_VOCABULARIES = ("lookplangraph", "sayplan", alfworld.VOCABULARY)
+
+
+def goal_state(task: Task, graph: SceneGraph) -> WorldState | str:
+    """The goal graph as a world state: `graph` after the task's reference plan; or why
+    there is none.
+
+    The plan is run in the first vocabulary that has all its actions (in SayPlan's,
+    after the path planner adds the poses its room-level moves need).
+    """
+    if not task.reference_plan:
+        return "the task has no reference plan"
+    try:
+        plan = parse_plan(task.reference_plan)
+    except SceneplanError as exc:
+        return f"its reference plan does not parse: {exc}"
+    names = {a.name for a in plan}
+    for name in _PLAN_VOCABULARIES:
+        vocabulary = vocabulary_in(name, graph)
+        if not names <= set(get_vocabulary(vocabulary)):
+            continue
+        try:
+            steps = Navigator(graph).expand_plan(plan) if name == "sayplan" else plan
+        except SceneplanError as exc:
+            return f"its reference plan does not run: {exc}"
+        result = Simulator(graph, vocabulary).verify_plan(steps)
+        if not result.ok:
+            return f"its reference plan does not run: {result.failure.message}"
+        return result.final_state
+    return "its reference plan uses actions of no known vocabulary"
+
+
+def node_config(state: WorldState, node: str) -> tuple[str | None, str | None, frozenset[str]]:
+    """What the paper compares of a node: where it is (parent, relation) and its state."""
+    relation = state.relation(node)
+    return state.parent(node), relation.value if relation else None, state.states(node)
+
+
+def differing(a: WorldState, b: WorldState) -> set[str]:
+    """The assets and objects whose configuration differs between two states of one graph."""
+    return {
+        n.id
+        for n in a.graph
+        if n.kind in _SEEN_KINDS and node_config(a, n.id) != node_config(b, n.id)
+    }
+
+
+def goal_graph_scores(episode: Episode, task: Task, graph: SceneGraph) -> dict[str, Any]:
+    """`goal_changed`, `goal_right` and `goal_mismatch` against the goal graph (see above),
+    or `goal_graph_error`."""
+    if task.goal is None or task.is_search:
+        return {}
+    goal = goal_state(task, graph)
+    if isinstance(goal, str):
+        return {"goal_graph_error": goal}
+    start = WorldState(graph)
+    final = final_state(graph, episode.final_changes)
+    changed = differing(start, final)
+    wrong = differing(final, goal)
+    return {
+        "goal_changed": sorted(differing(start, goal)),
+        "run_changed": sorted(changed),
+        "goal_right": sorted(changed - wrong),
+        "goal_mismatch": sorted(wrong),
+    }
 
 
 def changed_nodes(changes: dict[str, Any]) -> set[str]:

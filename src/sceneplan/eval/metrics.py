@@ -30,6 +30,9 @@ __all__ = [
     "augmentation",
     "compute",
     "cost",
+    "graph_apa",
+    "graph_success",
+    "graph_tokens",
     "lookplangraph",
     "nrr",
     "overview",
@@ -159,44 +162,100 @@ def planning(records: Sequence[Record]) -> list[Row]:
 
 
 def lookplangraph(records: Sequence[Record]) -> list[Row]:
-    """LookPlanGraph App. D per suite: SR, APA, APL, NRR over the tasks with a goal."""
+    """LookPlanGraph App. D per suite: SR, APA, APL, NRR over the tasks with a goal.
+
+    SR and APA compare the final graph with the goal graph (the initial graph
+    after the task's reference plan, `annotate.goal_graph_scores`), as the
+    paper does; an Episode without a goal graph (no reference plan, or stored
+    before goal graphs were recorded) is scored by its goal formula instead.
+    `scoring` says which: "goal graph", "formula" or "mixed". `sr_formula` and
+    `apa_formula` are the formula's scores of all Episodes, a column of their
+    own. `mismatch` names, per task, the nodes of runs that reach the goal
+    formula but not the goal graph (a node the run changed that the reference
+    plan does not, or the other way round).
+    """
     rows = []
     chosen = [r for r in records if r.episode.goal is not None]
     for (planner, model, suite), group in _groups(chosen, lambda r: (*_pm(r), r.suite)).items():
         episodes = [r.episode for r in group]
+        graphed = [_has_goal_graph(e) for e in episodes]
+        scoring = "goal graph" if all(graphed) else "formula" if not any(graphed) else "mixed"
+        mismatch = sorted(
+            {
+                f"{e.task_id}: {', '.join(e.extra[KEY]['goal_mismatch'])}"
+                for e in episodes
+                if _has_goal_graph(e) and e.goal_reached and e.extra[KEY]["goal_mismatch"]
+            }
+        )
         rows.append(
             {
                 "planner": planner,
                 "model": model,
                 "suite": suite,
                 "n": len(episodes),
-                "sr": _rate(e.goal_reached for e in episodes),
-                "apa": _mean(apa(e) for e in episodes),
+                "sr": _rate(graph_success(e) for e in episodes),
+                "apa": _mean(graph_apa(e) for e in episodes),
                 "apl": _mean(plan_length(e) for e in episodes),
                 "nrr": _mean(nrr(e) for e in episodes),
+                "sr_formula": _rate(e.goal_reached for e in episodes),
+                "apa_formula": _mean(apa(e) for e in episodes),
+                "scoring": scoring,
+                "mismatch": mismatch,
             }
         )
     return rows
+
+
+def _has_goal_graph(episode: Episode) -> bool:
+    return "goal_mismatch" in episode.extra.get(KEY, {})
+
+
+def graph_success(episode: Episode) -> bool | None:
+    """Every node of the final graph in its goal-graph configuration (the goal formula
+    reached, without a goal graph)."""
+    if not _has_goal_graph(episode):
+        return episode.goal_reached
+    return not episode.extra[KEY]["goal_mismatch"]
+
+
+def graph_apa(episode: Episode) -> float:
+    """Changed nodes in their goal-graph configuration / changed nodes (0 when nothing
+    changed); `apa` without a goal graph."""
+    if not _has_goal_graph(episode):
+        return apa(episode)
+    info = episode.extra[KEY]
+    changed = info["run_changed"]
+    return len(info["goal_right"]) / len(changed) if changed else 0.0
 
 
 def augmentation(records: Sequence[Record]) -> list[Row]:
     """LookPlanGraph Table 4 from the looks of stored Episodes: node presence, on, inside.
 
     Each look recorded what it could find (the visible true objects memory
-    lacked) beside what perception reported; the counts add up over a
-    planner's looks. Rows per planner, model and perception.
+    lacked) beside what perception reported. `np` is the paper's figure (004,
+    Sec. 6.2): the nodes the run's looks added in the end (distinct; a
+    hallucinated one counts, as a node of the final graph) over the ground
+    truth's (the distinct objects its looks could find), pooled over runs;
+    `np_per_look` scores each look on its own and adds them up (a node seen
+    twice counts twice), as `on` and `inside` do. Rows per planner, model and
+    perception.
     """
     rows = []
     looking = [r for r in records if any(s.expected or s.observations for s in r.episode.steps)]
     keyed = _groups(looking, lambda r: (*_pm(r), _perception(r.episode)))
     for (planner, model, perception), group in keyed.items():
-        score, looks = LookScore(), 0
+        score, looks, final, truth = LookScore(), 0, 0, 0
         for r in group:
+            found, there = set(), set()
             for step in r.episode.steps:
                 if step.expected or step.observations:
                     looks += 1
                     seen = [Observation.from_dict(o) for o in step.observations]
                     score.add(score_look(seen, step.expected))
+                    there |= {item["id"] for item in step.expected}
+                    found |= {o.truth or f"?{o.name}" for o in seen}
+            final, truth = final + len(found), truth + len(there)
+        rates = score.rates()
         rows.append(
             {
                 "planner": planner,
@@ -204,7 +263,11 @@ def augmentation(records: Sequence[Record]) -> list[Row]:
                 "perception": perception,
                 "looks": looks,
                 "expected": score.expected,
-                **score.rates(),
+                **rates,
+                "np_per_look": rates["np"],
+                "np": _share(final, truth),
+                "nodes_final": final,
+                "nodes_truth": truth,
             }
         )
     return rows
@@ -227,12 +290,38 @@ def plan_length(episode: Episode) -> int:
 
 
 def nrr(episode: Episode) -> float | None:
-    """Observed nodes / important nodes; None when either is unknown or nothing is important."""
+    """Observed nodes / important nodes: those that differ between the initial and the goal
+    graph (without a goal graph, those the goal formula needs changed); None when either is
+    unknown or nothing is important."""
     info = episode.extra.get(KEY, {})
-    observed, important = info.get("observed"), info.get("important")
+    observed = info.get("observed")
+    important = info["goal_changed"] if "goal_changed" in info else info.get("important")
     if observed is None or not important:
         return None
     return len(observed) / len(important)
+
+
+def graph_tokens(environments: Iterable[str] = ("office", "home")) -> list[Row]:
+    """SayPlan Table 2: tokens of each environment's full graph and of it collapsed to rooms
+    (`graph.tokens.token_report`, as `sceneplan graph stats` prints); from the graphs, not
+    from stored runs."""
+    from sceneplan.datasets import load_environment
+    from sceneplan.graph.tokens import token_report
+
+    rows = []
+    for env in environments:
+        report = token_report(load_environment(env))
+        full, collapsed = report.full.tokens, report.collapsed.tokens
+        rows.append(
+            {
+                "environment": env,
+                "full": full,
+                "collapsed": collapsed,
+                "compression": 1 - collapsed / full if full else None,
+                "encoding": report.encoding,
+            }
+        )
+    return rows
 
 
 def cost(records: Sequence[Record]) -> list[Row]:
@@ -288,7 +377,8 @@ def token_progression(records: Sequence[Record]) -> list[Row]:
 def repeatability_tasks(records: Sequence[Record]) -> list[Row]:
     """SCLPlan Table II per task: mean and std over runs of success, tokens and env steps.
 
-    Env steps are simulator calls (views, steps and plan verifications).
+    Env steps are actions sent to the environment (`execution.env_steps`), as in
+    Tables I and III; precondition checks are counted apart (`checks`).
     Std is the population std over the task's runs; tasks run once are left out.
     """
     rows = []
@@ -326,7 +416,8 @@ def _repeat_values(episodes: list[Episode]) -> dict[str, list[float]]:
     return {
         "success": [float(e.status is Status.SUCCESS) for e in episodes],
         "tokens": [float(e.input_tokens + e.output_tokens) for e in episodes],
-        "steps": [float(len(e.sim_calls)) for e in episodes],
+        "steps": [float(execution.env_steps(e)) for e in episodes],
+        "checks": [float(execution.checks(e)) for e in episodes],
     }
 
 
@@ -358,11 +449,13 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
                 "n": len(episodes),
                 "success": _rate(e.status is Status.SUCCESS for e in episodes),
                 "tokens": _mean(e.input_tokens + e.output_tokens for e in episodes),
-                "env_steps": _mean(i["env_steps"] for i in info),
+                "env_steps": _mean(i["env_steps"] for i in info),  # execution.env_steps
+                "checks": _mean(execution.checks(e) for e in episodes),
                 **{f"{s}_actions": _share(n, sum(actions.values())) for s, n in actions.items()},
                 "react_invalid": _share(invalid, sum(i["react_predictions"] for i in info)),
                 "pv_corrected": _share(sum(corrected), invalid) if corrected else None,
                 "global_plan_found": _rate(found),
+                "solver": ", ".join(sorted({i["solver"] for i in info if i.get("solver")})),
             }
         )
     return rows

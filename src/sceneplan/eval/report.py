@@ -3,8 +3,11 @@
 The Markdown report puts the papers' published numbers (`published.yaml`)
 next to the measured ones: SayPlan Table 1 (search success) as extra
 columns, SayPlan Table 3 (planning) and LookPlanGraph Table 2 (SR, APA, APL,
-NRR) as extra rows below the planner they correspond to. SCLPlan's tables
-(II-IV) are measured only: the paper's numbers are on other datasets.
+NRR) as extra rows below the planner they correspond to, and SCLPlan's
+Tables II-IV with the paper's rows below the measured ones (its numbers are
+on ALFWorld and AI2Thor; rendered by `sclplan_tables`, the same functions as
+`--table sclplan-2|3`). SayPlan Table 2 (`--table sayplan-2`) is measured on
+the graphs.
 """
 
 from __future__ import annotations
@@ -13,15 +16,14 @@ import csv
 import io
 import json
 from collections.abc import Callable, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from sceneplan.errors import BadInputError
-from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row
+from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row, graph_tokens
 from sceneplan.eval.sclplan_tables import TABLES as SCLPLAN_TABLES
+from sceneplan.eval.sclplan_tables import table2 as _repeat
+from sceneplan.eval.sclplan_tables import table3 as _sclplan
+from sceneplan.eval.tables import num, pct, published, table
 from sceneplan.planners.episode import ErrorType
 
 FORMATS = ("md", "csv", "json")
@@ -36,13 +38,6 @@ _ERROR_HEADERS = {
 }
 
 
-@cache
-def published() -> dict[str, Any]:
-    """The papers' numbers, with their sources (`published.yaml`)."""
-    text = (resources.files("sceneplan.eval") / "published.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
-
-
 def render(
     metrics: dict[str, list[Row]],
     fmt: str = "md",
@@ -51,7 +46,9 @@ def render(
 ) -> str:
     """The report in one of FORMATS; `table_name` (Markdown only) picks one of TABLES."""
     if table_name is not None and table_name not in TABLES:
-        raise BadInputError(f"unknown table '{table_name}'; choose one of: {', '.join(TABLES)}")
+        raise BadInputError(
+            f"unknown table '{table_name}'; choose one of: {', '.join([*TABLES, 'faults'])}"
+        )
     if table_name is not None and fmt != "md":
         raise BadInputError("--table prints a Markdown table: leave out --format, or use md")
     if fmt == "md":
@@ -217,6 +214,36 @@ def _table3(metrics: dict[str, list[Row]]) -> str:
 
 _MEASURES = ("correctness", "executability", "success")
 _LPG = ("sr", "apa", "apl", "nrr")
+_LPG_FORMULA = ("sr_formula", "apa_formula")
+
+
+def _table2(metrics: dict[str, list[Row]]) -> str:
+    """SayPlan Table 2: tokens of the full and the collapsed Office and Home graphs, beside
+    the paper's (measured from the graphs: no stored run is needed)."""
+    rows = metrics.get("graph_tokens") or graph_tokens()
+    paper = {r["environment"]: r for r in published()["sayplan_table2"]["rows"]}
+    body = []
+    for r in rows:
+        body.append(
+            [r["environment"], f"{r['full']:,}", f"{r['collapsed']:,}", pct(r["compression"])]
+        )
+        quoted = paper.get(r["environment"])
+        if quoted is not None:
+            body.append(
+                [
+                    f"{r['environment']} [paper]",
+                    f"{quoted['full']:,}",
+                    f"{quoted['collapsed']:,}",
+                    pct(quoted["compression"]),
+                ]
+            )
+    encoding = rows[0]["encoding"] if rows else ""
+    return (
+        "## Scene graph tokens, full vs collapsed (SayPlan Table 2)\n\n"
+        f"Tokens ({encoding}) of the whole graph and of the graph collapsed to its rooms "
+        "(`sceneplan graph stats ENV`).\n\n"
+        + table(["Environment", "Full graph", "Collapsed graph", "Compression"], body)
+    )
 
 
 def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
@@ -226,17 +253,40 @@ def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
     paper = published()["lookplangraph_table2"]
     datasets = {d.get("suite"): d for d in paper["datasets"] if d.get("suite")}
     body = []
+    notes = []
     for suite in sorted({r["suite"] for r in rows}):
         for r in (r for r in rows if r["suite"] == suite):
-            body.append([suite, r["planner"], r["model"], r["n"], *(num(r[k]) for k in _LPG)])
+            body.append(
+                [
+                    *(suite, r["planner"], r["model"], r["n"]),
+                    *(num(r[k]) for k in _LPG),
+                    *(num(r.get(k)) for k in _LPG_FORMULA),
+                    r.get("scoring", "formula"),
+                ]
+            )
+            notes += [
+                f"- {suite}, {r['planner']} ({r['model']}): {m}" for m in r.get("mismatch", [])
+            ]
         if suite in datasets:
             body += _quoted_lpg(datasets[suite], paper["model"])
     for dataset in paper["datasets"]:
         if dataset.get("suite") not in {r["suite"] for r in rows}:
             body += _quoted_lpg(dataset, paper["model"])
-    return "## LookPlanGraph metrics (LookPlanGraph Table 2, App. D)\n\n" + table(
-        ["Dataset", "Planner", "Model", "n", "SR", "APA", "APL", "NRR"], body
+    headers = ["Dataset", "Planner", "Model", "n", "SR", "APA", "APL", "NRR"]
+    text = (
+        "## LookPlanGraph metrics (LookPlanGraph Table 2, App. D)\n\n"
+        "SR and APA compare the final graph with the goal graph (the initial graph after the "
+        "task's reference plan), as the paper does; NRR: observed nodes / nodes that differ "
+        "between the initial and goal graphs. SR (formula) and APA (formula) score the task's "
+        "goal formula instead.\n\n"
+        + table([*headers, "SR (formula)", "APA (formula)", "Scoring"], body)
     )
+    if notes:
+        text += (
+            "\n\nRuns that reach the goal formula but not the goal graph (the nodes that "
+            "differ from it):\n" + "\n".join(notes)
+        )
+    return text
 
 
 def _lookplangraph1(metrics: dict[str, list[Row]]) -> str:
@@ -293,17 +343,27 @@ def _lookplangraph4(metrics: dict[str, list[Row]]) -> str:
         return ""
     paper = published()["lookplangraph_table4"]
     body = [
-        [r["planner"], r["model"], r["perception"], r["looks"], *(num(r[k]) for k in _AUG)]
+        [
+            *(r["planner"], r["model"], r["perception"], r["looks"]),
+            *(num(r[k]) for k in _AUG),
+            num(r.get("np_per_look")),
+        ]
         for r in rows
     ]
     body += [
-        [f"{e['method']} [paper]", "-", "-", "-", *(num(e[k]) for k in _AUG)] for e in paper["rows"]
+        [f"{e['method']} [paper]", "-", "-", "-", *(num(e[k]) for k in _AUG), "-"]
+        for e in paper["rows"]
     ]
     return (
-        "## Graph augmentation (LookPlanGraph Table 4)\n\nNP: objects found of those a look "
-        "could see; On / Inside: objects resting that way reported with the right relation and "
-        "support.\n\n"
-        + table(["Planner", "Model", "Perception", "Looks", "NP", "On", "Inside"], body)
+        "## Graph augmentation (LookPlanGraph Table 4)\n\nNP, as the paper: the nodes the "
+        "looks added to the final graph over the ground truth's (the objects the looks could "
+        "see); On / Inside: objects resting that way reported with the right relation and "
+        "support, per look; NP per look: objects found of those each look could see, added "
+        "up over the looks.\n\n"
+        + table(
+            ["Planner", "Model", "Perception", "Looks", "NP", "On", "Inside", "NP per look"],
+            body,
+        )
     )
 
 
@@ -312,7 +372,11 @@ _AUG = ("np", "on", "inside")
 
 def _quoted_lpg(dataset: dict[str, Any], model: str) -> list[list[str]]:
     return [
-        [f"{dataset['dataset']} [paper]", e["method"], model, "-", *(num(e[k]) for k in _LPG)]
+        [
+            *(f"{dataset['dataset']} [paper]", e["method"], model, "-"),
+            *(num(e[k]) for k in _LPG),
+            *("-", "-", "goal graph"),
+        ]
         for e in dataset["rows"]
     ]
 
@@ -364,57 +428,6 @@ def _tokens(metrics: dict[str, list[Row]]) -> str:
     )
 
 
-def _repeat(metrics: dict[str, list[Row]]) -> str:
-    rows = metrics["repeatability"]
-    if not rows:
-        return ""
-
-    def spread(r: Row, name: str, digits: int) -> str:
-        return f"{num(r[f'{name}_mean'], digits)} (±{num(r[f'{name}_std'], digits)})"
-
-    return (
-        "## Repeatability across runs (SCLPlan Table II)\n\n"
-        "Mean and standard deviation over the runs of each task, averaged over tasks.\n\n"
-        + table(
-            ["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"],
-            [
-                [
-                    *(r["planner"], r["model"], r["tasks"], r["runs"]),
-                    *(spread(r, "success", 2), spread(r, "tokens", 0), spread(r, "steps", 2)),
-                ]
-                for r in rows
-            ],
-        )
-    )
-
-
-def _sclplan(metrics: dict[str, list[Row]]) -> str:
-    rows = metrics["sclplan"]
-    if not rows:
-        return ""
-    return (
-        "## ReAct, precondition verification and the global planner (SCLPlan Tables III-IV)\n\n"
-        "Shares of the executed actions by the component that proposed them; invalid ReAct "
-        "predictions per prediction, and the share of those PV made executable.\n\n"
-        + table(
-            [
-                *("Planner", "Model", "Environment", "n", "Task success", "Tokens", "Env steps"),
-                *("ReAct actions", "PV actions", "Planner actions", "Invalid ReAct"),
-                *("Corrected by PV", "Global plan found"),
-            ],
-            [
-                [
-                    *(r["planner"], r["model"], r["environment"], r["n"], pct(r["success"])),
-                    *(num(r["tokens"], 0), num(r["env_steps"], 1)),
-                    *(pct(r[k]) for k in ("react_actions", "pv_actions", "planner_actions")),
-                    *(pct(r[k]) for k in ("react_invalid", "pv_corrected", "global_plan_found")),
-                ]
-                for r in rows
-            ],
-        )
-    )
-
-
 def _sources() -> str:
     lines = ["Published numbers ([paper] rows and columns):"]
     for entry in published().values():
@@ -447,29 +460,6 @@ def _interleave(
     return body
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A Markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def pct(value: float | None) -> str:
-    """A rate as a percentage; '-' when unknown.
-
-    >>> pct(0.8666), pct(0.0017), pct(None)
-    ('86.7%', '0.17%', '-')
-    """
-    if value is None:
-        return "-"
-    return f"{100 * value:.2f}%" if 0 < abs(value) < 0.01 else f"{100 * value:.1f}%"
-
-
-def num(value: float | None, digits: int = 2) -> str:
-    """A number with `digits` decimals; '-' when unknown."""
-    return "-" if value is None else f"{value:,.{digits}f}"
-
-
 def _label(family: str) -> str:
     return family.replace("_", " ").capitalize() if family else "-"
 
@@ -477,6 +467,7 @@ def _label(family: str) -> str:
 # `sceneplan report --table NAME`: one table alone.
 TABLES = {
     "sayplan-1": _table1,
+    "sayplan-2": _table2,
     "sayplan-3": _table3,
     "lookplangraph-1": _lookplangraph1,
     "lookplangraph-2": _lookplangraph,

@@ -16,17 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from sceneplan.eval import tables as r
 from sceneplan.eval.metrics import Row
 
 ORDER = ("react", "react_pv", "sclplan")
 _SHARES = ("react_actions", "pv_actions", "planner_actions")
 _RATES = ("react_invalid", "pv_corrected", "global_plan_found")
-
-
-def _helpers():
-    from sceneplan.eval import report  # report dispatches here: imported when a table is made
-
-    return report
 
 
 def _base(planner: str) -> str:
@@ -47,6 +42,8 @@ def pooled(rows: list[Row]) -> list[Row]:
         envs = {x["environment"].split("-", 1)[0] for x in group}
         row: Row = {"planner": planner, "model": model, "n": n}
         row["environment"] = envs.pop() if len(envs) == 1 else "several"
+        solvers = {name for x in group for name in (x.get("solver") or "").split(", ") if name}
+        row["solver"] = ", ".join(sorted(solvers))
         for key in ("success", "tokens", "env_steps", *_SHARES, *_RATES):
             known = [(x[key], x["n"]) for x in group if x.get(key) is not None]
             weight = sum(w for _, w in known)
@@ -55,8 +52,13 @@ def pooled(rows: list[Row]) -> list[Row]:
     return out
 
 
+def solvers_note(rows: list[Row]) -> str:
+    """Which symbolic planner produced each measured row (PV's and the global plan's)."""
+    named = [f"{x['planner']} ({x['model']}): {x['solver']}" for x in rows if x.get("solver")]
+    return "\n\nSymbolic planner of each row: " + "; ".join(named) + "." if named else ""
+
+
 def table1(metrics: dict[str, list[Row]]) -> str:
-    r = _helpers()
     rows = pooled(metrics.get("sclplan", []))
     if not rows:
         return ""
@@ -82,18 +84,21 @@ def table1(metrics: dict[str, list[Row]]) -> str:
             for k, d, scale in (("success", 1, 100), ("tokens", 0, 1), ("env_steps", 1, 1))
         ]
         body.append([f"[paper] {p['method']}", "7 LLMs (mean)", "134", "-", "-", "-", *changes])
-    return "## ALFWorld: task success, tokens, steps (SCLPlan Table I)\n\n" + r.table(
-        [
-            *("Planner", "Model", "n", "Task success", "Tokens", "Env steps"),
-            *("Δ success (pts)", "Δ tokens", "Δ env steps"),
-        ],
-        body,
+    return (
+        "## ALFWorld: task success, tokens, steps (SCLPlan Table I)\n\n"
+        + r.table(
+            [
+                *("Planner", "Model", "n", "Task success", "Tokens", "Env steps"),
+                *("Δ success (pts)", "Δ tokens", "Δ env steps"),
+            ],
+            body,
+        )
+        + solvers_note(rows)
     )
 
 
 def table2(metrics: dict[str, list[Row]]) -> str:
-    r = _helpers()
-    rows = [x for x in metrics.get("repeatability", []) if _base(x["planner"]) in ORDER]
+    rows = metrics.get("repeatability", [])  # every planner run more than once
 
     def spread(mean: float | None, std: float | None, digits: int) -> str:
         return f"{r.num(mean, digits)} (±{r.num(std, digits)})"
@@ -121,35 +126,52 @@ def table2(metrics: dict[str, list[Row]]) -> str:
                 spread(*p["env_steps"], 2),
             ]
         )
-    return "## ALFWorld: repeatability over runs (SCLPlan Table II)\n\n" + r.table(
-        ["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"], body
+    return (
+        "## Repeatability across runs (SCLPlan Table II)\n\n"
+        "Mean (standard deviation) over the runs of each task, averaged over tasks; env steps "
+        "are actions sent to the environment. The paper's rows are over 10 runs of each of 10 "
+        "ALFWorld tasks.\n\n"
+        + r.table(
+            ["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"], body
+        )
     )
 
 
 def table3(metrics: dict[str, list[Row]]) -> str:
-    r = _helpers()
     rows = pooled(metrics.get("sclplan", []))
     if not rows:
         return ""
 
-    def line(label: str, model: Any, environment: str, x: dict) -> list[str]:
+    def line(label: str, model: Any, environment: str, n: Any, x: dict) -> list[str]:
+        # without PV, the paper gives no invalid-prediction rate for plain ReAct ("-")
+        plain = _base(label.split("] ")[-1]) == "react"
         return [
-            *(label, str(model), environment, r.pct(x["success"])),
-            *(r.pct(x[k]) for k in _RATES),
+            *(label, str(model), environment, str(n), r.pct(x["success"])),
+            *(r.num(x.get("tokens"), 0), r.num(x.get("env_steps"), 1)),
+            "-" if plain else r.pct(x["react_invalid"]),
+            *(r.pct(x[k]) for k in _RATES[1:]),
             *(r.pct(x[k]) for k in _SHARES),
         ]
 
-    body = [line(x["planner"], x["model"], x["environment"], x) for x in rows]
+    body = [line(x["planner"], x["model"], x["environment"], x["n"], x) for x in rows]
     for p in r.published()["sclplan_table3"]["rows"]:
         label = f"[paper {p['table']}] {p['planner']}"
-        body.append(line(label, p["model"], p["dataset"], p))
-    return "## Which component acted (SCLPlan Tables III-IV)\n\n" + r.table(
-        [
-            *("Planner", "Model", "Environment", "Task success"),
-            *("Invalid ReAct", "Corrected by PV", "Global plan found"),
-            *("ReAct actions", "PV actions", "GSP actions"),
-        ],
-        body,
+        body.append(line(label, p["model"], p["dataset"], "-", p))
+    return (
+        "## ReAct, precondition verification and the global planner (SCLPlan Tables III-IV)"
+        "\n\nPer planner and model, pooled over its environments (an ALFWorld task is one): "
+        "invalid ReAct predictions per prediction, the share of those PV made executable, "
+        "the runs whose global planner found a plan, and the shares of the executed actions "
+        "by the component that proposed them.\n\n"
+        + r.table(
+            [
+                *("Planner", "Model", "Environment", "n", "Task success", "Tokens", "Env steps"),
+                *("Invalid ReAct", "Corrected by PV", "Global plan found"),
+                *("ReAct actions", "PV actions", "GSP actions"),
+            ],
+            body,
+        )
+        + solvers_note(rows)
     )
 
 

@@ -25,6 +25,11 @@ def _template(name: str) -> Template:
     return Template(text)
 
 
+def has_template(name: str) -> bool:
+    """Whether `planners/prompts/` holds a template of that name."""
+    return (resources.files("sceneplan.planners") / "prompts" / name).is_file()
+
+
 def render(name: str, **values: str) -> str:
     """Fill the template `prompts/<name>`; a missing value is a KeyError (a bug, not input)."""
     return _template(name).substitute(values).strip()

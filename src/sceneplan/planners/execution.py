@@ -16,12 +16,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sceneplan.planners.base import Run
+from sceneplan.planners.episode import Episode
 from sceneplan.world.actions import Action
 from sceneplan.world.simulator import Failure
 from sceneplan.world.state import WorldState
 
 KEY = "sclplan"
 SOURCES = ("planner", "pv", "react")
+
+
+def env_steps(episode: Episode) -> int:
+    """Environment steps as SCLPlan counts them (Tables I-III): actions sent to the
+    environment to run (simulator `step` calls, refused ones included). Precondition
+    checks are not steps (`checks`); neither are views nor whole-plan verifications."""
+    return sum(call.op == "step" for call in episode.sim_calls)
+
+
+def checks(episode: Episode) -> int:
+    """Precondition checks (PV asking whether an action can run): counted apart from steps."""
+    return sum(call.op == "check" for call in episode.sim_calls)
 
 
 @dataclass
@@ -37,6 +50,7 @@ class Execution:
     symbolic_s: float = 0.0  # time in the symbolic planner (global plan and PV)
     last_failure: Failure | None = None
     info: dict[str, Any] = field(default_factory=dict)  # a planner's own metrics (its goal, ...)
+    observed: set[str] | None = None  # the assets and objects the model was shown (for NRR)
 
     @classmethod
     def start(cls, run: Run, pv: bool) -> Execution:
@@ -83,6 +97,8 @@ class Execution:
         failure = None if ended else self.last_failure
         episode.failure = failure.to_dict() if failure is not None else None
         episode.extra[KEY] = self.metrics()
+        if self.observed is not None:
+            episode.extra["observed"] = sorted(self.observed)
 
     def metrics(self) -> dict[str, Any]:
         """SCLPlan Tables III-IV for this run: steps, action sources, invalid predictions, PV."""
@@ -90,7 +106,8 @@ class Execution:
         counts = {source: episode.action_sources.count(source) for source in SOURCES}
         total = sum(counts.values())
         return {
-            "env_steps": sum(call.op == "step" for call in episode.sim_calls),
+            "env_steps": env_steps(episode),
+            "checks": checks(episode),
             "actions": counts,
             "fractions": {s: (n / total if total else None) for s, n in counts.items()},
             "react_predictions": self.react_predictions,

@@ -6,7 +6,9 @@ and assets, no movable objects). Until the model says `done`:
 1. the model proposes the next move from M (filtered to the robot's room and
    the objects it touched, §4.2), the instruction and the last feedback;
 2. the simulator checks it against M; a failure goes back as feedback, at
-   most `max_corrections` times for one step (5, as §5 caps replanning);
+   most `max_corrections` times in the whole run (5: §6.2 caps replanning at
+   five across all methods; `corrections=per_step` allows that many for
+   each step instead);
 3. the valid move runs in the true world (ENV); if the world refuses it
    because M had something wrong, M is corrected and the refusal is the
    next feedback;
@@ -22,6 +24,9 @@ nothing, but it is a step of the loop, so it counts toward `max_steps`.
 """
 
 from __future__ import annotations
+
+import itertools
+from typing import Literal
 
 from pydantic import Field
 
@@ -49,7 +54,15 @@ class LookPlanGraph(Planner):
     class Options(ObserveOptions, ViewOptions):
         max_steps: int = Field(MAX_STEPS, ge=1, description="cap on actions run (moves taken)")
         max_corrections: int = Field(
-            5, ge=0, description="re-asks for one step after the simulator's feedback (§5: 5)"
+            5,
+            ge=0,
+            description="re-asks after the simulator refuses a move (§6.2: replanning is "
+            "capped at five across all methods)",
+        )
+        corrections: Literal["total", "per_step"] = Field(
+            "total",
+            description="total: max_corrections for the whole run, as §6.2; per_step: for "
+            "each step",
         )
 
     async def _run(self, run: Run) -> None:
@@ -67,6 +80,7 @@ class LookPlanGraph(Planner):
             view="\n\n" + render("lookplangraph_view_hierarchy.md") if hierarchical else "",
         )
         feedback, last = "none yet", "none yet"
+        run.episode.extra["corrections"] = 0  # re-asks after a refusal, in the whole run
         try:
             for step in range(1, self.options.max_steps + 1):
                 action, shown = await self._propose(run, observer, system, feedback, last, step)
@@ -96,7 +110,13 @@ class LookPlanGraph(Planner):
         An expand or contract of the hierarchical view comes back as it was written.
         """
         last_failure = None
-        for _ in range(self.options.max_corrections + 1):
+        extra, cap = run.episode.extra, self.options.max_corrections
+        total = self.options.corrections == "total"
+        for attempt in itertools.count():
+            if attempt:  # a re-ask after a refusal or an unusable reply
+                if (extra["corrections"] if total else attempt - 1) >= cap:
+                    break
+                extra["corrections"] += 1
             graph, shown = observer.scene()
             dialogue = Dialogue(system)
             dialogue.user(

@@ -241,7 +241,14 @@ class Observer:
         return {kind: entries for kind, entries in nodes.items() if kind in _PLACE_KINDS}
 
     def finish(self) -> None:
-        """Record what the planner was shown (for NRR) and the final world."""
+        """Record what the planner observed (for NRR) and the final world.
+
+        Observed: what its prompts showed, and what it acted on or found by looking (all
+        a planner without prompts, such as the oracle, observes).
+        """
+        initial = set(self.run.episode.extra.get("observe", {}).get("memory", []))
+        learned = [n for n in self.memory.objects() if n not in initial]
+        self.observed.update(self.memory.true_id(n) for n in [*self.touched, *learned])
         self.run.episode.extra["observed"] = sorted(self.observed)
         self.run.final_state = self.world.truth
 

@@ -74,6 +74,8 @@ class Oracle(Planner):
         options = self.options
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         episode = run.episode
+        seen = (NodeKind.ASSET, NodeKind.OBJECT)  # it plans on the whole graph: it sees it all
+        episode.extra["observed"] = [n.id for n in run.graph if n.kind in seen]
         episode.extra["symbolic"] = result.to_dict() | {"plan": None}
         if not result.ok:
             episode.error = f"the symbolic planner found no plan ({result.status.value})"

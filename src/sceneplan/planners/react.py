@@ -35,9 +35,12 @@ class React(Planner):
         refuse_search(run, self.name)
         pv = self.options if isinstance(self.options, PVOptions) else None
         execution = Execution.start(run, pv=pv is not None)
+        if pv is not None:
+            execution.info["solver"] = pv.planner  # PV's symbolic planner (the report names it)
         ended = False
         try:
             scene = await choose_scene(run, self.options.graph_budget, self.on_event)
+            execution.observed = scene.observed
             ended = await react(
                 run,
                 execution,

@@ -38,7 +38,7 @@ from sceneplan.errors import (
 )
 from sceneplan.nav import MOVE_ACTIONS
 from sceneplan.planners.base import Reply, Run
-from sceneplan.planners.dialogue import Dialogue, render
+from sceneplan.planners.dialogue import Dialogue, has_template, render
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
@@ -50,6 +50,7 @@ from sceneplan.symbolic.precondition import Verified, verify_preconditions
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
 from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.domain import TWO_HANDED
 from sceneplan.world.goals import Formula
 
 TURN = "react_turn.md"
@@ -94,6 +95,96 @@ def refuse_search(run: Run, planner: str) -> None:
         )
 
 
+def system_prompt(run: Run, path_planner: bool) -> str:
+    """ReAct's system prompt for the run's vocabulary, from its faces: each offered action
+    with what it needs (the schemas' preconditions), the vocabulary's own description of
+    the scene (`react_world_<vocabulary>.md`, or a generic one), and how to move between
+    rooms only where the vocabulary moves through poses."""
+    simulator = run.simulator
+    poses = bool(MOVE_ACTIONS & set(simulator.schemas))
+    navigation = "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
+    return render(
+        "react_system.md",
+        world=render(_world_template(simulator.vocabulary)).strip(),
+        actions=actions_text(simulator, conditions=True),
+        navigation="\n" + render(navigation) if poses else "",
+    )
+
+
+def _world_template(vocabulary: str) -> str:
+    base = {two: one for one, two in TWO_HANDED.items()}.get(vocabulary, vocabulary)
+    name = f"react_world_{base}.md"
+    return name if has_template(name) else "react_world.md"
+
+
+class ReactTurns:
+    """The ReAct dialogue, one turn at a time: SCLPlan's loop runs its goal and global plan
+    between turns; `react` runs the turns back to back.
+
+    The dialogue (the full history) and the step count last across turns.
+    """
+
+    def __init__(
+        self,
+        run: Run,
+        execution: Execution,
+        scene: Scene,
+        *,
+        max_steps: int,
+        path_planner: bool = True,
+        pv: PVOptions | None = None,
+        on_event: OnEvent | None = None,
+    ):
+        self.run, self.execution, self.scene = run, execution, scene
+        self.max_steps, self.path_planner, self.pv = max_steps, path_planner, pv
+        self.on_event = on_event
+        self.step = 0
+        self.dialogue = Dialogue(system_prompt(run, path_planner))
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the step cap is reached."""
+        return self.step >= self.max_steps
+
+    def first_observation(self, observation: str) -> str:
+        """What the first turn says happened: in an ALFWorld room, ALFWorld's opening text."""
+        if observation == "none yet" and self.run.simulator.vocabulary == alfworld.VOCABULARY:
+            return alfworld_text.intro(self.execution.state)
+        return observation
+
+    async def turn(self, observation: str, goal: Formula | None = None) -> tuple[bool, str]:
+        """Ask for, check and run one action; whether the run ended (by `done()` or with `goal`
+        holding), and the observation of that action."""
+        run, execution = self.run, self.execution
+        self.step += 1
+        step = self.step
+        state = execution.state
+        self.dialogue.user_turn(
+            TURN,
+            graph=self.scene.text(state),
+            instruction=run.instruction,
+            robot=robot_text(state),
+            observation=observation,
+            step=str(step),
+            max_steps=str(self.max_steps),
+        )
+        emit(self.on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
+        reply = await run.ask("react", self.dialogue.snapshot(), ActionReply)
+        if reply.text:
+            self.dialogue.assistant(reply.text)
+        execution.react_predictions += 1
+        action, observation = _read(reply)
+        ok = ended = False
+        if action is None:
+            execution.react_invalid += 1
+        else:
+            ok, observation = await _act(run, execution, action, self.pv, self.path_planner)
+            reached = goal is not None and goal.holds(execution.state)
+            ended = ok and (action.name == "done" or reached)
+        emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
+        return ended, observation
+
+
 async def react(
     run: Run,
     execution: Execution,
@@ -111,42 +202,18 @@ async def react(
     With `pv`, precondition verification makes proposed actions executable.
     `observation` is the first turn's: what happened before the loop started.
     """
-    dialogue = Dialogue(
-        render(
-            "react_system.md",
-            actions=actions_text(run.simulator),
-            navigation=render(
-                "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
-            ),
-        )
+    turns = ReactTurns(
+        run,
+        execution,
+        scene,
+        max_steps=max_steps,
+        path_planner=path_planner,
+        pv=pv,
+        on_event=on_event,
     )
-    if observation == "none yet" and run.simulator.vocabulary == alfworld.VOCABULARY:
-        observation = alfworld_text.intro(execution.state)  # what ALFWorld says first
-    for step in range(1, max_steps + 1):
-        state = execution.state
-        dialogue.user_turn(
-            TURN,
-            graph=scene.text(state),
-            instruction=run.instruction,
-            robot=robot_text(state),
-            observation=observation,
-            step=str(step),
-            max_steps=str(max_steps),
-        )
-        emit(on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
-        reply = await run.ask("react", dialogue.snapshot(), ActionReply)
-        if reply.text:
-            dialogue.assistant(reply.text)
-        execution.react_predictions += 1
-        action, observation = _read(reply)
-        ok = ended = False
-        if action is None:
-            execution.react_invalid += 1
-        else:
-            ok, observation = await _act(run, execution, action, pv, path_planner)
-            reached = goal is not None and goal.holds(execution.state)
-            ended = ok and (action.name == "done" or reached)
-        emit(on_event, PlanEvent("verify", "react", step, observation, ok))
+    observation = turns.first_observation(observation)
+    while not turns.exhausted:
+        ended, observation = await turns.turn(observation, goal)
         if ended:
             return True
     return False

@@ -33,8 +33,12 @@ async def iterative_replanning(
     path_planner: bool,
     topology: bool = True,
     on_event: OnEvent | None = None,
+    first_plan: list[str] | None = None,
 ) -> None:
     """Plan, verify and feed back in `dialogue`; fill the Episode's plans and `run.final_state`.
+
+    `first_plan`: the plan the search's last reply carried (SayPlan's one reply that
+    switches and plans); the first round verifies it without asking.
 
     The Episode keeps the last plan the simulator judged; `replans` counts the
     plans after the first, as SayPlan's Tables 17-18 do (0 when the first plan
@@ -44,40 +48,47 @@ async def iterative_replanning(
     feedback = ""
     for round_ in range(1, max_replans + 2):
         episode.replans = round_ - 1
-        dialogue.user_turn(
-            PLAN_TURN,
-            graph=graph_text(view, topology=topology),
-            instruction=run.instruction,
-            memory=memory_text(view),
-            feedback=feedback or "none",
-        )
-        emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
-        reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
-        if reply.text:
-            dialogue.assistant(reply.text)
-        if reply.parsed is None:
-            feedback = unusable_reply_feedback(reply.text, PlanReply)
-            emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
-            continue
-        reply.call.command = "plan"
-        steps = list(reply.parsed.plan)
+        if round_ == 1 and first_plan:
+            steps = list(first_plan)
+        else:
+            dialogue.user_turn(
+                PLAN_TURN,
+                graph=graph_text(view, topology=topology),
+                instruction=run.instruction,
+                memory=memory_text(view),
+                feedback=feedback or "none",
+            )
+            emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
+            reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
+            if reply.text:
+                dialogue.assistant(reply.text)
+            if reply.parsed is None:
+                feedback = unusable_reply_feedback(reply.text, PlanReply)
+                emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
+                continue
+            reply.call.command = "plan"
+            steps = list(reply.parsed.plan)
         emit(on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps}))
         feedback = _verify(run, steps, path_planner)
         if feedback and dialogue.markov:
             feedback = f"{feedback} (in your last plan: {' > '.join(steps)})"
-        emit(
-            on_event,
-            PlanEvent(
-                "verify",
-                "plan",
-                round_,
-                feedback or "plan verified",
-                ok=not feedback,
-                data={"full_plan": episode.full_plan},
-            ),
-        )
+        _verified(on_event, round_, feedback, episode.full_plan)
         if not feedback:
             return
+
+
+def _verified(on_event: OnEvent | None, round_: int, feedback: str, full_plan: list[str]) -> None:
+    emit(
+        on_event,
+        PlanEvent(
+            "verify",
+            "plan",
+            round_,
+            feedback or "plan verified",
+            ok=not feedback,
+            data={"full_plan": full_plan},
+        ),
+    )
 
 
 def _verify(run: Run, steps: list[str], path_planner: bool) -> str:

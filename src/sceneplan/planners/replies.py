@@ -37,6 +37,26 @@ class SearchReply(BaseModel):
     command: Command | None = Field(description="the next expand/contract; null when planning")
 
 
+def _all_required(schema: dict, cls: type) -> None:
+    """Send every property as required (strict structured output), though a reply that
+    leaves out a nullable one still validates."""
+    properties = schema.get("properties", {})
+    schema["required"] = list(properties)
+    for prop in properties.values():
+        prop.pop("default", None)
+
+
+class PlanningSearchReply(SearchReply):
+    """A search turn of SayPlan's one dialogue (000, Algorithm 1): the reply that switches to
+    planning carries the first plan; null (or []) while exploring."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+
+    plan: list[str] | None = Field(
+        None, description="with mode planning: the plan, actions as name(node); else null"
+    )
+
+
 class FindReply(SearchReply):
     """A search turn of a search task: the answer is named when the mode switches to planning."""
 

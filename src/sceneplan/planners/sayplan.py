@@ -11,8 +11,11 @@ last feedback (`dialogue=chat` sends the whole exchange instead, the graph
 only in the newest message). For a search task the run ends with the answer
 the model names.
 
-With `observe=partial` this is LookPlanGraph's SayPlan* (§6.1): the search
-and the plans work on the robot's memory (`planners/observing.py`), with the
+`sayplan[actions=lookplangraph]` is LookPlanGraph's SayPlan* (§6.1, its
+Tables 2-3): the same method on the graph without its pose nodes, with the
+room-level actions (go_to, pick_up, put_on, put_inside) instead of access
+and release. With `observe=partial` the search and the plans also work on
+the robot's memory (`planners/observing.py`), with the
 room-level actions (go_to, pick_up, put_on, put_inside, and looks), and each
 plan runs in the true world, which may refuse a step memory had wrong.
 """
@@ -34,14 +37,15 @@ from sceneplan.planners.search import initial_view, is_search, semantic_search, 
 from sceneplan.world.simulator import Simulator
 
 
-def actions_text(simulator: Simulator, skip: frozenset[str] = frozenset()) -> str:
+def actions_text(
+    simulator: Simulator, skip: frozenset[str] = frozenset(), *, conditions: bool = False
+) -> str:
     """The actions the scene can use (`Simulator.offered_actions`) for a prompt, one per
-    line, from the simulator's schemas."""
+    line, from the simulator's schemas (with `conditions`, what each needs)."""
     offered = set(simulator.offered_actions()) - skip
+    lines = simulator.describe_actions(conditions)
     return "\n".join(
-        f"- {line}"
-        for name, line in zip(simulator.schemas, simulator.describe_actions(), strict=True)
-        if name in offered
+        f"- {line}" for name, line in zip(simulator.schemas, lines, strict=True) if name in offered
     )
 
 
@@ -72,7 +76,14 @@ class SayPlan(Planner):
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
 
     class Options(PartialOptions, ReplanOptions):
-        """SayPlan's options: search, replanning, and observing the world partially."""
+        """SayPlan's options: search, replanning, the actions, observing the world partially."""
+
+        actions: Literal["sayplan", "lookplangraph"] = Field(
+            "sayplan",
+            description="sayplan: goto/access/release with the poses (the SayPlan paper); "
+            "lookplangraph: SayPlan* of LookPlanGraph §6.1, no poses, go_to/pick_up/put_on/"
+            "put_inside (`sayplan[actions=lookplangraph]`, the paper's Tables 2-3)",
+        )
 
     @property
     def partial(self) -> bool:
@@ -80,9 +91,15 @@ class SayPlan(Planner):
         return getattr(self.options, "observe", "full") == "partial"
 
     @property
+    def star(self) -> bool:
+        """Whether this is LookPlanGraph's SayPlan* (§6.1): room-level actions, no poses."""
+        return self.partial or getattr(self.options, "actions", "sayplan") == "lookplangraph"
+
+    @property
     def vocabulary(self) -> str:  # type: ignore[override]
-        """SayPlan's actions; on memory, the room-level ones of SayPlan* (LookPlanGraph §6.1)."""
-        return "lookplangraph" if self.partial else "sayplan"
+        """SayPlan's actions; for SayPlan* (and on memory) the room-level ones (LookPlanGraph
+        §6.1)."""
+        return "lookplangraph" if self.star else "sayplan"
 
     @property
     def max_replans(self) -> int:
@@ -103,15 +120,18 @@ class SayPlan(Planner):
             await self._on_memory(run, lambda view: self.system_prompt(run, find, view))
             return
         find = is_search(run)
-        view = self.start_view(run)
+        poses = not self.star  # SayPlan* works on the graph without its pose nodes
+        view = self.start_view(run, topology=poses)
         dialogue = self.dialogue(self.system_prompt(run, find, view))
         result = await semantic_search(
             run,
             dialogue,
             find=find,
             max_turns=self.options.max_search_turns,
+            topology=poses,
             view=view,
             on_event=self.on_event,
+            with_plan=not find,
         )
         if find:
             run.episode.answer = result.answer
@@ -121,8 +141,10 @@ class SayPlan(Planner):
             dialogue,
             result.view,
             max_replans=self.max_replans,
-            path_planner=self.path_planner,
+            path_planner=self.path_planner and poses,
+            topology=poses,
             on_event=self.on_event,
+            first_plan=result.plan,
         )
 
     async def _on_memory(
@@ -171,7 +193,9 @@ class SayPlan(Planner):
 
         `view` is the one the search starts from (default: collapsed to rooms).
         """
-        if self.partial:
+        # SayPlan's one dialogue, fully observing: the reply that switches carries the plan
+        with_plan = "" if find or self.partial else "_with_plan"
+        if self.star:
             navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
         elif self.path_planner:
             navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"
@@ -183,5 +207,7 @@ class SayPlan(Planner):
             actions=actions_text(run.simulator),
             navigation=render(navigation),
             answer=render("sayplan_answer.md") if find else "",
+            switch=render(f"sayplan_switch{with_plan}.md"),
+            example_switch=render(f"sayplan_example_switch{with_plan}.md"),
             example_plan=render(example),
         )

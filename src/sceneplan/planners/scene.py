@@ -22,6 +22,7 @@ from sceneplan.planners.react_replies import RoomsReply
 from sceneplan.world.state import WorldState
 
 DEFAULT_GRAPH_BUDGET = 8000
+_SEEN = frozenset((NodeKind.ASSET.value, NodeKind.OBJECT.value))
 
 
 @dataclass
@@ -30,16 +31,19 @@ class Scene:
 
     rooms: list[str] | None = None
     ignored: list[str] = field(default_factory=list)
+    observed: set[str] = field(default_factory=set)  # assets and objects shown so far (NRR)
 
     def text(self, state: WorldState) -> str:
         """The scene graph in `state`, as compact JSON for a prompt."""
         graph = state.to_graph()
         if self.rooms is None:
-            return graph_text(full_view(graph))
-        view = collapse(graph)
-        here = graph.room_of(state.agent_at)
-        for room in dict.fromkeys([*self.rooms, *([here] if here else [])]):
-            view.expand(room)
+            view = full_view(graph)
+        else:
+            view = collapse(graph)
+            here = graph.room_of(state.agent_at)
+            for room in dict.fromkeys([*self.rooms, *([here] if here else [])]):
+                view.expand(room)
+        self.observed.update(n for n in view.visible_nodes() if view.kind(n) in _SEEN)
         return graph_text(view)
 
     def to_dict(self) -> dict[str, object]:

@@ -1,8 +1,10 @@
 """SCLPlan (symbolically constrained language planning): an LLM goal, a global plan, ReAct + PV.
 
-Phase 1: the model writes the instruction as a goal of our goal language
-(docs/goals.md), shown the scene (`scene`); the goal is checked against the
-graph, and an invalid one is fed back once with the parser's message.
+Phase 1: the model writes the instruction as a goal, shown the scene
+(`scene`): in ALFWorld in PDDL over ALFWorld's predicates, as in the paper;
+elsewhere in our goal language (docs/goals.md). Either form is accepted
+(`symbolic.goal_reader`); the goal is checked against the graph, and an
+invalid one is fed back once with the parser's message.
 Phase 2: the global symbolic planner solves the goal from the current state;
 its plan runs step by step in the simulator (source "planner"), and when
 every step runs the task is complete. Phase 3: when there is no valid goal,
@@ -11,10 +13,16 @@ takes over with the whole history, until it says `done()`, the written goal
 holds, or the step cap is reached. Phase 4: each action it proposes goes
 through precondition verification (`react_loop`).
 
-One departure from the paper, which starts every iteration at Phase 1 again:
-the goal is written and solved once. The simulated world is deterministic
-and fully known, so a goal unsolvable from the start stays unsolvable from
-every state the robot reaches; asking again would only cost tokens.
+The loop is the paper's (003, the method section and Fig. 2): every
+iteration starts at Phase 1 again. The model writes the goal from the
+instruction, the scene as it is now and the last observation; the global
+symbolic planner (GSP) tries it; only when it finds no plan (or its plan
+fails) does ReAct predict one action, with PV, and the next iteration
+begins. `loop=once` is the older form: the goal is written and solved once,
+then ReAct goes on alone (in a deterministic, fully known world a goal that
+is unsolvable from the start stays so, and asking again costs tokens).
+Either way the Episode counts the goal calls (`goal_calls`), the GSP calls
+(`gsp_calls`) and all LLM calls (`llm_calls`).
 
 SCLPlan plans tasks that change the world; search tasks are refused.
 """
@@ -22,6 +30,8 @@ SCLPlan plans tasks that change the world; search tasks are refused.
 from __future__ import annotations
 
 import asyncio
+from functools import cache
+from typing import Literal
 
 from pydantic import Field
 
@@ -30,14 +40,21 @@ from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
+from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.planners.progress import PlanEvent, emit
-from sceneplan.planners.react_loop import PVOptions, react, refuse_search
+from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
 from sceneplan.planners.scene import Scene, choose_scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
-from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
+from sceneplan.symbolic.solver import (
+    DEFAULT_PLANNER,
+    PlanningProblem,
+    available_backends,
+    solve,
+)
 from sceneplan.world import alfworld
-from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.goals import Formula
 from sceneplan.world.predicates import PREDICATES, StateWord
 
 
@@ -63,14 +80,32 @@ def categories_text(graph: SceneGraph, rooms: list[str] | None = None) -> str:
     return "; ".join(f"{c}: {', '.join(ids)}" for c, ids in sorted(members.items()))
 
 
+@cache
+def paper_solver() -> str:
+    """The paper's symbolic planner, BFS(f) from LAPKT (`bfsf`), where the `lapkt` extra is
+    installed; else the default back end."""
+    return "bfsf" if "bfsf" in available_backends() else DEFAULT_PLANNER
+
+
 class SCLPlan(Planner):
     """SCLPlan: an LLM goal, the global symbolic plan, then ReAct with PV."""
 
     name = "sclplan"
 
     class Options(PVOptions):
+        planner: SymbolicPlanner = Field(
+            default_factory=paper_solver,
+            description="symbolic planner of PV and the global plan: bfsf (LAPKT's BFS(f), the "
+            f"paper's) when the lapkt extra is installed, else {DEFAULT_PLANNER}; "
+            f"{SYMBOLIC_PLANNERS}",
+        )
         timeout: float = Field(
             30.0, gt=0, description="seconds for the global plan (the same symbolic planner)"
+        )
+        loop: Literal["per_step", "once"] = Field(
+            "per_step",
+            description="per_step: goal and global plan again before every ReAct step (the "
+            "paper's loop); once: the goal written and solved once, then ReAct alone",
         )
 
     options: Options
@@ -81,29 +116,74 @@ class SCLPlan(Planner):
     async def _run(self, run: Run) -> None:
         refuse_search(run, self.name)
         execution = Execution.start(run, pv=True)
+        execution.info.update(
+            goal=None, goal_valid=False, goal_attempts=0, goal_calls=0, gsp_calls=0
+        )
+        execution.info["global_plan_found"] = False
+        execution.info["solver"] = self.options.planner  # of the GSP and PV (the report names it)
         ended = False
         try:
             scene = await choose_scene(run, self.options.graph_budget, self.on_event)
-            goal = await self._write_goal(run, scene, execution)
-            observation = await self._global_plan(run, goal, execution)
-            ended = observation is None or await react(
+            execution.observed = scene.observed
+            turns = ReactTurns(
                 run,
                 execution,
                 scene,
                 max_steps=self.options.max_steps,
                 path_planner=self.options.path_planner,
                 pv=self.options,
-                observation=observation,
-                goal=goal,
                 on_event=self.on_event,
             )
+            if self.options.loop == "once":
+                ended = await self._once(run, scene, execution, turns)
+            else:
+                ended = await self._per_step(run, scene, execution, turns)
         finally:
+            execution.info["llm_calls"] = len(run.episode.llm_calls)
             execution.finish(ended)
 
-    async def _write_goal(self, run: Run, scene: Scene, execution: Execution) -> Formula | None:
+    async def _once(self, run: Run, scene: Scene, execution: Execution, turns: ReactTurns) -> bool:
+        """Phases 1-2 once, then Phases 3-4 until the run ends or the step cap."""
+        goal = await self._write_goal(run, scene, execution, "none yet")
+        observation = await self._global_plan(run, goal, execution)
+        if observation is None:
+            return True
+        observation = turns.first_observation(observation)
+        while not turns.exhausted:
+            ended, observation = await turns.turn(observation, goal)
+            if ended:
+                return True
+        return False
+
+    async def _per_step(
+        self, run: Run, scene: Scene, execution: Execution, turns: ReactTurns
+    ) -> bool:
+        """Phases 1-4 at every iteration, until the global plan completes the task, ReAct
+        ends it, or ReAct's step cap is reached."""
+        observation = turns.first_observation("none yet")
+        while True:
+            goal = await self._write_goal(run, scene, execution, observation)
+            planned = await self._global_plan(run, goal, execution)
+            if planned is None:
+                return True
+            if turns.exhausted:
+                return False
+            first = turns.step == 0
+            told = planned if first else f"{observation}; {planned}"
+            ended, observation = await turns.turn(told, goal)
+            if ended:
+                return True
+
+    async def _write_goal(
+        self, run: Run, scene: Scene, execution: Execution, observation: str
+    ) -> Formula | None:
         """Phase 1: the model's goal, checked against the graph; one retry with the error."""
         state = execution.state
-        dialogue = Dialogue(render("sclplan_goal.md", predicates=predicates_text()))
+        if run.simulator.vocabulary == alfworld.VOCABULARY:  # the paper's: a PDDL goal
+            system = render("sclplan_goal_pddl.md", predicates=alfworld_predicates_text())
+        else:
+            system = render("sclplan_goal.md", predicates=predicates_text())
+        dialogue = Dialogue(system)
         dialogue.user(
             render(
                 "sclplan_goal_turn.md",
@@ -111,14 +191,16 @@ class SCLPlan(Planner):
                 graph=scene.text(state),
                 robot=robot_text(state),
                 categories=categories_text(run.graph, scene.rooms),
+                observation=observation,
             )
         )
         info = execution.info
-        info.update(goal=None, goal_valid=False, goal_attempts=0)
+        info.update(goal=None, goal_valid=False)
         for attempt in (1, 2):
             emit(self.on_event, PlanEvent("ask", "goal", attempt, "waiting for the goal"))
             reply = await run.ask("goal", dialogue.snapshot(), GoalReply)
             info["goal_attempts"] = attempt
+            info["goal_calls"] += 1
             if reply.text:
                 dialogue.assistant(reply.text)
             if reply.parsed is None:
@@ -126,7 +208,7 @@ class SCLPlan(Planner):
             else:
                 info["goal"] = text = reply.parsed.goal
                 try:
-                    formula = parse_goal(text, run.graph)
+                    formula = read_goal(text, run.graph)
                 except GoalParseError as exc:
                     error = str(exc)
                 else:
@@ -143,13 +225,13 @@ class SCLPlan(Planner):
         self, run: Run, goal: Formula | None, execution: Execution
     ) -> str | None:
         """Phase 2: solve and run the goal; None when it is reached, else what to tell ReAct."""
-        execution.info["global_plan_found"] = False
         if goal is None:
             return "no valid goal could be written, so there is no global plan: act step by step"
         problem = PlanningProblem(
             run.graph, goal, state=execution.state, vocabulary=run.simulator.vocabulary
         )
         options = self.options
+        execution.info["gsp_calls"] += 1
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         execution.symbolic_s += result.total_s
         run.episode.extra["symbolic"] = result.to_dict() | {"plan": None}

@@ -29,7 +29,7 @@ from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.options import AUTO_BUDGET, Collapse
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
-from sceneplan.planners.replies import Command, FindReply, SearchReply
+from sceneplan.planners.replies import Command, FindReply, PlanningSearchReply, SearchReply
 from sceneplan.world.domain import Cause
 from sceneplan.world.task import Task
 
@@ -47,6 +47,7 @@ class SearchResult:
     view: GraphView
     answer: list[str] = field(default_factory=list)
     switched: bool = False  # the model switched to planning (else the turn cap ended it)
+    plan: list[str] | None = None  # the plan the switching reply carried (`with_plan`)
 
 
 def initial_view(
@@ -128,16 +129,19 @@ async def semantic_search(
     topology: bool = True,
     view: GraphView | None = None,
     on_event: OnEvent | None = None,
+    with_plan: bool = False,
 ) -> SearchResult:
     """Run the search in `dialogue`; record every turn in the Episode and `explored`.
 
     `find` asks for the answer nodes of a search task when the model stops.
+    `with_plan` (a planning task in SayPlan's one dialogue): the reply that switches
+    to planning may carry the first plan, as in the paper, saving a call.
     `view` is where the search starts (default: collapsed to rooms); the
     Episode's `extra["view"]` says which it was.
     """
     view = view if view is not None else collapse(run.graph)
     run.episode.extra["view"] = view_mode(view)
-    schema = FindReply if find else SearchReply
+    schema = FindReply if find else PlanningSearchReply if with_plan else SearchReply
     template, asked = SEARCH_TURN, {}
     if find:
         template, asked = FIND_TURN, {"answer_with": answer_with(run.task)}
@@ -167,7 +171,8 @@ async def semantic_search(
             if answer is not None:
                 data["answer"] = answer
                 emit(on_event, PlanEvent("answer", "search", turn, record.feedback, data=data))
-                return SearchResult(view, answer, switched=True)
+                carried = getattr(reply.parsed, "plan", None) or None
+                return SearchResult(view, answer, switched=True, plan=carried)
             emit(on_event, PlanEvent("search", "search", turn, record.feedback, record.ok, data))
             feedback = record.feedback
         return SearchResult(view)
