@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
@@ -73,6 +74,7 @@ def test_example_house(tmp_path):
     assert cli("graph", "check", out).exit_code == 0
     g = load(out)
     assert len([n for n in g if n.kind is NodeKind.ROOM]) == 10
+    assert nx.is_connected(g.topology)  # doors and open plans join every room
     # a towel from the bathroom to the bed
     result = cli("solve", out, "--goal", "ontop_of(towel25, bed5)")
     assert result.exit_code == 0 and "goal reached" in result.output, result.output

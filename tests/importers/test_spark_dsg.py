@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from typer.testing import CliRunner
 
@@ -207,6 +208,8 @@ def test_spark_dsg_apartment_file(tmp_path):
     things = [n for n in g if n.kind in (NodeKind.ASSET, NodeKind.OBJECT) and n.category != "floor"]
     assert len(things) == 7 and sum(n.kind is NodeKind.OBJECT for n in things) == 2
     assert cli("graph", "check", out).exit_code == 0
+    assert nx.is_connected(g.topology)  # every pose reaches the room
+    assert g.node("agent").parent in g.topology
     save(g, tmp_path / "again.json")
 
 

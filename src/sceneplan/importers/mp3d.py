@@ -27,7 +27,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
-from sceneplan.importers.taxonomy import Category, classify, nearest, override, slug
+from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
 
 __all__ = ["REGION_LABELS", "import_"]
 
@@ -67,8 +67,6 @@ def import_(
     """A Matterport3D `.house` file as a scene graph, with its report."""
     path = Path(path)
     mp3d = _mp3d()
-    import shapely.geometry
-
     try:
         info = mp3d.load_mp3d_info(str(path))
         polygons = {r._index: r for r in mp3d.get_rooms_from_mp3d_info(info, angle_deg=0.0)}
@@ -144,8 +142,7 @@ def import_(
                 room_of[obj["object_index"]] = int(guess)
     ids: dict[int, str] = {}
     used = {n["id"] for n in nodes} | {"agent"}
-    holders: dict[int, list[tuple[str, list[float]]]] = {}
-    asset_affordances: dict[str, tuple[str, ...]] = {}
+    supports = Supports(lambda stem: _unique(stem, used))
 
     def position(obj: dict[str, Any]) -> list[float]:
         return [round(float(v), 3) for v in obj["pos"]]
@@ -168,9 +165,7 @@ def import_(
         ids[index] = node_id
         if category.kind != "asset":
             continue
-        if "release" in category.affordances:
-            holders.setdefault(room_of[index], []).append((node_id, position(obj)))
-        asset_affordances[node_id] = category.affordances
+        supports.add(rooms[room_of[index]], node_id, position(obj), category.affordances)
         nodes.append(
             native_node(
                 id=node_id,
@@ -189,33 +184,13 @@ def import_(
             report.mapped(f"object -> fixed asset ({category.name})")
         if obj["region_index"] not in rooms:
             report.notes.append(f"object {index} has no region: put in the nearest room")
-    floors_made: dict[int, str] = {}
     for obj in info["O"]:
         index = obj["object_index"]
         category, why = kinds[index]
         if index not in ids or category.kind != "object":
             continue
-        room = room_of[index]
-        if holders.get(room):
-            parent = nearest(position(obj), holders[room]) or holders[room][0][0]
-            reason = f"object -> movable {category.name}, on the nearest asset of its room"
-        else:
-            if room not in floors_made:
-                floors_made[room] = _unique(f"floor_{rooms[room]}", used)
-                asset_affordances[floors_made[room]] = ("release",)
-                nodes.append(
-                    native_node(
-                        id=floors_made[room],
-                        kind="asset",
-                        parent=rooms[room],
-                        category="floor",
-                        affordances=["release"],
-                        description=f"the floor of {rooms[room]} (derived: no asset there)",
-                    )
-                )
-            parent = floors_made[room]
-            reason = f"object -> movable {category.name}, on the floor of its room (no asset)"
-        relation = "inside_of" if "open" in asset_affordances.get(parent, ()) else "ontop_of"
+        parent, relation, how = supports.place(rooms[room_of[index]], position(obj))
+        reason = f"object -> movable {category.name}, {how}"
         nodes.append(
             native_node(
                 id=ids[index],
@@ -230,8 +205,38 @@ def import_(
             )
         )
         report.guessed(reason + (f" ({why})" if why else ""))
+    nodes += supports.derived
 
-    # topology from the regions' geometry
+    poses, links = _topology(doors, rooms, room_level, room_pos, polygons, report)
+    nodes += poses
+    entry = next((r for r in sorted(rooms) if rooms[r].startswith("entryway")), min(rooms))
+    nodes.append(native_node(id="agent", kind="agent", parent=rooms[entry]))
+    report.notes.append(f"the robot starts in {rooms[entry]} (a house file has no robot)")
+    graph = from_dict(
+        {
+            "format": "sceneplan-graph",
+            "version": 1,
+            "name": name or path.stem,
+            "description": f"Imported from the Matterport3D house file {path.name}",
+            "nodes": nodes,
+            "links": [list(link) for link in sorted(links)],
+        },
+        str(path),
+    )
+    return Imported(graph, report)
+
+
+def _topology(
+    doors: list[dict[str, Any]],
+    rooms: dict[int, str],
+    room_level: dict[int, int],
+    room_pos: dict[int, list[float]],
+    polygons: dict[int, Any],
+    report: ImportReport,
+) -> tuple[list[dict[str, Any]], set[tuple[str, str]]]:
+    """Poses and links from the regions' geometry: doors, open plans, then bridges."""
+    import shapely.geometry
+
     links: set[tuple[str, str]] = set()
     poses: list[dict[str, Any]] = []
     joined: set[frozenset[int]] = set()
@@ -262,10 +267,9 @@ def import_(
         if others and others[0][0] <= DOOR_REACH:
             other = others[0][1]
             with_door.add(own)
-            connect(
-                own, other, f"door{door['object_index']}", position(door),
-                f"the door between {rooms[own]} and {rooms[other]}",
-            )  # fmt: skip
+            where = [round(float(v), 3) for v in door["pos"]]
+            why = f"the door between {rooms[own]} and {rooms[other]}"
+            connect(own, other, f"door{door['object_index']}", where, why)
             report.guessed("object -> door pose: a door (frame) between two regions")
         else:
             report.dropped("object -> nothing: a door (frame) to no other region (outside)")
@@ -288,22 +292,7 @@ def import_(
             f"passage_{a}_{b}: no door or open plan joins {rooms[a]} to the rest; "
             "joined at the closest rooms"
         )
-    nodes += poses
-    entry = next((r for r in sorted(rooms) if rooms[r].startswith("entryway")), min(rooms))
-    nodes.append(native_node(id="agent", kind="agent", parent=rooms[entry]))
-    report.notes.append(f"the robot starts in {rooms[entry]} (a house file has no robot)")
-    graph = from_dict(
-        {
-            "format": "sceneplan-graph",
-            "version": 1,
-            "name": name or path.stem,
-            "description": f"Imported from the Matterport3D house file {path.name}",
-            "nodes": nodes,
-            "links": [list(link) for link in sorted(links)],
-        },
-        str(path),
-    )
-    return Imported(graph, report)
+    return poses, links
 
 
 def _category(raw: str, coarse: str, movable: set[str], fixed: set[str]) -> tuple[Category, str]:

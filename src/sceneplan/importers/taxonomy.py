@@ -26,12 +26,14 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "CATEGORIES",
     "Category",
+    "Supports",
     "classify",
     "nearest",
     "normalize",
@@ -298,3 +300,63 @@ def nearest(
         if best is None or (distance, node_id) < best:
             best = (distance, node_id)
     return best[1] if best else None
+
+
+class Supports:
+    """Where movable objects rest: on (or, if it opens, in) the nearest asset of their room
+    that holds things, else on a floor asset derived for the room (made once, kept in
+    `derived`).
+
+    >>> s = Supports(lambda stem: stem)
+    >>> s.add("kitchen", "table", [0, 0, 0], ("release",))
+    >>> s.add("kitchen", "fridge", [5, 0, 0], ("open", "close", "release"))
+    >>> s.place("kitchen", [4, 0, 1]), s.place("hall", [9, 9, 0])[:2]
+    (('fridge', 'inside_of', 'on the nearest asset of its room'), ('floor_hall', 'ontop_of'))
+    """
+
+    def __init__(self, unique: Callable[[str], str]):
+        self._unique = unique  # makes an id unique among the graph's
+        self._holders: dict[str, list[tuple[str, Sequence[float] | None]]] = {}
+        self._opens: set[str] = set()
+        self._floors: dict[str, str] = {}
+        self.derived: list[dict[str, Any]] = []
+
+    def add(
+        self,
+        room: str,
+        asset: str,
+        position: Sequence[float] | None,
+        affordances: Iterable[str],
+    ) -> None:
+        """An asset of `room`; it holds things if it affords `release`."""
+        affordances = tuple(affordances)
+        if "release" in affordances:
+            self._holders.setdefault(room, []).append((asset, position))
+        if "open" in affordances:
+            self._opens.add(asset)
+
+    def relation(self, asset: str) -> str:
+        """How things rest on this asset: inside what opens, on top of the rest."""
+        return "inside_of" if asset in self._opens else "ontop_of"
+
+    def place(self, room: str, position: Sequence[float] | None) -> tuple[str, str, str]:
+        """(parent, relation, how) for a movable object of `room` at `position`."""
+        holders = self._holders.get(room)
+        if holders:
+            parent = nearest(position, holders) or holders[0][0]
+            return parent, self.relation(parent), "on the nearest asset of its room"
+        if room not in self._floors:
+            from sceneplan.graph.io import native_node
+
+            self._floors[room] = self._unique(f"floor_{room}")
+            self.derived.append(
+                native_node(
+                    id=self._floors[room],
+                    kind="asset",
+                    parent=room,
+                    category="floor",
+                    affordances=["release"],
+                    description=f"the floor of {room} (derived: no asset there)",
+                )
+            )
+        return self._floors[room], "ontop_of", "on the floor of its room (no asset)"

@@ -12,13 +12,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
-from sceneplan.importers.taxonomy import Category, classify, nearest, override, slug
+from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
 
-__all__ = ["Options", "convert_nodes", "symbol_of"]
+__all__ = ["Options", "convert_nodes", "kept_ids", "symbol_of"]
 
 _SYMBOL_NAME = re.compile(r"^[A-Za-z]\(\d+\)$")  # Hydra's default names: O(11), R(0)
-SYMBOL_IN_DESCRIPTION = re.compile(r"Hydra node (\S+?)[,)]")
+_SYMBOL_IN_DESCRIPTION = re.compile(r"Hydra node (\S+?)[,)]")
+OBJECTS, PLACES, ROOMS, BUILDINGS = 2, 3, 4, 5  # spark_dsg.DsgLayers' layer ids
 
 
 @dataclass
@@ -27,7 +29,6 @@ class Options:
 
     object_labels: Mapping[int, str] | None = None  # when the file has no labelspace
     object_labels_from: str = ""  # where they came from, for the report
-    room_labels: Mapping[int, str] | None = None
     movable: frozenset[str] = frozenset()
     fixed: frozenset[str] = frozenset()
     keep_ids: Mapping[str, str] = field(default_factory=dict)  # symbol -> id (live updates)
@@ -38,317 +39,302 @@ def symbol_of(node: Any) -> str:
     return str(node.id.str())
 
 
-def _index(node: Any) -> int:
-    return int(node.id.category_id)
-
-
-def _labels(graph: Any, layer: int, fallback: Mapping[int, str] | None) -> dict[int, str]:
-    found = dict(graph.get_labelspace(layer, 0).labels_to_names)
-    return found or dict(fallback or {})
-
-
-def _position(attrs: Any) -> list[float] | None:
-    pos = getattr(attrs, "position", None)
-    if pos is None:
-        return None
-    return [round(float(v), 3) for v in pos]
+def kept_ids(nodes: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Symbol -> id of the nodes of an earlier import (read from their descriptions)."""
+    out = {}
+    for node in nodes:
+        found = _SYMBOL_IN_DESCRIPTION.search(str(node.get("description", "")) + ",")
+        if found:
+            out[found.group(1)] = node["id"]
+    return out
 
 
 def convert_nodes(
     graph: Any, report: ImportReport, options: Options
 ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
     """The native nodes and links of a DynamicSceneGraph, counting every file node once."""
-    objects_layer = 2  # spark_dsg.DsgLayers.OBJECTS
-    file_labels = dict(graph.get_labelspace(objects_layer, 0).labels_to_names)
-    fallback_labels = dict(options.object_labels or {})
-    room_labels = _labels(graph, 4, options.room_labels)
+    conversion = _Conversion(graph, report, options)
+    return conversion.nodes, sorted(conversion.links)
 
-    kinds: dict[int, str] = {}
-    by_id: dict[int, Any] = {}
-    for node in graph.nodes:
+
+class _Conversion:
+    """One pass over the file, in the order the rules need: rooms, places, objects, the robot."""
+
+    def __init__(self, graph: Any, report: ImportReport, options: Options):
+        self.graph, self.report, self.options = graph, report, options
+        self.by_id: dict[int, Any] = {}
+        self.kinds: dict[int, str] = {}
+        for node in graph.nodes:
+            self.by_id[node.id.value] = node
+            self.kinds[node.id.value] = self._kind(node)
+        self.neighbours: dict[int, set[int]] = {i: set() for i in self.by_id}
+        for edge in graph.edges:
+            if edge.source in self.neighbours and edge.target in self.neighbours:
+                self.neighbours[edge.source].add(edge.target)
+                self.neighbours[edge.target].add(edge.source)
+        self.ids: dict[int, str] = {}
+        self.used: set[str] = {"agent", "floor0"}
+        self.nodes: list[dict[str, Any]] = []
+        self.links: set[tuple[str, str]] = set()
+        self.floor: str | None = None
+        self._buildings_and_rooms()
+        self.place_room = self._place_rooms()
+        self._poses_and_links()
+        self._objects()
+        self._robot()
+
+    # -- node kinds, names and ids ---------------------------------------------------------
+
+    def _kind(self, node: Any) -> str:
         key = node.layer
-        attrs_type = type(node.attributes).__name__
-        if attrs_type == "AgentNodeAttributes":
-            kind = "agent"
-        elif key.layer == 3:
-            kind = "place" if key.partition == 0 else "mesh_place"
-        elif key.layer == 2 and key.partition == 0:
-            kind = "object"
-        elif key.layer == 4:
-            kind = "room"
-        elif key.layer == 5:
-            kind = "building"
-        else:
-            kind = "other"
-            report.dropped(
-                f"node of layer {key.layer}"
-                + (f" partition {key.partition}" if key.partition else "")
-                + " (not objects, places, rooms, buildings or agents)"
+        if type(node.attributes).__name__ == "AgentNodeAttributes":
+            return "agent"
+        if key.layer == PLACES:
+            if key.partition == 0:
+                return "place"
+            self.report.dropped(
+                f"mesh place (places layer, partition {key.partition}): the mesh's, not a pose"
             )
-        kinds[node.id.value] = kind
-        by_id[node.id.value] = node
-    for kind in kinds.values():
-        if kind == "mesh_place":
-            report.dropped(
-                "mesh place (places layer, partition 1): surface of the mesh, not a pose"
-            )
+            return "mesh_place"
+        if key.layer == OBJECTS and key.partition == 0:
+            return "object"
+        if key.layer in (ROOMS, BUILDINGS):
+            return "room" if key.layer == ROOMS else "building"
+        self.report.dropped(
+            f"node of layer {key.layer}"
+            + (f" partition {key.partition}" if key.partition else "")
+            + " (not objects, places, rooms, buildings or agents)"
+        )
+        return "other"
 
-    neighbours: dict[int, set[int]] = {i: set() for i in by_id}
-    for edge in graph.edges:
-        if edge.source in neighbours and edge.target in neighbours:
-            neighbours[edge.source].add(edge.target)
-            neighbours[edge.target].add(edge.source)
+    def of(self, kind: str) -> list[int]:
+        return sorted(i for i, k in self.kinds.items() if k == kind)
 
-    def of(kind: str) -> list[int]:
-        return sorted(i for i, k in kinds.items() if k == kind)
-
-    rooms, places, objects = of("room"), of("place"), of("object")
-    used: set[str] = {"agent", "floor0"}
-    ids: dict[int, str] = {}
-
-    def unique(candidate: str) -> str:
+    def unique(self, candidate: str) -> str:
         base, n = candidate, 2
-        while candidate in used:
+        while candidate in self.used:
             candidate, n = f"{base}_{n}", n + 1
-        used.add(candidate)
+        self.used.add(candidate)
         return candidate
 
-    def claim(node_id: int, stem: str, index: int | None) -> str:
-        symbol = symbol_of(by_id[node_id])
-        if symbol in options.keep_ids:
-            candidate = options.keep_ids[symbol]
+    def name_of(self, node_id: int) -> str:
+        """The node's own name, unless it is only its symbol (`O(11)`)."""
+        name = (getattr(self.by_id[node_id].attributes, "name", "") or "").strip()
+        return "" if _SYMBOL_NAME.match(name) else name
+
+    def claim(self, node_id: int, stem: str) -> str:
+        """The node's id: an earlier import's, else its own name, else stem + symbol index."""
+        symbol = symbol_of(self.by_id[node_id])
+        own = slug(self.name_of(node_id))
+        if symbol in self.options.keep_ids:
+            candidate = self.options.keep_ids[symbol]
+        elif own:
+            candidate = own
         else:
-            candidate = stem if index is None else _join(stem, index)
-        ids[node_id] = unique(candidate)
-        return ids[node_id]
+            index = int(self.by_id[node_id].id.category_id)
+            candidate = f"{stem}_{index}" if stem[-1:].isdigit() else f"{stem}{index}"
+        self.ids[node_id] = self.unique(candidate)
+        return self.ids[node_id]
 
-    def name_of(node_id: int) -> str:
-        name = getattr(by_id[node_id].attributes, "name", "") or ""
-        return "" if _SYMBOL_NAME.match(name.strip()) else name.strip()
+    def position(self, node_id: int) -> list[float] | None:
+        pos = getattr(self.by_id[node_id].attributes, "position", None)
+        return None if pos is None else [round(float(v), 3) for v in pos]
 
-    # rooms and buildings first, so that their names win
-    for b in of("building"):
-        claim(b, slug(name_of(b)) or "building", None if slug(name_of(b)) else _index(by_id[b]))
-    room_category: dict[int, str] = {}
-    for r in rooms:
-        label = getattr(by_id[r].attributes, "semantic_label", None)
-        category = room_labels.get(label, "") if label is not None else ""
-        room_category[r] = slug(category)
-        own = slug(name_of(r))
-        claim(r, own or room_category[r] or "room", None if own else _index(by_id[r]))
+    def described(self, node_id: int, category: str) -> str:
+        node = self.by_id[node_id]
+        label = getattr(node.attributes, "semantic_label", None)
+        parts = [f"Hydra node {symbol_of(node)}"]
+        if self.name_of(node_id):
+            parts.append(f"named {self.name_of(node_id)}")
+        if label is not None and label != getattr(node.attributes, "NO_SEMANTIC_LABEL", -1):
+            parts.append(f"label {label}" + (f" ({category})" if category else ""))
+        return ", ".join(parts)
 
-    # places: the room of each, through any number of place hops (nearest room first)
-    place_room: dict[int, int] = {}
-    frontier: deque[int] = deque()
-    for p in places:
-        linked = sorted(n for n in neighbours[p] if kinds[n] == "room")
-        if linked:
-            place_room[p] = linked[0]
-            frontier.append(p)
-    while frontier:
-        p = frontier.popleft()
-        for n in sorted(neighbours[p]):
-            if kinds[n] == "place" and n not in place_room:
-                place_room[n] = place_room[p]
-                frontier.append(n)
-    for p in places:
-        if p in place_room:
-            claim(p, "pose", _index(by_id[p]))
-            report.mapped("place -> pose")
-        else:
-            report.dropped("place in no room (no path of places leads to a room)")
+    # -- the building, rooms, places --------------------------------------------------------
 
-    nodes: list[dict[str, Any]] = []
-    buildings = of("building")
-    floor = None
-    for b in buildings:
-        nodes.append(_native(id=ids[b], kind="building", description=_described(by_id[b], "")))
-        report.mapped("building")
-    if buildings:
-        floor = "floor0"
-        nodes.append(_native(id=floor, kind="floor", parent=ids[buildings[0]]))
-    for r in rooms:
-        nodes.append(
-            _native(
-                id=ids[r],
-                kind="room",
-                parent=floor,
-                category=room_category[r] or None,
-                position=_position(by_id[r].attributes),
-                description=_described(by_id[r], room_category[r]),
+    def _buildings_and_rooms(self) -> None:
+        buildings = self.of("building")
+        for b in buildings:
+            self.claim(b, "building")
+            self.nodes.append(
+                native_node(id=self.ids[b], kind="building", description=self.described(b, ""))
             )
-        )
-        report.mapped("room" + (" (category from the labelspace)" if room_category[r] else ""))
-    for p in places:
-        if p in place_room:
-            nodes.append(
-                _native(
-                    id=ids[p], kind="pose", parent=floor, position=_position(by_id[p].attributes)
+            self.report.mapped("building")
+        if buildings:
+            self.floor = "floor0"
+            self.nodes.append(native_node(id="floor0", kind="floor", parent=self.ids[buildings[0]]))
+        labels = dict(self.graph.get_labelspace(ROOMS, 0).labels_to_names)
+        for r in self.of("room"):
+            label = getattr(self.by_id[r].attributes, "semantic_label", None)
+            category = slug(labels.get(label, "")) if label is not None else ""
+            self.claim(r, category or "room")
+            self.nodes.append(
+                native_node(
+                    id=self.ids[r],
+                    kind="room",
+                    parent=self.floor,
+                    category=category or None,
+                    position=self.position(r),
+                    description=self.described(r, category),
                 )
             )
+            self.report.mapped("room" + (" (category from the labelspace)" if category else ""))
 
-    links: set[tuple[str, str]] = set()
-    kept = set(rooms) | set(place_room)
-    for a in sorted(kept):
-        for b in neighbours[a] & kept:
-            pair = sorted((ids[a], ids[b]))
-            links.add((pair[0], pair[1]))
+    def _place_rooms(self) -> dict[int, int]:
+        """Each place's room: the one the fewest place hops lead to (ties: the first room)."""
+        place_room: dict[int, int] = {}
+        frontier: deque[int] = deque()
+        for p in self.of("place"):
+            linked = sorted(n for n in self.neighbours[p] if self.kinds[n] == "room")
+            if linked:
+                place_room[p] = linked[0]
+                frontier.append(p)
+        while frontier:
+            p = frontier.popleft()
+            for n in sorted(self.neighbours[p]):
+                if self.kinds[n] == "place" and n not in place_room:
+                    place_room[n] = place_room[p]
+                    frontier.append(n)
+        return place_room
 
-    # objects: a room each (through their place), then a kind by category
-    room_positions = [(r, _position(by_id[r].attributes)) for r in rooms]
-    object_room: dict[int, int] = {}
-    for o in objects:
-        direct = sorted(n for n in neighbours[o] if kinds[n] == "room")
-        via = sorted(place_room[n] for n in neighbours[o] if n in place_room)
+    def _poses_and_links(self) -> None:
+        for p in self.of("place"):
+            if p not in self.place_room:
+                self.report.dropped("place in no room (no path of places leads to a room)")
+                continue
+            self.claim(p, "pose")
+            self.nodes.append(
+                native_node(
+                    id=self.ids[p], kind="pose", parent=self.floor, position=self.position(p)
+                )
+            )
+            self.report.mapped("place -> pose")
+        kept = set(self.of("room")) | set(self.place_room)
+        for a in kept:
+            for b in self.neighbours[a] & kept:  # place-place, place-room, room-room
+                first, second = sorted((self.ids[a], self.ids[b]))
+                self.links.add((first, second))
+
+    # -- objects ---------------------------------------------------------------------------
+
+    def _object_room(self, o: int) -> int:
+        direct = sorted(n for n in self.neighbours[o] if self.kinds[n] == "room")
+        via = sorted(self.place_room[n] for n in self.neighbours[o] if n in self.place_room)
         if direct or via:
-            object_room[o] = (direct or via)[0]
-        elif rooms:
-            where = _position(by_id[o].attributes)
-            object_room[o] = int(
-                nearest(where, ((str(r), p) for r, p in room_positions)) or rooms[0]
-            )
-            report.notes.append(
-                f"{symbol_of(by_id[o])}: in no room by its edges; put in the nearest"
-            )
-    categories: dict[int, tuple[Category, str]] = {}
-    through_fallback = 0
-    for o in objects:
-        label = getattr(by_id[o].attributes, "semantic_label", None)
-        own_name = name_of(o)
-        if label in file_labels:
-            class_name = file_labels[label]
-        elif own_name and classify(own_name) is not None:
-            class_name = own_name  # Hydra named it by its class
-        elif label in fallback_labels:
-            class_name = fallback_labels[label]
-            through_fallback += 1
-        else:
-            class_name = own_name
-        categories[o] = _category(class_name, label, options)
-    if through_fallback:
-        report.notes.append(
-            f"object classes: the file has no labelspace for layer {objects_layer}; "
-            f"{through_fallback} label(s) read through {options.object_labels_from} "
-            "(--labelspace FILE to give yours)"
+            return (direct or via)[0]
+        rooms = [(str(r), self.position(r)) for r in self.of("room")]
+        self.report.notes.append(
+            f"{symbol_of(self.by_id[o])}: in no room by its edges; put in the nearest room"
         )
-    assets_in: dict[int, list[int]] = {}
-    for o in objects:
-        category, why = categories[o]
-        if o not in object_room:
-            report.dropped("object: the file has no room")
-            continue
-        if category.kind == "structure":
-            report.dropped(f"object -> nothing: {category.name} is part of the building")
-            continue
-        own = slug(name_of(o))
-        claim(o, own or category.name, None if own else _index(by_id[o]))
-        if category.kind == "asset":
-            if "release" in category.affordances:  # it holds things
-                assets_in.setdefault(object_room[o], []).append(o)
-            nodes.append(
-                _native(
-                    id=ids[o],
-                    kind="asset",
-                    parent=ids[object_room[o]],
-                    category=category.name,
-                    affordances=category.affordances,
-                    state=category.state,
-                    position=_position(by_id[o].attributes),
-                    description=_described(by_id[o], category.name),
-                )
-            )
-            if why:
-                report.guessed(f"object -> fixed asset: {why}")
+        return int(nearest(self.position(o), rooms) or rooms[0][0])
+
+    def _classes(self) -> dict[int, tuple[Category, str]]:
+        """Each object's category and, where the table's plain answer was not taken, why."""
+        file_labels = dict(self.graph.get_labelspace(OBJECTS, 0).labels_to_names)
+        fallback = dict(self.options.object_labels or {})
+        out, through_fallback = {}, 0
+        for o in self.of("object"):
+            label = getattr(self.by_id[o].attributes, "semantic_label", None)
+            own = self.name_of(o)
+            if label in file_labels:
+                class_name = file_labels[label]
+            elif own and classify(own) is not None:
+                class_name = own  # Hydra named it by its class
+            elif label in fallback:
+                class_name, through_fallback = fallback[label], through_fallback + 1
             else:
-                report.mapped(f"object -> fixed asset ({category.name})")
-    derived_floors: dict[int, str] = {}
-    for o in objects:
-        category, why = categories[o]
-        if o not in object_room or category.kind != "object":
-            continue
-        room = object_room[o]
-        where = _position(by_id[o].attributes)
-        on_edge = sorted(
-            n
-            for n in neighbours[o]
-            if n in ids
-            and kinds[n] == "object"
-            and "release" in categories[n][0].affordances
-            and categories[n][0].kind == "asset"
-        )
-        if on_edge:
-            parent = ids[on_edge[0]]
-            reason = f"object -> movable {category.name}, on the asset its edge names"
-        elif assets_in.get(room):
-            parent = (
-                nearest(where, ((ids[a], _position(by_id[a].attributes)) for a in assets_in[room]))
-                or ids[assets_in[room][0]]
+                class_name = own
+            out[o] = _category(class_name, label, self.options)
+        if through_fallback:
+            self.report.notes.append(
+                f"object classes: the file has no labelspace for layer {OBJECTS}; "
+                f"{through_fallback} label(s) read through {self.options.object_labels_from} "
+                "(--labelspace FILE to give yours)"
             )
-            reason = f"object -> movable {category.name}, on the nearest asset of its room"
-        else:
-            if room not in derived_floors:
-                derived_floors[room] = unique(f"floor_{ids[room]}")
-                nodes.append(
-                    _native(
-                        id=derived_floors[room],
-                        kind="asset",
-                        parent=ids[room],
-                        category="floor",
-                        affordances=("release",),
-                        description=f"the floor of {ids[room]} (derived: no asset there)",
-                    )
+        return out
+
+    def _objects(self) -> None:
+        if not self.of("room"):
+            self.report.dropped("object: the file has no room", len(self.of("object")))
+            return
+        classes = self._classes()
+        supports = Supports(self.unique)
+        room_of: dict[int, str] = {}
+        movable = []
+        for o in self.of("object"):
+            category, why = classes[o]
+            if category.kind == "structure":
+                self.report.dropped(f"object -> nothing: {category.name} is part of the building")
+                continue
+            room_of[o] = self.ids[self._object_room(o)]
+            self.claim(o, category.name)
+            if category.kind == "object":
+                movable.append(o)
+                continue
+            supports.add(room_of[o], self.ids[o], self.position(o), category.affordances)
+            self.nodes.append(self._thing(o, "asset", category, parent=room_of[o]))
+            if why:
+                self.report.guessed(f"object -> fixed asset: {why}")
+            else:
+                self.report.mapped(f"object -> fixed asset ({category.name})")
+        for o in movable:
+            category, why = classes[o]
+            holders = sorted(
+                n
+                for n in self.neighbours[o]
+                if self.kinds[n] == "object" and n in room_of and n not in movable
+                and "release" in classes[n][0].affordances
+            )  # fmt: skip
+            if holders:
+                parent = self.ids[holders[0]]
+                relation, how = supports.relation(parent), "on the asset its edge names"
+            else:
+                parent, relation, how = supports.place(room_of[o], self.position(o))
+            self.nodes.append(self._thing(o, "object", category, parent=parent, relation=relation))
+            self.report.guessed(
+                f"object -> movable {category.name}, {how}" + (f" ({why})" if why else "")
+            )
+        self.nodes += supports.derived
+
+    def _thing(self, o: int, kind: str, category: Category, **where: str) -> dict[str, Any]:
+        return native_node(
+            id=self.ids[o],
+            kind=kind,
+            category=category.name,
+            affordances=category.affordances,
+            state=category.state,
+            position=self.position(o),
+            description=self.described(o, category.name),
+            **where,
+        )
+
+    # -- the robot -------------------------------------------------------------------------
+
+    def _robot(self) -> None:
+        """The newest node of the agent layer (largest timestamp) is the robot, at its place."""
+        agents = self.of("agent")
+        rooms = self.of("room")
+        parent = None
+        if agents:
+            newest = max(agents, key=lambda a: (self.by_id[a].attributes.timestamp, a))
+            self.report.mapped("agent: the newest agent node (largest timestamp) -> the robot")
+            self.report.dropped("agent: an older node of the trajectory", len(agents) - 1)
+            at = sorted(n for n in self.neighbours[newest] if n in self.place_room)
+            if at:
+                parent = self.ids[at[0]]
+            else:
+                poses = [(self.ids[p], self.position(p)) for p in self.place_room]
+                places = poses or [(self.ids[r], self.position(r)) for r in rooms]
+                parent = nearest(self.position(newest), places)
+                self.report.notes.append(
+                    f"the robot ({symbol_of(self.by_id[newest])}) has no place edge: put at "
+                    f"the nearest {'pose' if poses else 'room'}, {parent}"
                 )
-            parent = derived_floors[room]
-            reason = f"object -> movable {category.name}, on the floor of its room (no asset)"
-        parent_affordances = next(
-            (n.get("affordances", []) for n in nodes if n["id"] == parent), []
-        )
-        relation = "inside_of" if "open" in parent_affordances else "ontop_of"
-        nodes.append(
-            _native(
-                id=ids[o],
-                kind="object",
-                parent=parent,
-                relation=relation,
-                category=category.name,
-                affordances=category.affordances,
-                state=category.state,
-                position=where,
-                description=_described(by_id[o], category.name),
-            )
-        )
-        report.guessed(reason + (f" ({why})" if why else ""))
-
-    # the robot: the newest node of the agent layer
-    agents = of("agent")
-    agent_parent = None
-    if agents:
-        newest = max(agents, key=lambda a: (by_id[a].attributes.timestamp, a))
-        report.mapped("agent: the newest agent node (largest timestamp) -> the robot")
-        report.dropped("agent: an older node of the trajectory", len(agents) - 1)
-        pose = sorted(n for n in neighbours[newest] if n in place_room)
-        if pose:
-            agent_parent = ids[pose[0]]
-        else:
-            where = _position(by_id[newest].attributes)
-            kept = [(ids[p], _position(by_id[p].attributes)) for p in places if p in place_room]
-            agent_parent = nearest(where, kept) if kept else None
-            if agent_parent is None:
-                agent_parent = nearest(where, ((ids[r], p) for r, p in room_positions))
-            report.notes.append(
-                f"the robot ({symbol_of(by_id[newest])}) has no place edge: put at the nearest "
-                f"{'pose' if kept else 'room'}, {agent_parent}"
-            )
-    if agent_parent is None and rooms:
-        agent_parent = ids[rooms[0]]
-        report.notes.append(f"no agent node: the robot starts in the first room, {agent_parent}")
-    if agent_parent is not None:
-        nodes.append(_native(id="agent", kind="agent", parent=agent_parent))
-    return nodes, sorted(links)
-
-
-def _join(stem: str, index: int) -> str:
-    return f"{stem}_{index}" if stem[-1:].isdigit() else f"{stem}{index}"
+        if parent is None and rooms:
+            parent = self.ids[rooms[0]]
+            self.report.notes.append(f"no agent node: the robot starts in the first room, {parent}")
+        if parent is not None:
+            self.nodes.append(native_node(id="agent", kind="agent", parent=parent))
 
 
 def _category(class_name: str, label: int | None, options: Options) -> tuple[Category, str]:
@@ -365,36 +351,3 @@ def _category(class_name: str, label: int | None, options: Options) -> tuple[Cat
         Category(key, "asset"),
         f"unknown class '{key}' kept fixed (--movable {key} or --fixed {key} to say)",
     )
-
-
-def _described(node: Any, category: str) -> str:
-    attrs = node.attributes
-    name = getattr(attrs, "name", "") or ""
-    label = getattr(attrs, "semantic_label", None)
-    parts = [f"Hydra node {symbol_of(node)}"]
-    if name and name != _hydra_name(node):
-        parts.append(f"named {name}")
-    if label is not None and label != getattr(attrs, "NO_SEMANTIC_LABEL", -1):
-        parts.append(f"label {label}" + (f" ({category})" if category else ""))
-    return ", ".join(parts)
-
-
-def _hydra_name(node: Any) -> str:
-    symbol = symbol_of(node)
-    return f"{symbol[0].upper()}({symbol[1:]})"
-
-
-def _native(**fields: Any) -> dict[str, Any]:
-    from sceneplan.graph.io import native_node
-
-    return native_node(**fields)
-
-
-def kept_ids(nodes: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    """Symbol -> id of the nodes of an earlier import (read from their descriptions)."""
-    out = {}
-    for node in nodes:
-        found = SYMBOL_IN_DESCRIPTION.search(str(node.get("description", "")) + ",")
-        if found:
-            out[found.group(1)] = node["id"]
-    return out
