@@ -80,6 +80,8 @@ def test_solve_pick_up_a_cup_from_the_cli(tmp_path, house_file):
     assert result.exit_code == 0 and "goal reached" in result.output, result.output
     result = cli("solve", out, "--goal", "ontop_of(shuji, table2)")
     assert result.exit_code == 0 and "goal reached" in result.output, result.output
+    shown = cli("graph", "show", out, "--expand", "wohnzimmer_fur_gaste")
+    assert "named 書籍, label 12 (book)" in shown.output  # the original label, readable
 
 
 def test_rooms_only_graph_navigates_and_no_path_is_no_plan(tmp_path):

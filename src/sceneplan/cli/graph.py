@@ -148,8 +148,8 @@ def show(
     if compact:
         typer.echo(text)
         return
-    if not as_json:
-        typer.echo(json.dumps(json.loads(text), indent=2))
+    if not as_json:  # as the LLM reads it: names in any script stay readable
+        typer.echo(json.dumps(json.loads(text), indent=2, ensure_ascii=False))
         return
     data = {
         "graph": graph.name,
