@@ -55,162 +55,60 @@ class Category:
     state: tuple[str, ...] = ()
 
 
-def _objects(*names: str, affordances: tuple[str, ...] = (), state: tuple[str, ...] = ()):
-    return {n: Category(n, "object", ("pickup", *affordances), state) for n in names}
+def _objects(names: str, affordances: tuple[str, ...] = (), state: tuple[str, ...] = ()):
+    return {n: Category(n, "object", ("pickup", *affordances), state) for n in names.split()}
 
 
-def _assets(*names: str, affordances: tuple[str, ...] = ("release",), state=()):
-    return {n: Category(n, "asset", affordances, state) for n in names}
+def _assets(names: str, affordances: tuple[str, ...] = ("release",), state=()):
+    return {n: Category(n, "asset", affordances, state) for n in names.split()}
 
 
-def _structure(*names: str):
-    return {n: Category(n, "structure") for n in names}
+def _structure(names: str):
+    return {n: Category(n, "structure") for n in names.split()}
 
 
 CATEGORIES: dict[str, Category] = {
+    # things a hand can take
     **_objects(
-        "apple",
-        "banana",
-        "basket",
-        "bag",
-        "book",
-        "bottle",
-        "bowl",
-        "box",
-        "can",
-        "cup",
-        "cushion",
-        "fork",
-        "glass",
-        "keys",
-        "knife",
-        "mug",
-        "pillow",
-        "plate",
-        "plant",
-        "potted_plant",
-        "plant_pot",
-        "remote",
-        "shoe",
-        "spoon",
-        "toy",
-        "towel",
-        "vase",
-        "bathrobe",
-        "clothes",
-        "tissue_paper",
-        "toilet_paper",
-        "tabletop_trinket",
-        "trinket",
-        "backpack",
-        "blanket",
-        "candle",
-        "clock",
-        "soap",
-        "tray",
+        """apple banana basket bag book bottle bowl box can cup cushion fork glass keys knife mug
+        pillow plate plant potted_plant plant_pot remote shoe spoon toy towel vase bathrobe
+        clothes tissue_paper toilet_paper tabletop_trinket trinket backpack blanket candle
+        clock soap tray ball sports_ball"""
     ),
-    **_objects(
-        "laptop", "phone", "cell_phone", "speaker", "lamp", affordances=SWITCHABLE, state=("off",)
+    **_objects("laptop phone cell_phone speaker lamp", affordances=SWITCHABLE, state=("off",)),
+    # furniture that holds things
+    **_assets(
+        """table desk counter countertop kitchen_counter shelf shelving kitchen_shelf bookshelf
+        nightstand bedside_table coffee_table dining_table side_table tv_stand stand bench bed
+        couch sofa chair armchair sofa_chair stool furniture bar ottoman"""
     ),
     **_assets(
-        "table",
-        "desk",
-        "counter",
-        "countertop",
-        "kitchen_counter",
-        "shelf",
-        "shelving",
-        "kitchen_shelf",
-        "bookshelf",
-        "nightstand",
-        "bedside_table",
-        "coffee_table",
-        "dining_table",
-        "side_table",
-        "tv_stand",
-        "stand",
-        "bench",
-        "bed",
-        "couch",
-        "sofa",
-        "chair",
-        "armchair",
-        "sofa_chair",
-        "stool",
-        "furniture",
-        "bar",
-        "ottoman",
-    ),
-    **_assets(
-        "cabinet",
-        "bath_cabinet",
-        "kitchen_cabinet",
-        "chest_of_drawers",
-        "drawer",
-        "dresser",
-        "wardrobe",
-        "closet",
+        "cabinet bath_cabinet kitchen_cabinet chest_of_drawers drawer dresser wardrobe closet "
         "cupboard",
         affordances=OPENABLE,
         state=("closed",),
     ),
-    **_assets("trashcan", "trash_can", "bin", "sink", affordances=("release", "receptacle")),
-    **_assets("fridge", "refrigerator", affordances=OPENABLE, state=("closed", "on")),
+    **_assets("trashcan trash_can bin", affordances=("release", "receptacle")),
+    **_assets("sink", affordances=("release", *SWITCHABLE), state=("off",)),  # its tap
+    # appliances
+    **_assets("fridge refrigerator", affordances=OPENABLE, state=("closed", "on")),
     **_assets(
-        "microwave",
-        "oven",
-        "dishwasher",
-        "washing_machine",
+        "microwave oven dishwasher washing_machine",
         affordances=OPENABLE + SWITCHABLE,
         state=("closed", "off"),
     ),
     **_assets(
-        "tv",
-        "television",
-        "tv_monitor",
-        "monitor",
-        "screen",
-        "computer",
-        "appliance",
-        "light",
-        "fan",
+        "tv television tv_monitor monitor screen computer appliance light fan",
         affordances=SWITCHABLE,
         state=("off",),
     ),
-    **_assets("toilet", "bathtub", "shower", "fireplace", "piano", affordances=()),
+    **_assets("toilet bathtub shower fireplace piano", affordances=()),
+    # parts of the building, and people: no node
     **_structure(
-        "wall",
-        "floor",
-        "ceiling",
-        "door",
-        "doorframe",
-        "window",
-        "curtain",
-        "blinds",
-        "rug",
-        "carpet",
-        "mirror",
-        "picture",
-        "painting",
-        "wall_frame",
-        "room_divider",
-        "shower_wall",
-        "shower_floor",
-        "bedpost",
-        "stairs",
-        "railing",
-        "column",
-        "beam",
-        "void",
-        "delete",
-        "remove",
-        "button",
-        "light_switch",
-        "vent",
-        "trees",
-        "wall_decoration",
-        "human",
-        "person",
+        """wall floor ceiling door doorframe window curtain blinds rug carpet mirror picture
+        painting wall_frame room_divider shower_wall shower_floor bedpost stairs railing column
+        beam void delete remove button light_switch vent trees wall_decoration human
+        person"""
     ),
 }
 
