@@ -34,6 +34,7 @@ NOTHING = SEARCH.replace("answer: coffee_mug", "answer: none")
 
 def test_packaged_suites_hold_the_90_sayplan_instructions():
     imported = {"behavior-grasif", "behavior-extended", "virtualhome-grasif", "virtualhome"}
+    imported |= {"hydra-apartment", "mp3d-house"}  # tests/importers/test_spark_suites.py
     assert set(list_suites()) - imported == {
         "alfworld-valid-unseen",
         "home-moved",

@@ -272,7 +272,7 @@ def test_eval_help_lists_suites_and_planners():
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.replace("│", " ").split())
     assert "Suites (-s NAME, or a task file;" in text
-    assert "home-search office-dynamic office-grasif office-planning office-search" in text
+    assert "home-search hydra-apartment mp3d-house office-dynamic office-grasif" in text
     assert "Planners (-p NAME[KEY=VALUE,...]; options: `sceneplan planners`):" in text
     for name in ("sayplan", "sclplan", "oracle", "react_pv", "llm_plus_p"):
         assert f" {name}: " in text, name

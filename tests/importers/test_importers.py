@@ -268,21 +268,7 @@ def test_virtualhome_edge_to_a_missing_node(tmp_path):
     assert "Traceback" not in result.output
 
 
-# -- Spark-DSG, Stanford 3DSG, the CLI -------------------------------------------------------
-
-
-def test_spark_dsg_import_and_other_version(tmp_path):
-    imported = import_source("spark-dsg", DATA / "two_nodes.dsg.json")
-    g = imported.graph
-    assert g.node("kitchen").kind is NodeKind.ROOM and g.node("mug0").parent == "kitchen"
-    data = json.loads((DATA / "two_nodes.dsg.json").read_text())
-    data["SPARK_DSG_header"]["version"]["major"] = 2
-    bad = tmp_path / "v2.json"
-    bad.write_text(json.dumps(data))
-    result = runner.invoke(
-        app, ["graph", "import", "--from", "spark-dsg", str(bad), str(tmp_path / "o.json")]
-    )
-    assert result.exit_code == 2 and "Spark-DSG file version 2.1.3" in result.output
+# -- Stanford 3DSG, the CLI (Spark-DSG: test_spark_dsg.py) ---------------------------------
 
 
 def test_not_bddl_from_the_cli(tmp_path):

@@ -148,8 +148,8 @@ def show(
     if compact:
         typer.echo(text)
         return
-    if not as_json:
-        typer.echo(json.dumps(json.loads(text), indent=2))
+    if not as_json:  # as the LLM reads it: names in any script stay readable
+        typer.echo(json.dumps(json.loads(text), indent=2, ensure_ascii=False))
         return
     data = {
         "graph": graph.name,
@@ -207,7 +207,7 @@ def import_command(
         typer.Option(
             "--from",
             metavar="SOURCE",
-            help="The format of IN: stanford3dsg, behavior, virtualhome, spark-dsg, or a "
+            help="The format of IN: stanford3dsg, behavior, virtualhome, spark-dsg, mp3d, or a "
             "plugin's importer (docs/importers.md).",
         ),
     ],
@@ -216,6 +216,31 @@ def import_command(
         typer.Option("--tasks", metavar="FILE", help="Also write the tasks IN sets (YAML)."),
     ] = None,
     as_json: JsonOpt = False,
+    labelspace: Annotated[
+        str | None,
+        typer.Option(
+            "--labelspace",
+            metavar="FILE",
+            help="spark-dsg: the object classes of a file without a labelspace (Hydra's "
+            "label-space YAML, a label: name mapping, or uhumans2, the default).",
+        ),
+    ] = None,
+    movable: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--movable",
+            metavar="CLASS",
+            help="spark-dsg, mp3d: this class can be picked up (repeatable).",
+        ),
+    ] = None,
+    fixed: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fixed",
+            metavar="CLASS",
+            help="spark-dsg, mp3d: this class stays where it is (repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Convert a scene graph from another format; print what was mapped, guessed and dropped.
 
@@ -223,4 +248,5 @@ def import_command(
     """
     from sceneplan.cli.graph_import import run
 
-    run(source, src, out, tasks, as_json)
+    options = {"labelspace": labelspace, "movable": movable, "fixed": fixed}
+    run(source, src, out, tasks, as_json, {k: v for k, v in options.items() if v})

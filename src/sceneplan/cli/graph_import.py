@@ -4,19 +4,42 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 import yaml
 
 from sceneplan.errors import BadInputError
 
+# The options only some importers take, by importer.
+SOURCE_OPTIONS = {
+    "labelspace": ("spark-dsg",),
+    "movable": ("spark-dsg", "mp3d"),
+    "fixed": ("spark-dsg", "mp3d"),
+}
 
-def run(source: str, src: Path, out: Path, tasks_out: Path | None, as_json: bool) -> None:
+
+def run(
+    source: str,
+    src: Path,
+    out: Path,
+    tasks_out: Path | None,
+    as_json: bool,
+    options: dict[str, Any] | None = None,
+) -> None:
     """Import `src` with the importer `source`, write the graph (and tasks), print the report."""
     from sceneplan.graph.io import save
     from sceneplan.importers import import_source
 
-    imported = import_source(source, src)
+    options = options or {}
+    for option in options:
+        if source not in SOURCE_OPTIONS.get(option, ()):
+            takers = " and ".join(SOURCE_OPTIONS.get(option, ()))
+            raise BadInputError(
+                f"--{option} is an option of the {takers} importer(s), not of {source}; "
+                "leave it out"
+            )
+    imported = import_source(source, src, **options)
     try:
         save(imported.graph, out)
     except OSError as exc:

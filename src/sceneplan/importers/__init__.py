@@ -7,7 +7,8 @@ guessed and dropped, by reason):
 - `stanford3dsg`: a Stanford 3D Scene Graph file (the Home environment);
 - `behavior`: one BEHAVIOR-1K BDDL problem (needs the `behavior` extra, `bddl`);
 - `virtualhome`: a VirtualHome scene graph, with a task's goal and program;
-- `spark-dsg`: a Hydra / Spark-DSG JSON file.
+- `spark-dsg`: a Hydra / Spark-DSG file (needs the `spark` extra, `spark_dsg`);
+- `mp3d`: a Matterport3D house segmentation file (needs the `spark` extra).
 
 Importers are found by name, the built-in ones first, then those other
 packages declare in the `sceneplan.importers` entry-point group: the entry
@@ -52,7 +53,12 @@ BUILTIN: dict[str, tuple[str, str, str]] = {
     "spark-dsg": (
         "sceneplan.importers.spark_dsg",
         "import_",
-        "a Spark-DSG (Hydra) scene graph JSON file",
+        "a Spark-DSG (Hydra) scene graph: .json or .sparkdsg (the spark extra)",
+    ),
+    "mp3d": (
+        "sceneplan.importers.mp3d",
+        "import_",
+        "a Matterport3D house segmentation file (.house; the spark extra)",
     ),
     "alfworld": (
         "sceneplan.importers.alfworld",

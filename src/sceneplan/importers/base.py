@@ -38,6 +38,7 @@ class ImportReport:
     counts_by: dict[str, Counter[str]] = field(
         default_factory=lambda: {outcome: Counter() for outcome in _OUTCOMES}
     )
+    notes: list[str] = field(default_factory=list)  # what the counts cannot say, one line each
 
     def mapped(self, reason: str, n: int = 1) -> None:
         self.counts_by["mapped"][reason] += n
@@ -52,6 +53,7 @@ class ImportReport:
         """Add another report's counts to this one (a suite built from many sources)."""
         for outcome in _OUTCOMES:
             self.counts_by[outcome].update(other.counts_by[outcome])
+        self.notes.extend(other.notes)
 
     def counts(self) -> dict[str, int]:
         """The total per outcome."""
@@ -59,10 +61,13 @@ class ImportReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: the source and, per outcome, the counts by reason (sorted)."""
-        return {
+        out: dict[str, Any] = {
             "source": self.source,
             **{o: dict(sorted(self.counts_by[o].items())) for o in _OUTCOMES},
         }
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
     def text(self) -> str:
         """One line of totals, then one line per reason."""
@@ -72,6 +77,7 @@ class ImportReport:
         for outcome in _OUTCOMES:
             for reason, n in sorted(self.counts_by[outcome].items()):
                 lines.append(f"  {outcome:<8} {n:>{width}}  {reason}")
+        lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from functools import cached_property
 from itertools import product
 
-from sceneplan.errors import UnsupportedError
+from sceneplan.errors import UnreachableError, UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.symbolic.scope import Scope
 from sceneplan.symbolic.task import CondEffect, Fact, FactTable, GroundAction
@@ -291,6 +291,10 @@ class Grounder:
         )
         out = []
         for binding, pos, neg in variants:
+            try:
+                cost = self._cost(binding.get("at"), moves_to)
+            except UnreachableError:
+                continue  # no chain of links leads there: a move that can never run
             add: list[Fact] = []
             delete: list[Fact] = []
             conditional: list = []
@@ -320,7 +324,7 @@ class Grounder:
                         CondEffect(f.many(cp), f.many(cn), f.many(ca), f.many(cd))
                         for cp, cn, ca, cd in conditional
                     ),
-                    self._cost(binding.get("at"), moves_to),
+                    cost,
                 )
             )
         return out

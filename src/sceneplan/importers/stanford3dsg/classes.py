@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sceneplan.importers.taxonomy import classify
+
 __all__ = ["CLASSES", "PLACEMENT_SURFACES", "ClassSpec", "Hand", "HandAsset", "HandObject"]
 
 OPENABLE = ("open", "close", "release")
@@ -32,27 +34,36 @@ class ClassSpec:
     group: str = ""  # placement group, objects only
 
 
+def _known(name: str, stem: str, group: str = "", state: tuple[str, ...] = ()) -> ClassSpec:
+    """A class as the importers' shared taxonomy has it (kind, affordances, start state),
+    with this dataset's stem, placement group and, where given, start state."""
+    category = classify(name)
+    if category is None:
+        raise ValueError(f"class {name!r} is not in sceneplan.importers.taxonomy")
+    return ClassSpec(stem, category.kind, category.affordances, state or category.state, group)
+
+
 CLASSES: dict[str, ClassSpec] = {
     # assets: furniture and appliances that stay where they are
-    "bed": ClassSpec("bed", "asset", ("release",)),
-    "bench": ClassSpec("bench", "asset", ("release",)),
-    "chair": ClassSpec("chair", "asset", ("release",)),
-    "couch": ClassSpec("couch", "asset", ("release",)),
-    "dining table": ClassSpec("dining_table", "asset", ("release",)),
-    "microwave": ClassSpec("microwave", "asset", OPENABLE + SWITCHABLE, ("closed", "off")),
-    "oven": ClassSpec("oven", "asset", OPENABLE + SWITCHABLE, ("closed", "off")),
-    "refrigerator": ClassSpec("fridge", "asset", OPENABLE, ("closed", "on")),
-    "sink": ClassSpec("sink", "asset", ("release", *SWITCHABLE), ("off",)),
-    "toilet": ClassSpec("toilet", "asset"),
+    "bed": _known("bed", "bed"),
+    "bench": _known("bench", "bench"),
+    "chair": _known("chair", "chair"),
+    "couch": _known("couch", "couch"),
+    "dining table": _known("dining table", "dining_table"),
+    "microwave": _known("microwave", "microwave"),
+    "oven": _known("oven", "oven"),
+    "refrigerator": _known("refrigerator", "fridge"),
+    "sink": _known("sink", "sink"),
+    "toilet": _known("toilet", "toilet"),
     # objects: things a robot can pick up
-    "book": ClassSpec("book", "object", ("pickup",), group="handheld"),
-    "bottle": ClassSpec("bottle", "object", ("pickup",), group="tableware"),
-    "bowl": ClassSpec("bowl", "object", ("pickup",), ("clean",), group="tableware"),
-    "cell phone": ClassSpec("cell_phone", "object", ("pickup", *SWITCHABLE), ("off",), "handheld"),
-    "laptop": ClassSpec("laptop", "object", ("pickup", *SWITCHABLE), ("off",), "handheld"),
-    "potted plant": ClassSpec("potted_plant", "object", ("pickup",), group="decor"),
-    "sports ball": ClassSpec("sports_ball", "object", ("pickup",), group="handheld"),
-    "vase": ClassSpec("vase", "object", ("pickup",), ("full",), group="decor"),
+    "book": _known("book", "book", "handheld"),
+    "bottle": _known("bottle", "bottle", "tableware"),
+    "bowl": _known("bowl", "bowl", "tableware", ("clean",)),
+    "cell phone": _known("cell phone", "cell_phone", "handheld"),
+    "laptop": _known("laptop", "laptop", "handheld"),
+    "potted plant": _known("potted plant", "potted_plant", "decor"),
+    "sports ball": _known("sports ball", "sports_ball", "handheld"),
+    "vase": _known("vase", "vase", "decor", ("full",)),
 }
 
 

@@ -1,0 +1,241 @@
+"""Spark-DSG (Hydra) scene graphs as sceneplan scenes, read with `spark_dsg` itself.
+
+Hydra saves its graph with Spark-DSG: JSON (every encoding `spark_dsg`
+reads, the 1.0.0 one included) or binary `.sparkdsg`. The `spark` extra
+brings `spark_dsg`. Rules (docs/importers.md counts each in the report):
+
+- buildings -> the building (and one floor); rooms -> rooms, named by their
+  `name` (any script) or their labelspace class and symbol index
+  (`kitchen0`), else `room<i>`; places -> poses, in the room that the
+  fewest place hops lead to; places no path leads from to a room, and mesh
+  places, are dropped and counted;
+- links: place-place, place-room and room-room edges;
+- objects -> a class through the file's labelspace (`semantic_label`);
+  the shared taxonomy (`importers.taxonomy`) says movable object, fixed
+  asset or part of the building; a movable object rests on the asset its
+  edge names, else on (or in, if it opens) the nearest asset of its room;
+- the newest agent node (largest timestamp) -> the robot, at its place.
+
+`update(graph, path)` brings an imported scene up to a newer DSG of the same
+run, ids stable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sceneplan.errors import BadInputError
+from sceneplan.graph.io import from_dict, to_dict
+from sceneplan.graph.model import SceneGraph
+from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.importers.spark_dsg.load import load_dsg, require_spark_dsg
+from sceneplan.importers.spark_dsg.mapping import Options, convert_nodes, kept_ids
+from sceneplan.importers.taxonomy import slug
+
+__all__ = ["HYDRA_LABELSPACES", "convert", "import_", "read_labelspace", "update"]
+
+# Hydra's uHumans2 label space (MIT-SPARK/Hydra, config/label_spaces/
+# uhumans2_apartment_label_space.yaml, BSD-2-Clause): the classes Hydra gives
+# objects in its uHumans2 scenes, the apartment of Spark-DSG's test file among
+# them. Used for a file that carries no labelspace of its own.
+HYDRA_LABELSPACES: dict[str, dict[int, str]] = {
+    "uhumans2": {
+        0: "unknown",
+        1: "appliance",
+        2: "books",
+        3: "floor",
+        4: "ceiling",
+        5: "chair",
+        6: "vase",
+        7: "couch",
+        8: "plant",
+        9: "furniture",
+        10: "computer",
+        11: "lamp",
+        12: "painting",
+        13: "plant",
+        14: "bed",
+        15: "stairs",
+        16: "table",
+        17: "screens",
+        18: "trashcan",
+        19: "wall",
+        20: "human",
+    },
+}
+DEFAULT_LABELSPACE = "uhumans2"
+
+
+def import_(
+    path: str | Path,
+    *,
+    name: str | None = None,
+    labelspace: str | Path | None = None,
+    movable: tuple[str, ...] | list[str] = (),
+    fixed: tuple[str, ...] | list[str] = (),
+) -> Imported:
+    """A Spark-DSG file as a scene graph, with the report of every node of the file.
+
+    `labelspace` names the object classes when the file has none: a file
+    (Hydra's label-space YAML with `label_names`, or a mapping label -> name)
+    or a built-in name (`uhumans2`, the default). `movable` / `fixed` force
+    classes to objects or assets.
+    """
+    path = Path(path)
+    graph, warnings = load_dsg(path)
+    return convert(
+        graph,
+        name=name or path.stem,
+        source=str(path),
+        labelspace=labelspace,
+        movable=movable,
+        fixed=fixed,
+        warnings=warnings,
+    )
+
+
+def convert(
+    graph: Any,
+    *,
+    name: str,
+    source: str = "<dsg>",
+    labelspace: str | Path | None = None,
+    movable: tuple[str, ...] | list[str] = (),
+    fixed: tuple[str, ...] | list[str] = (),
+    warnings: list[str] | None = None,
+    keep_ids: dict[str, str] | None = None,
+) -> Imported:
+    """A loaded `spark_dsg.DynamicSceneGraph` as a scene graph."""
+    require_spark_dsg()
+    labels, where = read_labelspace(labelspace)
+    both = {slug(c) for c in movable} & {slug(c) for c in fixed}
+    if both:
+        raise BadInputError(
+            f"class {sorted(both)[0]} is given both --movable and --fixed; keep one of them"
+        )
+    options = Options(
+        object_labels=labels,
+        object_labels_from=where,
+        movable=frozenset(slug(c) for c in movable),
+        fixed=frozenset(slug(c) for c in fixed),
+        keep_ids=keep_ids or {},
+    )
+    report = ImportReport("spark-dsg")
+    report.notes.extend(f"spark_dsg: {w}" for w in warnings or ())
+    nodes, links = convert_nodes(graph, report, options)
+    if not any(n["kind"] == "room" for n in nodes):
+        raise BadInputError(
+            f"{source}: the Spark-DSG graph has no room nodes (layer 4); sceneplan plans over "
+            "rooms: run Hydra's room detection, or add rooms"
+        )
+    total = graph.num_nodes()
+    counted = sum(report.counts().values())
+    if counted != total:  # a rule above forgot a node: a bug, said plainly
+        raise AssertionError(f"spark-dsg report counts {counted} of the file's {total} nodes")
+    scene = from_dict(
+        {
+            "format": "sceneplan-graph",
+            "version": 1,
+            "name": name,
+            "description": f"Imported from the Spark-DSG file {Path(source).name} ({total} nodes)",
+            "nodes": nodes,
+            "links": [list(link) for link in links],
+        },
+        source,
+    )
+    return Imported(scene, report, extra={"file_nodes": total})
+
+
+def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str], str]:
+    """Label -> class name from a built-in name or a file, and where it came from."""
+    if spec is None:
+        spec = DEFAULT_LABELSPACE
+    if isinstance(spec, str) and spec in HYDRA_LABELSPACES:
+        return dict(HYDRA_LABELSPACES[spec]), f"Hydra's {spec} label space"
+    path = Path(spec)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        known = ", ".join(HYDRA_LABELSPACES)
+        raise BadInputError(
+            f"--labelspace {spec}: cannot read it ({exc.strerror}); give a label-space file "
+            f"or one of: {known}"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise BadInputError(f"--labelspace {path}: not YAML ({exc})") from None
+    rows = data.get("label_names") if isinstance(data, dict) else None
+    try:
+        if rows is not None:  # Hydra's own format
+            labels = {int(row["label"]): str(row["name"]) for row in rows}
+        elif isinstance(data, dict):
+            labels = {int(k): str(v) for k, v in data.items()}
+        else:
+            raise TypeError
+    except (TypeError, KeyError, ValueError):
+        raise BadInputError(
+            f"--labelspace {path}: expected Hydra's `label_names: [{{label: 1, name: cup}}]` "
+            "or a mapping `1: cup`"
+        ) from None
+    return labels, str(path)
+
+
+def update(
+    scene: SceneGraph,
+    path: str | Path,
+    *,
+    labelspace: str | Path | None = None,
+    movable: tuple[str, ...] | list[str] = (),
+    fixed: tuple[str, ...] | list[str] = (),
+) -> Imported:
+    """The scene brought up to a newer DSG of the same run: ids stay, the newer file wins.
+
+    New rooms, places and objects join; an object Hydra moved moves; the
+    robot's pose follows. A node the newer file no longer has stays (Hydra
+    forgets what it stops seeing; the robot's memory keeps it), counted in the
+    notes. State the scene has gained (a door opened, an object held) is kept
+    for nodes whose place did not change.
+    """
+    path = Path(path)
+    dsg_graph, warnings = load_dsg(path)
+    old = to_dict(scene)
+    fresh = convert(
+        dsg_graph,
+        name=scene.name,
+        source=str(path),
+        labelspace=labelspace,
+        movable=movable,
+        fixed=fixed,
+        warnings=warnings,
+        keep_ids=kept_ids(old["nodes"]),
+    )
+    new = to_dict(fresh.graph)
+    new_ids = {n["id"] for n in new["nodes"]}
+    before = {n["id"]: n for n in old["nodes"]}
+    merged = []
+    for node in new["nodes"]:
+        prior = before.get(node["id"])
+        if prior is not None and prior.get("parent") == node.get("parent"):
+            for key in ("state", "relation"):
+                if key in prior:
+                    node[key] = prior[key]
+        merged.append(node)
+    stale = [n for n in old["nodes"] if n["id"] not in new_ids]
+    kept = [n for n in stale if n.get("parent") is None or n["parent"] in new_ids]
+    merged += kept
+    if kept:
+        fresh.report.notes.append(
+            f"{len(kept)} node(s) of the scene the newer file no longer has are kept: "
+            + ", ".join(n["id"] for n in kept[:8])
+            + (" ..." if len(kept) > 8 else "")
+        )
+    links = {tuple(link) for link in new["links"]}
+    names = {n["id"] for n in merged}
+    links |= {tuple(link) for link in old["links"] if set(link) <= names}
+    new["nodes"] = merged
+    new["links"] = [list(link) for link in sorted(links)]
+    new["description"] = old.get("description", new.get("description", ""))
+    graph = from_dict(new, str(path))
+    return Imported(graph, fresh.report, extra=fresh.extra)

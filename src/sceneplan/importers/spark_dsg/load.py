@@ -1,0 +1,88 @@
+"""Reading a Spark-DSG file with `spark_dsg` itself (the `spark` extra)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sceneplan.errors import BackendUnavailableError, BadInputError
+
+__all__ = ["SUFFIXES", "load_dsg", "require_spark_dsg"]
+
+SUFFIXES = (".json", ".sparkdsg", ".bson")
+
+
+def require_spark_dsg() -> Any:
+    """The `spark_dsg` module, or an error naming the extra that brings it."""
+    try:
+        import spark_dsg
+    except ImportError:
+        raise BackendUnavailableError(
+            "the spark-dsg importer reads files with the spark_dsg package: "
+            "pip install 'sceneplan[spark]'"
+        ) from None
+    return spark_dsg
+
+
+def load_dsg(path: str | Path) -> tuple[Any, list[str]]:
+    """The DynamicSceneGraph in `path` and the warnings spark_dsg printed while reading it.
+
+    Every encoding spark_dsg reads is read (its JSON, old and new, and its
+    binary `.sparkdsg`); a file it cannot read is one BadInputError quoting
+    its reason.
+    """
+    path = Path(path)
+    dsg = require_spark_dsg()
+    if not path.is_file():
+        raise BadInputError(f"no such file: {path}")
+    if path.suffix.lower() not in SUFFIXES:
+        raise BadInputError(
+            f"{path}: spark_dsg reads .json, .sparkdsg and .bson files, not "
+            f"'{path.suffix or 'no suffix'}' (rename the file if it is one of those)"
+        )
+    with _captured_stderr() as printed:
+        try:
+            graph = dsg.DynamicSceneGraph.load(str(path))
+        except (RuntimeError, ValueError, IndexError, TypeError) as exc:
+            reason = " ".join(str(exc).split())
+            reason = re.sub(r"^\[[^\]]*\.cpp:\d+\]\s*", "", reason)  # the C++ source line
+            raise BadInputError(
+                f"{path}: not a Spark-DSG file spark_dsg can read ({reason})"
+            ) from None
+    warnings = [
+        re.sub(r"^\[SPARK-DSG\]\s*(\[WARNING\]\s*)?", "", line).strip()
+        for line in printed()
+        if line.strip()
+    ]
+    return graph, warnings
+
+
+class _captured_stderr:
+    """Collect what C++ code writes to file descriptors 1 and 2 (spark_dsg's warnings)."""
+
+    def __enter__(self):
+        self._file = tempfile.TemporaryFile(mode="w+b")
+        self._saved: list[tuple[int, int]] = []
+        for fd, stream in ((1, sys.stdout), (2, sys.stderr)):
+            try:
+                stream.flush()
+                self._saved.append((fd, os.dup(fd)))
+                os.dup2(self._file.fileno(), fd)
+            except (OSError, ValueError, AttributeError):  # no such descriptor: let it through
+                continue
+        return self.lines
+
+    def lines(self) -> list[str]:
+        return self._lines
+
+    def __exit__(self, *exc: object) -> None:
+        for fd, saved in reversed(self._saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        self._file.seek(0)
+        self._lines = self._file.read().decode("utf-8", "replace").splitlines()
+        self._file.close()
