@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.textinput import parse_yaml
 from sceneplan.world.task import Family, Task
 
 __all__ = [
@@ -61,9 +62,14 @@ def check_task_file(path: str | Path) -> tuple[list[Task], list[str]]:
 
 def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
     except OSError as exc:
         raise BadInputError(f"cannot read task file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise BadInputError(
+            f"cannot read task file {path}: not UTF-8 text (byte {exc.start}); "
+            "a task file is a YAML list of tasks"
+        ) from None
     except yaml.YAMLError as exc:
         raise BadInputError(f"{path}: not valid YAML ({exc})") from None
     if not isinstance(data, list):

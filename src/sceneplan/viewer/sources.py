@@ -17,6 +17,7 @@ from sceneplan.eval.store import Store
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.episode import Episode
 from sceneplan.runs import resolve
+from sceneplan.textinput import parse_json
 
 
 @dataclass
@@ -43,7 +44,7 @@ def read_episode(path: Path) -> Episode:
     except UnicodeDecodeError:
         raise BadInputError(f"cannot read the episode {path}: not UTF-8 text") from None
     try:
-        data = json.loads(text)
+        data = parse_json(text, str(path))
     except json.JSONDecodeError as exc:
         raise BadInputError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"

@@ -1,0 +1,87 @@
+"""Bad inputs of issue 26 (hardening, round two): one message and exit 2 for each.
+
+Every row is a file or value a new user tried, written into a scratch folder
+by `FILES`; each asserts the exit status, that no traceback is shown, and a
+message naming the problem.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sceneplan.cli import app
+
+runner = CliRunner()
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "two_rooms.json"
+DEEP = "too deeply (more than about 1,000 levels"
+
+
+def _nested_graph(depth: int) -> str:
+    data = json.loads(EXAMPLE.read_text())
+    value: dict = {}
+    for _ in range(depth):
+        value = {"a": value}
+    data["description"] = value
+    return json.dumps(data)
+
+
+def _truncated_gz() -> bytes:
+    packed = gzip.compress(json.dumps({"pddl_problem": "x" * 500, "grammar": "y"}).encode())
+    return packed[: len(packed) // 2]
+
+
+# name -> content (str or bytes)
+FILES = {
+    "deep.json": "[" * 100_000 + "]" * 100_000,
+    "deep.yaml": "[" * 50_000 + "]" * 50_000,
+    "deep_description.json": _nested_graph(900),
+    "binary.yaml": bytes(range(256)) * 4,
+    "vh_empty.json": '{"nodes": [], "edges": []}',
+    "truncated.json.gz": _truncated_gz(),
+}
+
+ROWS = [
+    (["graph", "check", "deep.json"], "deep.json: nested " + DEEP),
+    (["graph", "stats", "deep.json"], DEEP),
+    (["verify", "deep.json", "done()"], DEEP),
+    (["verify", "two_rooms.json", "@deep.json"], DEEP),
+    (["view", "deep.json", "-o", "v.html"], DEEP),
+    (["view", "--episode", "deep.json", "-o", "v.html"], DEEP),
+    (["tasks", "check", "deep.yaml"], "deep.yaml: nested " + DEEP.replace("JSON", "YAML")),
+    (["graph", "check", "deep_description.json"], "must be a string, found {'a': {'a'"),
+    (["tasks", "check", "binary.yaml"], "binary.yaml: not UTF-8 text (byte 128)"),
+    (
+        ["graph", "import", "--from", "virtualhome", "vh_empty.json", "out.json"],
+        "vh_empty.json: the VirtualHome graph has no rooms",
+    ),
+    (
+        ["graph", "import", "--from", "alfworld", "truncated.json.gz", "out.json"],
+        "truncated.json.gz: a damaged or truncated gzip file",
+    ),
+    (["graph", "stats", ""], "the environment is empty; give a packaged environment name"),
+    (["graph", "check", "."], "it is a directory; give a graph file (.json)"),
+]
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch) -> Path:
+    for name, content in FILES.items():
+        path = tmp_path / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+    (tmp_path / "two_rooms.json").write_text(EXAMPLE.read_text())
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("args", "message"), ROWS, ids=[" ".join(r[0])[:60] for r in ROWS])
+def test_bad_input(scratch, args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert message in " ".join(result.output.split())
+    assert not (scratch / "out.json").exists()
