@@ -67,10 +67,14 @@ class ResponseCache:
             self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._migrate()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
+            reason = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) else exc
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                blocker = next(p for p in (path.parent, *path.parent.parents) if p.exists())
+                reason = f"{blocker} is a file, not a folder"
             raise BackendUnavailableError(
-                f"cannot open the LLM response cache {path}: {exc} "
-                f"(set {envvars.CACHE_DIR} elsewhere, or disable the cache)"
+                f"cannot open the LLM response cache {path}: {reason} "
+                f"(set {envvars.CACHE_DIR} to a folder you can write, or disable the cache)"
             ) from None
         self._lock = threading.Lock()
 
