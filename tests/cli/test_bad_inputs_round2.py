@@ -19,6 +19,19 @@ from sceneplan.cli import app
 runner = CliRunner()
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "two_rooms.json"
 DEEP = "too deeply (more than about 1,000 levels"
+HUGE = "99999999999999999999"
+EVAL = [
+    "eval",
+    "-s",
+    "office-planning",
+    "-t",
+    "planning-simple-02",
+    "-p",
+    "oracle",
+    "--out",
+    "r.db",
+]
+PLAN = ["plan", "-t", "planning-simple-02", "-p", "oracle"]
 
 
 def _nested_graph(depth: int) -> str:
@@ -65,6 +78,17 @@ ROWS = [
     ),
     (["graph", "stats", ""], "the environment is empty; give a packaged environment name"),
     (["graph", "check", "."], "it is a directory; give a graph file (.json)"),
+    # every count option bounded (a 20-digit --runs built its job list until killed)
+    ([*EVAL, "--runs", HUGE], "Invalid value for '--runs': Input should be less than or equal"),
+    ([*EVAL, "--concurrency", HUGE], "Invalid value for '--concurrency'"),
+    ([*EVAL, "--stop-after", HUGE], "Invalid value for '--stop-after'"),
+    ([*EVAL, "--robot", "sim", "--seed", HUGE], "Invalid value for '--seed'"),
+    ([*PLAN, "--max-turns", HUGE], "Invalid value for '--max-turns'"),
+    ([*PLAN, "--max-replans", HUGE], "Invalid value for '--max-replans'"),
+    ([*PLAN, "--max-steps", HUGE], "Invalid value for '--max-steps'"),
+    (["execute", "--task", "planning-simple-02", "--max-replans", HUGE], "'--max-replans'"),
+    (["execute", "--task", "planning-simple-02", "--seed", HUGE], "Invalid value for '--seed'"),
+    (["view", "--store", "r.db", "--run", HUGE], "Invalid value for '--run'"),
 ]
 
 
@@ -85,3 +109,4 @@ def test_bad_input(scratch, args, message):
     assert "Traceback" not in result.output
     assert message in " ".join(result.output.split())
     assert not (scratch / "out.json").exists()
+    assert not (scratch / "r.db").exists()

@@ -13,12 +13,13 @@ import typer
 from rich.console import Console
 from typer.core import TyperCommand
 
-from sceneplan.cli.paths import check_output_file, check_output_folder
+from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
+from sceneplan.cli.paths import FORCE_HELP, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
 from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
 from sceneplan.eval.metrics import compute
-from sceneplan.eval.plots import write_plots
+from sceneplan.eval.plots import PLOTS, write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
@@ -65,8 +66,12 @@ def eval_command(
             "configured one."
         ),
     ] = None,
-    runs: Annotated[int, typer.Option(min=1, help="Runs of every task (repeatability).")] = 1,
-    concurrency: Annotated[int, typer.Option(min=1, help="Tasks planned at once.")] = 4,
+    runs: Annotated[
+        int, typer.Option(min=1, max=MAX_RUNS, help="Runs of every task (repeatability).")
+    ] = 1,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=MAX_CONCURRENCY, help="Tasks planned at once.")
+    ] = 4,
     out: Annotated[Path, typer.Option(help="The SQLite results store.")] = Path("results.db"),
     retry_errors: Annotated[
         bool,
@@ -76,6 +81,7 @@ def eval_command(
         int,
         typer.Option(
             min=1,
+            max=MAX_STOP_AFTER,
             help="Stop when this many runs in a row cannot reach the LLM server "
             "(what is done stays stored).",
         ),
@@ -90,7 +96,12 @@ def eval_command(
     faults: Annotated[
         str, typer.Option(help="Faults of --robot sim, e.g. moved:0.3,grasp:0.1.")
     ] = "none",
-    seed: Annotated[int, typer.Option(help="Seed of the first run's faults (run r: +r-1).")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the first run's faults (run r: +r-1)."
+        ),
+    ] = 0,
     open_loop: Annotated[
         bool, typer.Option("--open-loop", help="With --robot: run plans as they are, no replans.")
     ] = False,
@@ -167,7 +178,7 @@ def check_store_path(out: Path) -> None:
         raise BadInputError(
             f"the results store {out} is a folder; give a file name, e.g. {out / 'results.db'}"
         )
-    if out.is_file():
+    if out.is_file() and out.stat().st_size > 0:  # an empty file becomes a new store
         Store(out, create=False).close()  # says what is wrong with a file that is not a store
         return
     if not out.parent.is_dir():
@@ -176,7 +187,7 @@ def check_store_path(out: Path) -> None:
             + ("is a file" if out.parent.exists() else "does not exist")
             + f" (create it first: mkdir -p {out.parent})"
         )
-    check_output_file(out, "the results store")
+    check_writable_file(out, "the results store")  # a store is added to, never replaced
 
 
 def _cost(totals: Totals) -> str:
@@ -211,6 +222,7 @@ def report_command(
             "or faults (runs of `eval --robot`: success, replans, extra steps).",
         ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Report the metrics of a results store, with the papers' numbers alongside."""
     if fmt not in FORMATS:
@@ -225,7 +237,8 @@ def report_command(
     if store is None:
         raise BadInputError("name a results store (or --compare A B)")
     if plots is not None:
-        check_output_folder(plots, "the plots folder")
+        names = ["faults.png"] if table_name == "faults" else list(PLOTS)
+        check_output_files(plots, names, "the plots folder", force=force)
     records = _records(store)
     if table_name == "faults":
         rows = fault_rows(r.episode for r in records)

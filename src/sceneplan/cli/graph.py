@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
+from sceneplan.cli.paths import FORCE_HELP
 from sceneplan.datasets import load_environment
 from sceneplan.graph import (
     GraphView,
@@ -216,6 +217,7 @@ def import_command(
         typer.Option("--tasks", metavar="FILE", help="Also write the tasks IN sets (YAML)."),
     ] = None,
     as_json: JsonOpt = False,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Convert a scene graph from another format; print what was mapped, guessed and dropped.
 
@@ -223,4 +225,4 @@ def import_command(
     """
     from sceneplan.cli.graph_import import run
 
-    run(source, src, out, tasks, as_json)
+    run(source, src, out, tasks, as_json, force)

@@ -29,11 +29,7 @@ def write_plots(metrics: dict[str, list[Row]], folder: str | Path) -> list[Path]
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, draw in (
-        ("success_by_family.png", _success_by_family),
-        ("error_types.png", _error_types),
-        ("token_progression.png", _token_progression),
-    ):
+    for name, draw in PLOTS.items():
         figure = Figure(figsize=(8, 4.5), layout="constrained")
         if draw(metrics, figure):
             path = folder / name
@@ -115,3 +111,11 @@ def _bars(
     axes.set_ylabel(ylabel)
     axes.set_ylim(0, 1)
     axes.legend(fontsize="small")
+
+
+# The files `write_plots` may write, by name (the CLI checks them before it writes).
+PLOTS = {
+    "success_by_family.png": _success_by_family,
+    "error_types.png": _error_types,
+    "token_progression.png": _token_progression,
+}
