@@ -48,6 +48,19 @@ def _truncated_gz() -> bytes:
     return packed[: len(packed) // 2]
 
 
+def _graph_without(*kinds: str) -> str:
+    data = json.loads(EXAMPLE.read_text())
+    data["nodes"] = [n for n in data["nodes"] if n["kind"] not in kinds]
+    data["links"] = [] if "room" in kinds else data["links"]
+    return json.dumps(data)
+
+
+def _episode(**changes) -> str:
+    data = {"planner": "oracle", "model": "none", "environment": "office", "instruction": "x"}
+    data["steps"] = [{"index": 0, "action": "go_to(kitchen)", "executed": None, "ok": True}]
+    return json.dumps(data | changes)
+
+
 # name -> content (str or bytes)
 FILES = {
     "deep.json": "[" * 100_000 + "]" * 100_000,
@@ -56,6 +69,14 @@ FILES = {
     "binary.yaml": bytes(range(256)) * 4,
     "vh_empty.json": '{"nodes": [], "edges": []}',
     "truncated.json.gz": _truncated_gz(),
+    "no_agent.json": _graph_without("agent"),
+    "no_nodes.json": _graph_without("room", "pose", "asset", "object", "agent"),
+    "ep_steps.json": _episode(steps=["oops"]),
+    "ep_index.json": _episode(
+        steps=[{"index": "zero", "action": "go_to(kitchen)", "executed": None, "ok": True}]
+    ),
+    "ep_status.json": _episode(status="great"),
+    "ep_calls.json": _episode(llm_calls={"a": 1}),
 }
 
 ROWS = [
@@ -78,6 +99,21 @@ ROWS = [
     ),
     (["graph", "stats", ""], "the environment is empty; give a packaged environment name"),
     (["graph", "check", "."], "it is a directory; give a graph file (.json)"),
+    # one notion of a valid graph: what planning needs
+    (["graph", "check", "no_agent.json"], "1 problem(s) in the scene graph - no agent: planning"),
+    (["graph", "check", "no_nodes.json"], "- no room: a scene graph needs at least one node"),
+    (["verify", "no_agent.json", "done()"], "this scene graph has no agent node"),
+    # options checked before any run; commands that cannot apply to a task
+    ([*EVAL, "--robot", "bogus"], "unknown robot 'bogus': give 'sim' or a robot server's URL"),
+    (
+        ["execute", "--task", "office-simple-01", "-p", "oracle"],
+        "task 'office-simple-01' is a search task",
+    ),
+    # a malformed episode names its field
+    (["view", "--episode", "ep_steps.json"], "field 'steps[0]': input should be a dictionary"),
+    (["view", "--episode", "ep_index.json"], "field 'steps[0].index': input should be a valid"),
+    (["view", "--episode", "ep_status.json"], "field 'status': input should be 'success'"),
+    (["view", "--episode", "ep_calls.json"], "field 'llm_calls': input should be a valid list"),
     # every count option bounded (a 20-digit --runs built its job list until killed)
     ([*EVAL, "--runs", HUGE], "Invalid value for '--runs': Input should be less than or equal"),
     ([*EVAL, "--concurrency", HUGE], "Invalid value for '--concurrency'"),

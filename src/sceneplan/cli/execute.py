@@ -150,6 +150,11 @@ def _target(instruction: str | None, task_id: str | None, env: str | None):
             raise BadInputError("give an INSTRUCTION, or a packaged task with --task ID")
         return instruction
     found = get_task(task_id)
+    if found.goal is None:
+        raise BadInputError(
+            f"task '{found.id}' is a search task: it asks where something is, and has no goal "
+            f"for a robot to reach; plan it with `sceneplan plan --task {found.id}`"
+        )
     if instruction:
         raise BadInputError("give the instruction or --task, not both")
     if env is not None and env != found.environment:

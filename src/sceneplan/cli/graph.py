@@ -15,6 +15,7 @@ from rich.tree import Tree
 
 from sceneplan.cli.paths import FORCE_HELP
 from sceneplan.datasets import load_environment
+from sceneplan.errors import GraphValidationError
 from sceneplan.graph import (
     GraphView,
     Node,
@@ -98,7 +99,12 @@ def check(
     A file passes when every planning command accepts it: e.g.
     `sceneplan graph check examples/two_rooms.json`.
     """
+    from sceneplan.graph.io import planning_problems
+
     graph = load_environment(env)
+    problems = planning_problems(graph)
+    if problems:
+        raise GraphValidationError(env, problems)
     counts = graph.counts()
     nodes = {kind.value: counts[kind.value] for kind in NodeKind if counts[kind.value]}
     if as_json:

@@ -22,7 +22,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.eval.store import options_key
 from sceneplan.execute import Faults, get_robot, run_plan
-from sceneplan.execute.run import stream_of
+from sceneplan.execute.run import check_robot, stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
@@ -196,6 +196,7 @@ class Execution:
     closed_loop: bool = True
 
     def __post_init__(self) -> None:
+        check_robot(self.robot)  # before any run: a bad robot would fail every one
         object.__setattr__(self, "faults", str(Faults.parse(self.faults)))
         if self.faults != "none" and self.robot != "sim":
             raise BadInputError("--faults is for the simulated robot (--robot sim) only")

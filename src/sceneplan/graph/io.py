@@ -399,6 +399,24 @@ def _check_cycles(nodes: dict[str, Node], broken: set[str], problems: list[str])
         done.update(path)
 
 
+def planning_problems(graph: SceneGraph) -> list[str]:
+    """What a well-formed graph still lacks for planning (verify, solve, pddl, plan, execute).
+
+    A graph file may load (`graph stats`, `graph show` and `view` take it)
+    yet have nothing to plan in: `graph check` counts these as problems, so
+    that it passes exactly the files every planning command accepts.
+    """
+    problems = []
+    if not graph.of_kind(NodeKind.ROOM):
+        problems.append("no room: a scene graph needs at least one node of kind 'room'")
+    if not graph.has_agent:
+        problems.append(
+            "no agent: planning needs one node of kind 'agent' with a room as its parent, "
+            'e.g. {"id": "agent", "kind": "agent", "parent": "kitchen"}'
+        )
+    return problems
+
+
 def to_dict(graph: SceneGraph) -> dict[str, Any]:
     """The native-format dict of a graph; `from_dict(to_dict(g))` rebuilds it exactly."""
     return {
