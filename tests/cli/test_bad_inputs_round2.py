@@ -114,6 +114,9 @@ ROWS = [
     (["view", "--episode", "ep_index.json"], "field 'steps[0].index': input should be a valid"),
     (["view", "--episode", "ep_status.json"], "field 'status': input should be 'success'"),
     (["view", "--episode", "ep_calls.json"], "field 'llm_calls': input should be a valid list"),
+    (["eval", "-s", "office-planning", "-t", "", "-p", "oracle"], "--tasks is empty; give one"),
+    # a path the system refuses where no check words it: the path and the reason
+    (["tasks", "check", "a" * 300 + ".yaml"], ".yaml: file name too long"),
     # every count option bounded (a 20-digit --runs built its job list until killed)
     ([*EVAL, "--runs", HUGE], "Invalid value for '--runs': Input should be less than or equal"),
     ([*EVAL, "--concurrency", HUGE], "Invalid value for '--concurrency'"),

@@ -30,9 +30,15 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _names(values: list[str] | None) -> list[str]:
-    """The names of a repeatable, comma-separated option (`-s a,b -s c`), in order."""
-    return [part.strip() for text in values or () for part in text.split(",") if part.strip()]
+def _names(values: list[str] | None, option: str = "") -> list[str]:
+    """The names of a repeatable, comma-separated option (`-s a,b -s c`), in order.
+
+    An option given with nothing in it (`-t ''`) is refused: it would read as not given.
+    """
+    names = [part.strip() for text in values or () for part in text.split(",") if part.strip()]
+    if values and not names and option:
+        raise BadInputError(f"{option} is empty; give one or more names, comma-separated")
+    return names
 
 
 def eval_command(
@@ -111,7 +117,7 @@ def eval_command(
     Exits 1 when a run ended in an error (stored; --retry-errors runs them again).
     """
     check_store_path(out)
-    tasks = load_tasks(_names(suite), _names(only))
+    tasks = load_tasks(_names(suite, "--suite"), _names(only, "--tasks"))
     planner_names = [spec for text in planners for spec in split_specs(text)]
     execution = None
     if robot is not None:
@@ -125,7 +131,7 @@ def eval_command(
             totals = evaluate(  # creates the store only once every argument is checked
                 tasks,
                 planner_names,
-                _names(llm),
+                _names(llm, "--llm"),
                 out,
                 runs=runs,
                 concurrency=concurrency,

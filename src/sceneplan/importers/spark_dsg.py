@@ -23,6 +23,7 @@ from typing import Any
 from sceneplan.errors import BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.textinput import parse_json
 
 __all__ = ["SUPPORTED_MAJOR", "import_"]
 
@@ -41,7 +42,7 @@ def import_(path: str | Path, *, name: str | None = None) -> Imported:
     """A Spark-DSG JSON file as a scene graph."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"), str(path))
     except OSError as exc:
         raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
