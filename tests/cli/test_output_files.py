@@ -10,6 +10,7 @@ is unchanged.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,12 @@ def _store(folder: Path) -> Path:
     args = ["eval", "-s", "office-planning", "-t", "planning-simple-02", "-p", "oracle"]
     assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
     return out
+
+
+def test_report_plots_without_matplotlib_prints_nothing_first(scratch, monkeypatch):
+    store = _store(scratch)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    result = runner.invoke(app, ["report", str(store), "--plots", "plots"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: plots need matplotlib: pip install")
+    assert not (scratch / "plots").exists()

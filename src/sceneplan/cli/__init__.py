@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -212,7 +212,7 @@ class _Group(TyperGroup):
             _fail(f"cannot use {exc.filename}: {(exc.strerror or str(exc)).lower()}")
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     """Print `error: message` on stderr and exit with status 2."""
     from rich.console import Console
     from rich.text import Text

@@ -19,7 +19,7 @@ from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
 from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
 from sceneplan.eval.metrics import compute
-from sceneplan.eval.plots import PLOTS, write_plots
+from sceneplan.eval.plots import PLOTS, require_matplotlib, write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
@@ -245,6 +245,7 @@ def report_command(
     if plots is not None:
         names = ["faults.png"] if table_name == "faults" else list(PLOTS)
         check_output_files(plots, names, "the plots folder", force=force)
+        require_matplotlib()  # before the report is printed
     records = _records(store)
     if table_name == "faults":
         rows = fault_rows(r.episode for r in records)

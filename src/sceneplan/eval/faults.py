@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sceneplan.errors import BackendUnavailableError, BadInputError
+from sceneplan.errors import BadInputError
+from sceneplan.eval.plots import require_matplotlib
 from sceneplan.eval.store import options_key
 from sceneplan.execute import Faults, get_robot, run_plan
 from sceneplan.execute.run import check_robot, stream_of
@@ -149,12 +150,9 @@ def write_fault_plot(rows: list[FaultRow], path: str | Path) -> Path | None:
     curves = fault_curves(rows)
     if not curves:
         return None
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise BackendUnavailableError(
-            "plots need matplotlib: pip install 'sceneplan[plots]'"
-        ) from None
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
     kinds = [k for k in KINDS if k in curves]
     figure = Figure(figsize=(3.6 * len(kinds), 3.4), layout="constrained")
     axes = figure.subplots(1, len(kinds), squeeze=False)[0]

@@ -18,14 +18,21 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def write_plots(metrics: dict[str, list[Row]], folder: str | Path) -> list[Path]:
-    """Write every plot that has data into `folder`; the paths written."""
+def require_matplotlib() -> None:
+    """Raise BackendUnavailableError, naming the extra, unless matplotlib can be imported."""
     try:
-        from matplotlib.figure import Figure
+        import matplotlib.figure  # noqa: F401  (what the plots use)
     except ImportError:
         raise BackendUnavailableError(
             "plots need matplotlib: pip install 'sceneplan[plots]'"
         ) from None
+
+
+def write_plots(metrics: dict[str, list[Row]], folder: str | Path) -> list[Path]:
+    """Write every plot that has data into `folder`; the paths written."""
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
