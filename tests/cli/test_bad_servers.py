@@ -128,3 +128,13 @@ def test_a_cache_folder_that_is_a_file(monkeypatch, tmp_path, httpserver, below)
     )
     _clean(result, f"{tmp_path / 'a_file'} is a file, not a folder", "set SCENEPLAN_CACHE_DIR")
     assert httpserver.log == []  # refused before any request
+
+
+def test_an_anthropic_200_that_is_not_json(httpserver, monkeypatch):
+    httpserver.expect_request("/v1/messages").respond_with_data(
+        "{not json", content_type="application/json"
+    )
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", httpserver.url_for("/"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    result = runner.invoke(app, ["llm", "check", "anthropic:m"])
+    _clean(result, "answered with a body that is not a JSON reply")
