@@ -105,7 +105,7 @@ def test_view_a_stored_run(tmp_path, scripted_llm):
     assert data["episode"]["summary"]["task_id"] == "coffee-01"
     assert data["episode"]["plan"]["failing"] == 2
 
-    result = runner.invoke(app, [*args, "--run", "1", "-o", str(out)])
+    result = runner.invoke(app, [*args, "--run", "1", "-o", str(out), "--force"])
     assert result.exit_code == 0 and "showing run" not in result.output
 
 

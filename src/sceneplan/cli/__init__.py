@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -207,12 +207,23 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except SceneplanError as exc:
-            from rich.console import Console
-            from rich.text import Text
+            _fail(str(exc))
+        except OSError as exc:
+            # a path the user gave that the system refuses where no check words it (a name
+            # too long, a device): the path and the system's reason, not a traceback
+            if exc.filename is None:
+                raise
+            _fail(f"cannot use {exc.filename}: {(exc.strerror or str(exc)).lower()}")
 
-            err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-            err_console.print(Text("error: ", style="bold red") + Text(str(exc)))
-            raise typer.Exit(2) from None
+
+def _fail(message: str) -> NoReturn:
+    """Print `error: message` on stderr and exit with status 2."""
+    from rich.console import Console
+    from rich.text import Text
+
+    err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+    err_console.print(Text("error: ", style="bold red") + Text(message))
+    raise typer.Exit(2) from None
 
 
 def _print_root_help(group: _Group, ctx: Any) -> None:

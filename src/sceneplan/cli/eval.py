@@ -13,12 +13,13 @@ import typer
 from rich.console import Console
 from typer.core import TyperCommand
 
-from sceneplan.cli.paths import check_output_file, check_output_folder
+from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
+from sceneplan.cli.paths import FORCE_HELP, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
 from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
 from sceneplan.eval.metrics import compute
-from sceneplan.eval.plots import write_plots
+from sceneplan.eval.plots import PLOTS, require_matplotlib, write_plots
 from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
@@ -29,9 +30,15 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _names(values: list[str] | None) -> list[str]:
-    """The names of a repeatable, comma-separated option (`-s a,b -s c`), in order."""
-    return [part.strip() for text in values or () for part in text.split(",") if part.strip()]
+def _names(values: list[str] | None, option: str = "") -> list[str]:
+    """The names of a repeatable, comma-separated option (`-s a,b -s c`), in order.
+
+    An option given with nothing in it (`-t ''`) is refused: it would read as not given.
+    """
+    names = [part.strip() for text in values or () for part in text.split(",") if part.strip()]
+    if values and not names and option:
+        raise BadInputError(f"{option} is empty; give one or more names, comma-separated")
+    return names
 
 
 def eval_command(
@@ -65,12 +72,17 @@ def eval_command(
             "configured one."
         ),
     ] = None,
-    runs: Annotated[int, typer.Option(min=1, help="Runs of every task (repeatability).")] = 1,
-    concurrency: Annotated[int, typer.Option(min=1, help="Tasks planned at once.")] = 4,
+    runs: Annotated[
+        int, typer.Option(min=1, max=MAX_RUNS, help="Runs of every task (repeatability).")
+    ] = 1,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=MAX_CONCURRENCY, help="Tasks planned at once.")
+    ] = 4,
     processes: Annotated[
         int | None,
         typer.Option(
             min=1,
+            max=MAX_CONCURRENCY,
             help="Processes for CPU-bound planners' episodes (the oracle); default: the "
             "machine's cores. 1: all in this process.",
         ),
@@ -90,6 +102,7 @@ def eval_command(
         int,
         typer.Option(
             min=1,
+            max=MAX_STOP_AFTER,
             help="Stop when this many runs in a row cannot reach the LLM server "
             "(what is done stays stored).",
         ),
@@ -104,7 +117,12 @@ def eval_command(
     faults: Annotated[
         str, typer.Option(help="Faults of --robot sim, e.g. moved:0.3,grasp:0.1.")
     ] = "none",
-    seed: Annotated[int, typer.Option(help="Seed of the first run's faults (run r: +r-1).")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the first run's faults (run r: +r-1)."
+        ),
+    ] = 0,
     open_loop: Annotated[
         bool, typer.Option("--open-loop", help="With --robot: run plans as they are, no replans.")
     ] = False,
@@ -114,7 +132,7 @@ def eval_command(
     Exits 1 when a run ended in an error (stored; --retry-errors runs them again).
     """
     where = check_store_path(out)
-    tasks = load_tasks(_names(suite), _names(only))
+    tasks = load_tasks(_names(suite, "--suite"), _names(only, "--tasks"))
     planner_names = [spec for text in planners for spec in split_specs(text)]
     execution = None
     if robot is not None:
@@ -128,7 +146,7 @@ def eval_command(
             totals = evaluate(  # creates the store only once every argument is checked
                 tasks,
                 planner_names,
-                _names(llm),
+                _names(llm, "--llm"),
                 out,
                 runs=runs,
                 concurrency=concurrency,
@@ -190,7 +208,7 @@ def check_store_path(location: str | Path) -> str:
         raise BadInputError(
             f"the results store {out} is a folder; give a file name, e.g. {out / 'results.db'}"
         )
-    if out.is_file():
+    if out.is_file() and out.stat().st_size > 0:  # an empty file becomes a new store
         Store(out, create=False).close()  # says what is wrong with a file that is not a store
         return str(out)
     if not out.parent.is_dir():
@@ -199,14 +217,14 @@ def check_store_path(location: str | Path) -> str:
             + ("is a file" if out.parent.exists() else "does not exist")
             + f" (create it first: mkdir -p {out.parent})"
         )
-    check_output_file(out, "the results store")
+    check_writable_file(out, "the results store")  # a store is added to, never replaced
     return str(out)
 
 
 def _count(location: str) -> int:
     """How many results the store holds (0 when it was not made)."""
     path = dialect_for(location).path
-    if path is not None and not path.is_file():
+    if path is not None and (not path.is_file() or path.stat().st_size == 0):
         return 0
     with Store(location, create=False) as store:
         return len(store)
@@ -248,6 +266,7 @@ def report_command(
             "`eval --robot`: success, replans, extra steps).",
         ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Report the metrics of a results store, with the papers' numbers alongside."""
     if fmt not in FORMATS:
@@ -262,7 +281,9 @@ def report_command(
     if store is None and table_name != "sayplan-2":  # Table 2 is measured on the graphs
         raise BadInputError("name a results store (or --compare A B)")
     if plots is not None:
-        check_output_folder(plots, "the plots folder")
+        names = ["faults.png"] if table_name == "faults" else list(PLOTS)
+        check_output_files(plots, names, "the plots folder", force=force)
+        require_matplotlib()  # before the report is printed
     records = _records(store) if store is not None else []
     if table_name == "faults":
         rows = fault_rows(r.episode for r in records)

@@ -23,7 +23,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from sceneplan.cli.paths import check_output_file
+from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
+from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.errors import BadInputError
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
@@ -78,7 +79,10 @@ def execute_command(
             help="Faults of the simulated robot: moved:P,grasp:P,stuck:P,blocked:P (or none)."
         ),
     ] = "none",
-    seed: Annotated[int, typer.Option(help="Seed of the simulated robot's faults.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),
+    ] = 0,
     open_loop: Annotated[
         bool,
         typer.Option("--open-loop", help="Run the plan as it is and stop at its first failure."),
@@ -92,19 +96,23 @@ def execute_command(
         ),
     ] = "auto",
     max_replans: Annotated[
-        int, typer.Option(min=0, help="Replans after the first plan.")
+        int, typer.Option(min=0, max=MAX_REPLANS_OPTION, help="Replans after the first plan.")
     ] = MAX_REPLANS,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the Episode summary as JSON.")
     ] = False,
     trace: Annotated[
         Path | None,
-        typer.Option(help="Write the full Episode to this JSON file (also after an error)."),
+        typer.Option(
+            help="Write the full Episode to this JSON file (also after an error); checked "
+            "before the run starts."
+        ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Plan, then run it on a robot: observe, correct the graph, replan."""
     if trace is not None:
-        check_output_file(trace, "the trace")
+        check_output_file(trace, "the trace", force=force)
     target = _target(instruction, task, env, tasks)
     Faults.parse(faults)  # a bad spec stops here, before any planning
     chosen = _planner(planner, option or [])
@@ -149,6 +157,11 @@ def _target(instruction: str | None, task_id: str | None, env: str | None, tasks
         if not instruction:
             raise BadInputError("give an INSTRUCTION, or a task with --task ID (or --tasks FILE)")
         return instruction
+    if found.goal is None:
+        raise BadInputError(
+            f"task '{found.id}' is a search task: it asks where something is, and has no goal "
+            f"for a robot to reach; plan it with `sceneplan plan --task {found.id}`"
+        )
     if instruction:
         raise BadInputError("give the instruction or --task, not both")
     if env is not None and env != found.environment:

@@ -13,7 +13,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
+from sceneplan.cli.paths import FORCE_HELP
 from sceneplan.datasets import load_environment
+from sceneplan.errors import GraphValidationError
 from sceneplan.graph import (
     GraphView,
     Node,
@@ -97,7 +99,12 @@ def check(
     A file passes when every planning command accepts it: e.g.
     `sceneplan graph check examples/two_rooms.json`.
     """
+    from sceneplan.graph.io import planning_problems
+
     graph = load_environment(env)
+    problems = planning_problems(graph)
+    if problems:
+        raise GraphValidationError(env, problems)
     counts = graph.counts()
     nodes = {kind.value: counts[kind.value] for kind in NodeKind if counts[kind.value]}
     if as_json:
@@ -241,6 +248,7 @@ def import_command(
             help="spark-dsg, mp3d: this class stays where it is (repeatable).",
         ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Convert a scene graph from another format; print what was mapped, guessed and dropped.
 
@@ -249,4 +257,4 @@ def import_command(
     from sceneplan.cli.graph_import import run
 
     options = {"labelspace": labelspace, "movable": movable, "fixed": fixed}
-    run(source, src, out, tasks, as_json, {k: v for k, v in options.items() if v})
+    run(source, src, out, tasks, as_json, {k: v for k, v in options.items() if v}, force)

@@ -9,6 +9,7 @@ from typing import Any
 import typer
 import yaml
 
+from sceneplan.cli.paths import check_output_file, same_file
 from sceneplan.errors import BadInputError
 
 # The options only some importers take, by importer.
@@ -26,8 +27,13 @@ def run(
     tasks_out: Path | None,
     as_json: bool,
     options: dict[str, Any] | None = None,
+    force: bool = False,
 ) -> None:
-    """Import `src` with the importer `source`, write the graph (and tasks), print the report."""
+    """Import `src` with the importer `source`, write the graph (and tasks), print the report.
+
+    Both outputs are checked before the import, and the tasks are made before
+    either file is written: a refusal writes nothing.
+    """
     from sceneplan.graph.io import save
     from sceneplan.importers import import_source
 
@@ -39,11 +45,9 @@ def run(
                 f"--{option} is an option of the {takers} importer(s), not of {source}; "
                 "leave it out"
             )
+    _check_outputs(src, out, tasks_out, force)
     imported = import_source(source, src, **options)
-    try:
-        save(imported.graph, out)
-    except OSError as exc:
-        raise BadInputError(f"cannot write {out}: {exc.strerror}") from None
+    tasks_text = None
     if tasks_out is not None:
         if not imported.tasks:
             raise BadInputError(f"the {source} importer found no task in {src}; leave out --tasks")
@@ -51,9 +55,16 @@ def run(
         for item, task in zip(data, imported.tasks, strict=True):
             item["environment"] = str(out)
             item.setdefault("suite", task.suite)
+        tasks_text = yaml.safe_dump(data, sort_keys=False)
+    try:
+        save(imported.graph, out)
+    except OSError as exc:
+        raise BadInputError(f"cannot write {out}: {exc.strerror}") from None
+    if tasks_out is not None and tasks_text is not None:
         try:
-            tasks_out.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+            tasks_out.write_text(tasks_text, encoding="utf-8")
         except OSError as exc:
+            out.unlink(missing_ok=True)  # both or neither
             raise BadInputError(f"cannot write {tasks_out}: {exc.strerror}") from None
     counts = imported.graph.counts()
     if as_json:
@@ -70,3 +81,18 @@ def run(
     if tasks_out is not None:
         typer.echo(f"wrote {tasks_out}: {len(imported.tasks)} task(s)")
     typer.echo(imported.report.text())
+
+
+def _check_outputs(src: Path, out: Path, tasks_out: Path | None, force: bool) -> None:
+    """OUT and --tasks: writable, new unless `force`, and neither the input nor each other."""
+    named = [("OUT", out), *([("--tasks", tasks_out)] if tasks_out is not None else [])]
+    for label, path in named:
+        if same_file(path, src):
+            raise BadInputError(
+                f"{label} {path} is the file being imported; give another name for the output"
+            )
+    if tasks_out is not None and same_file(out, tasks_out):
+        raise BadInputError(f"OUT and --tasks are the same file ({out}); give two names")
+    check_output_file(out, "the graph file", force=force)
+    if tasks_out is not None:
+        check_output_file(tasks_out, "the task file", force=force)

@@ -9,12 +9,13 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sceneplan.cli.paths import check_output_folder
+from sceneplan.cli.paths import FORCE_HELP, check_output_files
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.runs import resolve
+from sceneplan.symbolic.pddl import FILE_NAMES as PDDL_FILES
 from sceneplan.symbolic.pddl import export_pddl, focused_problem
 
 console = Console(highlight=False, soft_wrap=True)
@@ -53,7 +54,7 @@ def pddl(
         typer.Option(
             "--out",
             help="Folder for domain.pddl and problem.pddl (created if missing; "
-            "files of those names in it are replaced).",
+            "files of those names in it are replaced only with --force).",
         ),
     ],
     task: Annotated[
@@ -68,6 +69,7 @@ def pddl(
             "with a direct move between any two of its places.",
         ),
     ] = False,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Write the scene's domain and a problem (the scene, its state, a goal) as PDDL.
 
@@ -80,7 +82,7 @@ def pddl(
     places to any other (a plan's moves are then expanded to the poses
     between them, as `sceneplan solve` does).
     """
-    check_output_folder(out, "the PDDL folder")
+    check_output_files(out, PDDL_FILES, "the PDDL folder", force=force)
     graph, goal_text = planning_start(env, task, goal, required=focus)
     if focus:
         assert goal_text is not None

@@ -23,7 +23,8 @@ from rich.status import Status as Spinner
 from rich.text import Text
 from typer.core import TyperCommand
 
-from sceneplan.cli.paths import check_output_file
+from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS
+from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.datasets.tasks import Task
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.llm import LLMClient
@@ -82,15 +83,24 @@ def plan(
         typer.Option("--tasks", metavar="FILE", help="Your own task file (--task picks one)."),
     ] = None,
     max_turns: Annotated[
-        int | None, typer.Option(min=1, help="Cap on semantic-search turns (default 40).")
+        int | None,
+        typer.Option(min=1, max=MAX_TURNS, help="Cap on semantic-search turns (default 40)."),
     ] = None,
     max_replans: Annotated[
         int | None,
-        typer.Option(min=0, help="Replans after the first plan, with feedback (default 5)."),
+        typer.Option(
+            min=0,
+            max=MAX_REPLANS_OPTION,
+            help="Replans after the first plan, with feedback (default 5).",
+        ),
     ] = None,
     max_steps: Annotated[
         int | None,
-        typer.Option(min=1, help="Cap on steps (react, react_pv, sclplan, lookplangraph: 72)."),
+        typer.Option(
+            min=1,
+            max=MAX_STEPS,
+            help="Cap on steps (react, react_pv, sclplan, lookplangraph: 72).",
+        ),
     ] = None,
     perception: Annotated[
         str | None,
@@ -117,10 +127,11 @@ def plan(
             "are created. Checked before the run starts."
         ),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
     if trace is not None:
-        check_output_file(trace, "the trace")
+        check_output_file(trace, "the trace", force=force)
     target = _target(instruction, task, env, tasks)
     show = None if as_json else _Progress()
     flags = {

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from sceneplan.errors import BadInputError
+from sceneplan.textinput import parse_json
 
 if TYPE_CHECKING:
     from sceneplan.world import Action
@@ -75,7 +76,7 @@ def _read_plan_file(path: Path) -> str | list:
         )
     if text.lstrip().startswith("["):
         try:
-            return json.loads(text)
+            return parse_json(text, str(path))
         except json.JSONDecodeError as exc:
             raise BadInputError(f"{path}: not a valid JSON list of actions ({exc.msg})") from None
     return text

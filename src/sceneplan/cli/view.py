@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from sceneplan.cli.paths import check_output_file
+from sceneplan.cli.limits import MAX_RUNS
+from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -55,7 +56,10 @@ def view(
         str | None, typer.Option("--model", help="With --store: the model, when several ran.")
     ] = None,
     run: Annotated[
-        int | None, typer.Option("--run", min=0, help="With --store: the run (default: the first).")
+        int | None,
+        typer.Option(
+            "--run", min=0, max=MAX_RUNS, help="With --store: the run (default: the first)."
+        ),
     ] = None,
     graph_env: Annotated[
         str | None,
@@ -75,15 +79,16 @@ def view(
         typer.Option("--serve", help="Also serve the page on 127.0.0.1 and open the browser."),
     ] = False,
     port: Annotated[int, typer.Option(min=0, max=65535, help="With --serve (0: any free).")] = 0,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Write one self-contained HTML page showing a scene graph, or a run on it."""
     from sceneplan.viewer import render_page  # the viewer loads the whole stack: only when asked
 
-    if out is not None:
-        check_output_file(out, "the page")  # before any work: a bad path costs nothing
+    if out is not None:  # before any work: a bad path costs nothing
+        check_output_file(out, "the page", force=force)
     shown, name = _what(env, episode, store, task, planner, model, run, graph_env)
     path = out if out is not None else Path(f"view-{_slug(name)}.html")
-    check_output_file(path, "the page")
+    check_output_file(path, "the page", force=force)
     html = render_page(shown)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -55,6 +55,11 @@ def load_environment(name_or_path: str | Path) -> SceneGraph:
     A string that names no environment is read as a path when it looks like
     one: the file exists, or it has a folder part or a `.json` suffix.
     """
+    if isinstance(name_or_path, str) and not name_or_path.strip():
+        raise BadInputError(
+            "the environment is empty; give a packaged environment name "
+            f"({', '.join(list_environments()[:3])}, ...) or a scene graph file"
+        )
     packaged = packaged_environments()
     if isinstance(name_or_path, str) and name_or_path in packaged:
         with resources.as_file(_FOLDER / f"{name_or_path}.json") as path:

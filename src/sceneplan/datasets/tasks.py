@@ -28,6 +28,7 @@ from pydantic import ValidationError
 
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.textinput import parse_yaml
 from sceneplan.world.task import Family, Task
 
 __all__ = [
@@ -71,22 +72,18 @@ def check_task_file(path: str | Path) -> tuple[list[Task], list[str]]:
     return tasks, problems + [p for task in tasks for p in task_problems(task, graphs)]
 
 
-# libyaml's loader where PyYAML was built with it; the same data as SafeLoader's
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.load(text, Loader=_LOADER)
+        data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
     except OSError as exc:
         raise BadInputError(f"cannot read task file {path}: {exc.strerror}") from None
-    except yaml.YAMLError:
-        try:  # the pure-Python loader's message, which says where, as it always has
-            yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise BadInputError(f"{path}: not valid YAML ({exc})") from None
-        raise
+    except UnicodeDecodeError as exc:
+        raise BadInputError(
+            f"cannot read task file {path}: not UTF-8 text (byte {exc.start}); "
+            "a task file is a YAML list of tasks"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise BadInputError(f"{path}: not valid YAML ({exc})") from None
     if not isinstance(data, list):
         raise BadInputError(f"{path}: a task file is a YAML list of tasks")
     tasks, problems, seen = [], [], set()

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sceneplan.errors import BackendUnavailableError, BadInputError
+from sceneplan.errors import BadInputError
+from sceneplan.eval.plots import require_matplotlib
 from sceneplan.eval.store import options_key
 from sceneplan.execute import Faults, get_robot, run_plan
-from sceneplan.execute.run import believed, plan_on_memory, stream_of
+from sceneplan.execute.run import believed, check_robot, plan_on_memory, stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
@@ -161,12 +162,9 @@ def write_fault_plot(rows: list[FaultRow], path: str | Path) -> Path | None:
     curves = fault_curves(rows)
     if not curves:
         return None
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise BackendUnavailableError(
-            "plots need matplotlib: pip install 'sceneplan[plots]'"
-        ) from None
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
     kinds = [k for k in KINDS if k in curves]
     figure = Figure(figsize=(3.6 * len(kinds), 3.4), layout="constrained")
     axes = figure.subplots(1, len(kinds), squeeze=False)[0]
@@ -208,6 +206,7 @@ class Execution:
     closed_loop: bool = True
 
     def __post_init__(self) -> None:
+        check_robot(self.robot)  # before any run: a bad robot would fail every one
         object.__setattr__(self, "faults", str(Faults.parse(self.faults)))
         if self.faults != "none" and self.robot != "sim":
             raise BadInputError("--faults is for the simulated robot (--robot sim) only")

@@ -17,7 +17,7 @@ from typing import Any
 from sceneplan.eval.annotate import KEY, changed_nodes
 from sceneplan.eval.store import Record
 from sceneplan.planners import execution
-from sceneplan.planners.episode import Episode, ErrorType, Status
+from sceneplan.planners.episode import Episode, ErrorType, Status, WorldStep
 from sceneplan.planners.options import planner_label
 from sceneplan.world.memory import Observation
 from sceneplan.world.partial import LookScore, score_look
@@ -241,14 +241,14 @@ def augmentation(records: Sequence[Record]) -> list[Row]:
     perception.
     """
     rows = []
-    looking = [r for r in records if any(s.expected or s.observations for s in r.episode.steps)]
+    looking = [r for r in records if any(_is_look(s, r.episode) for s in r.episode.steps)]
     keyed = _groups(looking, lambda r: (*_pm(r), _perception(r.episode)))
     for (planner, model, perception), group in keyed.items():
         score, looks, final, truth = LookScore(), 0, 0, 0
         for r in group:
             found, there = set(), set()
             for step in r.episode.steps:
-                if step.expected or step.observations:
+                if _is_look(step, r.episode):
                     looks += 1
                     seen = [Observation.from_dict(o) for o in step.observations]
                     score.add(score_look(seen, step.expected))
@@ -271,6 +271,12 @@ def augmentation(records: Sequence[Record]) -> list[Row]:
             }
         )
     return rows
+
+
+def _is_look(step: WorldStep, episode: Episode) -> bool:
+    """A perceiver's look; a robot's step (`eval --robot`) is scored by the faults table."""
+    robot = {c["step"] for c in episode.extra.get("execute", {}).get("calls", ())}
+    return bool(step.expected or step.observations) and step.index not in robot
 
 
 def _perception(episode: Episode) -> str:

@@ -18,22 +18,25 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def write_plots(metrics: dict[str, list[Row]], folder: str | Path) -> list[Path]:
-    """Write every plot that has data into `folder`; the paths written."""
+def require_matplotlib() -> None:
+    """Raise BackendUnavailableError, naming the extra, unless matplotlib can be imported."""
     try:
-        from matplotlib.figure import Figure
+        import matplotlib.figure  # noqa: F401  (what the plots use)
     except ImportError:
         raise BackendUnavailableError(
             "plots need matplotlib: pip install 'sceneplan[plots]'"
         ) from None
+
+
+def write_plots(metrics: dict[str, list[Row]], folder: str | Path) -> list[Path]:
+    """Write every plot that has data into `folder`; the paths written."""
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, draw in (
-        ("success_by_family.png", _success_by_family),
-        ("error_types.png", _error_types),
-        ("token_progression.png", _token_progression),
-    ):
+    for name, draw in PLOTS.items():
         figure = Figure(figsize=(8, 4.5), layout="constrained")
         if draw(metrics, figure):
             path = folder / name
@@ -115,3 +118,11 @@ def _bars(
     axes.set_ylabel(ylabel)
     axes.set_ylim(0, 1)
     axes.legend(fontsize="small")
+
+
+# The files `write_plots` may write, by name (the CLI checks them before it writes).
+PLOTS = {
+    "success_by_family.png": _success_by_family,
+    "error_types.png": _error_types,
+    "token_progression.png": _token_progression,
+}

@@ -257,7 +257,7 @@ class Executor:
                 feedback=result.message or ("ok" if result.ok else "failed"),
                 cause=result.reason.value if result.reason else None,
                 agent_at=result.at,
-                observations=[s.to_dict() for s in result.seen],
+                observations=[s.to_observation().to_dict() for s in result.seen],
                 expected=expected,
                 **kinds,
             )

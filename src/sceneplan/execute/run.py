@@ -46,14 +46,24 @@ def get_robot(
     server's http(s) URL."""
     if isinstance(spec, Robot):
         return spec
-    text = spec.strip()
+    text = check_robot(spec)
     faults = faults if isinstance(faults, Faults) else Faults.parse(faults)
     if text == "sim":
         return SimulatedRobot(graph, faults, seed, stream=stream, known=known)
-    if text.startswith(("http://", "https://")):
-        if faults.any:
-            raise BadInputError("--faults is for the simulated robot (--robot sim) only")
-        return HttpRobot(text)
+    if faults.any:
+        raise BadInputError("--faults is for the simulated robot (--robot sim) only")
+    return HttpRobot(text)
+
+
+def check_robot(spec: str) -> str:
+    """A robot spec as `get_robot` takes it (`sim` or an http(s) URL), or BadInputError.
+
+    >>> check_robot(" sim ")
+    'sim'
+    """
+    text = spec.strip()
+    if text == "sim" or text.startswith(("http://", "https://")):
+        return text
     raise BadInputError(
         f"unknown robot {spec!r}: give 'sim' or a robot server's URL, e.g. http://127.0.0.1:8765"
     )

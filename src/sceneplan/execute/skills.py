@@ -23,6 +23,7 @@ from typing import Any
 
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.model import Relation
+from sceneplan.world.memory import Observation
 
 
 class RobotUnavailableError(BackendUnavailableError):
@@ -138,6 +139,22 @@ class Seen:
         if self.category is not None:
             out["category"] = self.category
         return out
+
+    def to_observation(self) -> Observation:
+        """The sighting as a look's observation, the form every recorded step keeps.
+
+        A node the scene graph holds stands for itself (`truth`); a new one
+        stands for no known node.
+        """
+        return Observation(
+            name=self.category or self.id,
+            category=self.category,
+            relation=self.relation,
+            related_to=self.parent,
+            states=self.states,
+            truth=None if self.new else self.id,
+            id=self.id,
+        )
 
 
 @dataclass

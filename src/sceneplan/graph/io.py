@@ -31,6 +31,7 @@ from sceneplan.graph.model import (
     is_node_id,
 )
 from sceneplan.graph.sayplan_format import from_sayplan_dict
+from sceneplan.textinput import parse_json, shown
 
 
 @functools.cache
@@ -65,6 +66,10 @@ def load(path: str | Path) -> SceneGraph:
     path = Path(path)
     try:
         raw = path.read_bytes()
+    except IsADirectoryError:
+        raise BadInputError(
+            f"cannot read scene graph file {path}: it is a directory; give a graph file (.json)"
+        ) from None
     except OSError as exc:
         raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
     with _gc_paused():  # once for parse and build: each resume scans what was allocated
@@ -104,7 +109,7 @@ def _parse_text(path: Path, raw: bytes) -> Any:
         ) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
     try:
-        return json.loads(text)
+        return parse_json(text, str(path))
     except json.JSONDecodeError as exc:
         raise BadInputError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
@@ -125,12 +130,14 @@ def _from_parsed(data: Any, source: str, owned: bool) -> SceneGraph:
     problems: list[str] = []
     for key in ("name", "description"):
         if not isinstance(data.get(key, ""), str):
-            problems.append(f"field '{key}' must be a string, found {data[key]!r}")
+            problems.append(f"field '{key}' must be a string, found {shown(data[key])}")
     if data.get("format") != FORMAT_NAME:
-        problems.append(f"field 'format' must be '{FORMAT_NAME}', found {data.get('format')!r}")
+        problems.append(
+            f"field 'format' must be '{FORMAT_NAME}', found {shown(data.get('format'))}"
+        )
     elif data.get("version") != FORMAT_VERSION:
         problems.append(
-            f"field 'version' must be {FORMAT_VERSION}, found {data.get('version')!r} "
+            f"field 'version' must be {FORMAT_VERSION}, found {shown(data.get('version'))} "
             "(this sceneplan reads version 1)"
         )
     raw_nodes, raw_links = data.get("nodes"), data.get("links", [])
@@ -203,7 +210,8 @@ def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> di
             rejected.add(raw["id"])  # until the node is accepted below
             if not is_node_id(raw["id"]):
                 problems.append(
-                    f"{label}: field 'id': {raw['id']!r} is not a valid node id; {NODE_ID_RULE}"
+                    f"{label}: field 'id': {shown(raw['id'])} is not a valid node id; "
+                    + NODE_ID_RULE
                 )
                 continue
         try:
@@ -257,13 +265,13 @@ def _label(raw: Any, index: int) -> str:
 
 def _pydantic_message(err: dict, field: str = "") -> str:
     if field == "parent" and err["type"] != "missing":
-        return f"must be the id of one node, found {err.get('input')!r}"
+        return f"must be the id of one node, found {shown(err.get('input'))}"
     if err["type"] == "missing":
         return "missing required field"
     if err["type"] == "extra_forbidden":
         return "unknown field"
     if err["type"] == "enum":
-        return f"unknown value {err.get('input')!r}; expected one of {err['ctx']['expected']}"
+        return f"unknown value {shown(err.get('input'))}; expected one of {err['ctx']['expected']}"
     return err["msg"]
 
 
@@ -273,7 +281,7 @@ def _parse_links(
     links: list[tuple[str, str]] = []
     for index, raw in enumerate(raw_links):
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(x, str) for x in raw)):
-            problems.append(f"link #{index}: must be a pair of node ids, found {raw!r}")
+            problems.append(f"link #{index}: must be a pair of node ids, found {shown(raw)}")
             continue
         bad = False
         for end in raw:
@@ -391,6 +399,24 @@ def _check_cycles(nodes: dict[str, Node], broken: set[str], problems: list[str])
         done.update(path)
 
 
+def planning_problems(graph: SceneGraph) -> list[str]:
+    """What a well-formed graph still lacks for planning (verify, solve, pddl, plan, execute).
+
+    A graph file may load (`graph stats`, `graph show` and `view` take it)
+    yet have nothing to plan in: `graph check` counts these as problems, so
+    that it passes exactly the files every planning command accepts.
+    """
+    problems = []
+    if not graph.of_kind(NodeKind.ROOM):
+        problems.append("no room: a scene graph needs at least one node of kind 'room'")
+    if not graph.has_agent:
+        problems.append(
+            "no agent: planning needs one node of kind 'agent' with a room as its parent, "
+            'e.g. {"id": "agent", "kind": "agent", "parent": "kitchen"}'
+        )
+    return problems
+
+
 def to_dict(graph: SceneGraph) -> dict[str, Any]:
     """The native-format dict of a graph; `from_dict(to_dict(g))` rebuilds it exactly."""
     return {
@@ -426,7 +452,7 @@ def native_node(**fields: Any) -> dict[str, Any]:
     """
     unknown = set(fields) - set(FIELD_ORDER)
     if unknown:
-        raise BadInputError(f"node {fields.get('id')!r}: unknown fields {sorted(unknown)}")
+        raise BadInputError(f"node {shown(fields.get('id'))}: unknown fields {sorted(unknown)}")
     out: dict[str, Any] = {}
     for key in FIELD_ORDER:
         value = fields.get(key)

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from sceneplan.errors import GraphValidationError
+from sceneplan.textinput import shown
 
 # Node ids as the native format allows them (graph.model.NODE_ID).
 _RELATION_STATE = re.compile(r"^\s*(ontop_of|inside_of)\(\s*([\w\-.]+)\s*\)\s*$")
@@ -44,7 +45,7 @@ def from_sayplan_dict(data: dict[str, Any], source: str) -> dict[str, Any]:
     for raw in raw_links:
         match = _LINK.match(raw) if isinstance(raw, str) else None
         if match is None:
-            problems.append(f"link {raw!r}: expected the form 'a<->b'")
+            problems.append(f"link {shown(raw)}: expected the form 'a<->b'")
             continue
         a, b = match.groups()
         kinds = (kind_of.get(a), kind_of.get(b))
@@ -78,7 +79,7 @@ def from_sayplan_dict(data: dict[str, Any], source: str) -> dict[str, Any]:
 
 def _convert(kind: str, raw: Any, problems: list[str]) -> dict[str, Any] | None:
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
-        problems.append(f"nodes.{kind}: entry {raw!r} has no string 'id'")
+        problems.append(f"nodes.{kind}: entry {shown(raw)} has no string 'id'")
         return None
     out: dict[str, Any] = {"id": raw["id"], "kind": kind}
     for key, value in raw.items():

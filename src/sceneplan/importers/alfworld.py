@@ -31,6 +31,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.textinput import parse_json
 from sceneplan.world.alfworld import HOLDS, MARK
 from sceneplan.world.task import Task
 
@@ -100,8 +102,12 @@ def read_game(path: str | Path) -> Game:
         "'pddl_problem' and 'grammar')"
     )
     try:
-        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        raw = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+    except (OSError, EOFError, zlib.error) as exc:
+        raise BadInputError(f"{path}: a damaged or truncated gzip file ({exc})") from None
+    try:
+        data = parse_json(raw, str(path))
+    except (UnicodeDecodeError, json.JSONDecodeError):
         raise BadInputError(what + ": not JSON") from None
     if isinstance(data, dict) and isinstance(data.get("game"), dict):
         outer, data = data, data["game"]

@@ -22,7 +22,7 @@ import anthropic
 
 from sceneplan import envvars
 from sceneplan.errors import ModelNotConfiguredError
-from sceneplan.llm.base import SDKProvider
+from sceneplan.llm.base import SDKProvider, checked_base_url
 from sceneplan.llm.config import config_path
 from sceneplan.llm.messages import JSON_SCHEMA, Message, ProviderReply, Request
 
@@ -52,9 +52,10 @@ class AnthropicProvider(SDKProvider):
                 f"anthropic:{model} needs an API key: export {envvars.ANTHROPIC_API_KEY}=... "
                 f"(or set api_key under [llm.providers.anthropic] in {config_path()})"
             )
+        base_url = conf.base_url or "https://api.anthropic.com"
         return cls(
             model,
-            base_url=(conf.base_url or "https://api.anthropic.com").rstrip("/"),
+            base_url=checked_base_url(base_url, cls.name).rstrip("/"),
             api_key=conf.api_key,
             timeout=settings.timeout,
             concurrency=conf.concurrency or settings.concurrency,
@@ -87,6 +88,8 @@ class AnthropicProvider(SDKProvider):
             message = await self.client().messages.create(**params)
         except anthropic.AnthropicError as exc:
             raise self.translate_error(exc) from exc
+        except (ValueError, RecursionError) as exc:  # the SDK decoding a 200's body
+            raise self.unreadable_body(exc) from None
         served = message.model or self.model
         return ProviderReply(
             text=_reply_text(message.content),

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from sceneplan.errors import LLMError, LLMRequestError, LLMTimeoutError, LLMUnavailableError
+from sceneplan.errors import (
+    BadInputError,
+    LLMError,
+    LLMRequestError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+)
 from sceneplan.llm.structured import is_format_rejection
 
 if TYPE_CHECKING:
@@ -170,6 +178,66 @@ class SDKProvider(Provider):
                 url=self.base_url,
             )
         return LLMRequestError(f"{self.where}: {exc}", url=self.base_url)
+
+    def unreadable_body(self, exc: ValueError | RecursionError) -> LLMRequestError:
+        """The error for a 200 whose body the SDK could not decode as JSON."""
+        return LLMRequestError(
+            f"{self.where} answered with a body that is not a JSON reply ({unreadable_json(exc)}); "
+            f"is {self.base_url} the API's URL?",
+            url=self.base_url,
+        )
+
+
+def checked_base_url(
+    url: str, provider: str, normalize: Callable[[str], str] = str, fix: str | None = None
+) -> str:
+    """`normalize(url)` if it is an http(s) URL with a host and a valid port; else BadInputError.
+
+    The message ends with `fix`, by default where a provider's URL is set (its
+    environment variable and the config file).
+
+    >>> checked_base_url("http://localhost:8000/v1", "vllm")
+    'http://localhost:8000/v1'
+    """
+    from urllib.parse import urlsplit
+
+    from sceneplan import envvars
+    from sceneplan.llm.config import config_path
+
+    try:
+        url_out = normalize(url)
+        parts = urlsplit(url_out)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not one)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+        problem = None if ok else "not an http:// or https:// URL with a host"
+    except ValueError as exc:
+        text = str(exc)
+        cast = re.search(r"integer value as (.*)$", text)
+        problem = f"the port {cast.group(1)} is not a number" if cast else text
+    if problem is None:
+        return url_out
+    if fix is None:
+        env = envvars.PROVIDER_SETTINGS.get((provider, "base_url"))
+        fix = (f"set {env} or " if env else "set ") + (
+            f"base_url under [llm.providers.{provider}] in {config_path()} "
+            "to a URL such as http://localhost:8000/v1"
+        )
+    raise BadInputError(f"the {provider} server URL {url!r} is not usable ({problem}); {fix}")
+
+
+def unreadable_json(exc: ValueError | RecursionError) -> str:
+    """Why JSON text could not be read, in a user's words (not Python's advice).
+
+    >>> unreadable_json(ValueError("Exceeds the limit (4300 digits) for integer string"))
+    'a number of more than 4300 digits'
+    """
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    text = str(exc)
+    limit = re.search(r"limit \((\d+) digits\)", text)
+    if limit:
+        return f"a number of more than {limit.group(1)} digits"
+    return " ".join(text.split())[:120]
 
 
 def _error_detail(exc: Exception) -> str:

@@ -67,12 +67,25 @@ class ResponseCache:
             self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._migrate()
-        except sqlite3.Error as exc:
-            raise BackendUnavailableError(
-                f"cannot open the LLM response cache {path}: {exc} "
-                f"(set {envvars.CACHE_DIR} elsewhere, or disable the cache)"
-            ) from None
+        except (sqlite3.Error, OSError) as exc:
+            reason = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) else exc
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                reason = f"{_nearest(path.parent)} is a file, not a folder"
+            raise _cache_error(path, str(reason)) from None
         self._lock = threading.Lock()
+
+    @staticmethod
+    def check(path: Path) -> None:
+        """Raise BackendUnavailableError if the cache at `path` clearly cannot be made.
+
+        Cheap, and run when a client is made, before any request: the nearest
+        existing folder must be a folder (the file itself may not exist yet).
+        """
+        if path.is_dir():
+            raise _cache_error(path, "it is a folder")
+        blocker = _nearest(path.parent)
+        if not blocker.is_dir():
+            raise _cache_error(path, f"{blocker} is a file, not a folder")
 
     def _migrate(self) -> None:
         (applied,) = self._db.execute("PRAGMA user_version").fetchone()
@@ -117,3 +130,15 @@ class ResponseCache:
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+
+def _nearest(folder: Path) -> Path:
+    """`folder` or its nearest ancestor that exists."""
+    return next(p for p in (folder, *folder.parents) if p.exists())
+
+
+def _cache_error(path: Path, reason: str) -> BackendUnavailableError:
+    return BackendUnavailableError(
+        f"cannot open the LLM response cache {path}: {reason} "
+        f"(set {envvars.CACHE_DIR} to a folder you can write, or disable the cache)"
+    )

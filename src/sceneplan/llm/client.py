@@ -143,6 +143,8 @@ class LLMClient:
         )
         self.caching = self.settings.cache and self.provider.cacheable
         self._cache: ResponseCache | None = None  # opened at the first cacheable request
+        if self.caching:
+            ResponseCache.check(self.settings.cache_path)  # a bad folder fails before any run
         self._transcript = (
             TranscriptWriter(self.settings.transcript) if self.settings.transcript else None
         )

@@ -19,7 +19,7 @@ import openai
 
 from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError, ModelNotConfiguredError
-from sceneplan.llm.base import SDKProvider
+from sceneplan.llm.base import SDKProvider, checked_base_url
 from sceneplan.llm.config import config_path
 from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, Message, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
@@ -50,7 +50,11 @@ class OpenAIProvider(SDKProvider):
     def from_settings(cls, model: str, settings: LLMSettings) -> Self:
         """A provider for `model`, with base URL and key from the settings of `cls.name`."""
         conf = settings.provider(cls.name)
-        base_url = cls.normalize_base_url(conf.base_url) if conf.base_url else cls.default_base_url
+        base_url = (
+            checked_base_url(conf.base_url, cls.name, cls.normalize_base_url)
+            if conf.base_url
+            else cls.default_base_url
+        )
         if base_url is None:
             raise BadInputError(
                 f"{cls.name}:{model} names no server: write {cls.name}:http://HOST:PORT/v1/{model} "
@@ -105,12 +109,20 @@ class OpenAIProvider(SDKProvider):
         except openai.OpenAIError as exc:
             format_mode = mode if "response_format" in params else None
             raise self.translate_error(exc, format_mode=format_mode) from exc
+        except (ValueError, RecursionError) as exc:  # the SDK decoding a 200's body
+            raise self.unreadable_body(exc) from None
         if isinstance(completion, str) and completion.lstrip().startswith("<"):
             # A 200 with a web page: a login portal, a proxy, or a URL that is not the API's.
             raise LLMRequestError(
                 f"{self.where} answered with an HTML page, not a chat completion: "
                 f"{' '.join(completion.split())[:120]!r}; is {self.base_url} the API's URL "
                 "(it usually ends in /v1)?",
+                url=self.base_url,
+            )
+        if isinstance(completion, str):  # a 200 whose body is text, not JSON
+            raise LLMRequestError(
+                f"{self.where} answered with text, not a chat completion: "
+                f"{' '.join(completion.split())[:120]!r}; is {self.base_url} the API's URL?",
                 url=self.base_url,
             )
         if not getattr(completion, "choices", None):
@@ -205,6 +217,9 @@ class OpenAICompatibleProvider(OpenAIProvider):
         if not model.startswith(("http://", "https://")):
             return super().from_settings(model, settings)
         base_url, name = split_url_model(model)
+        base_url = checked_base_url(
+            base_url, cls.name, fix="write the model as openai-compatible:http://HOST:PORT/v1/MODEL"
+        )
         conf = settings.provider(cls.name)
         return cls(
             name,

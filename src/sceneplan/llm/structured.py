@@ -171,7 +171,7 @@ def json_objects(text: str) -> Iterator[str]:
     while start != -1:
         try:
             value, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON; a huge number; nested too deeply
             start = text.find("{", start + 1)
             continue
         if isinstance(value, dict):

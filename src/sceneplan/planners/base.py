@@ -117,6 +117,14 @@ class Run:
                 structured_mode=usage.structured_mode if usage else None,
             )
             self.episode.llm_calls.append(call)
+            calls = self.episode.llm_calls
+            if len(calls) >= UNUSABLE_CALLS and all(c.error for c in calls):
+                raise LLMReplyError(
+                    f"none of the model's replies could be used ({len(calls)} calls, each "
+                    f"asked again once); the last: {exc}",
+                    raw_reply=exc.raw_reply,
+                    problems=exc.problems,
+                ) from None
             return Reply(call)
         usage = response.usage
         parsed = response.parsed
@@ -155,6 +163,11 @@ class Run:
     ) -> None:
         """Record a view operation (expand/contract) or a single simulator step."""
         self.episode.sim_calls.append(SimCall(op, target, ok, feedback, cause))
+
+
+# A run whose first calls all came back unusable (each after its re-ask) ends as an error
+# here, instead of spending its whole budget on a model or server that cannot answer.
+UNUSABLE_CALLS = 3
 
 
 class Planner(ABC):

@@ -594,6 +594,9 @@ def has_receptacles(nodes: Iterable) -> bool:
     return any(n.kind is K.OBJECT and "release" in n.affordances for n in nodes)
 
 
+FILE_NAMES = ("domain.pddl", "problem.pddl")  # what PDDLFiles.write writes into a folder
+
+
 @dataclass(frozen=True)
 class PDDLFiles:
     """The text of an exported domain and problem."""
@@ -605,7 +608,7 @@ class PDDLFiles:
         """Write `domain.pddl` and `problem.pddl` into a folder (created if missing)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        paths = folder / "domain.pddl", folder / "problem.pddl"
+        paths = folder / FILE_NAMES[0], folder / FILE_NAMES[1]
         paths[0].write_text(self.domain, encoding="utf-8")
         paths[1].write_text(self.problem, encoding="utf-8")
         return paths

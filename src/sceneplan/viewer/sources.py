@@ -6,6 +6,7 @@ and the fix; nothing here prints.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from sceneplan.eval.store import Store
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.episode import Episode
 from sceneplan.runs import resolve
+from sceneplan.textinput import parse_json, shown
 
 
 @dataclass
@@ -43,7 +45,7 @@ def read_episode(path: Path) -> Episode:
     except UnicodeDecodeError:
         raise BadInputError(f"cannot read the episode {path}: not UTF-8 text") from None
     try:
-        data = json.loads(text)
+        data = parse_json(text, str(path))
     except json.JSONDecodeError as exc:
         raise BadInputError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
@@ -61,6 +63,9 @@ def episode_from_dict(data: object, source: str) -> Episode:
     missing = [k for k in ("planner", "model", "environment", "instruction") if k not in data]
     if missing:
         raise BadInputError(f"{source}: not a sceneplan episode (no {', '.join(missing)}); {hint}")
+    problem = _shape_problem(data)
+    if problem:
+        raise BadInputError(f"{source}: a malformed sceneplan episode ({problem}); {hint}")
     try:
         episode = Episode.from_dict(data)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
@@ -72,6 +77,31 @@ def episode_from_dict(data: object, source: str) -> Episode:
                 f"{source}: a malformed sceneplan episode ('{name}' must list strings)"
             )
     return episode
+
+
+def _shape_problem(data: dict) -> str | None:
+    """The first field of an Episode's dict that is not of the recorded type, in words.
+
+    pydantic checks the dict against the Episode dataclass's annotations (it
+    builds nothing: `Episode.from_dict` does), so a wrong field is named by its
+    path (`steps[0].index`) instead of failing later in Python's words.
+    """
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        _episode_adapter(TypeAdapter).validate_python(data)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+        found = f", found {shown(error['input'])}" if error["type"] != "missing" else ""
+        message = error["msg"][:1].lower() + error["msg"][1:]
+        return f"field '{path.lstrip('.')}': {message}{found}"
+    return None
+
+
+@functools.cache
+def _episode_adapter(adapter_type):  # built once
+    return adapter_type(Episode)
 
 
 def from_episode(episode: Episode, env: str | None = None, note: str = "") -> Shown:

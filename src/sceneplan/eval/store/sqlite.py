@@ -202,6 +202,11 @@ class SQLite:
             raise BadInputError(
                 f"no results store at {self.path} (`sceneplan eval --out` makes one)"
             )
+        if not create and self.path.stat().st_size == 0:  # SQLite would make it a store
+            raise BadInputError(
+                f"{self.path} is empty (0 bytes): not a sceneplan results store "
+                "(`sceneplan eval --out` makes one)"
+            )
         if not self.path.parent.is_dir():
             raise BadInputError(
                 f"cannot create the results store {self.path}: "

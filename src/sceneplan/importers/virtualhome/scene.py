@@ -112,6 +112,11 @@ def build_scene(
     ids: dict[Any, str] = {}
     kinds: dict[str, str] = {}
     rooms = [n for n in vh.values() if n.get("category") == "Rooms"]
+    if not rooms:
+        raise BadInputError(
+            f"{source}: the VirtualHome graph has no rooms (nodes of category 'Rooms'), "
+            f"so nothing can be placed; it has {len(vh)} node(s)"
+        )
     room_names: dict[Any, str] = {}
     for room in sorted(rooms, key=lambda n: n["id"]):
         name = re.sub(r"[^a-z0-9_]+", "_", str(room["class_name"]).lower())
