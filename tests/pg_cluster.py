@@ -18,6 +18,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +26,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 USER = "sceneplan"
@@ -129,7 +130,8 @@ def new_database(server: str) -> Iterator[str]:
 def stop(folder: Path) -> None:
     """Stop the cluster started in `folder` and delete the folder."""
     bin_dir = binaries()
-    if bin_dir is not None and (folder / "data" / "postmaster.pid").exists():
+    pid_file = folder / "data" / "postmaster.pid"
+    if bin_dir is not None and pid_file.exists():
         subprocess.run(
             _as_server_user(
                 [str(bin_dir / "pg_ctl"), "-D", str(folder / "data"), "-m", "immediate", "stop"]
@@ -137,6 +139,9 @@ def stop(folder: Path) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+    if pid_file.exists():  # pg_ctl could not stop it: end the server by its process id
+        with suppress(OSError, ValueError, IndexError):
+            os.kill(int(pid_file.read_text(encoding="utf-8").split()[0]), signal.SIGQUIT)
     shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -1,8 +1,9 @@
 """Many `sceneplan eval` workers on one store, of each kind: every job runs once.
 
-The oracle over office-planning + office-search (60 jobs), as separate
+The oracle over office-planning + office-search (60 jobs), as 8 separate
 processes; one worker killed with SIGKILL mid-run loses nothing and makes
-nothing run twice. A put gives its row a new id (SQLite's rowid, PostgreSQL's
+nothing run twice (one scenario: the start-up of 8 workers costs more CPU
+than the 60 jobs). A put gives its row a new id (SQLite's rowid, PostgreSQL's
 sequence), so `max(id) == count(*)` proves that no job was stored twice.
 """
 
@@ -57,29 +58,24 @@ def _state(location: str) -> tuple[int, int, int]:
     return len(stored), max((s.id for s in stored.values()), default=0), leases
 
 
-def test_eight_workers_run_each_job_once(store_location):
+def test_eight_workers_one_killed_then_resumed_run_each_job_once(store_location):
+    """8 workers at once; one is SIGKILLed mid-run; the rest finish, a resumed eval does what
+    is left. Every job is stored once (the highest row id is the row count: a second put
+    of a job would give it a new id), and the runs the workers report account for it."""
     workers = [_worker(store_location) for _ in range(8)]
-    outputs = [w.communicate(timeout=300) for w in workers]
-    assert [w.returncode for w in workers] == [0] * 8, outputs
-    counts = [_stored_by(out) for out, _ in outputs]
-    assert sum(counts) == JOBS, counts  # each job run by one worker
-    assert sum(1 for c in counts if c) >= 2, counts  # and the work was shared
-    assert _state(store_location) == (JOBS, JOBS, 0)  # 60 rows, none stored twice, no lease
-
-
-def test_a_killed_worker_loses_nothing_and_nothing_runs_twice(store_location):
-    workers = [_worker(store_location) for _ in range(3)]
     victim = workers[0]
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while _state(store_location)[0] < 10 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert victim.poll() is None, "the worker to kill finished first"
     finally:
         victim.send_signal(signal.SIGKILL)
         victim.wait()
-    outputs = [w.communicate(timeout=300) for w in workers[1:]]
-    assert [w.returncode for w in workers[1:]] == [0] * 2, outputs
+    outputs = [w.communicate(timeout=600) for w in workers[1:]]
+    assert [w.returncode for w in workers[1:]] == [0] * 7, outputs
+    counts = [_stored_by(out) for out, _ in outputs]
+    assert sum(1 for c in counts if c) >= 2, counts  # the work was shared
     rows, _, _ = _state(store_location)
     resumed = CliRunner().invoke(
         app, ["eval", "-s", SUITES, "-p", "oracle", "--out", store_location]
@@ -87,7 +83,9 @@ def test_a_killed_worker_loses_nothing_and_nothing_runs_twice(store_location):
     assert resumed.exit_code == 0, resumed.output
     done_now = _stored_by(resumed.stdout)
     assert f"({rows} already there)" in resumed.stdout and rows + done_now == JOBS
-    assert _state(store_location) == (JOBS, JOBS, 0)  # nothing lost, nothing twice
+    assert _state(store_location) == (JOBS, JOBS, 0)  # 60 rows, none stored twice, no lease
+    by_victim = JOBS - sum(counts) - done_now  # what the killed worker stored
+    assert 0 <= by_victim < JOBS, (counts, done_now)
 
 
 @pytest.mark.parametrize("trial", range(20))
