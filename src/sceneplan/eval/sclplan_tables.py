@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sceneplan.eval import tables as r
 from sceneplan.eval.metrics import Row
+from sceneplan.eval.tables import num, pct, published, table
 
 ORDER = ("react", "react_pv", "sclplan")
 _SHARES = ("react_actions", "pv_actions", "planner_actions")
@@ -72,13 +72,13 @@ def table1(metrics: dict[str, list[Row]]) -> str:
 
     body = [
         [
-            *(x["planner"], x["model"], x["n"], r.pct(x["success"])),
-            *(r.num(x["tokens"], 0), r.num(x["env_steps"], 1)),
+            *(x["planner"], x["model"], x["n"], pct(x["success"])),
+            *(num(x["tokens"], 0), num(x["env_steps"], 1)),
             *(delta(x, "success", 1, 100), delta(x, "tokens", 0), delta(x, "env_steps", 1)),
         ]
         for x in sorted(rows, key=lambda x: (x["model"], ORDER.index(_base(x["planner"]))))
     ]
-    for p in r.published()["sclplan_table1"]["rows"]:
+    for p in published()["sclplan_table1"]["rows"]:
         changes = [
             "-" if p[k] is None else f"{scale * p[k]:+,.{d}f}"
             for k, d, scale in (("success", 1, 100), ("tokens", 0, 1), ("env_steps", 1, 1))
@@ -86,7 +86,7 @@ def table1(metrics: dict[str, list[Row]]) -> str:
         body.append([f"[paper] {p['method']}", "7 LLMs (mean)", "134", "-", "-", "-", *changes])
     return (
         "## ALFWorld: task success, tokens, steps (SCLPlan Table I)\n\n"
-        + r.table(
+        + table(
             [
                 *("Planner", "Model", "n", "Task success", "Tokens", "Env steps"),
                 *("Δ success (pts)", "Δ tokens", "Δ env steps"),
@@ -101,7 +101,7 @@ def table2(metrics: dict[str, list[Row]]) -> str:
     rows = metrics.get("repeatability", [])  # every planner run more than once
 
     def spread(mean: float | None, std: float | None, digits: int) -> str:
-        return f"{r.num(mean, digits)} (±{r.num(std, digits)})"
+        return f"{num(mean, digits)} (±{num(std, digits)})"
 
     body = [
         [
@@ -114,7 +114,7 @@ def table2(metrics: dict[str, list[Row]]) -> str:
     ]
     if not body:
         return ""
-    for p in r.published()["sclplan_table2"]["rows"]:
+    for p in published()["sclplan_table2"]["rows"]:
         body.append(
             [
                 f"[paper] {p['planner']}",
@@ -131,9 +131,7 @@ def table2(metrics: dict[str, list[Row]]) -> str:
         "Mean (standard deviation) over the runs of each task, averaged over tasks; env steps "
         "are actions sent to the environment. The paper's rows are over 10 runs of each of 10 "
         "ALFWorld tasks.\n\n"
-        + r.table(
-            ["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"], body
-        )
+        + table(["Planner", "Model", "Tasks", "Runs", "Task success", "Tokens", "Env steps"], body)
     )
 
 
@@ -146,15 +144,15 @@ def table3(metrics: dict[str, list[Row]]) -> str:
         # without PV, the paper gives no invalid-prediction rate for plain ReAct ("-")
         plain = _base(label.split("] ")[-1]) == "react"
         return [
-            *(label, str(model), environment, str(n), r.pct(x["success"])),
-            *(r.num(x.get("tokens"), 0), r.num(x.get("env_steps"), 1)),
-            "-" if plain else r.pct(x["react_invalid"]),
-            *(r.pct(x[k]) for k in _RATES[1:]),
-            *(r.pct(x[k]) for k in _SHARES),
+            *(label, str(model), environment, str(n), pct(x["success"])),
+            *(num(x.get("tokens"), 0), num(x.get("env_steps"), 1)),
+            "-" if plain else pct(x["react_invalid"]),
+            *(pct(x[k]) for k in _RATES[1:]),
+            *(pct(x[k]) for k in _SHARES),
         ]
 
     body = [line(x["planner"], x["model"], x["environment"], x["n"], x) for x in rows]
-    for p in r.published()["sclplan_table3"]["rows"]:
+    for p in published()["sclplan_table3"]["rows"]:
         label = f"[paper {p['table']}] {p['planner']}"
         body.append(line(label, p["model"], p["dataset"], "-", p))
     return (
@@ -163,7 +161,7 @@ def table3(metrics: dict[str, list[Row]]) -> str:
         "invalid ReAct predictions per prediction, the share of those PV made executable, "
         "the runs whose global planner found a plan, and the shares of the executed actions "
         "by the component that proposed them.\n\n"
-        + r.table(
+        + table(
             [
                 *("Planner", "Model", "Environment", "n", "Task success", "Tokens", "Env steps"),
                 *("Invalid ReAct", "Corrected by PV", "Global plan found"),
