@@ -23,6 +23,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli import targets
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
 from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.errors import BadInputError
@@ -31,7 +32,6 @@ from sceneplan.execute.replan import REPLANNERS
 from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode, Planner, Status, planner_class
 from sceneplan.planners.options import parse_assignments
-from sceneplan.runs import pick_task
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -113,7 +113,7 @@ def execute_command(
     """Plan, then run it on a robot: observe, correct the graph, replan."""
     if trace is not None:
         check_output_file(trace, "the trace", force=force)
-    target = _target(instruction, task, env, tasks)
+    target = targets.target(instruction, task, env, tasks, goal_needed=True)
     Faults.parse(faults)  # a bad spec stops here, before any planning
     chosen = _planner(planner, option or [])
     client = LLMClient(llm) if chosen.needs_llm else None
@@ -149,26 +149,6 @@ async def _run(planner: Planner, target, env, client: LLMClient | None, **kwargs
         return await execute(planner, target, env, **kwargs)
     async with client:
         return await execute(planner, target, env, client, **kwargs)
-
-
-def _target(instruction: str | None, task_id: str | None, env: str | None, tasks: Path | None):
-    found = pick_task(task_id, tasks)
-    if found is None:
-        if not instruction:
-            raise BadInputError("give an INSTRUCTION, or a task with --task ID (or --tasks FILE)")
-        return instruction
-    if found.goal is None:
-        raise BadInputError(
-            f"task '{found.id}' is a search task: it asks where something is, and has no goal "
-            f"for a robot to reach; plan it with `sceneplan plan --task {found.id}`"
-        )
-    if instruction:
-        raise BadInputError("give the instruction or --task, not both")
-    if env is not None and env != found.environment:
-        raise BadInputError(
-            f"task {found.id} is set in '{found.environment}', not '{env}'; leave out --env"
-        )
-    return found
 
 
 def _planner(name: str, assignments: list[str]) -> Planner:

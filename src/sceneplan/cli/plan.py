@@ -23,6 +23,7 @@ from rich.status import Status as Spinner
 from rich.text import Text
 from typer.core import TyperCommand
 
+from sceneplan.cli import targets
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS
 from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.datasets.tasks import Task
@@ -31,7 +32,7 @@ from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode, Planner, Status, planner_class, planner_names
 from sceneplan.planners.options import parse_assignments
 from sceneplan.planners.progress import OnEvent, PlanEvent
-from sceneplan.runs import Setup, pick_task, resolve
+from sceneplan.runs import Setup, resolve
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -132,7 +133,7 @@ def plan(
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
     if trace is not None:
         check_output_file(trace, "the trace", force=force)
-    target = _target(instruction, task, env, tasks)
+    target = targets.target(instruction, task, env, tasks)
     show = None if as_json else _Progress()
     flags = {
         "max_search_turns": max_turns,
@@ -168,28 +169,6 @@ async def _run(planner: Planner, setup: Setup, client: LLMClient | None) -> Epis
         return await planner.aplan(setup.target, setup.graph, prior=setup.prior)
     async with client:
         return await planner.aplan(setup.target, setup.graph, client, prior=setup.prior)
-
-
-def _target(
-    instruction: str | None, task_id: str | None, env: str | None, tasks: Path | None = None
-) -> Task | str:
-    """The task named by --task (in --tasks FILE when given), or the instruction (which may
-    still match a packaged task)."""
-    task = pick_task(task_id, tasks)
-    if task is None:
-        if not instruction:
-            raise BadInputError("give an INSTRUCTION, or a task with --task ID (or --tasks FILE)")
-        return instruction
-    if instruction and " ".join(instruction.split()) != " ".join(task.instruction.split()):
-        raise BadInputError(
-            f"task {task.id} is '{task.instruction}', not the instruction given; "
-            "give the instruction or --task, not both"
-        )
-    if env is not None and env != task.environment:
-        raise BadInputError(
-            f"task {task.id} is set in '{task.environment}', not '{env}'; leave out --env"
-        )
-    return task
 
 
 def _make_planner(

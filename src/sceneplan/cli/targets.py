@@ -1,0 +1,45 @@
+"""What `plan` and `execute` run: the task `--task` (in `--tasks FILE`) names, or the instruction.
+
+One rule for both commands: a task and an instruction together are accepted
+only when the instruction is the task's own (white space aside).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sceneplan.datasets.tasks import Task
+from sceneplan.errors import BadInputError
+from sceneplan.runs import pick_task
+
+
+def target(
+    instruction: str | None,
+    task_id: str | None,
+    env: str | None,
+    tasks: Path | None = None,
+    *,
+    goal_needed: bool = False,
+) -> Task | str:
+    """The task named by --task (in --tasks FILE when given), or the instruction (which may
+    still match a packaged task). With `goal_needed`, a search task (no goal) is refused."""
+    task = pick_task(task_id, tasks)
+    if task is None:
+        if not instruction:
+            raise BadInputError("give an INSTRUCTION, or a task with --task ID (or --tasks FILE)")
+        return instruction
+    if goal_needed and task.goal is None:
+        raise BadInputError(
+            f"task '{task.id}' is a search task: it asks where something is, and has no goal "
+            f"for a robot to reach; plan it with `sceneplan plan --task {task.id}`"
+        )
+    if instruction and " ".join(instruction.split()) != " ".join(task.instruction.split()):
+        raise BadInputError(
+            f"task {task.id} is '{task.instruction}', not the instruction given; "
+            "give the instruction or --task, not both"
+        )
+    if env is not None and env != task.environment:
+        raise BadInputError(
+            f"task {task.id} is set in '{task.environment}', not '{env}'; leave out --env"
+        )
+    return task
