@@ -158,7 +158,9 @@ def test_runs_move_both_ways_and_report_the_same(postgres_server, coffee_tasks, 
         shown = run("view", "--store", url, "-t", "coffee-plan-01", "-p", "oracle", "-o", page)
         assert shown.exit_code == 0, shown.output
         assert "coffee" in page.read_text(encoding="utf-8")
-        unknown = run("view", "--store", url, "-t", "nope-01", "-p", "oracle", "-o", page)
+        unknown = run(
+            "view", "--store", url, "-t", "nope-01", "-p", "oracle", "-o", page, "--force"
+        )
         assert unknown.exit_code == 2 and "no run of task 'nope-01' in postgresql://" in (
             unknown.stderr
         )

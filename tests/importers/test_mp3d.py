@@ -52,13 +52,13 @@ def test_solve_moves_an_object_between_rooms(tmp_path):
 
 def test_fixed_override_and_bad_files(tmp_path):
     out = tmp_path / "o.json"
-    args = ("graph", "import", "--from", "mp3d", DATA / "two_rooms.house", out)
+    args = ("graph", "import", "--from", "mp3d", DATA / "two_rooms.house", out, "--force")
     assert cli(*args, "--fixed", "mug").exit_code == 0
     assert load(out).node("mug3").kind is NodeKind.ASSET
     assert cli(*args, "--labelspace", "x.yaml").exit_code == 2
     text = tmp_path / "notes.house"
     text.write_text("just some text\n")
-    result = cli("graph", "import", "--from", "mp3d", text, out)
+    result = cli("graph", "import", "--from", "mp3d", text, out, "--force")
     assert result.exit_code == 2 and "no regions" in result.output
     binary = tmp_path / "blob.house"
     binary.write_bytes(bytes(range(256)) * 4)

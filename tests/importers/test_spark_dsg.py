@@ -110,7 +110,7 @@ def test_mesh_places_and_places_in_no_room_are_counted(tmp_path):
 
 def test_movable_and_fixed_overrides(tmp_path, house_file):
     out = tmp_path / "o.json"
-    args = ("graph", "import", "--from", "spark-dsg", house_file, out)
+    args = ("graph", "import", "--from", "spark-dsg", house_file, out, "--force")
     assert cli(*args, "--movable", "glorp", "--fixed", "cup").exit_code == 0
     g = load(out)
     assert g.node("glorp4").kind is NodeKind.OBJECT and g.node("cup1").kind is NodeKind.ASSET
@@ -133,10 +133,14 @@ def test_labelspace_file_for_a_file_without_one(tmp_path):
     result = cli("graph", "import", "--from", "spark-dsg", src, out, "--labelspace", labels)
     assert result.exit_code == 0, result.output
     assert load(out).node("laptop0").kind is NodeKind.OBJECT
-    result = cli("graph", "import", "--from", "spark-dsg", src, out)  # uHumans2: 7 is a couch
+    result = cli(
+        "graph", "import", "--from", "spark-dsg", src, out, "--force"
+    )  # uHumans2: 7 is a couch
     assert "uhumans2" in result.output and load(out).node("couch0").kind is NodeKind.ASSET
     labels.write_text("[1, 2]\n")
-    result = cli("graph", "import", "--from", "spark-dsg", src, out, "--labelspace", labels)
+    result = cli(
+        "graph", "import", "--from", "spark-dsg", src, out, "--labelspace", labels, "--force"
+    )
     assert result.exit_code == 2 and "label_names" in result.output
 
 
