@@ -123,8 +123,8 @@ def test_without_psycopg_the_error_names_the_extra(postgres_url, monkeypatch):
 
 
 def test_runs_move_both_ways_and_report_the_same(postgres_server, coffee_tasks, tmp_path):
-    """SQLite shards into PostgreSQL and back: `report` gives the same Markdown (but for the
-    title line, which names the store) and the same JSON."""
+    """SQLite shards into PostgreSQL and back: `report` gives the same Markdown (byte for byte
+    under one --title; by default the title line names the store) and the same JSON."""
     a, b, back = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "back.db"
     base = ["eval", "-s", coffee_tasks, "-s", "office-planning", "-p", "oracle"]
     assert run(*base, "-t", "coffee-plan-01,coffee-search-01", "--out", a).exit_code == 0
@@ -146,6 +146,8 @@ def test_runs_move_both_ways_and_report_the_same(postgres_server, coffee_tasks, 
         assert bodies[1][0] == f"# sceneplan results: {back}"
         assert bodies[0][1] == bodies[1][1] == bodies[2][1]
         assert "| oracle | none | 5 | 5 | 1 | 5 | 0 | 0 |" in bodies[0][1]
+        titled = [run("report", w, "--title", "shards").stdout for w in (url, back)]
+        assert titled[0] == titled[1] and titled[0].startswith("# sceneplan results: shards\n")
         json_reports = [run("report", w, "-f", "json").stdout for w in (url, back)]
         assert (
             json_reports[0].replace(url, "X").split('"metrics"')[1]

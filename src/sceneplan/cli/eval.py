@@ -267,6 +267,14 @@ def report_command(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    title: Annotated[
+        str | None,
+        typer.Option(
+            "--title",
+            help="The report's title (default: the store's name); two stores holding the same "
+            "runs, under one title, give the same report byte for byte.",
+        ),
+    ] = None,
 ) -> None:
     """Report the metrics of a results store, with the papers' numbers alongside."""
     if fmt not in FORMATS:
@@ -287,7 +295,7 @@ def report_command(
     records = _records(store) if store is not None else []
     if table_name == "faults":
         rows = fault_rows(r.episode for r in records)
-        print(render_faults(rows, f"Execution under faults: {_name(store)}"), end="")
+        print(render_faults(rows, title or f"Execution under faults: {_name(store)}"), end="")
         written = write_fault_plot(rows, plots / "faults.png") if plots is not None else None
         if written is not None:
             err_console.print(f"plot written to {written}")
@@ -295,7 +303,8 @@ def report_command(
     metrics = compute(records)
     if table_name == "lookplangraph-1":
         metrics["datasets"] = _suite_stats(dict.fromkeys(r.suite for r in records))
-    title = _name(store) if store is not None else "scene graphs"
+    if title is None:
+        title = _name(store) if store is not None else "scene graphs"
     print(render(metrics, fmt, title=title, table_name=table_name), end="")
     if plots is not None:
         written = write_plots(metrics, plots)
