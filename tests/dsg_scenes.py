@@ -59,6 +59,9 @@ def add_agent(g, i: int, seconds: float, pos, place: int) -> None:
     attrs = dsg.AgentNodeAttributes()
     attrs.position = np.array(pos, dtype=float)
     attrs.timestamp = datetime.timedelta(seconds=seconds)
+    # spark_dsg leaves the body rotation uninitialised: garbage that is sometimes NaN, which
+    # it saves as null and then cannot read back ("type must be number, but is null")
+    attrs.world_R_body = dsg.Quaternion(1.0, 0.0, 0.0, 0.0)
     key = dsg.NodeSymbol("a", i).value
     g.add_node(2, key, attrs, ord("a"))
     g.insert_edge(key, P(place))
