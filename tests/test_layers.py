@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sceneplan"
 
 # Modules every layer may import: they import nothing else of sceneplan.
-ALWAYS = {"errors", "plugins", "envvars", "textinput"}
+ALWAYS = {"errors", "plugins", "envvars", "textinput", "sqlite_migrations"}
 
 # What each part may import, besides itself and ALWAYS.
 ALLOWED = {

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ground_tasks import Builder, chain, execute, names, trap
 from sceneplan.symbolic import gbfs as gbfs_module
-from sceneplan.symbolic.gbfs import INF, _Compiled, _mask, gbfs
+from sceneplan.symbolic.gbfs import INF, CompiledTask, fact_mask, gbfs
 from sceneplan.symbolic.task import CondEffect, FactTable, GroundAction, GroundTask
 
 # --- the task: facts, applicability, successors --------------------------------------------
@@ -233,19 +233,19 @@ def test_h_ff_is_zero_at_the_goal_and_infinite_at_a_dead_end():
     b = Builder()
     b.action("make_g", pre=["a"], add=["g"], delete=["a"])
     task = b.task(init=["a"], goal=["g"])
-    c = _Compiled(task)
-    assert c.h_ff(_mask(b.f("g")))[0] == 0
-    assert c.h_ff(_mask(b.f("g", "a")))[0] == 0
-    assert c.h_ff(_mask(frozenset()))[0] == INF
-    assert c.h_ff(_mask(b.f("a")))[0] == 1
+    c = CompiledTask(task)
+    assert c.h_ff(fact_mask(b.f("g")))[0] == 0
+    assert c.h_ff(fact_mask(b.f("g", "a")))[0] == 0
+    assert c.h_ff(fact_mask(frozenset()))[0] == INF
+    assert c.h_ff(fact_mask(b.f("a")))[0] == 1
 
 
 def test_h_ff_counts_the_remaining_links_of_a_chain_and_prefers_the_next_one():
     task = chain(5, distractors=3)
-    c = _Compiled(task)
+    c = CompiledTask(task)
     by_name = {a.name: i for i, a in enumerate(task.actions)}
     for i in range(6):
-        h, preferred = c.h_ff(_mask([task.facts.index((f"p{i}",))]))
+        h, preferred = c.h_ff(fact_mask([task.facts.index((f"p{i}",))]))
         assert h == 5 - i
         if i < 5:
             assert by_name[f"step{i}"] in preferred
@@ -257,10 +257,10 @@ def test_h_ff_counts_goal_facts_that_must_be_deleted():
     b.action("drop_a", pre=["a"], delete=["a"])
     b.action("drop_b", pre=["b"], delete=["b"])
     task = b.task(init=["a", "b"], goal_neg=["a", "b"])
-    c = _Compiled(task)
-    assert c.h_ff(_mask(b.f("a", "b")))[0] == 2
-    assert c.h_ff(_mask(b.f("b")))[0] == 1
-    assert c.h_ff(_mask(frozenset()))[0] == 0
+    c = CompiledTask(task)
+    assert c.h_ff(fact_mask(b.f("a", "b")))[0] == 2
+    assert c.h_ff(fact_mask(b.f("b")))[0] == 1
+    assert c.h_ff(fact_mask(frozenset()))[0] == 0
 
 
 def test_h_ff_relaxes_a_conditional_effect_to_its_own_action():
@@ -268,10 +268,10 @@ def test_h_ff_relaxes_a_conditional_effect_to_its_own_action():
     b.action("turn_on", add=["on"], effects=[b.when(pre=["mug_in"], add=["full"])])
     b.action("put_mug", pre=["holding"], add=["mug_in"])
     task = b.task(init=["holding"], goal=["full"])
-    c = _Compiled(task)
-    assert c.h_ff(_mask(b.f("holding")))[0] == 2
-    assert c.h_ff(_mask(b.f("mug_in")))[0] == 1
-    assert c.h_ff(_mask(b.f("on")))[0] == INF  # no mug, nothing to fill
+    c = CompiledTask(task)
+    assert c.h_ff(fact_mask(b.f("holding")))[0] == 2
+    assert c.h_ff(fact_mask(b.f("mug_in")))[0] == 1
+    assert c.h_ff(fact_mask(b.f("on")))[0] == INF  # no mug, nothing to fill
 
 
 def test_the_heuristic_guides_the_search_straight_down_a_chain():

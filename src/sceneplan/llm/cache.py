@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sceneplan import envvars
+from sceneplan import envvars, sqlite_migrations
 from sceneplan.errors import BackendUnavailableError
 from sceneplan.llm.messages import ProviderReply, Request
 
@@ -53,8 +53,13 @@ def _m002_rejections(db: sqlite3.Connection) -> None:
     )
 
 
-# Schema migrations, applied in order; PRAGMA user_version counts those applied.
+# Schema migrations, applied in order by sceneplan.sqlite_migrations; PRAGMA user_version
+# counts those applied. Append, never edit.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_responses, _m002_rejections]
+
+# Marks the file as a sceneplan LLM response cache ("SPLC"); caches made before it was
+# written carry 0, and are accepted.
+APPLICATION_ID = 0x53504C43
 
 
 class ResponseCache:
@@ -65,13 +70,16 @@ class ResponseCache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._migrate()
         except (sqlite3.Error, OSError) as exc:
-            reason = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) else exc
-            if isinstance(exc, FileExistsError | NotADirectoryError):
-                reason = f"{_nearest(path.parent)} is a file, not a folder"
-            raise _cache_error(path, str(reason)) from None
+            raise _open_error(path, exc) from None
+        try:
+            self._migrate()
+        except sqlite_migrations.SchemaError as exc:
+            self._db.close()
+            raise _cache_error(path, exc.reason) from None
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise _open_error(path, exc) from None
         self._lock = threading.Lock()
 
     @staticmethod
@@ -88,11 +96,23 @@ class ResponseCache:
             raise _cache_error(path, f"{blocker} is a file, not a folder")
 
     def _migrate(self) -> None:
-        (applied,) = self._db.execute("PRAGMA user_version").fetchone()
-        for number, migration in enumerate(MIGRATIONS[applied:], start=applied + 1):
-            with self._db:
-                migration(self._db)
-                self._db.execute(f"PRAGMA user_version = {number}")
+        """Refuse a file that is not a cache or is newer, then bring the schema up to date.
+
+        Two processes making the same cache at once both succeed: each migration runs in
+        one immediate transaction that re-reads the version first.
+        """
+        version = sqlite_migrations.check(
+            self._db,
+            path=self.path,
+            kind="sceneplan LLM response cache",
+            application_id=APPLICATION_ID,
+            latest=len(MIGRATIONS),
+            unmarked_ok=True,
+        )
+        sqlite_migrations.use_wal(self._db)
+        sqlite_migrations.migrate(
+            self._db, MIGRATIONS, application_id=APPLICATION_ID, version=version
+        )
 
     def get(self, request: Request) -> ProviderReply | None:
         """The cached reply to `request`, if any."""
@@ -135,6 +155,14 @@ class ResponseCache:
 def _nearest(folder: Path) -> Path:
     """`folder` or its nearest ancestor that exists."""
     return next(p for p in (folder, *folder.parents) if p.exists())
+
+
+def _open_error(path: Path, exc: sqlite3.Error | OSError) -> BackendUnavailableError:
+    """The cache error for a file that SQLite or the file system cannot open."""
+    reason = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) else str(exc)
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        reason = f"{_nearest(path.parent)} is a file, not a folder"
+    return _cache_error(path, reason)
 
 
 def _cache_error(path: Path, reason: str) -> BackendUnavailableError:

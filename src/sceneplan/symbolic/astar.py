@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 import time
 
-from sceneplan.symbolic.gbfs import INF, SearchOutcome, _Compiled, _mask, _path
+from sceneplan.symbolic.gbfs import INF, CompiledTask, SearchOutcome, fact_mask, plan_to
 from sceneplan.symbolic.task import GroundTask
 
 
@@ -41,7 +41,7 @@ def astar(
     budget that, unlike time, gives the same answer on every machine.
     """
     deadline = time.perf_counter() + timeout
-    c = _Compiled(task)
+    c = CompiledTask(task)
     if heuristic == "hmax":
         # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
         # satisficing heuristic is better guided when it counts those steps too)
@@ -53,7 +53,7 @@ def astar(
         def h(state: int) -> float:
             return c.h_ff(state)[0]
 
-    start = _mask(task.init)
+    start = fact_mask(task.init)
     best: dict[int, float] = {start: 0}
     parents: dict[int, tuple[int, int] | None] = {start: None}
     h_start = h(start)
@@ -70,7 +70,7 @@ def astar(
         if g > best[state]:
             continue  # reached more cheaply since it was queued
         if c.is_goal(state):
-            return SearchOutcome("plan", _path(parents, state), expanded, evaluated)
+            return SearchOutcome("plan", plan_to(parents, state), expanded, evaluated)
         expanded += 1
         if expanded % 64 == 0 and time.perf_counter() > deadline:
             return SearchOutcome("timeout", [], expanded, evaluated)

@@ -23,7 +23,8 @@ from sceneplan.symbolic.task import GroundTask
 INF = float("inf")
 
 
-def _mask(ids) -> int:
+def fact_mask(ids) -> int:
+    """The state (a bit set) holding the facts numbered `ids`."""
     out = 0
     for i in ids:
         out |= 1 << i
@@ -49,27 +50,28 @@ class SearchOutcome:
     evaluated: int = 0
 
 
-class _Compiled:
-    """Bit masks of a task, and its delete relaxation."""
+class CompiledTask:
+    """Bit masks of a task, and its delete relaxation: what the searches here and in
+    `symbolic.astar` expand and evaluate (h_FF), and `symbolic.solver` costs facts with."""
 
     def __init__(self, task: GroundTask):
         self.actions = []
         for a in task.actions:
             self.actions.append(
                 (
-                    _mask(a.pre),
-                    _mask(a.neg),
-                    _mask(a.add),
-                    _mask(a.delete),
+                    fact_mask(a.pre),
+                    fact_mask(a.neg),
+                    fact_mask(a.add),
+                    fact_mask(a.delete),
                     tuple(
-                        (_mask(e.pre), _mask(e.neg), _mask(e.add), _mask(e.delete))
+                        (fact_mask(e.pre), fact_mask(e.neg), fact_mask(e.add), fact_mask(e.delete))
                         for e in a.effects
                     ),
                     a.cost,
                 )
             )
-        self.goal = _mask(task.goal)
-        self.goal_neg = _mask(task.goal_neg)
+        self.goal = fact_mask(task.goal)
+        self.goal_neg = fact_mask(task.goal_neg)
         self.goal_facts = sorted(task.goal)
         self.n_goal_neg = len(task.goal_neg)
         self.costs = [a.cost for a in task.actions]
@@ -251,8 +253,8 @@ def gbfs(task: GroundTask, timeout: float, max_stall: int | None = None) -> Sear
     once that many evaluations in a row have not improved on the best heuristic value
     (a count, not a time: the outcome does not depend on the machine's load)."""
     deadline = time.perf_counter() + timeout
-    c = _Compiled(task)
-    start = _mask(task.init)
+    c = CompiledTask(task)
+    start = fact_mask(task.init)
     if c.is_goal(start):
         return SearchOutcome("plan", [])
     parents: dict[int, tuple[int, int] | None] = {}
@@ -275,7 +277,7 @@ def gbfs(task: GroundTask, timeout: float, max_stall: int | None = None) -> Sear
             continue
         parents[state] = (parent, via) if parent is not None else None
         if c.is_goal(state):
-            return SearchOutcome("plan", _path(parents, state), expanded, evaluated)
+            return SearchOutcome("plan", plan_to(parents, state), expanded, evaluated)
         if pops % 64 == 0 and time.perf_counter() > deadline:  # every 64 pops, not pushes
             return SearchOutcome("timeout", [], expanded, evaluated)
         if max_stall is not None and evaluated - improved_at >= max_stall:
@@ -301,7 +303,9 @@ def gbfs(task: GroundTask, timeout: float, max_stall: int | None = None) -> Sear
     return SearchOutcome("unsolvable", [], expanded, evaluated)
 
 
-def _path(parents: dict[int, tuple[int, int] | None], state: int) -> list[int]:
+def plan_to(parents: dict[int, tuple[int, int] | None], state: int) -> list[int]:
+    """The action indices that lead from the search's start to `state`, following `parents`
+    (each state's parent state and the action from it; None for the start)."""
     plan = []
     link = parents[state]
     while link is not None:

@@ -34,7 +34,7 @@ from sceneplan.errors import BackendUnavailableError, BadInputError, PlanExecuti
 from sceneplan.graph.model import SceneGraph
 from sceneplan.symbolic.astar import astar, plan_cost
 from sceneplan.symbolic.build import build_task
-from sceneplan.symbolic.gbfs import SearchOutcome, _Compiled, _mask, gbfs
+from sceneplan.symbolic.gbfs import CompiledTask, SearchOutcome, fact_mask, gbfs
 from sceneplan.symbolic.goal_compile import (
     commit_goal,
     committed_task,
@@ -346,7 +346,7 @@ def _search(
         return first, task
     complement = complementary_pairs(task, _word_pairs(task))
     positive = positive_conditions(task, complement)
-    costs = _Compiled(positive).fact_costs(_mask(task.init))
+    costs = CompiledTask(positive).fact_costs(fact_mask(task.init))
     index = {fact: i for i, fact in enumerate(task.facts)}
     commitment = commit_goal(
         goal,

@@ -4,18 +4,19 @@ Each row is committed on its own in WAL mode, so a run stopped by Ctrl-C or
 a crash keeps every Episode finished before it; concurrent evals on one
 machine (or a file system where SQLite locking works) share the file, their
 write transactions taken in turn (`BEGIN IMMEDIATE`). The schema changes only
-through the numbered migrations below, applied in order and counted in
-`PRAGMA user_version`; `PRAGMA application_id` marks the file as a store.
+through the numbered migrations below, applied by `sceneplan.sqlite_migrations`
+(in order, counted in `PRAGMA user_version`); `PRAGMA application_id` marks
+the file as a store.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from sceneplan import sqlite_migrations
 from sceneplan.errors import BadInputError
 
 # Marks the file as a sceneplan results store ("SPRS").
@@ -222,47 +223,25 @@ class SQLite:
 
     def _check(self, db: sqlite3.Connection) -> int:
         """The schema version, after refusing a file that is not a store or is newer."""
-        # one read transaction: another eval creating the same store commits its tables and
-        # its application id together, and the three reads must see both or neither
-        db.execute("BEGIN")
         try:
-            has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-        finally:
-            db.execute("COMMIT")
-        if app_id != APPLICATION_ID and (app_id != 0 or has_tables):
-            db.close()
-            raise BadInputError(f"{self.path}: an SQLite file, but not a sceneplan results store")
-        if version > len(MIGRATIONS):
-            db.close()
-            raise BadInputError(
-                f"{self.path}: written by a newer sceneplan (schema {version}); upgrade sceneplan"
+            return sqlite_migrations.check(
+                db,
+                path=self.path,
+                kind="sceneplan results store",
+                application_id=APPLICATION_ID,
+                latest=len(MIGRATIONS),
             )
-        return version
+        except sqlite_migrations.SchemaError:
+            db.close()
+            raise
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = self._check(db)
-        for attempt in range(100):  # another eval may be switching it too: that one holds a lock
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-                break
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or attempt == 99:
-                    raise
-                time.sleep(0.1)
+        sqlite_migrations.use_wal(db)  # another eval may be switching it too
         # a commit survives the process being killed, not a power cut: a run lost that way
         # is made again when the eval is resumed (no fsync per stored episode)
         db.execute("PRAGMA synchronous=NORMAL")
-        for number in range(version + 1, len(MIGRATIONS) + 1):
-            db.execute("BEGIN IMMEDIATE")
-            if db.execute("PRAGMA user_version").fetchone()[0] >= number:
-                db.execute("COMMIT")  # another eval opening the same store got there first
-                continue
-            MIGRATIONS[number - 1](db)
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version={number}")
-            db.execute("COMMIT")
+        sqlite_migrations.migrate(db, MIGRATIONS, application_id=APPLICATION_ID, version=version)
 
     def version(self, db: sqlite3.Connection) -> int:
         return db.execute("PRAGMA user_version").fetchone()[0]
