@@ -159,3 +159,36 @@ def test_navigating_does_not_build_the_networkx_topology():
     graph = load_environment("office")
     Navigator(graph).expand_plan("goto(kitchen) > goto(mobile_robotics_lab)")
     assert graph._topology is None
+
+
+@pytest.mark.parametrize("env", ["coffee", "office", "home"])
+def test_distances_are_networkx_single_source_dijkstra_lengths(env):
+    """From every place: the same lengths, in the same order, as networkx on the topology."""
+    import networkx as nx
+
+    graph = load_environment(env)
+    nav = Navigator(graph)
+    for source in _places(graph):
+        expected = nx.single_source_dijkstra_path_length(graph.topology, source)
+        got = nav.distances_from(source)
+        assert list(got.items()) == list(expected.items()), source
+
+
+def test_distances_reach_only_the_linked_component_and_refuse_a_non_place():
+    graph = from_dict(
+        {
+            "format": "sceneplan-graph",
+            "version": 1,
+            "name": "split",
+            "nodes": [
+                {"id": "floor0", "kind": "floor"},
+                *({"id": r, "kind": "room", "parent": "floor0"} for r in ("a", "b", "c")),
+                {"id": "robot", "kind": "agent", "parent": "a"},
+            ],
+            "links": [["a", "b"]],
+        }
+    )
+    assert Navigator(graph).distances_from("a") == {"a": 0.0, "b": 1.0}
+    assert Navigator(graph).distances_from("c") == {"c": 0.0}
+    with pytest.raises(UnknownNodeError):
+        Navigator(graph).distances_from("robot")

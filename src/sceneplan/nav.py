@@ -56,6 +56,28 @@ class Navigator:
             )
         return path
 
+    def distances_from(self, source: str) -> dict[str, float]:
+        """The length of the shortest path from place `source` to every place a chain of
+        links reaches (`source` itself at 0), nearest first: the lengths networkx's
+        `single_source_dijkstra_path_length` gives on the topology, without building it."""
+        graph = self.graph
+        graph.neighbours(source)  # an id that is not a place raises UnknownNodeError
+        settled: dict[str, float] = {}
+        reached = {source: 0.0}
+        order = count()
+        fringe = [(0.0, next(order), source)]
+        while fringe:
+            dist, _, place = heappop(fringe)
+            if place in settled:
+                continue
+            settled[place] = dist
+            for other in graph.neighbours(place):
+                length = dist + graph.link_length(place, other)
+                if other not in settled and (other not in reached or length < reached[other]):
+                    reached[other] = length
+                    heappush(fringe, (length, next(order), other))
+        return settled
+
     def path_length(self, source: str, target: str) -> float:
         """The length of the shortest path (metres where positions exist, hops otherwise)."""
         path = self.shortest_path(source, target)

@@ -23,7 +23,6 @@ To plan in one call, `plan(get_planner("sayplan"), "Find me a bottle of wine.",
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,13 +31,13 @@ from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import find_task, get_task, load_task_file
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import SceneGraph
-from sceneplan.planners.base import Planner, get_planner
-from sceneplan.planners.episode import Episode
 from sceneplan.world.setup import with_facts
 from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
+    from sceneplan.planners.base import Planner
+    from sceneplan.planners.episode import Episode
 
 __all__ = ["Setup", "aplan", "pick_task", "plan", "resolve"]
 
@@ -125,6 +124,8 @@ async def aplan(
     `planner` is a Planner, or a planner's name with its `options` as keywords.
     """
     if isinstance(planner, str):
+        from sceneplan.planners.base import get_planner  # resolving alone needs no planner
+
         planner = get_planner(planner, options)
     elif options:
         raise BadInputError("give options to get_planner(), or the planner's name here")
@@ -140,4 +141,6 @@ def plan(
     **options: Any,
 ) -> Episode:
     """Blocking `aplan`."""
+    import asyncio  # only a run needs the event loop, not resolving
+
     return asyncio.run(aplan(planner, target, env, llm, **options))

@@ -174,3 +174,86 @@ def test_root_help_in_colour_is_typers_own():
     ours, typers = json.loads(done.stdout)
     assert "\x1b[" in ours and "Commands" in ours
     assert ours == typers
+
+
+def test_tasks_show_loads_no_vocabulary_planner_or_networkx():
+    """Showing a task reads it; it needs no action vocabulary (ALFWorld's included), no
+    rules of the world, no scene graph, no planner and no graph library."""
+    status, modules = modules_after("tasks", "show", "planning-simple-01")
+    assert status == 0
+    unwanted = (
+        *HEAVY,
+        "sceneplan.world.alfworld",
+        "sceneplan.world.domain",
+        "sceneplan.graph",
+        "rich.table",
+    )
+    assert not [m for m in unwanted if loaded(modules, m)]
+    assert "sceneplan.world.task" in modules  # what it does load: the check can fail
+
+
+def test_solve_loads_the_solver_but_no_planner_layer_nor_networkx():
+    status, modules = modules_after("solve", "office", "--task", "planning-simple-01")
+    assert status == 0
+    assert "sceneplan.symbolic.solver" in modules
+    assert not [m for m in HEAVY if loaded(modules, m)]
+
+
+def output_of(code: str) -> str:
+    """The last line `code` prints in a fresh interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+LOOKUPS = {
+    "get_vocabulary": (
+        "from sceneplan.world.domain import get_vocabulary\n"
+        "print(sorted(get_vocabulary('alfworld'))[:2])",
+        "['clean', 'close']",
+    ),
+    "VOCABULARIES": (
+        "from sceneplan.world import VOCABULARIES\nprint(list(VOCABULARIES))",
+        "['sayplan', 'lookplangraph', 'lookplangraph_two_hands', 'alfworld']",
+    ),
+    "VOCABULARIES[name]": (
+        "from sceneplan.world import VOCABULARIES\nprint('heat' in VOCABULARIES['alfworld'])",
+        "True",
+    ),
+    "vocabulary_in": (
+        "from sceneplan.datasets import load_environment\n"
+        "from sceneplan.world.domain import get_vocabulary, vocabulary_in\n"
+        "print('heat' in get_vocabulary(vocabulary_in('alfworld', load_environment('coffee'))))",
+        "True",
+    ),
+    "goal predicates": (
+        "from sceneplan.world.predicates import PREDICATES\nprint(list(PREDICATES)[-1])",
+        "agent_near",
+    ),
+    "parse_goal": (
+        "from sceneplan.datasets import load_environment\n"
+        "from sceneplan.world import parse_goal\n"
+        "print(parse_goal('agent_near(coffee_mug)', load_environment('coffee')))",
+        "agent_near(coffee_mug)",
+    ),
+}
+
+
+@pytest.mark.parametrize("lookup", list(LOOKUPS))
+def test_every_lookup_finds_the_alfworld_vocabulary_registered_on_first_need(lookup):
+    """The ALFWorld vocabulary and goal predicate are not imported with the package, yet
+    the first lookup of any kind finds them, in the order they had when registered eagerly."""
+    code, expected = LOOKUPS[lookup]
+    assert output_of(code) == expected
+
+
+def test_importing_the_world_package_loads_no_vocabulary():
+    code = (
+        "import json, sys\nimport sceneplan.world.task\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('sceneplan'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    modules = set(json.loads(done.stdout))
+    assert "sceneplan.world.task" in modules
+    assert not {"sceneplan.world.alfworld", "sceneplan.world.domain"} & modules

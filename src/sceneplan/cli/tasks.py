@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from sceneplan.datasets.tasks import (
     check_task_file,
@@ -32,6 +31,8 @@ def list_tasks(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List the tasks of a suite (id, family, instruction)."""
+    from rich.table import Table  # only the table needs it (not `tasks show`)
+
     tasks = load_suite(suite) if suite else list(packaged_tasks())
     if as_json:
         print(

@@ -21,15 +21,17 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import ValidationError
 
 from sceneplan.errors import BadInputError, SceneplanError
-from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.textinput import parse_yaml
 from sceneplan.world.task import Family, Task
+
+if TYPE_CHECKING:
+    from sceneplan.graph.model import SceneGraph
 
 __all__ = [
     "Family",
@@ -249,6 +251,8 @@ def graph_problems(task: Task, graph: SceneGraph) -> list[str]:
     of `answer_rooms` and `must_explore` must be a room. Each problem names the
     task and the field.
     """
+    from sceneplan.graph.model import NodeKind  # finding and showing tasks needs no graph
+
     problems = []
     for node in sorted(task.answers):
         if node not in graph:

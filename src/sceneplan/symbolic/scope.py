@@ -17,9 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-import networkx as nx
-
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.nav import Navigator
 from sceneplan.world.domain import gives
 from sceneplan.world.goals import Atom
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
@@ -92,7 +91,7 @@ class _Focus:
     @cached_property
     def distance(self) -> dict[str, float]:
         """Path length from the agent's place to every place it can reach."""
-        return nx.single_source_dijkstra_path_length(self.graph.topology, self.state.agent_at)
+        return Navigator(self.graph).distances_from(self.state.agent_at)
 
     def add_object(self, o: str) -> None:
         if o in self.objects:

@@ -65,6 +65,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_EXPORTS})
-
-
-from sceneplan.world import alfworld as _alfworld  # noqa: E402,F401  the ALFWorld vocabulary

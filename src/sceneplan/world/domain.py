@@ -6,12 +6,19 @@ each precondition, the `Cause` reported when it fails. The simulator, the
 PDDL export, the grounding and the prompts' action lists are all read from
 these schemas and the primitives' faces. `register_action` adds an action to
 a vocabulary (an extension's schema is checked like the built-in ones).
+
+The vocabularies defined in modules of their own (ALFWorld's, `EXTENSIONS`)
+register on first need: the first lookup in `VOCABULARIES` or in the goal
+predicates' table (each a `Registry`) imports them, so a command that only
+reads tasks (`sceneplan tasks show`) does not load them.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import Node, NodeKind, SceneGraph
@@ -555,11 +562,92 @@ def _naming_the_held(schemas: dict[str, ActionSchema]) -> dict[str, ActionSchema
     return out
 
 
-VOCABULARIES: dict[str, dict[str, ActionSchema]] = {
-    "sayplan": SAYPLAN,
-    "lookplangraph": LOOKPLANGRAPH,
-    "lookplangraph_two_hands": _naming_the_held(LOOKPLANGRAPH),
-}
+# Modules that extend the registries (a vocabulary, its primitives and goal predicates),
+# imported by the first lookup in a `Registry`. They import this module, so importing
+# them here at the top would be a cycle; the package does not import them either.
+EXTENSIONS = ("sceneplan.world.alfworld",)
+_extensions_loaded = False
+
+V = TypeVar("V")
+
+
+def load_extensions() -> None:
+    """Import the `EXTENSIONS` (once): what a `Registry` does before its first lookup."""
+    global _extensions_loaded
+    if _extensions_loaded:
+        return
+    _extensions_loaded = True  # first: the extensions register into the tables they read
+    for name in EXTENSIONS:
+        importlib.import_module(name)
+
+
+class Registry(dict[str, V], Generic[V]):
+    """A registry table (name -> entry) that loads the `EXTENSIONS` before it is first
+    read or added to, so every lookup, iteration or registration sees their entries, in
+    the order they had when the package imported them eagerly. A table filled while its
+    module is still being imported (built-in entries registered by a decorator) is
+    created with `ready=False` and made ready at the end of that module."""
+
+    def __init__(self, entries: Any = (), *, ready: bool = True):
+        super().__init__(entries)
+        self.ready = ready
+
+    def _load(self) -> None:
+        if self.ready and not _extensions_loaded:
+            load_extensions()
+
+    def __getitem__(self, key: str) -> V:
+        self._load()
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self._load()
+        return super().__contains__(key)
+
+    def __iter__(self) -> Any:
+        self._load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._load()
+        return super().__len__()
+
+    def __repr__(self) -> str:
+        self._load()
+        return super().__repr__()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._load()
+        return super().get(key, default)
+
+    def keys(self) -> Any:
+        self._load()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._load()
+        return super().values()
+
+    def items(self) -> Any:
+        self._load()
+        return super().items()
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._load()
+        return super().setdefault(key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._load()
+        return super().pop(key, *default)
+
+
+VOCABULARIES: Registry[dict[str, ActionSchema]] = Registry(
+    {
+        "sayplan": SAYPLAN,
+        "lookplangraph": LOOKPLANGRAPH,
+        "lookplangraph_two_hands": _naming_the_held(LOOKPLANGRAPH),
+    }
+)
 # The vocabulary a run of a vocabulary uses where the agent has two hands (`WorldState.
 # hands`): one whose actions name what they put down. SayPlan's and ALFWorld's do already.
 TWO_HANDED: dict[str, str] = {"lookplangraph": "lookplangraph_two_hands"}

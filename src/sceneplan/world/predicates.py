@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, Protocol
 
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
-from sceneplan.world.domain import setters
+from sceneplan.world.domain import Registry, setters
 from sceneplan.world.primitives import (
     Chain,
     Grounding,
@@ -124,7 +124,8 @@ class GoalPredicate(ABC):
         raise NotImplementedError
 
 
-PREDICATES: dict[str, GoalPredicate] = {}
+# Ready (loading the ALFWorld predicates on first lookup) once the built-in ones below are in.
+PREDICATES: Registry[GoalPredicate] = Registry(ready=False)
 
 
 def register_predicate(cls: type[GoalPredicate]) -> type[GoalPredicate]:
@@ -577,3 +578,6 @@ class StateWord(GoalPredicate):
         return bool(affordances & {None, *node.affordances}) or (
             by_appliance and node.kind is K.OBJECT
         )
+
+
+PREDICATES.ready = True
