@@ -8,6 +8,7 @@ from sayplan_script import expand, plan, shown, switch
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Status
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.runs import resolve
 
 REST = ["pick_up(orange1)", "open(fridge)", "put_inside(fridge)", "close(fridge)", "done()"]
@@ -60,3 +61,31 @@ def test_sayplan_on_a_stale_map_is_told_what_memory_had_wrong(scripted_llm):
     refused = [s for s in episode.steps if not s.ok]
     assert [s.cause for s in refused] == ["stale_memory"]
     assert shown(scripted_llm.requests[4]).feedback.startswith("look_on(table5) found: orange1")
+
+
+@pytest.mark.parametrize("name", ["sayplan", "sayplan_lite"])
+def test_on_memory_every_round_is_judged_and_markov_feedback_quotes_the_plan(scripted_llm, name):
+    """The one replanning loop (`replanning.replan`) on memory: an unusable reply is a
+    judged round too, and in the Markovian dialogue the feedback names the plan."""
+    setup = resolve(get_task("planning-simple-02"))
+    scripted_llm.enqueue_json(expand("kitchen"))
+    scripted_llm.enqueue_json(switch())
+    scripted_llm.enqueue_text("go to the kitchen and take the orange")  # unusable,
+    scripted_llm.enqueue_text("go to the kitchen")  # and again when re-asked
+    scripted_llm.enqueue_json(plan("go_to(kitchen)", "pick_up(orange1)"))  # memory knows none
+    scripted_llm.enqueue_json(plan("go_to(kitchen)", "look_on(kitchen_bench)"))
+    scripted_llm.enqueue_json(plan(*REST))
+    events: list[PlanEvent] = []
+    with scripted_llm.client() as llm:
+        planner = get_planner(name, observe="partial", on_event=events.append)
+        episode = planner.plan(setup.target, setup.graph, llm)
+
+    assert episode.status is Status.SUCCESS, (episode.error, episode.failure)
+    verdicts = [(e.step, e.ok) for e in events if e.kind == "verify"]
+    assert verdicts == [(1, False), (2, False), (3, False), (4, True)]
+    assert [e.message for e in events if e.kind == "verify"][-1] == "plan ran"
+    assert "not valid JSON" in shown(scripted_llm.requests[4]).feedback
+    refused = shown(scripted_llm.requests[5]).feedback
+    assert "no node called 'orange1'" in refused
+    assert refused.endswith(" (in your last plan: go_to(kitchen) > pick_up(orange1))")
+    assert episode.replans == 3

@@ -1,10 +1,12 @@
 """Random action sequences never break the world's invariants."""
 
-from hypothesis import given, settings
+import itertools
+
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from sceneplan.graph.model import NodeKind, Relation
-from sceneplan.world import SAYPLAN, Action, Simulator
+from sceneplan.world import SAYPLAN, Action, Simulator, parse_action
 from scenes import kitchen
 
 GRAPH = kitchen()
@@ -12,11 +14,16 @@ SIM = Simulator(GRAPH)
 NODE_IDS = sorted(GRAPH.nodes)
 OBJECTS = [n.id for n in GRAPH if n.kind is NodeKind.OBJECT]
 
-actions = st.builds(
-    lambda name, arg: Action(name, () if name == "done" else (arg,)),
-    st.sampled_from(sorted(set(SAYPLAN) - {"done"})),
-    st.sampled_from(NODE_IDS),
-)
+NAMES = sorted(set(SAYPLAN) - {"done"})
+
+
+@st.composite
+def actions(draw) -> Action:
+    """Any action but done, with as many node arguments as its schema has parameters."""
+    name = draw(st.sampled_from(NAMES))
+    arity = len(SAYPLAN[name].params)
+    args = draw(st.lists(st.sampled_from(NODE_IDS), min_size=arity, max_size=arity))
+    return Action(name, tuple(args))
 
 
 def check_invariants(state):
@@ -40,7 +47,7 @@ def check_invariants(state):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(actions, max_size=40))
+@given(st.lists(actions(), max_size=40))
 def test_random_sequences_keep_invariants(plan):
     state = SIM.initial_state()
     for action in plan:
@@ -54,7 +61,7 @@ def test_random_sequences_keep_invariants(plan):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(actions, max_size=30))
+@given(st.lists(actions(), max_size=30))
 def test_verify_plan_agrees_with_stepping(plan):
     result = SIM.verify_plan(plan)
     state = SIM.initial_state()
@@ -68,7 +75,39 @@ def test_verify_plan_agrees_with_stepping(plan):
     assert result.final_state.changes() == state.changes()
 
 
-ALL_ACTIONS = [Action(name, (arg,)) for name in sorted(set(SAYPLAN) - {"done"}) for arg in NODE_IDS]
+# Every action on nodes of the kinds its parameters accept (others are refused anyway).
+ALL_ACTIONS = [
+    Action(name, args)
+    for name in NAMES
+    for args in itertools.product(
+        *([n.id for n in GRAPH if n.kind in p.kinds] for p in SAYPLAN[name].params)
+    )
+]
+
+
+def test_the_generators_draw_each_actions_arity():
+    """release_in(o, r), release_on(o, r), rinse(o, s) take two nodes; stand_up none."""
+    for name, arity in (("release_in", 2), ("release_on", 2), ("rinse", 2), ("stand_up", 0)):
+        drawn = find(actions(), lambda a, name=name: a.name == name)
+        assert len(drawn.args) == arity
+        assert {len(a.args) for a in ALL_ACTIONS if a.name == name} == {arity}
+
+
+def test_release_on_and_in_a_nested_box_worked_by_hand():
+    """The apple goes on the box in the cabinet, then, the box opened, into it."""
+    walk = ["goto(pose1)", "goto(pose2)", "goto(kitchen)", "access(bench)", "pickup(apple)"]
+    state = SIM.initial_state()
+    for step in [*walk, "access(cabinet)", "release_on(apple, box)"]:
+        state, failure = SIM.step(state, parse_action(step))
+        assert failure is None, (step, failure)
+        check_invariants(state)
+    assert (state.parent("apple"), state.relation("apple")) == ("box", Relation.ONTOP_OF)
+    for step in ["open(box)", "pickup(apple)", "release_in(apple, box)"]:
+        state, failure = SIM.step(state, parse_action(step))
+        assert failure is None, (step, failure)
+        check_invariants(state)
+    assert (state.parent("apple"), state.relation("apple")) == ("box", Relation.INSIDE_OF)
+    assert state.room_of("apple") == "kitchen" and not state.held
 
 
 @settings(max_examples=50, deadline=None)

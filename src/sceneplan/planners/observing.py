@@ -28,12 +28,11 @@ from sceneplan.graph.views import GraphView, collapse_hierarchy
 from sceneplan.graph.views import collapse as collapse_rooms
 from sceneplan.nav import Navigator
 from sceneplan.planners.base import Run
-from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
+from sceneplan.planners.dialogue import Dialogue
 from sceneplan.planners.episode import WorldStep
 from sceneplan.planners.options import PlannerOptions
-from sceneplan.planners.progress import OnEvent, PlanEvent, emit
-from sceneplan.planners.replies import PlanReply
-from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.planners.progress import OnEvent
+from sceneplan.planners.replanning import replan
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
 from sceneplan.world.partial import LOOKS, Outcome, PartialWorld, associate, expected_at
@@ -333,33 +332,15 @@ async def plan_and_act(
     its first look (what follows a look names what the look will find), then
     run in the true world step by step. A refusal (memory had something
     wrong) or a look ends the round: its feedback, or what the look found,
-    goes into the next round. `replans` counts the rounds after the first.
+    goes into the next round (`replanning.replan`, the loop the fully
+    observing SayPlan family runs too).
     """
-    episode = run.episode
-    feedback = ""
-    for round_ in range(1, max_replans + 2):
-        episode.replans = round_ - 1
-        view = memory_view(observer, rooms, collapse)
-        dialogue.user_turn(
-            "sayplan_plan_turn.md",
-            graph=graph_text(view, topology=False),
-            instruction=run.instruction,
-            memory=memory_text(view),
-            feedback=feedback or "none",
-        )
-        emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
-        reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
-        if reply.text:
-            dialogue.assistant(reply.text)
-        if reply.parsed is None:
-            feedback = unusable_reply_feedback(reply.text, PlanReply)
-            continue
-        reply.call.command = "plan"
+
+    async def judge(steps: list[str]) -> str:
         try:
-            actions = parse_plan(reply.parsed.plan)
+            actions = parse_plan(steps)
         except PlanParseError as exc:
-            feedback = str(exc)
-            continue
+            return str(exc)
         looks = [i for i, a in enumerate(actions) if a.name in LOOKS]
         checked = actions[: looks[0] + 1] if looks else actions
         verdict = observer.world.memory_simulator.verify_plan(checked, observer.state)
@@ -371,15 +352,22 @@ async def plan_and_act(
             verdict.failure.cause.value if verdict.failure else None,
         )
         if verdict.failure is not None:
-            feedback = verdict.failure.message
-            emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
-            continue
-        feedback = await _act_out(observer, checked)
-        emit(on_event, PlanEvent("verify", "plan", round_, feedback or "plan ran", ok=not feedback))
-        if not feedback:
-            episode.executable, episode.failure = True, None
-            return
-    episode.executable = False
+            return verdict.failure.message
+        return await _act_out(observer, checked)
+
+    done = await replan(
+        run,
+        dialogue,
+        judge,
+        view=lambda: memory_view(observer, rooms, collapse),
+        max_replans=max_replans,
+        topology=False,
+        on_event=on_event,
+        passed="plan ran",
+    )
+    run.episode.executable = done
+    if done:
+        run.episode.failure = None
 
 
 async def _act_out(observer: Observer, actions: list[Action]) -> str:

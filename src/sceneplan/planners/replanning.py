@@ -11,6 +11,8 @@ turn) the feedback also quotes the plan it is about.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from sceneplan.errors import PlanParseError, UnreachableError
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Run
@@ -22,6 +24,85 @@ from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.simulator import Failure
 
 PLAN_TURN = "sayplan_plan_turn.md"
+
+# Judges one plan (as the model wrote it): the feedback for the next round, "" when it passed.
+Judge = Callable[[list[str]], Awaitable[str]]
+
+
+async def replan(
+    run: Run,
+    dialogue: Dialogue,
+    judge: Judge,
+    *,
+    view: Callable[[], GraphView],
+    max_replans: int,
+    topology: bool = True,
+    on_event: OnEvent | None = None,
+    first_plan: list[str] | None = None,
+    passed: str = "plan verified",
+) -> bool:
+    """SayPlan's replanning (Algorithm 1 stage 2): ask, judge, feed back; True once a plan passed.
+
+    Each round shows the model `view()` with the last feedback and asks for a plan
+    (`first_plan`: the first round judges it without asking); `judge` says what
+    was wrong with it. An unusable reply is judged too: its feedback says so. In
+    a Markovian dialogue the feedback also quotes the plan it is about. Every
+    round ends with a verify event (`passed` its message when the plan passed).
+    `episode.replans` counts the rounds after the first, as SayPlan's Tables
+    17-18 do (0 when the first plan passes; `max_replans` when none did).
+    """
+    episode = run.episode
+    feedback = ""
+    for round_ in range(1, max_replans + 2):
+        episode.replans = round_ - 1
+        if round_ == 1 and first_plan:
+            steps: list[str] | None = list(first_plan)
+        else:
+            steps, feedback = await _ask(
+                run, dialogue, view(), topology, feedback, round_, on_event
+            )
+        if steps is not None:
+            emit(
+                on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps})
+            )
+            feedback = await judge(steps)
+            if feedback and dialogue.markov:
+                feedback = f"{feedback} (in your last plan: {' > '.join(steps)})"
+        data = {"full_plan": episode.full_plan}
+        emit(
+            on_event,
+            PlanEvent("verify", "plan", round_, feedback or passed, ok=not feedback, data=data),
+        )
+        if not feedback:
+            return True
+    return False
+
+
+async def _ask(
+    run: Run,
+    dialogue: Dialogue,
+    view: GraphView,
+    topology: bool,
+    feedback: str,
+    round_: int,
+    on_event: OnEvent | None,
+) -> tuple[list[str] | None, str]:
+    """Ask for a plan over `view` given the last feedback: its steps, or None and why not."""
+    dialogue.user_turn(
+        PLAN_TURN,
+        graph=graph_text(view, topology=topology),
+        instruction=run.instruction,
+        memory=memory_text(view),
+        feedback=feedback or "none",
+    )
+    emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
+    reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
+    if reply.text:
+        dialogue.assistant(reply.text)
+    if reply.parsed is None:
+        return None, unusable_reply_feedback(reply.text, PlanReply)
+    reply.call.command = "plan"
+    return list(reply.parsed.plan), ""
 
 
 async def iterative_replanning(
@@ -35,59 +116,27 @@ async def iterative_replanning(
     on_event: OnEvent | None = None,
     first_plan: list[str] | None = None,
 ) -> None:
-    """Plan, verify and feed back in `dialogue`; fill the Episode's plans and `run.final_state`.
+    """Replan on a fully known graph: the simulator verifies each plan (with the path
+    planner's poses inserted when `path_planner`); fill the Episode's plans and
+    `run.final_state`.
 
     `first_plan`: the plan the search's last reply carried (SayPlan's one reply that
-    switches and plans); the first round verifies it without asking.
-
-    The Episode keeps the last plan the simulator judged; `replans` counts the
-    plans after the first, as SayPlan's Tables 17-18 do (0 when the first plan
-    verifies; `max_replans` when none did).
+    switches and plans); the first round verifies it without asking. The Episode
+    keeps the last plan the simulator judged.
     """
-    episode = run.episode
-    feedback = ""
-    for round_ in range(1, max_replans + 2):
-        episode.replans = round_ - 1
-        if round_ == 1 and first_plan:
-            steps = list(first_plan)
-        else:
-            dialogue.user_turn(
-                PLAN_TURN,
-                graph=graph_text(view, topology=topology),
-                instruction=run.instruction,
-                memory=memory_text(view),
-                feedback=feedback or "none",
-            )
-            emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
-            reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
-            if reply.text:
-                dialogue.assistant(reply.text)
-            if reply.parsed is None:
-                feedback = unusable_reply_feedback(reply.text, PlanReply)
-                emit(on_event, PlanEvent("verify", "plan", round_, feedback, ok=False))
-                continue
-            reply.call.command = "plan"
-            steps = list(reply.parsed.plan)
-        emit(on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps}))
-        feedback = _verify(run, steps, path_planner)
-        if feedback and dialogue.markov:
-            feedback = f"{feedback} (in your last plan: {' > '.join(steps)})"
-        _verified(on_event, round_, feedback, episode.full_plan)
-        if not feedback:
-            return
 
+    async def judge(steps: list[str]) -> str:
+        return _verify(run, steps, path_planner)
 
-def _verified(on_event: OnEvent | None, round_: int, feedback: str, full_plan: list[str]) -> None:
-    emit(
-        on_event,
-        PlanEvent(
-            "verify",
-            "plan",
-            round_,
-            feedback or "plan verified",
-            ok=not feedback,
-            data={"full_plan": full_plan},
-        ),
+    await replan(
+        run,
+        dialogue,
+        judge,
+        view=lambda: view,
+        max_replans=max_replans,
+        topology=topology,
+        on_event=on_event,
+        first_plan=first_plan,
     )
 
 

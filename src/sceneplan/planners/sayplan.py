@@ -22,7 +22,6 @@ plan runs in the true world, which may refuse a step memory had wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -33,7 +32,13 @@ from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.observing import Observer, PartialOptions, on_memory, plan_and_act
 from sceneplan.planners.options import ViewOptions
 from sceneplan.planners.replanning import iterative_replanning
-from sceneplan.planners.search import initial_view, is_search, semantic_search, view_mode
+from sceneplan.planners.search import (
+    SearchResult,
+    initial_view,
+    is_search,
+    semantic_search,
+    view_mode,
+)
 from sceneplan.world.simulator import Simulator
 
 
@@ -114,31 +119,35 @@ class SayPlan(Planner):
         options = self.options
         return initial_view(run.graph, options.collapse, options.collapse_budget, topology=topology)
 
+    @property
+    def poses(self) -> bool:
+        """Whether the graph keeps its pose nodes (SayPlan* works on the graph without them)."""
+        return not self.star
+
+    def search_prompt(self, run: Run, find: bool, view: GraphView) -> str:
+        """The system prompt of the dialogue that searches, for the view it starts from."""
+        return self.system_prompt(run, find, view)
+
+    def planning_prompt(self, run: Run) -> str | None:
+        """The system prompt of a second, planning dialogue; None: the search's dialogue plans."""
+        return None
+
     async def _run(self, run: Run) -> None:
         if self.partial:
-            find = is_search(run)
-            await self._on_memory(run, lambda view: self.system_prompt(run, find, view))
+            await self._on_memory(run)
             return
         find = is_search(run)
-        poses = not self.star  # SayPlan* works on the graph without its pose nodes
+        poses = self.poses
         view = self.start_view(run, topology=poses)
-        dialogue = self.dialogue(self.system_prompt(run, find, view))
-        result = await semantic_search(
-            run,
-            dialogue,
-            find=find,
-            max_turns=self.options.max_search_turns,
-            topology=poses,
-            view=view,
-            on_event=self.on_event,
-            with_plan=not find,
-        )
+        search = self.dialogue(self.search_prompt(run, find, view))
+        planning = self.planning_prompt(run)
+        result = await self._search(run, search, view, find, poses, planning is None)
         if find:
             run.episode.answer = result.answer
             return
         await iterative_replanning(
             run,
-            dialogue,
+            search if planning is None else self.dialogue(planning),
             result.view,
             max_replans=self.max_replans,
             path_planner=self.path_planner and poses,
@@ -147,14 +156,26 @@ class SayPlan(Planner):
             first_plan=result.plan,
         )
 
-    async def _on_memory(
-        self, run: Run, system: Callable[[GraphView], str], planning: str | None = None
-    ) -> None:
+    async def _search(
+        self, run: Run, dialogue: Dialogue, view: GraphView, find: bool, poses: bool, plans: bool
+    ) -> SearchResult:
+        """Semantic search from `view`; `plans`: this dialogue plans too, and a planning
+        task's reply that switches carries the first plan (SayPlan's one dialogue)."""
+        return await semantic_search(
+            run,
+            dialogue,
+            find=find,
+            max_turns=self.options.max_search_turns,
+            topology=poses,
+            view=view,
+            on_event=self.on_event,
+            with_plan=plans and not find,
+        )
+
+    async def _on_memory(self, run: Run) -> None:
         """Search and plan on memory, act in the true world (`observe=partial`).
 
-        `system` writes the search's system prompt for the view it starts from;
-        `planning` is the planning dialogue's system prompt when it is a second
-        dialogue (SayPlan Lite); None: one dialogue for both stages.
+        The stages are those of `_run`, on the graph without poses.
         """
         observer = Observer.start(run, self.options, self.perception)
         find = is_search(run)
@@ -162,19 +183,12 @@ class SayPlan(Planner):
         try:
             remembered = on_memory(run, observer)
             view = self.start_view(remembered, topology=False)
-            search = self.dialogue(f"{system(view)}\n\n{note}")
-            result = await semantic_search(
-                remembered,
-                search,
-                find=find,
-                max_turns=self.options.max_search_turns,
-                topology=False,
-                view=view,
-                on_event=self.on_event,
-            )
+            search = self.dialogue(f"{self.search_prompt(run, find, view)}\n\n{note}")
+            result = await self._search(remembered, search, view, find, False, False)
             if find:
                 run.episode.answer = [observer.memory.true_id(n) for n in result.answer]
                 return
+            planning = self.planning_prompt(run)
             dialogue = search if planning is None else self.dialogue(f"{planning}\n\n{note}")
             await plan_and_act(
                 run,
