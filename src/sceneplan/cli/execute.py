@@ -26,6 +26,7 @@ from rich.text import Text
 from sceneplan.cli import targets
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
 from sceneplan.cli.paths import FORCE_HELP, check_output_file
+from sceneplan.cli.targets import TaskOpt, TasksOpt
 from sceneplan.errors import BadInputError
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
@@ -47,16 +48,8 @@ def execute_command(
             "--env", "-e", help="Packaged environment or graph file (default: the task's)."
         ),
     ] = None,
-    task: Annotated[
-        str | None,
-        typer.Option(
-            "--task", "-t", help="A task id (packaged, or of --tasks): its goal is checked."
-        ),
-    ] = None,
-    tasks: Annotated[
-        Path | None,
-        typer.Option("--tasks", metavar="FILE", help="Your own task file (--task picks one)."),
-    ] = None,
+    task: TaskOpt = None,
+    tasks: TasksOpt = None,
     planner: Annotated[
         str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
     ] = "oracle",

@@ -26,6 +26,7 @@ from typer.core import TyperCommand
 from sceneplan.cli import targets
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS
 from sceneplan.cli.paths import FORCE_HELP, check_output_file
+from sceneplan.cli.targets import TaskOpt, TasksOpt
 from sceneplan.datasets.tasks import Task
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.llm import LLMClient
@@ -73,16 +74,8 @@ def plan(
         str | None,
         typer.Option("--llm", help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b (default: configured)."),
     ] = None,
-    task: Annotated[
-        str | None,
-        typer.Option(
-            "--task", "-t", help="A task id (packaged, or of --tasks): its goal is checked."
-        ),
-    ] = None,
-    tasks: Annotated[
-        Path | None,
-        typer.Option("--tasks", metavar="FILE", help="Your own task file (--task picks one)."),
-    ] = None,
+    task: TaskOpt = None,
+    tasks: TasksOpt = None,
     max_turns: Annotated[
         int | None,
         typer.Option(min=1, max=MAX_TURNS, help="Cap on semantic-search turns (default 40)."),

@@ -7,10 +7,23 @@ only when the instruction is the task's own (white space aside).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
+
+import typer
 
 from sceneplan.datasets.tasks import Task
 from sceneplan.errors import BadInputError
 from sceneplan.runs import pick_task
+
+# The options that name a target, the same in both commands.
+TaskOpt = Annotated[
+    str | None,
+    typer.Option("--task", "-t", help="A task id (packaged, or of --tasks): its goal is checked."),
+]
+TasksOpt = Annotated[
+    Path | None,
+    typer.Option("--tasks", metavar="FILE", help="Your own task file (--task picks one)."),
+]
 
 
 def target(
