@@ -124,27 +124,20 @@ class Postgres:
     def connect(self, *, create: bool) -> Any:
         """Open the store (making its tables with `create`) and bring its schema up to date."""
         db = self.probe(create=create)
-        try:
-            # the lock first, then a transaction: one begun before another opener's commit
-            # could miss the tables that opener made
-            with _locked(db, shared=False), db.transaction():
-                version = self._check(db, create=create)
-                if version == 0:
-                    for statement in _BASELINE_SQL:
-                        db.execute(statement)
-                    db.execute(
-                        "INSERT INTO sceneplan_store VALUES (%s, %s)", (APPLICATION_ID, BASELINE)
-                    )
-                    version = BASELINE
-                for number in range(version + 1, len(MIGRATIONS) + 1):
-                    MIGRATIONS[number - 1](_Portable(db))  # type: ignore[arg-type]
-                    db.execute("UPDATE sceneplan_store SET schema_version = %s", (number,))
-        except self.errors as exc:
-            db.close()
-            raise self.failure(exc) from None
-        except BaseException:
-            db.close()
-            raise
+        # the lock first, then a transaction: one begun before another opener's commit
+        # could miss the tables that opener made
+        with self._closed_on_failure(db), _locked(db, shared=False), db.transaction():
+            version = self._check(db, create=create)
+            if version == 0:
+                for statement in _BASELINE_SQL:
+                    db.execute(statement)
+                db.execute(
+                    "INSERT INTO sceneplan_store VALUES (%s, %s)", (APPLICATION_ID, BASELINE)
+                )
+                version = BASELINE
+            for number in range(version + 1, len(MIGRATIONS) + 1):
+                MIGRATIONS[number - 1](_Portable(db))  # type: ignore[arg-type]
+                db.execute("UPDATE sceneplan_store SET schema_version = %s", (number,))
         return db
 
     def probe(self, *, create: bool) -> Any:
@@ -154,16 +147,22 @@ class Postgres:
             db = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
             raise self._refused(exc) from None
+        # not while another opener makes the tables
+        with self._closed_on_failure(db), _locked(db, shared=True), db.transaction():
+            self._check(db, create=create)
+        return db
+
+    @contextmanager
+    def _closed_on_failure(self, db: Any) -> Iterator[None]:
+        """Close `db` when the block fails; a database error becomes the store's own error."""
         try:
-            with _locked(db, shared=True), db.transaction():  # not while another makes it
-                self._check(db, create=create)
+            yield
         except self.errors as exc:
             db.close()
             raise self.failure(exc) from None
         except BaseException:
             db.close()
             raise
-        return db
 
     def _check(self, db: Any, *, create: bool) -> int:
         """The schema version (0: no store yet), after refusing what is not a store or newer."""
