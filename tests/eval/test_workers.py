@@ -3,14 +3,17 @@
 The oracle over office-planning + office-search (60 jobs), as 8 separate
 processes; one worker killed with SIGKILL mid-run loses nothing and makes
 nothing run twice (one scenario: the start-up of 8 workers costs more CPU
-than the 60 jobs). A put gives its row a new id (SQLite's rowid, PostgreSQL's
-sequence), so `max(id) == count(*)` proves that no job was stored twice.
+than the 60 jobs). A trigger the test adds to the store counts the committed
+puts (an insert, or an upsert's update), so `puts == rows` proves that no job
+was stored twice. (Not `max(id) == rows`: a PostgreSQL sequence also moves
+for a put whose transaction is rolled back, as the killed worker's can be.)
 """
 
 from __future__ import annotations
 
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -20,7 +23,6 @@ import pytest
 from typer.testing import CliRunner
 
 from sceneplan.cli import app
-from sceneplan.errors import SceneplanError
 from sceneplan.eval.runner import evaluate
 from sceneplan.eval.store import Store
 
@@ -47,21 +49,58 @@ def _stored_by(output: str) -> int:
     return int(found.group(1))
 
 
+def _counting_puts(location: str) -> str:
+    """Make the store, with a trigger that logs each committed put into `test_puts` (its
+    log row goes with the put's transaction: a put rolled back leaves none)."""
+    Store(location).close()
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(location, autocommit=True) as db:
+            db.execute("CREATE TABLE test_puts (n INTEGER)")
+            db.execute(
+                "CREATE FUNCTION test_put() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN INSERT INTO test_puts VALUES (1); RETURN NULL; END $$"
+            )
+            db.execute(
+                "CREATE TRIGGER test_put AFTER INSERT OR UPDATE ON episodes "
+                "FOR EACH ROW EXECUTE FUNCTION test_put()"
+            )
+    else:
+        with sqlite3.connect(location) as db:
+            db.execute("CREATE TABLE test_puts (n INTEGER)")
+            for event in ("INSERT", "UPDATE"):
+                db.execute(
+                    f"CREATE TRIGGER test_put_{event} AFTER {event} ON episodes "
+                    "BEGIN INSERT INTO test_puts VALUES (1); END"
+                )
+    return location
+
+
+def _puts(location: str) -> int:
+    query = "SELECT count(*) FROM test_puts"
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(location) as db:
+            return db.execute(query).fetchone()[0]
+    with sqlite3.connect(location) as db:
+        return db.execute(query).fetchone()[0]
+
+
 def _state(location: str) -> tuple[int, int, int]:
-    """(rows, highest row id, leases) of the store; zeros before it exists."""
-    try:
-        with Store(location, create=False) as store:
-            stored = store.stored()
-            leases = store.leases()
-    except SceneplanError:
-        return 0, 0, 0
-    return len(stored), max((s.id for s in stored.values()), default=0), leases
+    """(rows, committed puts, leases) of a store made by `_counting_puts`."""
+    with Store(location, create=False) as store:
+        rows = len(store.stored())
+        leases = store.leases()
+    return rows, _puts(location), leases
 
 
 def test_eight_workers_one_killed_then_resumed_run_each_job_once(store_location):
     """8 workers at once; one is SIGKILLed mid-run; the rest finish, a resumed eval does what
-    is left. Every job is stored once (the highest row id is the row count: a second put
-    of a job would give it a new id), and the runs the workers report account for it."""
+    is left. Every job is stored once (the puts committed are the rows stored), and the
+    runs the workers report account for it."""
+    _counting_puts(store_location)
     workers = [_worker(store_location) for _ in range(8)]
     victim = workers[0]
     try:
@@ -94,6 +133,7 @@ def test_two_evals_at_once_run_every_job_once(store_location, toys, coffee_tasks
     from sceneplan.datasets.tasks import load_task_file
 
     tasks = load_task_file(coffee_tasks)
+    _counting_puts(store_location)
     totals = []
 
     def one() -> None:
@@ -107,3 +147,17 @@ def test_two_evals_at_once_run_every_job_once(store_location, toys, coffee_tasks
     assert len(totals) == 2
     assert sum(t.done for t in totals) == 12, [(t.done, t.skipped) for t in totals]
     assert _state(store_location) == (12, 12, 0)
+
+
+def test_the_put_count_sees_a_job_stored_twice(store_location, toys, coffee_tasks):
+    """The check above can fail: a result put a second time is one put more than rows."""
+    from sceneplan.datasets.tasks import load_task_file
+
+    _counting_puts(store_location)
+    evaluate(load_task_file(coffee_tasks), ["toy_reference"], [], store_location)
+    rows, puts, _ = _state(store_location)
+    assert rows == puts > 0
+    with Store(store_location) as store:
+        record = store.records()[0]
+        store.put(record.suite, record.run, record.episode)
+    assert _state(store_location) == (rows, rows + 1, 0)
