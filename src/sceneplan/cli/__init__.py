@@ -16,12 +16,15 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from sceneplan.errors import SceneplanError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 # Help text in click's words: this typer shows every type as `<bool>`, `<str>`,
 # `<float range>` and required arguments in the usage line as `{env}`, which
@@ -207,22 +210,32 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except SceneplanError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except OSError as exc:
             # a path the user gave that the system refuses where no check words it (a name
             # too long, a device): the path and the system's reason, not a traceback
             if exc.filename is None:
                 raise
-            _fail(f"cannot use {exc.filename}: {(exc.strerror or str(exc)).lower()}")
+            fail(f"cannot use {exc.filename}: {(exc.strerror or str(exc)).lower()}")
 
 
-def _fail(message: str) -> NoReturn:
-    """Print `error: message` on stderr and exit with status 2."""
+def make_console(*, stderr: bool = False, **settings: Any) -> Console:
+    """A rich console as the commands print: on stdout (or stderr), no highlighting of
+    numbers and paths, long lines left to the terminal (`soft_wrap`); `settings` override.
+
+    The one place consoles are made (`cli/common.py` holds the commands' two). rich reads
+    NO_COLOR, FORCE_COLOR and COLUMNS when the console is made.
+    """
     from rich.console import Console
+
+    return Console(stderr=stderr, **({"highlight": False, "soft_wrap": True} | settings))
+
+
+def fail(message: str) -> NoReturn:
+    """Print `error: message` on stderr and exit with status 2."""
     from rich.text import Text
 
-    err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-    err_console.print(Text("error: ", style="bold red") + Text(message))
+    make_console(stderr=True).print(Text("error: ", style="bold red") + Text(message))
     raise typer.Exit(2) from None
 
 
@@ -239,7 +252,6 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
     import inspect
 
     from rich.columns import Columns
-    from rich.console import Console
     from rich.highlighter import RegexHighlighter
     from rich.padding import Padding
     from rich.panel import Panel
@@ -261,9 +273,11 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
     styles = {"option": "bold cyan", "switch": "bold green", "negative_option": "bold magenta"}
     styles |= {"negative_switch": "bold red", "types": "bold yellow"}
     styles |= {"types_sep": "dim", "usage": "yellow"}
-    console = Console(
+    console = make_console(
         theme=Theme(styles),
         highlighter=highlight,
+        highlight=True,
+        soft_wrap=False,
         color_system="auto",
         force_terminal=False if os.environ.get("_TYPER_FORCE_DISABLE_TERMINAL") else force or None,
         width=int(width) if width else None,

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from typer.core import TyperCommand
 
+from sceneplan.cli.common import console, err_console
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
 from sceneplan.cli.paths import FORCE_HELP, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
@@ -25,9 +25,6 @@ from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store, dialect_for, merge
 from sceneplan.planners.options import split_specs
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _names(values: list[str] | None, option: str = "") -> list[str]:

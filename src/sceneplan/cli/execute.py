@@ -14,28 +14,32 @@ of the wrong shape).
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli import targets
+from sceneplan.cli.common import (
+    console,
+    err_console,
+    exit_for,
+    goal_parts,
+    make_planner,
+    report_line,
+    run_episode,
+    status_part,
+    write_trace,
+)
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
 from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.cli.targets import TaskOpt, TasksOpt
-from sceneplan.errors import BadInputError
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
 from sceneplan.llm import LLMClient
-from sceneplan.planners import Episode, Planner, Status, planner_class
-from sceneplan.planners.options import parse_assignments
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+from sceneplan.planners import Episode
 
 
 def execute_command(
@@ -108,14 +112,15 @@ def execute_command(
         check_output_file(trace, "the trace", force=force)
     target = targets.target(instruction, task, env, tasks, goal_needed=True)
     Faults.parse(faults)  # a bad spec stops here, before any planning
-    chosen = _planner(planner, option or [])
+    chosen = make_planner(planner, option or [])
     client = LLMClient(llm) if chosen.needs_llm else None
-    episode = asyncio.run(
-        _run(
+
+    def run(llm: LLMClient | None):
+        return execute(
             chosen,
             target,
             env,
-            client,
+            llm,
             robot=robot,
             faults=faults,
             seed=seed,
@@ -123,29 +128,16 @@ def execute_command(
             replan=replan,
             max_replans=max_replans,
         )
-    )
+
+    episode = run_episode(client, run)
     if as_json:
         print(json.dumps(_summary(episode), indent=2))
     else:
         _report(episode)
     if trace is not None:
-        _write_trace(trace, episode)
-    if episode.status is Status.ERROR:
-        err_console.print(Text("error: ", style="bold red") + Text(str(episode.error)))
-        raise typer.Exit(2)
-    if episode.status is not Status.SUCCESS:
-        raise typer.Exit(1)
-
-
-async def _run(planner: Planner, target, env, client: LLMClient | None, **kwargs: Any) -> Episode:
-    if client is None:
-        return await execute(planner, target, env, **kwargs)
-    async with client:
-        return await execute(planner, target, env, client, **kwargs)
-
-
-def _planner(name: str, assignments: list[str]) -> Planner:
-    return planner_class(name)(parse_assignments(assignments, where="--option"))
+        write_trace(trace, episode)
+        err_console.print(f"trace written to {trace}")
+    exit_for(episode)
 
 
 def _summary(episode: Episode) -> dict[str, Any]:
@@ -157,21 +149,9 @@ def _summary(episode: Episode) -> dict[str, Any]:
     return out
 
 
-def _write_trace(path: Path, episode: Episode) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
-    err_console.print(f"trace written to {path}")
-
-
 def _report(episode: Episode) -> None:
     record = episode.extra.get("execute", {})
-
-    def line(name: str, *parts: Any) -> None:
-        console.print(Text.assemble((f"{name:<11}", "bold"), *parts))
-
+    line = report_line
     if episode.task_id is not None:
         line("task", f"{episode.task_id} ({episode.family})")
     if "skipped" in record:
@@ -210,13 +190,11 @@ def _report(episode: Episode) -> None:
             f"{episode.replans} replan(s)",
         )
     if episode.goal_reached is not None:
-        unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
-        verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
         where = record.get("judged_in")
-        line("goal", verdict, unmet, f" [in the {where}]" if where else "")
+        line("goal", *goal_parts(episode), f" [in the {where}]" if where else "")
     line(
         "status",
-        (episode.status.value, "green" if episode.status is Status.SUCCESS else "red"),
+        status_part(episode),
         f" · {len(episode.llm_calls)} LLM call(s) · {episode.wall_time_s:.1f} s planning",
     )
 

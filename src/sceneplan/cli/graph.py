@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
+from sceneplan.cli.common import table_console as console
 from sceneplan.cli.paths import FORCE_HELP
 from sceneplan.datasets import load_environment
 from sceneplan.errors import GraphValidationError
@@ -27,8 +27,6 @@ from sceneplan.graph import (
     view_to_text,
     visible_links,
 )
-
-console = Console(highlight=False)
 
 graph_app = typer.Typer(
     help="Inspect a scene graph: node counts, tokens, and the views an LLM sees.",

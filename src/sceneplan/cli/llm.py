@@ -7,15 +7,12 @@ import math
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli.common import console, err_console
 from sceneplan.errors import LLMError
 from sceneplan.llm import load_settings
 from sceneplan.llm.check import CheckReport, ProbeStatus, check_model
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 llm_app = typer.Typer(
     help="Check the chat models sceneplan plans with (see docs/llm.md).",

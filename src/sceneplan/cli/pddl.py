@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from sceneplan.cli.common import console
 from sceneplan.cli.paths import FORCE_HELP, check_output_files
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
@@ -17,8 +17,6 @@ from sceneplan.graph.model import SceneGraph
 from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import FILE_NAMES as PDDL_FILES
 from sceneplan.symbolic.pddl import export_pddl, focused_problem
-
-console = Console(highlight=False, soft_wrap=True)
 
 # Written above the goal of a problem exported without --goal or --task.
 NO_GOAL_COMMENT = (

@@ -6,16 +6,13 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli.common import console, err_console
 from sceneplan.errors import SceneplanError
 from sceneplan.planners import PLANNERS, planner_class, planner_names
 from sceneplan.planners.base import GROUP
 from sceneplan.plugins import find_plugin
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def planners_command(

@@ -7,14 +7,12 @@ import math
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli.common import console
 from sceneplan.cli.pddl import planning_start
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
-
-console = Console(highlight=False, soft_wrap=True)
 
 # Exit status when no plan is found; 0 is a plan that reaches the goal, 2 bad input.
 EXIT_NO_PLAN = 1

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from sceneplan.cli.common import console
 from sceneplan.datasets.tasks import (
     check_task_file,
     get_task,
@@ -19,7 +19,6 @@ from sceneplan.datasets.tasks import (
 )
 from sceneplan.errors import BadInputError
 
-console = Console(highlight=False, soft_wrap=True)
 tasks_app = typer.Typer(help="List and show task suites.", no_args_is_help=True)
 
 

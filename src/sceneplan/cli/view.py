@@ -19,16 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
+from sceneplan.cli.common import console
 from sceneplan.cli.limits import MAX_RUNS
 from sceneplan.cli.paths import FORCE_HELP, check_output_file
 from sceneplan.errors import BadInputError
 
 if TYPE_CHECKING:
     from sceneplan.viewer.sources import Shown
-
-console = Console(highlight=False, soft_wrap=True)
 
 
 def view(

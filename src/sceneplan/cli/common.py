@@ -1,0 +1,115 @@
+"""What the commands share: their two consoles, and the steps `plan` and `execute` both take.
+
+The consoles are made by `sceneplan.cli.make_console` (the one place that
+makes them), once, when the first command module is loaded; rich reads
+NO_COLOR, FORCE_COLOR and COLUMNS then. Output goes to `console` (stdout),
+progress, notes and warnings to `err_console` (stderr); `table_console` is
+stdout for tables and trees, which wrap their cells to the terminal.
+
+The planning layer is imported inside the functions that use it, so that a
+command that plans nothing (`tasks`, `verify`) does not load it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.text import Text
+
+from sceneplan.cli import fail, make_console
+from sceneplan.errors import BadInputError
+
+if TYPE_CHECKING:
+    from sceneplan.llm import LLMClient
+    from sceneplan.planners import Episode, Planner
+    from sceneplan.planners.progress import OnEvent
+
+console = make_console()
+err_console = make_console(stderr=True)
+table_console = make_console(soft_wrap=False)  # tables and trees fit themselves to the width
+
+
+def report_line(name: str, *parts: Any) -> None:
+    """One line of a run's report: the name in bold in a column, then the parts."""
+    console.print(Text.assemble((f"{name:<11}", "bold"), *parts))
+
+
+def make_planner(
+    name: str,
+    assignments: list[str],
+    flags: Mapping[str, tuple[str, Any]] | None = None,
+    on_event: OnEvent | None = None,
+) -> Planner:
+    """The planner `name` with its `-o KEY=VALUE` options and the flags that stand for options.
+
+    `flags` maps an option to its flag and the flag's value (None: not given). A flag
+    the planner has no option for, or a flag and an `-o` that set the same option, is
+    an error; the planner validates the rest.
+    """
+    from sceneplan.planners import planner_class
+    from sceneplan.planners.options import parse_assignments
+
+    cls = planner_class(name)
+    options: dict[str, Any] = parse_assignments(assignments, where="--option")
+    for key, (flag, value) in (flags or {}).items():
+        if value is None:
+            continue
+        if key not in cls.Options.model_fields:
+            raise BadInputError(f"planner '{name}' has no {flag} option")
+        if key in options:
+            raise BadInputError(f"{flag} and -o {key}=... both set {key}: give one")
+        options[key] = value
+    return cls(options, on_event=on_event)
+
+
+def run_episode(
+    client: LLMClient | None, work: Callable[[LLMClient | None], Awaitable[Episode]]
+) -> Episode:
+    """Run `work` on the event loop with the client open (closed after), or with no client."""
+
+    import asyncio
+
+    async def run() -> Episode:
+        if client is None:
+            return await work(None)
+        async with client:
+            return await work(client)
+
+    return asyncio.run(run())
+
+
+def write_trace(path: Path, episode: Episode) -> None:
+    """Write the full Episode as JSON to `path`, making missing folders."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
+
+
+def exit_for(episode: Episode) -> None:
+    """End the command as the run ended: 2 with its error, 1 when it did not succeed."""
+    from sceneplan.planners import Status
+
+    if episode.status is Status.ERROR:
+        fail(str(episode.error))
+    if episode.status is not Status.SUCCESS:
+        raise typer.Exit(1)
+
+
+def goal_parts(episode: Episode) -> tuple[Any, ...]:
+    """The goal line's verdict and the unmet conditions, for `report_line("goal", ...)`."""
+    unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
+    verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
+    return verdict, unmet
+
+
+def status_part(episode: Episode) -> tuple[str, str]:
+    """The status word, green for a success, red otherwise."""
+    from sceneplan.planners import Status
+
+    return episode.status.value, "green" if episode.status is Status.SUCCESS else "red"
