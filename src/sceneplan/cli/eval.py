@@ -160,6 +160,14 @@ def eval_command(
             "run the same command again to continue"
         )
         raise typer.Exit(130) from None
+    _say_totals(totals, where)
+    if totals.errors or totals.stopped:
+        raise typer.Exit(1)
+
+
+def _say_totals(totals: Totals, where: str) -> None:
+    """What the eval did: runs stored and their outcomes, tokens and cost; then warnings
+    (unpriced models, an early stop, runs that ended in an error) on stderr."""
     console.print(
         f"{totals.done} run(s) stored in {where} ({totals.skipped} already there): "
         f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
@@ -184,8 +192,6 @@ def eval_command(
             f"{totals.errors} run(s) ended in an error (kept in {where}); "
             "run the same command with --retry-errors to run them again"
         )
-    if totals.errors or totals.stopped:
-        raise typer.Exit(1)
 
 
 def check_store_path(location: str | Path) -> str:
