@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 console = make_console()
 err_console = make_console(stderr=True)
 table_console = make_console(soft_wrap=False)  # tables and trees fit themselves to the width
+
+# --json, as the commands that print data declare it; `plan` and `execute` print an Episode
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+EpisodeJsonOpt = Annotated[bool, typer.Option("--json", help="Print the Episode summary as JSON.")]
 
 
 def report_line(name: str, *parts: Any) -> None:
@@ -113,3 +117,18 @@ def status_part(episode: Episode) -> tuple[str, str]:
     from sceneplan.planners import Status
 
     return episode.status.value, "green" if episode.status is Status.SUCCESS else "red"
+
+
+def planner_lines() -> list[str]:
+    """One line per planner: its name and the first line of its docstring."""
+    from sceneplan.errors import SceneplanError
+    from sceneplan.planners import planner_class, planner_names
+
+    lines = []
+    for name in planner_names():
+        try:
+            doc = (planner_class(name).__doc__ or "").strip().splitlines()
+        except SceneplanError as exc:  # a plugin that cannot be loaded still gets its line
+            doc = [f"(cannot be loaded: {exc})"]
+        lines.append(f"{name}: {doc[0] if doc else ''}")
+    return lines

@@ -12,9 +12,9 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand
 
-from sceneplan.cli.common import console, err_console
+from sceneplan.cli.common import console, err_console, planner_lines
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
-from sceneplan.cli.paths import FORCE_HELP, check_output_files, check_writable_file
+from sceneplan.cli.paths import ForceOpt, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
 from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
@@ -269,7 +269,7 @@ def report_command(
             "`eval --robot`: success, replans, extra steps).",
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
     title: Annotated[
         str | None,
         typer.Option(
@@ -373,7 +373,6 @@ class _EvalCommand(TyperCommand):
     """`eval`, whose --help ends with the suites and planners, looked up only for help."""
 
     def format_help(self, ctx, formatter):
-        from sceneplan.cli.plan import planner_lines  # the one-line planner list `plan` shows
         from sceneplan.datasets.tasks import list_suites
 
         self.epilog = (

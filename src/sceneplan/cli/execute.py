@@ -23,6 +23,7 @@ from rich.text import Text
 
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
+    EpisodeJsonOpt,
     console,
     err_console,
     exit_for,
@@ -34,8 +35,8 @@ from sceneplan.cli.common import (
     write_trace,
 )
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
-from sceneplan.cli.paths import FORCE_HELP, check_output_file
-from sceneplan.cli.targets import TaskOpt, TasksOpt
+from sceneplan.cli.paths import ForceOpt, check_output_file
+from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
 from sceneplan.llm import LLMClient
@@ -43,15 +44,8 @@ from sceneplan.planners import Episode
 
 
 def execute_command(
-    instruction: Annotated[
-        str | None, typer.Argument(help="What the robot should do; leave it out with --task.")
-    ] = None,
-    env: Annotated[
-        str | None,
-        typer.Option(
-            "--env", "-e", help="Packaged environment or graph file (default: the task's)."
-        ),
-    ] = None,
+    instruction: InstructionArg = None,
+    env: EnvOpt = None,
     task: TaskOpt = None,
     tasks: TasksOpt = None,
     planner: Annotated[
@@ -95,9 +89,7 @@ def execute_command(
     max_replans: Annotated[
         int, typer.Option(min=0, max=MAX_REPLANS_OPTION, help="Replans after the first plan.")
     ] = MAX_REPLANS,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the Episode summary as JSON.")
-    ] = False,
+    as_json: EpisodeJsonOpt = False,
     trace: Annotated[
         Path | None,
         typer.Option(
@@ -105,7 +97,7 @@ def execute_command(
             "before the run starts."
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Plan, then run it on a robot: observe, correct the graph, replan."""
     if trace is not None:

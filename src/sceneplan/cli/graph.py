@@ -12,8 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
+from sceneplan.cli.common import JsonOpt
 from sceneplan.cli.common import table_console as console
-from sceneplan.cli.paths import FORCE_HELP
+from sceneplan.cli.paths import ForceOpt
 from sceneplan.datasets import load_environment
 from sceneplan.errors import GraphValidationError
 from sceneplan.graph import (
@@ -50,7 +51,6 @@ EnvArg = Annotated[
 LevelOpt = Annotated[
     LevelChoice, typer.Option(help="How far down the collapsed view shows the hierarchy.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -246,7 +246,7 @@ def import_command(
             help="spark-dsg, mp3d: this class stays where it is (repeatable).",
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Convert a scene graph from another format; print what was mapped, guessed and dropped.
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from sceneplan.cli.common import console, err_console
+from sceneplan.cli.common import JsonOpt, console, err_console
 from sceneplan.errors import LLMError
 from sceneplan.llm import load_settings
 from sceneplan.llm.check import CheckReport, ProbeStatus, check_model
@@ -55,7 +55,7 @@ def check(
             show_default=False,
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Ask the model in each structured mode planning may use, and say which work.
 

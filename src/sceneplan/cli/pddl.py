@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from sceneplan.cli.common import console
-from sceneplan.cli.paths import FORCE_HELP, check_output_files
+from sceneplan.cli.paths import ForceOpt, check_output_files
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
@@ -67,7 +67,7 @@ def pddl(
             "with a direct move between any two of its places.",
         ),
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Write the scene's domain and a problem (the scene, its state, a goal) as PDDL.
 

@@ -23,36 +23,30 @@ from typer.core import TyperCommand
 
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
+    EpisodeJsonOpt,
     console,
     exit_for,
     goal_parts,
     make_planner,
+    planner_lines,
     report_line,
     run_episode,
     status_part,
     write_trace,
 )
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS
-from sceneplan.cli.paths import FORCE_HELP, check_output_file
-from sceneplan.cli.targets import TaskOpt, TasksOpt
+from sceneplan.cli.paths import ForceOpt, check_output_file
+from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.datasets.tasks import Task
-from sceneplan.errors import SceneplanError
 from sceneplan.llm import LLMClient
-from sceneplan.planners import Episode, Planner, Status, planner_class, planner_names
+from sceneplan.planners import Episode, Planner, Status
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.runs import resolve
 
 
 def plan(
-    instruction: Annotated[
-        str | None, typer.Argument(help="What the robot should do; leave it out with --task.")
-    ] = None,
-    env: Annotated[
-        str | None,
-        typer.Option(
-            "--env", "-e", help="Packaged environment or graph file (default: the task's)."
-        ),
-    ] = None,
+    instruction: InstructionArg = None,
+    env: EnvOpt = None,
     planner: Annotated[
         str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
     ] = "sayplan",
@@ -106,9 +100,7 @@ def plan(
             "true world (partial), or plan on the true world (full, the default).",
         ),
     ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the Episode summary as JSON.")
-    ] = False,
+    as_json: EpisodeJsonOpt = False,
     trace: Annotated[
         Path | None,
         typer.Option(
@@ -116,7 +108,7 @@ def plan(
             "are created. Checked before the run starts."
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
     if trace is not None:
@@ -211,18 +203,6 @@ def _report(episode: Episode) -> None:
         f" · {len(episode.llm_calls)} LLM call(s), {episode.input_tokens} tokens in, "
         f"{episode.output_tokens} out{cost} · {episode.wall_time_s:.1f} s",
     )
-
-
-def planner_lines() -> list[str]:
-    """One line per planner: its name and the first line of its docstring."""
-    lines = []
-    for name in planner_names():
-        try:
-            doc = (planner_class(name).__doc__ or "").strip().splitlines()
-        except SceneplanError as exc:  # a plugin that cannot be loaded still gets its line
-            doc = [f"(cannot be loaded: {exc})"]
-        lines.append(f"{name}: {doc[0] if doc else ''}")
-    return lines
 
 
 class _PlanCommand(TyperCommand):

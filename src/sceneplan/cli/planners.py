@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.text import Text
 
-from sceneplan.cli.common import console, err_console
+from sceneplan.cli.common import JsonOpt, console, err_console
 from sceneplan.errors import SceneplanError
 from sceneplan.planners import PLANNERS, planner_class, planner_names
 from sceneplan.planners.base import GROUP
@@ -16,7 +16,7 @@ from sceneplan.plugins import find_plugin
 
 
 def planners_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List the planners with their options (set them with `plan -o KEY=VALUE`)."""
     described, broken = [], []

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from sceneplan.cli.common import console
+from sceneplan.cli.common import JsonOpt, console
 from sceneplan.cli.pddl import planning_start
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
@@ -46,7 +46,7 @@ def solve_command(
         float,
         typer.Option(callback=positive_seconds, help="Seconds for grounding and search (above 0)."),
     ] = 30.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Find a plan for a goal; print it, its verification in the simulator and the goal check.
 

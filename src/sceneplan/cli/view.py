@@ -22,7 +22,7 @@ import typer
 
 from sceneplan.cli.common import console
 from sceneplan.cli.limits import MAX_RUNS
-from sceneplan.cli.paths import FORCE_HELP, check_output_file
+from sceneplan.cli.paths import ForceOpt, check_output_file
 from sceneplan.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def view(
         typer.Option("--serve", help="Also serve the page on 127.0.0.1 and open the browser."),
     ] = False,
     port: Annotated[int, typer.Option(min=0, max=65535, help="With --serve (0: any free).")] = 0,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Write one self-contained HTML page showing a scene graph, or a run on it."""
     from sceneplan.viewer import render_page  # the viewer loads the whole stack: only when asked
