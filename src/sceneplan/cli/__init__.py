@@ -197,7 +197,7 @@ def make_console(*, stderr: bool = False, **settings: Any) -> Console:
     """A rich console as the commands print: on stdout (or stderr), no highlighting of
     numbers and paths, long lines left to the terminal (`soft_wrap`); `settings` override.
 
-    The one place consoles are made (`cli/common.py` holds the commands' two). rich reads
+    The one place consoles are made (`cli/common.py` gives the commands theirs). rich reads
     NO_COLOR, FORCE_COLOR and COLUMNS when the console is made.
     """
     from rich.console import Console

@@ -1,10 +1,11 @@
-"""What the commands share: their two consoles, and the steps `plan` and `execute` both take.
+"""What the commands share: their consoles, and the steps `plan` and `execute` both take.
 
 The consoles are made by `sceneplan.cli.make_console` (the one place that
-makes them), once, when the first command module is loaded; rich reads
-NO_COLOR, FORCE_COLOR and COLUMNS then. Output goes to `console` (stdout),
-progress, notes and warnings to `err_console` (stderr); `table_console` is
-stdout for tables and trees, which wrap their cells to the terminal.
+makes them) when a command first prints, and again when the environment
+rich reads (NO_COLOR, FORCE_COLOR, COLUMNS) has changed since. Output goes
+to `console()` (stdout), progress, notes and warnings to `err_console()`
+(stderr); `table_console()` is stdout for tables and trees, which wrap
+their cells to the terminal.
 
 The planning layer is imported inside the functions that use it, so that a
 command that plans nothing (`tasks`, `verify`) does not load it.
@@ -13,11 +14,17 @@ command that plans nothing (`tasks`, `verify`) does not load it.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+# rich.console is loaded with the command, not at its first print: an error is still printed
+# when the run has used up the memory it may use (solve's MemoryError; tests/symbolic)
+from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli import fail, make_console
@@ -28,9 +35,37 @@ if TYPE_CHECKING:
     from sceneplan.planners import Episode, Planner
     from sceneplan.planners.progress import OnEvent
 
-console = make_console()
-err_console = make_console(stderr=True)
-table_console = make_console(soft_wrap=False)  # tables and trees fit themselves to the width
+
+def console() -> Console:
+    """This command's stdout."""
+    return _current()
+
+
+def err_console() -> Console:
+    """This command's stderr: progress, notes and warnings."""
+    return _current(stderr=True)
+
+
+def table_console() -> Console:
+    """This command's stdout for tables and trees, which fit their cells to the width."""
+    return _current(soft_wrap=False)
+
+
+_made: dict[tuple, tuple[object, dict[str, str], Console]] = {}
+
+
+def _current(**settings: Any) -> Console:
+    """The console with `settings`, made again when the output stream or the environment
+    differ from when it was made: rich reads NO_COLOR, FORCE_COLOR and COLUMNS when it makes
+    a console, and a console kept for the process would keep the first command's width (a
+    test process runs many commands, each with its own)."""
+    stream = sys.stderr if settings.get("stderr") else sys.stdout
+    key = tuple(sorted(settings.items()))
+    made = _made.get(key)
+    if made is None or made[0] is not stream or made[1] != os.environ:
+        made = _made[key] = (stream, dict(os.environ), make_console(**settings))
+    return made[2]
+
 
 # --json, as the commands that print data declare it; `plan` and `execute` print an Episode
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -39,7 +74,7 @@ EpisodeJsonOpt = Annotated[bool, typer.Option("--json", help="Print the Episode 
 
 def report_line(name: str, *parts: Any) -> None:
     """One line of a run's report: the name in bold in a column, then the parts."""
-    console.print(Text.assemble((f"{name:<11}", "bold"), *parts))
+    console().print(Text.assemble((f"{name:<11}", "bold"), *parts))
 
 
 def make_planner(

@@ -139,7 +139,7 @@ def eval_command(
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
     try:
-        with ProgressBar(err_console) as bar:
+        with ProgressBar(err_console()) as bar:
             totals = evaluate(  # creates the store only once every argument is checked
                 tasks,
                 planner_names,
@@ -155,7 +155,7 @@ def eval_command(
             )
     except KeyboardInterrupt:
         stored = _count(out)
-        err_console.print(
+        err_console().print(
             f"interrupted: {stored} results are stored in {where}; "
             "run the same command again to continue"
         )
@@ -168,27 +168,27 @@ def eval_command(
 def _say_totals(totals: Totals, where: str) -> None:
     """What the eval did: runs stored and their outcomes, tokens and cost; then warnings
     (unpriced models, an early stop, runs that ended in an error) on stderr."""
-    console.print(
+    console().print(
         f"{totals.done} run(s) stored in {where} ({totals.skipped} already there): "
         f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
         f"{totals.errors} error(s); {totals.input_tokens:,} input and "
         f"{totals.output_tokens:,} output tokens, {_cost(totals)}"
     )
     for model, count in totals.unpriced.items():
-        err_console.print(
+        err_console().print(
             f"warning: no price for model {model}: the cost of its {count} run(s) is unknown "
             '(n/a); add its price under [llm.prices."PROVIDER:MODEL"] in the config file '
             "(docs/llm.md)",
             markup=False,
         )
     if totals.stopped:
-        err_console.print(
+        err_console().print(
             f"stopped early: {totals.stopped}; {totals.remaining} run(s) not started. "
             "Check the server (`sceneplan llm check`), then run the same command again"
         )
-    console.print(f"report: sceneplan report {where}")
+    console().print(f"report: sceneplan report {where}")
     if totals.errors:
-        err_console.print(
+        err_console().print(
             f"{totals.errors} run(s) ended in an error (kept in {where}); "
             "run the same command with --retry-errors to run them again"
         )
@@ -301,7 +301,7 @@ def report_command(
         print(render_faults(rows, title or f"Execution under faults: {_name(store)}"), end="")
         written = write_fault_plot(rows, plots / "faults.png") if plots is not None else None
         if written is not None:
-            err_console.print(f"plot written to {written}")
+            err_console().print(f"plot written to {written}")
         return
     metrics = compute(records)
     if table_name == "lookplangraph-1":
@@ -311,7 +311,7 @@ def report_command(
     print(render(metrics, fmt, title=title, table_name=table_name), end="")
     if plots is not None:
         written = write_plots(metrics, plots)
-        err_console.print(f"{len(written)} plot(s) written to {plots}")
+        err_console().print(f"{len(written)} plot(s) written to {plots}")
 
 
 def _suite_stats(suites) -> list[dict]:
@@ -356,7 +356,7 @@ def merge_command(
             raise BadInputError(f"--out {_name(out)} is also one of the stores to merge")
     where = check_store_path(out)
     copied, older = merge(stores, out)
-    console.print(
+    console().print(
         f"{copied} result(s) merged into {where} from {len(stores)} store(s)"
         + (f"; {older} older duplicate(s) left out" if older else "")
     )

@@ -128,7 +128,7 @@ def execute_command(
         _report(episode)
     if trace is not None:
         write_trace(trace, episode)
-        err_console.print(f"trace written to {trace}")
+        err_console().print(f"trace written to {trace}")
     exit_for(episode)
 
 
@@ -159,10 +159,10 @@ def _report(episode: Episode) -> None:
         text = Text.assemble((f"{step.index + 1:>4} ", "dim"), (f"{mark} ", style), step.action)
         if not step.ok:
             text.append(f"  {step.cause}: {step.feedback}", style="red")
-        console.print(text)
+        console().print(text)
         for update in updates.get(step.index, []):
             before, after = update["before"] or "-", update["after"] or "-"
-            console.print(
+            console().print(
                 Text(f"       {update['kind']} {update['node']}: {before} -> {after}", style="cyan")
             )
     for left in replans.values():
@@ -193,7 +193,7 @@ def _report(episode: Episode) -> None:
 
 def _replan_line(round_: dict) -> None:
     size = len(round_["plan"]) if round_.get("plan") is not None else 0
-    console.print(
+    console().print(
         Text.assemble(
             ("     ↻ ", "yellow"),
             (f"replan {round_['round']} ({round_['source']}): ", "yellow"),

@@ -70,7 +70,7 @@ def stats(env: EnvArg, level: LevelOpt = LevelChoice.ROOM, as_json: JsonOpt = Fa
         data: dict[str, Any] = {"graph": graph.name, "nodes": nodes, "edges": edges}
         typer.echo(json.dumps({**data, "tokens": report.to_dict()}, indent=2))
         return
-    console.print(
+    console().print(
         f"[bold]{escape(graph.name or env)}[/]: {len(graph)} nodes, "
         f"{edges['hierarchy']} hierarchy edges, {edges['topology']} topology links"
     )
@@ -80,8 +80,8 @@ def stats(env: EnvArg, level: LevelOpt = LevelChoice.ROOM, as_json: JsonOpt = Fa
     table.add_section()
     for row in (report.full, report.collapsed):
         table.add_row(f"{row.entity} graph", str(row.count), str(row.tokens), f"{row.average:.2f}")
-    console.print(table)
-    console.print(
+    console().print(table)
+    console().print(
         f"collapsed to {report.level} level: {report.collapsed.tokens} of {report.full.tokens} "
         f"tokens, {report.reduction_percent:.1f}% fewer"
     )
@@ -110,7 +110,7 @@ def check(
         typer.echo(json.dumps(data, indent=2))
         return
     listed = ", ".join(f"{n} {kind}" for kind, n in nodes.items())
-    console.print(
+    console().print(
         f"[bold green]ok[/] {escape(env)}: a valid scene graph ({escape(listed)}, "
         f"{counts['links']} links)",
         soft_wrap=True,
@@ -148,7 +148,7 @@ def show(
         view.expand(node_id)
     text = view_to_text(view, positions=positions)
     if tree:
-        console.print(_view_tree(view, graph.name or env, positions=positions))
+        console().print(_view_tree(view, graph.name or env, positions=positions))
         return
     if compact:
         typer.echo(text)

@@ -82,7 +82,9 @@ def check(
             name,
             settings,
             total_timeout=total,
-            on_wait=lambda message: err_console.print(Text("waiting: ", style="yellow") + message),
+            on_wait=lambda message: err_console().print(
+                Text("waiting: ", style="yellow") + message
+            ),
         )
     except LLMError as exc:
         if not as_json:
@@ -99,7 +101,7 @@ def check(
 
 def _print_report(report: CheckReport) -> None:
     served = f" (served as {report.served_model})" if report.served_model else ""
-    console.print(Text.assemble(("model ", "bold"), report.model, served))
+    console().print(Text.assemble(("model ", "bold"), report.model, served))
     width = max(len(p.mode) for p in report.probes)
     for probe in report.probes:
         line = Text(f"  {probe.mode:<{width}}  ")
@@ -111,15 +113,15 @@ def _print_report(report: CheckReport) -> None:
             )
         if probe.detail:
             line.append(f"  {probe.detail}")
-        console.print(line)
+        console().print(line)
     if report.ok:
-        console.print(
+        console().print(
             Text.assemble(
                 ("ok ", "bold green"), f"planning will use {report.planning_mode} replies"
             )
         )
     else:
-        err_console.print(Text("error: ", style="bold red") + Text(report.problem or ""))
+        err_console().print(Text("error: ", style="bold red") + Text(report.problem or ""))
 
 
 def register(app: typer.Typer) -> None:

@@ -95,9 +95,9 @@ def pddl(
         domain_path, problem_path = files.write(out)
     except OSError as exc:
         raise BadInputError(f"cannot write the PDDL files into {out}: {exc}") from None
-    console.print(f"wrote {domain_path} and {problem_path}" + (" (focused)" if focus else ""))
+    console().print(f"wrote {domain_path} and {problem_path}" + (" (focused)" if focus else ""))
     if goal_text is None:
-        console.print(
+        console().print(
             "note: no --goal or --task, so the problem's goal is (and), true in every state: "
             "it checks only that a plan is executable"
         )

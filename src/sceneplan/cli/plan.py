@@ -148,7 +148,7 @@ class _Progress:
     """Prints each search turn and plan round as it happens, under a live status line."""
 
     def __init__(self) -> None:
-        self.spinner = Spinner("starting", console=console)
+        self.spinner = Spinner("starting", console=console())
 
     def header(
         self, planner: Planner, client: LLMClient | None, target: Task | str, env: str | None
@@ -156,7 +156,7 @@ class _Progress:
         model = client.model if client is not None else "no LLM"
         where = target.environment if isinstance(target, Task) else env or "(from the task)"
         task = f" · task {target.id}" if isinstance(target, Task) else ""
-        console.print(Text.assemble((planner.name, "bold"), f" · {model} · {where}{task}"))
+        console().print(Text.assemble((planner.name, "bold"), f" · {model} · {where}{task}"))
 
     def __call__(self, event: PlanEvent) -> None:
         label = f"{event.stage} {event.step}"
@@ -164,12 +164,12 @@ class _Progress:
             self.spinner.update(f"{label}: {event.message}")
             return
         if event.kind == "plan":
-            console.print(Text.assemble((f"{label:<10}", "bold"), "plan: ", event.message))
+            console().print(Text.assemble((f"{label:<10}", "bold"), "plan: ", event.message))
             return
         mark, style = ("✓", "green") if event.ok else ("✗", "red")
         if event.kind == "search" and event.ok:
             mark, style = "·", "cyan"
-        console.print(Text.assemble((f"{label:<10}", "bold"), (f"{mark} ", style), event.message))
+        console().print(Text.assemble((f"{label:<10}", "bold"), (f"{mark} ", style), event.message))
 
 
 def _report(episode: Episode) -> None:

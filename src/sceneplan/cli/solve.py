@@ -76,24 +76,26 @@ def solve_command(
         }
         print(json.dumps(out, indent=2))
     else:
-        console.print(Text.assemble(("goal: ", "bold"), str(formula)))
+        console().print(Text.assemble(("goal: ", "bold"), str(formula)))
         if result.ok:
-            console.print(Text.assemble(("plan: ", "bold"), " > ".join(map(str, result.plan))))
+            console().print(Text.assemble(("plan: ", "bold"), " > ".join(map(str, result.plan))))
             verdict = (
                 "[bold green]executable[/]" if verification.ok else "[bold red]not executable[/]"
             )
-            console.print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
-            console.print("goal reached" if reached else "[bold red]goal not reached[/]")
+            console().print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
+            console().print("goal reached" if reached else "[bold red]goal not reached[/]")
             if result.stats.get("optimal"):
-                console.print(f"shortest plan: {len(result.plan)} steps")
+                console().print(f"shortest plan: {len(result.plan)} steps")
         elif result.status is SolveStatus.TIMEOUT:
-            console.print(
+            console().print(
                 f"[bold red]timeout[/]: no plan found within {timeout:g} s; try a larger --timeout"
                 + (" or drop --optimal" if optimal else "")
             )
         else:
-            console.print("[bold red]no plan exists[/]: the goal cannot be reached from this state")
-        console.print(
+            console().print(
+                "[bold red]no plan exists[/]: the goal cannot be reached from this state"
+            )
+        console().print(
             f"{result.planner} on the {result.scope} scope: grounding {result.grounding_s:.3f} s, "
             f"search {result.search_s:.3f} s, validation {result.validation_s:.3f} s"
         )

@@ -43,7 +43,7 @@ def list_tasks(
         table.add_column(column, overflow="fold")
     for task in tasks:
         table.add_row(task.id, task.family.value, task.environment, task.instruction)
-    console.print(table)
+    console().print(table)
 
 
 @tasks_app.command("show")
@@ -60,8 +60,8 @@ def show_task(
     for key, value in data.items():
         if isinstance(value, list):
             value = " > ".join(value) if key == "reference_plan" else ", ".join(value)
-        console.print(f"[bold]{key}:[/] ", end="")
-        console.print(str(value), markup=False)
+        console().print(f"[bold]{key}:[/] ", end="")
+        console().print(str(value), markup=False)
 
 
 @tasks_app.command("check")
@@ -85,7 +85,7 @@ def check_tasks(
         raise BadInputError(
             f"{source}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems)
         )
-    console.print(f"{source}: {len(tasks)} task(s), no problems", markup=False)
+    console().print(f"{source}: {len(tasks)} task(s), no problems", markup=False)
 
 
 @tasks_app.command("stats")

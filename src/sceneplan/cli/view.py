@@ -94,8 +94,8 @@ def view(
     except OSError as exc:
         raise BadInputError(f"cannot write the page {path}: {exc.strerror}") from None
     if shown.note:
-        console.print(shown.note)
-    console.print(f"wrote {path} ({len(html.encode('utf-8')) / 1e6:.2f} MB)")
+        console().print(shown.note)
+    console().print(f"wrote {path} ({len(html.encode('utf-8')) / 1e6:.2f} MB)")
     if serve:
         _serve(html, port)
 
@@ -149,7 +149,7 @@ def _serve(html: str, port: int) -> None:
         server, address = serve_in_background(html, port)
     except OSError as exc:
         raise BadInputError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror}") from None
-    console.print(f"serving {address} (Ctrl-C stops)")
+    console().print(f"serving {address} (Ctrl-C stops)")
     webbrowser.open(address)
     try:
         while True:
