@@ -9,17 +9,22 @@ Several processes may open (and create) one file at once. `check` reads the
 tables, the id and the version in one read transaction; `migrate` applies each
 migration in its own `BEGIN IMMEDIATE` transaction and re-reads the version
 inside it, so that a migration another process has just committed is skipped,
-not applied twice. A file newer than the migrations known here is refused.
+not applied twice. A file newer than the migrations known here is refused, by
+`check` and again inside each migration's transaction.
 
 The connection must be in autocommit (`isolation_level=None`) or have no
 transaction open: these functions begin and commit their own.
+
+A migration that changes what SQLite cannot alter in place (a column's
+constraint, a UNIQUE key) calls `rebuild_table`, SQLite's documented
+procedure: make the new table, copy the rows, drop the old one, rename.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from sceneplan.errors import BadInputError
 
@@ -64,9 +69,7 @@ def check(
     if app_id != application_id and (app_id != 0 or (has_tables and not unmarked_ok)):
         raise SchemaError(path, f"an SQLite file, but not a {kind}")
     if version > latest:
-        raise SchemaError(
-            path, f"written by a newer sceneplan (schema {version}); upgrade sceneplan"
-        )
+        raise SchemaError(path, _newer(version))
     return version
 
 
@@ -76,17 +79,23 @@ def migrate(
     *,
     application_id: int,
     version: int,
+    path: object = "the file",
 ) -> None:
     """Apply `migrations[version:]` in order, each in one immediate transaction.
 
     `version` is what `check` returned. Inside each transaction the version is read
-    again: if another process applied that migration meanwhile, it is skipped. Each
-    commit also writes `application_id`. A migration that fails is rolled back.
+    again: if another process applied that migration meanwhile, it is skipped; if a
+    newer sceneplan migrated the file past the migrations known here, SchemaError (naming
+    `path`), the file as it is. Each commit also writes `application_id`. A migration
+    that fails is rolled back.
     """
     for number in range(version + 1, len(migrations) + 1):
         db.execute("BEGIN IMMEDIATE")
         try:
-            if db.execute("PRAGMA user_version").fetchone()[0] >= number:
+            current = db.execute("PRAGMA user_version").fetchone()[0]
+            if current > len(migrations):
+                raise SchemaError(path, _newer(current))
+            if current >= number:
                 db.execute("COMMIT")  # another process opening the same file got there first
                 continue
             migrations[number - 1](db)
@@ -97,6 +106,46 @@ def migrate(
                 db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+
+
+def _newer(version: int) -> str:
+    return f"written by a newer sceneplan (schema {version}); upgrade sceneplan"
+
+
+def rebuild_table(
+    db: sqlite3.Connection,
+    table: str,
+    edit: Callable[[str], str],
+    *,
+    fill: Mapping[str, str] | None = None,
+    indexes: Sequence[str] = (),
+) -> None:
+    """Rebuild `table` with the schema `edit` makes of its CREATE TABLE statement, keeping its rows.
+
+    The columns of both tables are copied as they are; a new column gets its SQL expression
+    from `fill` (`{"options": "'{}'"}`). Dropping the old table drops its indexes: `indexes`
+    are the CREATE INDEX statements made again on the new one. Runs inside the migration's
+    transaction (https://www.sqlite.org/lang_altertable.html#otheralter).
+    """
+    (sql,) = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+    ).fetchone()
+    old = _columns(db, table)
+    new_name = f"{table}_new"
+    db.execute(edit(sql).replace(table, new_name, 1))
+    fill = dict(fill or {})
+    columns = [c for c in _columns(db, new_name) if c in old or c in fill]
+    targets = ", ".join(columns)
+    values = ", ".join(fill.get(c, c) for c in columns)
+    db.execute(f"INSERT INTO {new_name} ({targets}) SELECT {values} FROM {table}")
+    db.execute(f"DROP TABLE {table}")
+    db.execute(f"ALTER TABLE {new_name} RENAME TO {table}")
+    for index in indexes:
+        db.execute(index)
+
+
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
 
 
 def use_wal(db: sqlite3.Connection, attempts: int = 100) -> None:

@@ -70,6 +70,38 @@ def test_a_cache_from_a_newer_sceneplan_is_refused_and_left_as_it_is(tmp_path):
     assert schema(path)[1] == len(MIGRATIONS) + 1
 
 
+def test_a_cache_a_newer_sceneplan_migrates_meanwhile_is_refused_inside_the_transaction(
+    tmp_path,
+):
+    """This process read schema 1; another process (a newer sceneplan) then took the file
+    past what this one knows: the migration's own read of the version refuses it."""
+    path = tmp_path / "responses.sqlite"
+    db = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version=1")
+    version = sqlite_migrations.check(
+        db,
+        path=path,
+        kind="cache",
+        application_id=APPLICATION_ID,
+        latest=len(MIGRATIONS),
+        unmarked_ok=True,
+    )
+    assert version == 1
+    newer = len(MIGRATIONS) + 1
+    code = (
+        f"import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version={newer}')"
+    )
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=60)
+    with pytest.raises(sqlite_migrations.SchemaError, match=f"newer sceneplan .schema {newer}"):
+        sqlite_migrations.migrate(
+            db, MIGRATIONS, application_id=APPLICATION_ID, version=version, path=path
+        )
+    assert not db.in_transaction
+    db.close()
+    assert schema(path) == (0, newer, ["responses"])  # left as the newer one wrote it
+
+
 def test_an_unmarked_cache_of_schema_1_gains_the_rejections_table_and_the_mark(tmp_path):
     path = tmp_path / "responses.sqlite"
     db = sqlite3.connect(path)

@@ -15,102 +15,79 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from sceneplan.errors import SceneplanError
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# typer 0.29, pinned in pyproject.toml: what follows overrides three public methods of its
+# parameter classes (typer offers no hook to give a command parameter classes of one's own),
+# and touches none of typer's private names.
+_TYPER_DISPLAY_TYPE = TyperOption.display_type
+_TYPER_PROCESS_VALUE = TyperOption.process_value
+
 # Help text in click's words: this typer shows every type as `<bool>`, `<str>`,
 # `<float range>` and required arguments in the usage line as `{env}`, which
 # read as unfilled template placeholders. Flags get no type, other values an
 # upper-case one (TEXT, FLOAT RANGE, PATH), arguments their upper-case name.
 _TYPE_WORDS = {"str": "TEXT", "int": "INTEGER", "bool": "BOOLEAN"}
-_typer_display_type = TyperOption.display_type
 
 
-def _display_type(self, ctx):
+def _display_type(self: TyperOption | TyperArgument, ctx: Any) -> str | None:
     if isinstance(self, TyperOption) and (self.is_flag or self.count):
         return None
-    label = _typer_display_type(self, ctx).removeprefix("<").removesuffix(">")
+    label = _TYPER_DISPLAY_TYPE(self, ctx).removeprefix("<").removesuffix(">")
     if "|" in label:  # choices
         return f"[{label}]"
     first, _, rest = label.partition(" ")
     return " ".join(filter(None, (_TYPE_WORDS.get(first, first).upper(), rest.upper())))
 
 
-def _usage_display_name(self) -> str:
-    name = self.display_name_raw.upper()
+def _usage_pieces(self: TyperArgument, ctx: Any) -> list[str]:
+    name = str(self.name if self.metavar is None else self.metavar).upper()
     name = name if self.required else f"[{name}]"
-    return name + ("..." if self.nargs != 1 else "")
+    return [name + ("..." if self.nargs != 1 else "")]
 
 
-TyperOption.display_type = TyperArgument.display_type = _display_type  # type: ignore[method-assign]
-if hasattr(TyperArgument, "_usage_display_name"):
-    TyperArgument._usage_display_name = _usage_display_name  # type: ignore[method-assign]
-
-# Text and flag values without pydantic. This typer (0.2x) coerces each value of a
-# command that runs with a pydantic TypeAdapter built on first use (even --help's
-# False), so every command imported pydantic: about 0.1 s of start-up. For a `str`
-# or `bool` parameter given a value of exactly that type the adapter returns it
-# unchanged; such parameters now return it without building one. Any other value
-# and every other type (numbers, choices, paths, lists, parsers) still go through
-# typer's adapter, so results and error messages are typer's. If typer's internals
-# are not the ones this was written against, nothing is patched.
+# Text and flag values without pydantic. This typer coerces each value of a command that
+# runs with a pydantic TypeAdapter built on first use, so every command with a text value
+# imported pydantic: about 0.1 s of start-up. The adapter of a single `str` (or `bool`)
+# value returns a value of exactly that type unchanged, and typer passes None (an optional
+# value not given) as it is; neither is a missing required value: of typer's processing
+# only the parameter's callback is left, and that is all this does for them. Any other
+# value and every other type (numbers, choices, paths, lists, parsers, files) go through
+# typer's processing, so results and error messages are typer's.
 _AS_IS = (str, bool)  # annotations whose adapter returns a value of exactly that type unchanged
 
 
-def _install_as_is_params() -> bool:
-    """Patch typer's parameters as said above; whether the patch is in place."""
-    try:
-        from typer._coercion import RuntimeParam, build_runtime_param
-        from typer.core import _TyperParameter
-    except ImportError:
-        return False
-    original = getattr(_TyperParameter, "get_runtime_param", None)
-    if original is None or getattr(original, "_sceneplan_as_is", False):
-        return original is not None
-
-    @dataclass(frozen=True)
-    class AsIsParam(RuntimeParam):
-        """A value of exactly the annotated type as it is; any other through typer's adapter."""
-
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            if type(value) is self.annotation:
-                return value
-            typer_param = build_runtime_param(param.type_descriptor)
-            return typer_param._coerce_value(value, param=param, ctx=ctx)
-
-    def get_runtime_param(self: Any) -> Any:
-        if getattr(self, "_runtime_param", None) is None and _as_is(self):
-            descriptor = self.type_descriptor
-            self._runtime_param = AsIsParam(
-                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation
-            )
-        return original(self)
-
-    get_runtime_param._sceneplan_as_is = True  # type: ignore[attr-defined]
-    _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
-    return True
+def _process_value(self: TyperOption | TyperArgument, ctx: Any, value: Any) -> Any:
+    given = type(value) is self.type_descriptor.annotation
+    if not ((given or (value is None and not self.required)) and _as_is(self)):
+        return _TYPER_PROCESS_VALUE(self, ctx, value)
+    return value if self.callback is None else self.callback(ctx, self, value)
 
 
-def _as_is(param: Any) -> bool:
+def _as_is(param: TyperOption | TyperArgument) -> bool:
     """A single `str` or `bool` value with no parser, path options or file type."""
-    descriptor = getattr(param, "type_descriptor", None)
-    info = getattr(descriptor, "parameter_info", None)
+    descriptor = param.type_descriptor
     return (
-        descriptor is not None
-        and descriptor.annotation in _AS_IS
-        and getattr(descriptor, "file_annotation", None) is None
-        and getattr(info, "parser", None) is None
+        descriptor.annotation in _AS_IS
+        and descriptor.file_annotation is None
+        and descriptor.parameter_info.parser is None
         and not getattr(param, "multiple", False)
-        and getattr(param, "nargs", 1) == 1
+        and param.nargs == 1
     )
 
 
-_install_as_is_params()
+for _cls in (TyperOption, TyperArgument):
+    _cls.display_type = _display_type  # type: ignore[method-assign,assignment]
+    _cls.process_value = _process_value  # type: ignore[method-assign]
+TyperArgument.get_usage_pieces = _usage_pieces  # type: ignore[method-assign]
 
 
 # Every command of the root, in the order --help lists them (typer puts single
@@ -207,22 +184,32 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except SceneplanError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except OSError as exc:
             # a path the user gave that the system refuses where no check words it (a name
             # too long, a device): the path and the system's reason, not a traceback
             if exc.filename is None:
                 raise
-            _fail(f"cannot use {exc.filename}: {(exc.strerror or str(exc)).lower()}")
+            fail(f"cannot use {exc.filename}: {(exc.strerror or str(exc)).lower()}")
 
 
-def _fail(message: str) -> NoReturn:
-    """Print `error: message` on stderr and exit with status 2."""
+def make_console(*, stderr: bool = False, **settings: Any) -> Console:
+    """A rich console as the commands print: on stdout (or stderr), no highlighting of
+    numbers and paths, long lines left to the terminal (`soft_wrap`); `settings` override.
+
+    The one place consoles are made (`cli/common.py` gives the commands theirs). rich reads
+    NO_COLOR, FORCE_COLOR and COLUMNS when the console is made.
+    """
     from rich.console import Console
+
+    return Console(stderr=stderr, **({"highlight": False, "soft_wrap": True} | settings))
+
+
+def fail(message: str) -> NoReturn:
+    """Print `error: message` on stderr and exit with status 2."""
     from rich.text import Text
 
-    err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-    err_console.print(Text("error: ", style="bold red") + Text(message))
+    make_console(stderr=True).print(Text("error: ", style="bold red") + Text(message))
     raise typer.Exit(2) from None
 
 
@@ -239,7 +226,6 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
     import inspect
 
     from rich.columns import Columns
-    from rich.console import Console
     from rich.highlighter import RegexHighlighter
     from rich.padding import Padding
     from rich.panel import Panel
@@ -261,9 +247,11 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
     styles = {"option": "bold cyan", "switch": "bold green", "negative_option": "bold magenta"}
     styles |= {"negative_switch": "bold red", "types": "bold yellow"}
     styles |= {"types_sep": "dim", "usage": "yellow"}
-    console = Console(
+    console = make_console(
         theme=Theme(styles),
         highlighter=highlight,
+        highlight=True,
+        soft_wrap=False,
         color_system="auto",
         force_terminal=False if os.environ.get("_TYPER_FORCE_DISABLE_TERMINAL") else force or None,
         width=int(width) if width else None,

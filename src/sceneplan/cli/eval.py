@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from typer.core import TyperCommand
 
+from sceneplan.cli.common import console, err_console, planner_lines
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
-from sceneplan.cli.paths import FORCE_HELP, check_output_files, check_writable_file
+from sceneplan.cli.paths import ForceOpt, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
 from sceneplan.eval.compare import compare, render_compare
 from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
@@ -25,9 +25,6 @@ from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store, dialect_for, merge
 from sceneplan.planners.options import split_specs
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _names(values: list[str] | None, option: str = "") -> list[str]:
@@ -142,7 +139,7 @@ def eval_command(
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
     try:
-        with ProgressBar(err_console) as bar:
+        with ProgressBar(err_console()) as bar:
             totals = evaluate(  # creates the store only once every argument is checked
                 tasks,
                 planner_names,
@@ -158,37 +155,43 @@ def eval_command(
             )
     except KeyboardInterrupt:
         stored = _count(out)
-        err_console.print(
+        err_console().print(
             f"interrupted: {stored} results are stored in {where}; "
             "run the same command again to continue"
         )
         raise typer.Exit(130) from None
-    console.print(
+    _say_totals(totals, where)
+    if totals.errors or totals.stopped:
+        raise typer.Exit(1)
+
+
+def _say_totals(totals: Totals, where: str) -> None:
+    """What the eval did: runs stored and their outcomes, tokens and cost; then warnings
+    (unpriced models, an early stop, runs that ended in an error) on stderr."""
+    console().print(
         f"{totals.done} run(s) stored in {where} ({totals.skipped} already there): "
         f"{totals.done - totals.failed - totals.errors} succeeded, {totals.failed} failed, "
         f"{totals.errors} error(s); {totals.input_tokens:,} input and "
         f"{totals.output_tokens:,} output tokens, {_cost(totals)}"
     )
     for model, count in totals.unpriced.items():
-        err_console.print(
+        err_console().print(
             f"warning: no price for model {model}: the cost of its {count} run(s) is unknown "
             '(n/a); add its price under [llm.prices."PROVIDER:MODEL"] in the config file '
             "(docs/llm.md)",
             markup=False,
         )
     if totals.stopped:
-        err_console.print(
+        err_console().print(
             f"stopped early: {totals.stopped}; {totals.remaining} run(s) not started. "
             "Check the server (`sceneplan llm check`), then run the same command again"
         )
-    console.print(f"report: sceneplan report {where}")
+    console().print(f"report: sceneplan report {where}")
     if totals.errors:
-        err_console.print(
+        err_console().print(
             f"{totals.errors} run(s) ended in an error (kept in {where}); "
             "run the same command with --retry-errors to run them again"
         )
-    if totals.errors or totals.stopped:
-        raise typer.Exit(1)
 
 
 def check_store_path(location: str | Path) -> str:
@@ -266,7 +269,7 @@ def report_command(
             "`eval --robot`: success, replans, extra steps).",
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
     title: Annotated[
         str | None,
         typer.Option(
@@ -298,7 +301,7 @@ def report_command(
         print(render_faults(rows, title or f"Execution under faults: {_name(store)}"), end="")
         written = write_fault_plot(rows, plots / "faults.png") if plots is not None else None
         if written is not None:
-            err_console.print(f"plot written to {written}")
+            err_console().print(f"plot written to {written}")
         return
     metrics = compute(records)
     if table_name == "lookplangraph-1":
@@ -308,7 +311,7 @@ def report_command(
     print(render(metrics, fmt, title=title, table_name=table_name), end="")
     if plots is not None:
         written = write_plots(metrics, plots)
-        err_console.print(f"{len(written)} plot(s) written to {plots}")
+        err_console().print(f"{len(written)} plot(s) written to {plots}")
 
 
 def _suite_stats(suites) -> list[dict]:
@@ -353,7 +356,7 @@ def merge_command(
             raise BadInputError(f"--out {_name(out)} is also one of the stores to merge")
     where = check_store_path(out)
     copied, older = merge(stores, out)
-    console.print(
+    console().print(
         f"{copied} result(s) merged into {where} from {len(stores)} store(s)"
         + (f"; {older} older duplicate(s) left out" if older else "")
     )
@@ -370,7 +373,6 @@ class _EvalCommand(TyperCommand):
     """`eval`, whose --help ends with the suites and planners, looked up only for help."""
 
     def format_help(self, ctx, formatter):
-        from sceneplan.cli.plan import planner_lines  # the one-line planner list `plan` shows
         from sceneplan.datasets.tasks import list_suites
 
         self.epilog = (

@@ -14,40 +14,38 @@ of the wrong shape).
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli import targets
+from sceneplan.cli.common import (
+    EpisodeJsonOpt,
+    console,
+    err_console,
+    exit_for,
+    goal_parts,
+    make_planner,
+    report_line,
+    run_episode,
+    status_part,
+    write_trace,
+)
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
-from sceneplan.cli.paths import FORCE_HELP, check_output_file
-from sceneplan.cli.targets import TaskOpt, TasksOpt
-from sceneplan.errors import BadInputError
+from sceneplan.cli.paths import ForceOpt, check_output_file
+from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
 from sceneplan.llm import LLMClient
-from sceneplan.planners import Episode, Planner, Status, planner_class
-from sceneplan.planners.options import parse_assignments
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+from sceneplan.planners import Episode
 
 
 def execute_command(
-    instruction: Annotated[
-        str | None, typer.Argument(help="What the robot should do; leave it out with --task.")
-    ] = None,
-    env: Annotated[
-        str | None,
-        typer.Option(
-            "--env", "-e", help="Packaged environment or graph file (default: the task's)."
-        ),
-    ] = None,
+    instruction: InstructionArg = None,
+    env: EnvOpt = None,
     task: TaskOpt = None,
     tasks: TasksOpt = None,
     planner: Annotated[
@@ -91,9 +89,7 @@ def execute_command(
     max_replans: Annotated[
         int, typer.Option(min=0, max=MAX_REPLANS_OPTION, help="Replans after the first plan.")
     ] = MAX_REPLANS,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the Episode summary as JSON.")
-    ] = False,
+    as_json: EpisodeJsonOpt = False,
     trace: Annotated[
         Path | None,
         typer.Option(
@@ -101,21 +97,22 @@ def execute_command(
             "before the run starts."
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Plan, then run it on a robot: observe, correct the graph, replan."""
     if trace is not None:
         check_output_file(trace, "the trace", force=force)
     target = targets.target(instruction, task, env, tasks, goal_needed=True)
     Faults.parse(faults)  # a bad spec stops here, before any planning
-    chosen = _planner(planner, option or [])
+    chosen = make_planner(planner, option or [])
     client = LLMClient(llm) if chosen.needs_llm else None
-    episode = asyncio.run(
-        _run(
+
+    def run(llm: LLMClient | None):
+        return execute(
             chosen,
             target,
             env,
-            client,
+            llm,
             robot=robot,
             faults=faults,
             seed=seed,
@@ -123,29 +120,16 @@ def execute_command(
             replan=replan,
             max_replans=max_replans,
         )
-    )
+
+    episode = run_episode(client, run)
     if as_json:
         print(json.dumps(_summary(episode), indent=2))
     else:
         _report(episode)
     if trace is not None:
-        _write_trace(trace, episode)
-    if episode.status is Status.ERROR:
-        err_console.print(Text("error: ", style="bold red") + Text(str(episode.error)))
-        raise typer.Exit(2)
-    if episode.status is not Status.SUCCESS:
-        raise typer.Exit(1)
-
-
-async def _run(planner: Planner, target, env, client: LLMClient | None, **kwargs: Any) -> Episode:
-    if client is None:
-        return await execute(planner, target, env, **kwargs)
-    async with client:
-        return await execute(planner, target, env, client, **kwargs)
-
-
-def _planner(name: str, assignments: list[str]) -> Planner:
-    return planner_class(name)(parse_assignments(assignments, where="--option"))
+        write_trace(trace, episode)
+        err_console().print(f"trace written to {trace}")
+    exit_for(episode)
 
 
 def _summary(episode: Episode) -> dict[str, Any]:
@@ -157,21 +141,9 @@ def _summary(episode: Episode) -> dict[str, Any]:
     return out
 
 
-def _write_trace(path: Path, episode: Episode) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
-    err_console.print(f"trace written to {path}")
-
-
 def _report(episode: Episode) -> None:
     record = episode.extra.get("execute", {})
-
-    def line(name: str, *parts: Any) -> None:
-        console.print(Text.assemble((f"{name:<11}", "bold"), *parts))
-
+    line = report_line
     if episode.task_id is not None:
         line("task", f"{episode.task_id} ({episode.family})")
     if "skipped" in record:
@@ -187,10 +159,10 @@ def _report(episode: Episode) -> None:
         text = Text.assemble((f"{step.index + 1:>4} ", "dim"), (f"{mark} ", style), step.action)
         if not step.ok:
             text.append(f"  {step.cause}: {step.feedback}", style="red")
-        console.print(text)
+        console().print(text)
         for update in updates.get(step.index, []):
             before, after = update["before"] or "-", update["after"] or "-"
-            console.print(
+            console().print(
                 Text(f"       {update['kind']} {update['node']}: {before} -> {after}", style="cyan")
             )
     for left in replans.values():
@@ -210,20 +182,18 @@ def _report(episode: Episode) -> None:
             f"{episode.replans} replan(s)",
         )
     if episode.goal_reached is not None:
-        unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
-        verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
         where = record.get("judged_in")
-        line("goal", verdict, unmet, f" [in the {where}]" if where else "")
+        line("goal", *goal_parts(episode), f" [in the {where}]" if where else "")
     line(
         "status",
-        (episode.status.value, "green" if episode.status is Status.SUCCESS else "red"),
+        status_part(episode),
         f" · {len(episode.llm_calls)} LLM call(s) · {episode.wall_time_s:.1f} s planning",
     )
 
 
 def _replan_line(round_: dict) -> None:
     size = len(round_["plan"]) if round_.get("plan") is not None else 0
-    console.print(
+    console().print(
         Text.assemble(
             ("     ↻ ", "yellow"),
             (f"replan {round_['round']} ({round_['source']}): ", "yellow"),

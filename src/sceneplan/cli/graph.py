@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
-from sceneplan.cli.paths import FORCE_HELP
+from sceneplan.cli.common import JsonOpt
+from sceneplan.cli.common import table_console as console
+from sceneplan.cli.paths import ForceOpt
 from sceneplan.datasets import load_environment
 from sceneplan.errors import GraphValidationError
 from sceneplan.graph import (
@@ -27,8 +28,6 @@ from sceneplan.graph import (
     view_to_text,
     visible_links,
 )
-
-console = Console(highlight=False)
 
 graph_app = typer.Typer(
     help="Inspect a scene graph: node counts, tokens, and the views an LLM sees.",
@@ -52,7 +51,6 @@ EnvArg = Annotated[
 LevelOpt = Annotated[
     LevelChoice, typer.Option(help="How far down the collapsed view shows the hierarchy.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -72,7 +70,7 @@ def stats(env: EnvArg, level: LevelOpt = LevelChoice.ROOM, as_json: JsonOpt = Fa
         data: dict[str, Any] = {"graph": graph.name, "nodes": nodes, "edges": edges}
         typer.echo(json.dumps({**data, "tokens": report.to_dict()}, indent=2))
         return
-    console.print(
+    console().print(
         f"[bold]{escape(graph.name or env)}[/]: {len(graph)} nodes, "
         f"{edges['hierarchy']} hierarchy edges, {edges['topology']} topology links"
     )
@@ -82,8 +80,8 @@ def stats(env: EnvArg, level: LevelOpt = LevelChoice.ROOM, as_json: JsonOpt = Fa
     table.add_section()
     for row in (report.full, report.collapsed):
         table.add_row(f"{row.entity} graph", str(row.count), str(row.tokens), f"{row.average:.2f}")
-    console.print(table)
-    console.print(
+    console().print(table)
+    console().print(
         f"collapsed to {report.level} level: {report.collapsed.tokens} of {report.full.tokens} "
         f"tokens, {report.reduction_percent:.1f}% fewer"
     )
@@ -112,7 +110,7 @@ def check(
         typer.echo(json.dumps(data, indent=2))
         return
     listed = ", ".join(f"{n} {kind}" for kind, n in nodes.items())
-    console.print(
+    console().print(
         f"[bold green]ok[/] {escape(env)}: a valid scene graph ({escape(listed)}, "
         f"{counts['links']} links)",
         soft_wrap=True,
@@ -150,7 +148,7 @@ def show(
         view.expand(node_id)
     text = view_to_text(view, positions=positions)
     if tree:
-        console.print(_view_tree(view, graph.name or env, positions=positions))
+        console().print(_view_tree(view, graph.name or env, positions=positions))
         return
     if compact:
         typer.echo(text)
@@ -248,7 +246,7 @@ def import_command(
             help="spark-dsg, mp3d: this class stays where it is (repeatable).",
         ),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Convert a scene graph from another format; print what was mapped, guessed and dropped.
 

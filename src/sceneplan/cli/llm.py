@@ -7,15 +7,12 @@ import math
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli.common import JsonOpt, console, err_console
 from sceneplan.errors import LLMError
 from sceneplan.llm import load_settings
 from sceneplan.llm.check import CheckReport, ProbeStatus, check_model
-
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 llm_app = typer.Typer(
     help="Check the chat models sceneplan plans with (see docs/llm.md).",
@@ -58,7 +55,7 @@ def check(
             show_default=False,
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Ask the model in each structured mode planning may use, and say which work.
 
@@ -85,7 +82,9 @@ def check(
             name,
             settings,
             total_timeout=total,
-            on_wait=lambda message: err_console.print(Text("waiting: ", style="yellow") + message),
+            on_wait=lambda message: err_console().print(
+                Text("waiting: ", style="yellow") + message
+            ),
         )
     except LLMError as exc:
         if not as_json:
@@ -102,7 +101,7 @@ def check(
 
 def _print_report(report: CheckReport) -> None:
     served = f" (served as {report.served_model})" if report.served_model else ""
-    console.print(Text.assemble(("model ", "bold"), report.model, served))
+    console().print(Text.assemble(("model ", "bold"), report.model, served))
     width = max(len(p.mode) for p in report.probes)
     for probe in report.probes:
         line = Text(f"  {probe.mode:<{width}}  ")
@@ -114,15 +113,15 @@ def _print_report(report: CheckReport) -> None:
             )
         if probe.detail:
             line.append(f"  {probe.detail}")
-        console.print(line)
+        console().print(line)
     if report.ok:
-        console.print(
+        console().print(
             Text.assemble(
                 ("ok ", "bold green"), f"planning will use {report.planning_mode} replies"
             )
         )
     else:
-        err_console.print(Text("error: ", style="bold red") + Text(report.problem or ""))
+        err_console().print(Text("error: ", style="bold red") + Text(report.problem or ""))
 
 
 def register(app: typer.Typer) -> None:

@@ -20,10 +20,15 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Annotated
+
+import typer
 
 from sceneplan.errors import BadInputError
 
 FORCE_HELP = "Replace output files that already exist (without it, an existing file is refused)."
+# --force, the same in every command that writes files
+ForceOpt = Annotated[bool, typer.Option("--force", help=FORCE_HELP)]
 
 
 def check_output_file(path: Path, what: str, *, force: bool) -> None:

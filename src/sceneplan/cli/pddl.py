@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from sceneplan.cli.paths import FORCE_HELP, check_output_files
+from sceneplan.cli.common import console
+from sceneplan.cli.paths import ForceOpt, check_output_files
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
@@ -17,8 +17,6 @@ from sceneplan.graph.model import SceneGraph
 from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import FILE_NAMES as PDDL_FILES
 from sceneplan.symbolic.pddl import export_pddl, focused_problem
-
-console = Console(highlight=False, soft_wrap=True)
 
 # Written above the goal of a problem exported without --goal or --task.
 NO_GOAL_COMMENT = (
@@ -69,7 +67,7 @@ def pddl(
             "with a direct move between any two of its places.",
         ),
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Write the scene's domain and a problem (the scene, its state, a goal) as PDDL.
 
@@ -97,9 +95,9 @@ def pddl(
         domain_path, problem_path = files.write(out)
     except OSError as exc:
         raise BadInputError(f"cannot write the PDDL files into {out}: {exc}") from None
-    console.print(f"wrote {domain_path} and {problem_path}" + (" (focused)" if focus else ""))
+    console().print(f"wrote {domain_path} and {problem_path}" + (" (focused)" if focus else ""))
     if goal_text is None:
-        console.print(
+        console().print(
             "note: no --goal or --task, so the problem's goal is (and), true in every state: "
             "it checks only that a plan is executable"
         )

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli.common import JsonOpt, console, err_console
 from sceneplan.errors import SceneplanError
 from sceneplan.planners import PLANNERS, planner_class, planner_names
 from sceneplan.planners.base import GROUP
 from sceneplan.plugins import find_plugin
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
 
 def planners_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List the planners with their options (set them with `plan -o KEY=VALUE`)."""
     described, broken = [], []
@@ -34,7 +31,7 @@ def planners_command(
         for entry in described:
             _show(entry)
     for message in broken:
-        err_console.print(Text("error: ", style="bold red") + Text(message))
+        err_console().print(Text("error: ", style="bold red") + Text(message))
     if broken:
         raise typer.Exit(2)
 
@@ -60,11 +57,11 @@ def describe(name: str) -> dict[str, Any]:
 def _show(entry: dict[str, Any]) -> None:
     """The planner's line, then one aligned line per option: name, type, default, description."""
     llm = "needs an LLM" if entry["needs_llm"] else "no LLM"
-    console.print(
+    console().print(
         Text.assemble((entry["name"], "bold"), f"  ({entry['source']}; {llm})  ", entry["summary"])
     )
     if not entry["options"]:
-        console.print("  no options\n")
+        console().print("  no options\n")
         return
     rows = [("option", "type", "default", "description")]
     for r in entry["options"]:
@@ -74,8 +71,8 @@ def _show(entry: dict[str, Any]) -> None:
     for index, row in enumerate(rows):
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
         line = "  " + "  ".join([*cells, row[3]])
-        console.print(Text(line, style="dim" if index == 0 else ""))
-    console.print()
+        console().print(Text(line, style="dim" if index == 0 else ""))
+    console().print()
 
 
 def _value(value: Any) -> str:

@@ -7,14 +7,12 @@ import math
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from sceneplan.cli.common import JsonOpt, console
 from sceneplan.cli.pddl import planning_start
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
-
-console = Console(highlight=False, soft_wrap=True)
 
 # Exit status when no plan is found; 0 is a plan that reaches the goal, 2 bad input.
 EXIT_NO_PLAN = 1
@@ -48,7 +46,7 @@ def solve_command(
         float,
         typer.Option(callback=positive_seconds, help="Seconds for grounding and search (above 0)."),
     ] = 30.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Find a plan for a goal; print it, its verification in the simulator and the goal check.
 
@@ -78,24 +76,26 @@ def solve_command(
         }
         print(json.dumps(out, indent=2))
     else:
-        console.print(Text.assemble(("goal: ", "bold"), str(formula)))
+        console().print(Text.assemble(("goal: ", "bold"), str(formula)))
         if result.ok:
-            console.print(Text.assemble(("plan: ", "bold"), " > ".join(map(str, result.plan))))
+            console().print(Text.assemble(("plan: ", "bold"), " > ".join(map(str, result.plan))))
             verdict = (
                 "[bold green]executable[/]" if verification.ok else "[bold red]not executable[/]"
             )
-            console.print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
-            console.print("goal reached" if reached else "[bold red]goal not reached[/]")
+            console().print(f"{verdict} ({verification.executed} steps): {verification.feedback}")
+            console().print("goal reached" if reached else "[bold red]goal not reached[/]")
             if result.stats.get("optimal"):
-                console.print(f"shortest plan: {len(result.plan)} steps")
+                console().print(f"shortest plan: {len(result.plan)} steps")
         elif result.status is SolveStatus.TIMEOUT:
-            console.print(
+            console().print(
                 f"[bold red]timeout[/]: no plan found within {timeout:g} s; try a larger --timeout"
                 + (" or drop --optimal" if optimal else "")
             )
         else:
-            console.print("[bold red]no plan exists[/]: the goal cannot be reached from this state")
-        console.print(
+            console().print(
+                "[bold red]no plan exists[/]: the goal cannot be reached from this state"
+            )
+        console().print(
             f"{result.planner} on the {result.scope} scope: grounding {result.grounding_s:.3f} s, "
             f"search {result.search_s:.3f} s, validation {result.validation_s:.3f} s"
         )

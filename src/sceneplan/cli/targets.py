@@ -15,7 +15,14 @@ from sceneplan.datasets.tasks import Task
 from sceneplan.errors import BadInputError
 from sceneplan.runs import pick_task
 
-# The options that name a target, the same in both commands.
+# The argument and options that name a target, the same in both commands.
+InstructionArg = Annotated[
+    str | None, typer.Argument(help="What the robot should do; leave it out with --task.")
+]
+EnvOpt = Annotated[
+    str | None,
+    typer.Option("--env", "-e", help="Packaged environment or graph file (default: the task's)."),
+]
 TaskOpt = Annotated[
     str | None,
     typer.Option("--task", "-t", help="A task id (packaged, or of --tasks): its goal is checked."),

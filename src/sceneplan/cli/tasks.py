@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from sceneplan.cli.common import console
 from sceneplan.datasets.tasks import (
     check_task_file,
     get_task,
@@ -19,7 +19,6 @@ from sceneplan.datasets.tasks import (
 )
 from sceneplan.errors import BadInputError
 
-console = Console(highlight=False, soft_wrap=True)
 tasks_app = typer.Typer(help="List and show task suites.", no_args_is_help=True)
 
 
@@ -44,7 +43,7 @@ def list_tasks(
         table.add_column(column, overflow="fold")
     for task in tasks:
         table.add_row(task.id, task.family.value, task.environment, task.instruction)
-    console.print(table)
+    console().print(table)
 
 
 @tasks_app.command("show")
@@ -61,8 +60,8 @@ def show_task(
     for key, value in data.items():
         if isinstance(value, list):
             value = " > ".join(value) if key == "reference_plan" else ", ".join(value)
-        console.print(f"[bold]{key}:[/] ", end="")
-        console.print(str(value), markup=False)
+        console().print(f"[bold]{key}:[/] ", end="")
+        console().print(str(value), markup=False)
 
 
 @tasks_app.command("check")
@@ -86,7 +85,7 @@ def check_tasks(
         raise BadInputError(
             f"{source}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems)
         )
-    console.print(f"{source}: {len(tasks)} task(s), no problems", markup=False)
+    console().print(f"{source}: {len(tasks)} task(s), no problems", markup=False)
 
 
 @tasks_app.command("stats")

@@ -19,16 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
+from sceneplan.cli.common import console
 from sceneplan.cli.limits import MAX_RUNS
-from sceneplan.cli.paths import FORCE_HELP, check_output_file
+from sceneplan.cli.paths import ForceOpt, check_output_file
 from sceneplan.errors import BadInputError
 
 if TYPE_CHECKING:
     from sceneplan.viewer.sources import Shown
-
-console = Console(highlight=False, soft_wrap=True)
 
 
 def view(
@@ -79,7 +77,7 @@ def view(
         typer.Option("--serve", help="Also serve the page on 127.0.0.1 and open the browser."),
     ] = False,
     port: Annotated[int, typer.Option(min=0, max=65535, help="With --serve (0: any free).")] = 0,
-    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Write one self-contained HTML page showing a scene graph, or a run on it."""
     from sceneplan.viewer import render_page  # the viewer loads the whole stack: only when asked
@@ -96,8 +94,8 @@ def view(
     except OSError as exc:
         raise BadInputError(f"cannot write the page {path}: {exc.strerror}") from None
     if shown.note:
-        console.print(shown.note)
-    console.print(f"wrote {path} ({len(html.encode('utf-8')) / 1e6:.2f} MB)")
+        console().print(shown.note)
+    console().print(f"wrote {path} ({len(html.encode('utf-8')) / 1e6:.2f} MB)")
     if serve:
         _serve(html, port)
 
@@ -151,7 +149,7 @@ def _serve(html: str, port: int) -> None:
         server, address = serve_in_background(html, port)
     except OSError as exc:
         raise BadInputError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror}") from None
-    console.print(f"serving {address} (Ctrl-C stops)")
+    console().print(f"serving {address} (Ctrl-C stops)")
     webbrowser.open(address)
     try:
         while True:

@@ -250,48 +250,24 @@ async def run_eval(
     check_tasks(tasks)
     models = resolve_models(specs, models, settings)
     jobs = plan_jobs(tasks, specs, models, runs)
-    # Runs after the first must ask the model again, not read the response cache.
-    fresh = settings.model_copy(update={"cache": False})
     clients: dict[tuple[str, bool], LLMClient] = {}
     opened = pool = None
     try:
-        for model, repeat in sorted({(j.model, j.run > 1) for j in jobs if j.model != NO_MODEL}):
-            # a bad model name or a missing key stops us here, before the store is made
-            clients[(model, repeat)] = LLMClient(model, settings=fresh if repeat else settings)
+        _open_clients(clients, jobs, settings)  # before the store is made
         if not isinstance(store, Store):
             store = opened = Store(store)
         # what is stored now, read once: each job's claim checks it is still so (`Store.claim`)
         stored = store.stored()
-        kept = {Status.SUCCESS, Status.FAILED} if retry_errors else set(Status)
-        hashes = {task.id: task_hash(task) for task in tasks}
-        edited = {
-            job.key
-            for job in jobs
-            if (row := stored.get(job.key)) is not None
-            and row.task_hash not in (None, hashes[job.task.id])  # made for another version
-        }
-        pending = [
-            job
-            for job in jobs
-            if job.key not in stored or stored[job.key].status not in kept or job.key in edited
-        ]
+        pending, edited = _pending(jobs, tasks, stored, retry_errors)
         totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
         totals.changed = sorted({key.task_id for key in edited})
-        queue = iter(pending)
         pool = _pool(pending, processes, concurrency)
         seen = {key: row.id for key, row in stored.items()}
         lease = _Lease(store, Store.owner(), seen, pool)
         if reporter is not None:
             reporter.update(totals, None)
-        async with asyncio.TaskGroup() as group:
-            workers = [
-                group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
-                for _ in range(min(concurrency, len(pending)))
-            ]
-            heartbeat = group.create_task(_renew(lease))
-            if workers:
-                await asyncio.wait(workers)
-            heartbeat.cancel()
+        workers = min(concurrency, len(pending))
+        await _run_jobs(pending, workers, clients, lease, totals, reporter, stop_after)
     except BaseException:
         if pool is not None:  # Ctrl-C: the episodes under way end in their processes, unstored
             pool.shutdown(wait=False, cancel_futures=True)
@@ -305,6 +281,63 @@ async def run_eval(
         if opened is not None:
             opened.close()
     return totals
+
+
+def _open_clients(
+    clients: dict[tuple[str, bool], LLMClient], jobs: Sequence[Job], settings: LLMSettings
+) -> None:
+    """A client per model the jobs use, and per first or later run, added to `clients` (so
+    that those made are closed if one fails). A bad model name or a missing key raises."""
+    # Runs after the first must ask the model again, not read the response cache.
+    fresh = settings.model_copy(update={"cache": False})
+    for model, repeat in sorted({(j.model, j.run > 1) for j in jobs if j.model != NO_MODEL}):
+        clients[(model, repeat)] = LLMClient(model, settings=fresh if repeat else settings)
+
+
+def _pending(
+    jobs: Sequence[Job], tasks: Sequence[Task], stored: dict[Key, Any], retry_errors: bool
+) -> tuple[list[Job], set[Key]]:
+    """The jobs to run, and the keys stored for another version of their task (edited since).
+
+    A job runs when nothing is stored for it, when its stored run ended in an error and
+    `retry_errors` is given, or when its task was edited since the run was stored.
+    """
+    kept = {Status.SUCCESS, Status.FAILED} if retry_errors else set(Status)
+    hashes = {task.id: task_hash(task) for task in tasks}
+    edited = {
+        job.key
+        for job in jobs
+        if (row := stored.get(job.key)) is not None
+        and row.task_hash not in (None, hashes[job.task.id])  # made for another version
+    }
+    pending = [
+        job
+        for job in jobs
+        if job.key not in stored or stored[job.key].status not in kept or job.key in edited
+    ]
+    return pending, edited
+
+
+async def _run_jobs(
+    pending: Sequence[Job],
+    workers: int,
+    clients: dict[tuple[str, bool], LLMClient],
+    lease: _Lease,
+    totals: Totals,
+    reporter: Reporter | None,
+    stop_after: int,
+) -> None:
+    """Run the jobs with `workers` workers taking them in turn, the lease renewed meanwhile."""
+    queue = iter(pending)
+    async with asyncio.TaskGroup() as group:
+        tasks = [
+            group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
+            for _ in range(workers)
+        ]
+        heartbeat = group.create_task(_renew(lease))
+        if tasks:
+            await asyncio.wait(tasks)
+        heartbeat.cancel()
 
 
 def evaluate(*args: Any, **kwargs: Any) -> Totals:

@@ -99,7 +99,8 @@ class ResponseCache:
         """Refuse a file that is not a cache or is newer, then bring the schema up to date.
 
         Two processes making the same cache at once both succeed: each migration runs in
-        one immediate transaction that re-reads the version first.
+        one immediate transaction that re-reads the version first (and refuses a file a
+        newer sceneplan migrated meanwhile).
         """
         version = sqlite_migrations.check(
             self._db,
@@ -111,7 +112,7 @@ class ResponseCache:
         )
         sqlite_migrations.use_wal(self._db)
         sqlite_migrations.migrate(
-            self._db, MIGRATIONS, application_id=APPLICATION_ID, version=version
+            self._db, MIGRATIONS, application_id=APPLICATION_ID, version=version, path=self.path
         )
 
     def get(self, request: Request) -> ProviderReply | None:

@@ -7,7 +7,7 @@ import importlib
 import time
 import weakref
 from collections.abc import Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Self, TypeVar
 
 from pydantic import BaseModel
@@ -107,6 +107,17 @@ class Response(Generic[T]):
         return self.usage.structured_mode
 
 
+@dataclass
+class _Call:
+    """One `acomplete` in progress: the prompt, the request asked last and the replies so far
+    (each with whether it came from the cache)."""
+
+    prompt: tuple[Message, ...]
+    request: Request
+    started: float
+    replies: list[tuple[ProviderReply, bool]] = field(default_factory=list)
+
+
 class LLMClient:
     """One chat model and everything around a call to it.
 
@@ -176,76 +187,25 @@ class LLMClient:
         prompt = as_messages(messages)
         json_schema = schema.model_json_schema() if schema is not None else None
         request = Request(self.model, prompt, json_schema, temperature, max_tokens)
-        started = time.perf_counter()
-        replies: list[tuple[ProviderReply, bool]] = []
-        parsed: T | None = None
+        call = _Call(prompt, request, started=time.perf_counter())
         try:
-            if schema is None:
-                replies.append(await self._ask(request))
-            else:
-                asked = request
-                request = self._in_mode(asked, self.structured_mode)
-                while True:
-                    try:
-                        replies.append(await self._ask(request))
-                        break
-                    except ResponseFormatRejected as exc:
-                        following = next_mode(exc.mode)
-                        if following is None:  # plain text refused: nothing left to try
-                            raise
-                        self._advance_mode(following)
-                        request = self._in_mode(asked, following)
-                lenient = request.structured_mode != JSON_SCHEMA
-                parsed, problems = parse_reply(replies[-1][0].text, schema, lenient=lenient)
-                if problems:
-                    request = request.followed_by(*reask_messages(replies[-1][0].text, problems))
-                    replies.append(await self._ask(request))
-                    parsed, problems = parse_reply(replies[-1][0].text, schema, lenient=lenient)
-                if problems:
-                    raise LLMReplyError(
-                        f"{self.model}: the reply does not match {schema.__name__} even after a "
-                        f"re-ask: {'; '.join(problems)}",
-                        raw_reply=replies[-1][0].text,
-                        problems=problems,
-                    )
+            parsed = await self._answer(call, schema)
         except LLMError as exc:
-            usage = self._usage(replies, started, request.mode)
+            usage = self._usage(call)
             if isinstance(exc, LLMReplyError):
                 exc.usage = usage
-            self._record(
-                ledger,
-                CallRecord(
-                    model=self.model,
-                    messages=[m.to_dict() for m in prompt],
-                    reply=replies[-1][0].text if replies else "",
-                    parsed=None,
-                    usage=usage,
-                    reasks=max(len(replies) - 1, 0),
-                    error=str(exc),
-                    error_type=type(exc).__name__,
-                ),
-            )
+            self._record(ledger, self._call_record(call, usage, None, error=exc))
             raise
-        final = replies[-1][0]
+        final = call.replies[-1][0]
         response = Response(
             text=final.text,
             parsed=parsed,
             model=self.model,
             served_model=final.served_model,
-            usage=self._usage(replies, started, request.mode),
-            reasks=len(replies) - 1,
+            usage=self._usage(call),
+            reasks=len(call.replies) - 1,
         )
-        self._record(
-            ledger,
-            CallRecord(
-                model=self.model,
-                messages=[m.to_dict() for m in prompt],
-                reply=final.text,
-                parsed=parsed.model_dump(mode="json") if parsed is not None else None,
-                usage=response.usage,
-                reasks=response.reasks,
-            ),
-        )
+        self._record(ledger, self._call_record(call, response.usage, parsed))
         return response
 
     def complete(
@@ -284,6 +244,50 @@ class LLMClient:
         """Make `mode` the client's structured mode, unless it is already further on."""
         if STRUCTURED_MODES.index(mode) > STRUCTURED_MODES.index(self.structured_mode):
             self.structured_mode = mode
+
+    async def _answer(self, call: _Call, schema: type[T] | None) -> T | None:
+        """Ask; with a schema, in the structured mode the server takes, then parse the reply
+        (re-asking once). The replies go into `call`, the object parsed is returned."""
+        if schema is None:
+            call.replies.append(await self._ask(call.request))
+            return None
+        await self._ask_structured(call)
+        return await self._parse_or_reask(call, schema)
+
+    async def _ask_structured(self, call: _Call) -> None:
+        """Ask in the client's structured mode, moving on to the next mode (for this call and
+        the client's later ones) each time the server refuses one; the last refusal raises."""
+        asked = call.request
+        call.request = self._in_mode(asked, self.structured_mode)
+        while True:
+            try:
+                call.replies.append(await self._ask(call.request))
+                return
+            except ResponseFormatRejected as exc:
+                following = next_mode(exc.mode)
+                if following is None:  # plain text refused: nothing left to try
+                    raise
+                self._advance_mode(following)
+                call.request = self._in_mode(asked, following)
+
+    async def _parse_or_reask(self, call: _Call, schema: type[T]) -> T | None:
+        """The last reply validated against `schema`; an unusable one is shown to the model
+        with its problems and asked again once, and then raises LLMReplyError."""
+        lenient = call.request.structured_mode != JSON_SCHEMA
+        parsed, problems = parse_reply(call.replies[-1][0].text, schema, lenient=lenient)
+        if problems:
+            reask = reask_messages(call.replies[-1][0].text, problems)
+            call.request = call.request.followed_by(*reask)
+            call.replies.append(await self._ask(call.request))
+            parsed, problems = parse_reply(call.replies[-1][0].text, schema, lenient=lenient)
+        if problems:
+            raise LLMReplyError(
+                f"{self.model}: the reply does not match {schema.__name__} even after a "
+                f"re-ask: {'; '.join(problems)}",
+                raw_reply=call.replies[-1][0].text,
+                problems=problems,
+            )
+        return parsed
 
     async def _ask(self, request: Request) -> tuple[ProviderReply, bool]:
         """One reply: from the cache for temperature 0, else from the provider with retries.
@@ -331,17 +335,32 @@ class LLMClient:
         async with _limit(self.provider):
             return await self.provider.complete(request)
 
-    def _usage(
-        self, replies: list[tuple[ProviderReply, bool]], started: float, mode: str | None
-    ) -> Usage:
+    def _usage(self, call: _Call) -> Usage:
+        """The call's tokens, cost and time over all its replies, and the mode it ended in."""
+        replies = call.replies
         costs = [self.prices.cost(r.price_key, r.input_tokens, r.output_tokens) for r, _ in replies]
         return Usage(
             input_tokens=sum(r.input_tokens for r, _ in replies),
             output_tokens=sum(r.output_tokens for r, _ in replies),
-            latency_s=time.perf_counter() - started,
+            latency_s=time.perf_counter() - call.started,
             cost_usd=None if None in costs else sum(c for c in costs if c is not None),
             cached=bool(replies) and all(cached for _, cached in replies),
-            structured_mode=mode,
+            structured_mode=call.request.mode,
+        )
+
+    def _call_record(
+        self, call: _Call, usage: Usage, parsed: BaseModel | None, *, error: Exception | None = None
+    ) -> CallRecord:
+        """The call as the ledgers keep it (with its error, when it failed)."""
+        return CallRecord(
+            model=self.model,
+            messages=[m.to_dict() for m in call.prompt],
+            reply=call.replies[-1][0].text if call.replies else "",
+            parsed=parsed.model_dump(mode="json") if parsed is not None else None,
+            usage=usage,
+            reasks=max(len(call.replies) - 1, 0),
+            error=str(error) if error is not None else None,
+            error_type=type(error).__name__ if error is not None else None,
         )
 
     def _record(self, ledger: Ledger | None, record: CallRecord) -> None:

@@ -62,52 +62,26 @@ def _v1(db: sqlite3.Connection) -> None:
 
 def _v2(db: sqlite3.Connection) -> None:
     """Planner options join the key; rows stored before ran with the defaults (`{}`)."""
-    db.execute(
-        """
-        CREATE TABLE episodes_v2 (
-            id INTEGER PRIMARY KEY,
-            task_id TEXT NOT NULL,
-            planner TEXT NOT NULL,
-            options TEXT NOT NULL,
-            model TEXT NOT NULL,
-            run INTEGER NOT NULL,
-            suite TEXT NOT NULL,
-            environment TEXT NOT NULL,
-            family TEXT,
-            status TEXT NOT NULL,
-            error TEXT,
-            error_type TEXT,
-            executable INTEGER,
-            goal_reached INTEGER,
-            answer_correct INTEGER,
-            answer_room_explored INTEGER,
-            replans INTEGER NOT NULL,
-            search_turns INTEGER NOT NULL,
-            llm_calls INTEGER NOT NULL,
-            input_tokens INTEGER NOT NULL,
-            output_tokens INTEGER NOT NULL,
-            cost_usd REAL NOT NULL,
-            wall_time_s REAL NOT NULL,
-            created_at TEXT NOT NULL,
-            episode TEXT NOT NULL,
-            UNIQUE (task_id, planner, options, model, run)
-        )
-        """
+    sqlite_migrations.rebuild_table(
+        db,
+        "episodes",
+        lambda sql: sql.replace(
+            "planner TEXT NOT NULL,\n",
+            "planner TEXT NOT NULL,\n            options TEXT NOT NULL,\n",
+        ).replace(
+            "UNIQUE (task_id, planner, model, run)",
+            "UNIQUE (task_id, planner, options, model, run)",
+        ),
+        fill={"options": "'{}'"},
+        indexes=_INDEXES,
     )
-    kept = ", ".join(_V1_COLUMNS)
-    db.execute(f"INSERT INTO episodes_v2 ({kept}, options) SELECT {kept}, '{{}}' FROM episodes")
-    db.execute("DROP TABLE episodes")
-    db.execute("ALTER TABLE episodes_v2 RENAME TO episodes")
-    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, options, model)")
-    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
-    db.execute("CREATE INDEX episodes_status ON episodes (status)")
 
 
-_V1_COLUMNS = (
-    *("id", "task_id", "planner", "model", "run", "suite", "environment", "family", "status"),
-    *("error", "error_type", "executable", "goal_reached", "answer_correct"),
-    *("answer_room_explored", "replans", "search_turns", "llm_calls", "input_tokens"),
-    *("output_tokens", "cost_usd", "wall_time_s", "created_at", "episode"),
+# The indexes of `episodes` since schema 2 (made again with the table when it is rebuilt).
+_INDEXES = (
+    "CREATE INDEX episodes_planner_model ON episodes (planner, options, model)",
+    "CREATE INDEX episodes_suite_family ON episodes (suite, family)",
+    "CREATE INDEX episodes_status ON episodes (status)",
 )
 
 
@@ -127,17 +101,12 @@ def _v4(db: sqlite3.Connection) -> None:
 
     Runs stored before keep their cost (0 for unpriced models, as it was recorded).
     """
-    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'episodes'").fetchone()
-    db.execute(
-        sql.replace("episodes", "episodes_v4", 1).replace("cost_usd REAL NOT NULL", "cost_usd REAL")
+    sqlite_migrations.rebuild_table(
+        db,
+        "episodes",
+        lambda sql: sql.replace("cost_usd REAL NOT NULL", "cost_usd REAL"),
+        indexes=_INDEXES,
     )
-    columns = ", ".join(name for _, name, *_ in db.execute("PRAGMA table_info(episodes)"))
-    db.execute(f"INSERT INTO episodes_v4 ({columns}) SELECT {columns} FROM episodes")
-    db.execute("DROP TABLE episodes")
-    db.execute("ALTER TABLE episodes_v4 RENAME TO episodes")
-    db.execute("CREATE INDEX episodes_planner_model ON episodes (planner, options, model)")
-    db.execute("CREATE INDEX episodes_suite_family ON episodes (suite, family)")
-    db.execute("CREATE INDEX episodes_status ON episodes (status)")
 
 
 def _v5(db: sqlite3.Connection) -> None:
@@ -192,6 +161,9 @@ class SQLite:
         db = self.probe(create=create)
         try:
             self._migrate(db)
+        except sqlite_migrations.SchemaError:  # a newer sceneplan migrated it meanwhile
+            db.close()
+            raise
         except sqlite3.DatabaseError as exc:
             db.close()
             raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
@@ -241,7 +213,9 @@ class SQLite:
         # a commit survives the process being killed, not a power cut: a run lost that way
         # is made again when the eval is resumed (no fsync per stored episode)
         db.execute("PRAGMA synchronous=NORMAL")
-        sqlite_migrations.migrate(db, MIGRATIONS, application_id=APPLICATION_ID, version=version)
+        sqlite_migrations.migrate(
+            db, MIGRATIONS, application_id=APPLICATION_ID, version=version, path=self.path
+        )
 
     def version(self, db: sqlite3.Connection) -> int:
         return db.execute("PRAGMA user_version").fetchone()[0]

@@ -1,0 +1,169 @@
+"""What the commands share: their consoles, and the steps `plan` and `execute` both take.
+
+The consoles are made by `sceneplan.cli.make_console` (the one place that
+makes them) when a command first prints, and again when the environment
+rich reads (NO_COLOR, FORCE_COLOR, COLUMNS) has changed since. Output goes
+to `console()` (stdout), progress, notes and warnings to `err_console()`
+(stderr); `table_console()` is stdout for tables and trees, which wrap
+their cells to the terminal.
+
+The planning layer is imported inside the functions that use it, so that a
+command that plans nothing (`tasks`, `verify`) does not load it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+# rich.console is loaded with the command, not at its first print: an error is still printed
+# when the run has used up the memory it may use (solve's MemoryError; tests/symbolic)
+from rich.console import Console
+from rich.text import Text
+
+from sceneplan.cli import fail, make_console
+from sceneplan.errors import BadInputError
+
+if TYPE_CHECKING:
+    from sceneplan.llm import LLMClient
+    from sceneplan.planners import Episode, Planner
+    from sceneplan.planners.progress import OnEvent
+
+
+def console() -> Console:
+    """This command's stdout."""
+    return _current()
+
+
+def err_console() -> Console:
+    """This command's stderr: progress, notes and warnings."""
+    return _current(stderr=True)
+
+
+def table_console() -> Console:
+    """This command's stdout for tables and trees, which fit their cells to the width."""
+    return _current(soft_wrap=False)
+
+
+_made: dict[tuple, tuple[object, dict[str, str], Console]] = {}
+
+
+def _current(**settings: Any) -> Console:
+    """The console with `settings`, made again when the output stream or the environment
+    differ from when it was made: rich reads NO_COLOR, FORCE_COLOR and COLUMNS when it makes
+    a console, and a console kept for the process would keep the first command's width (a
+    test process runs many commands, each with its own)."""
+    stream = sys.stderr if settings.get("stderr") else sys.stdout
+    key = tuple(sorted(settings.items()))
+    made = _made.get(key)
+    if made is None or made[0] is not stream or made[1] != os.environ:
+        made = _made[key] = (stream, dict(os.environ), make_console(**settings))
+    return made[2]
+
+
+# --json, as the commands that print data declare it; `plan` and `execute` print an Episode
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+EpisodeJsonOpt = Annotated[bool, typer.Option("--json", help="Print the Episode summary as JSON.")]
+
+
+def report_line(name: str, *parts: Any) -> None:
+    """One line of a run's report: the name in bold in a column, then the parts."""
+    console().print(Text.assemble((f"{name:<11}", "bold"), *parts))
+
+
+def make_planner(
+    name: str,
+    assignments: list[str],
+    flags: Mapping[str, tuple[str, Any]] | None = None,
+    on_event: OnEvent | None = None,
+) -> Planner:
+    """The planner `name` with its `-o KEY=VALUE` options and the flags that stand for options.
+
+    `flags` maps an option to its flag and the flag's value (None: not given). A flag
+    the planner has no option for, or a flag and an `-o` that set the same option, is
+    an error; the planner validates the rest.
+    """
+    from sceneplan.planners import planner_class
+    from sceneplan.planners.options import parse_assignments
+
+    cls = planner_class(name)
+    options: dict[str, Any] = parse_assignments(assignments, where="--option")
+    for key, (flag, value) in (flags or {}).items():
+        if value is None:
+            continue
+        if key not in cls.Options.model_fields:
+            raise BadInputError(f"planner '{name}' has no {flag} option")
+        if key in options:
+            raise BadInputError(f"{flag} and -o {key}=... both set {key}: give one")
+        options[key] = value
+    return cls(options, on_event=on_event)
+
+
+def run_episode(
+    client: LLMClient | None, work: Callable[[LLMClient | None], Awaitable[Episode]]
+) -> Episode:
+    """Run `work` on the event loop with the client open (closed after), or with no client."""
+
+    import asyncio
+
+    async def run() -> Episode:
+        if client is None:
+            return await work(None)
+        async with client:
+            return await work(client)
+
+    return asyncio.run(run())
+
+
+def write_trace(path: Path, episode: Episode) -> None:
+    """Write the full Episode as JSON to `path`, making missing folders."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
+
+
+def exit_for(episode: Episode) -> None:
+    """End the command as the run ended: 2 with its error, 1 when it did not succeed."""
+    from sceneplan.planners import Status
+
+    if episode.status is Status.ERROR:
+        fail(str(episode.error))
+    if episode.status is not Status.SUCCESS:
+        raise typer.Exit(1)
+
+
+def goal_parts(episode: Episode) -> tuple[Any, ...]:
+    """The goal line's verdict and the unmet conditions, for `report_line("goal", ...)`."""
+    unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
+    verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
+    return verdict, unmet
+
+
+def status_part(episode: Episode) -> tuple[str, str]:
+    """The status word, green for a success, red otherwise."""
+    from sceneplan.planners import Status
+
+    return episode.status.value, "green" if episode.status is Status.SUCCESS else "red"
+
+
+def planner_lines() -> list[str]:
+    """One line per planner: its name and the first line of its docstring."""
+    from sceneplan.errors import SceneplanError
+    from sceneplan.planners import planner_class, planner_names
+
+    lines = []
+    for name in planner_names():
+        try:
+            doc = (planner_class(name).__doc__ or "").strip().splitlines()
+        except SceneplanError as exc:  # a plugin that cannot be loaded still gets its line
+            doc = [f"(cannot be loaded: {exc})"]
+        lines.append(f"{name}: {doc[0] if doc else ''}")
+    return lines
