@@ -38,11 +38,9 @@ from sceneplan.planners.observing import ObserveOptions, Observer
 from sceneplan.planners.options import ViewOptions
 from sceneplan.planners.progress import PlanEvent, emit
 from sceneplan.planners.replies import NextMove, NextMoveReply
-from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.search import initial_view, unusable_reply_feedback
+from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.world.actions import Action, parse_action
-
-MAX_STEPS = 72  # as ReAct's cap: twice the longest room-level Office oracle plan
 
 
 class LookPlanGraph(Planner):
@@ -52,6 +50,9 @@ class LookPlanGraph(Planner):
     vocabulary = "lookplangraph"
 
     class Options(ObserveOptions, ViewOptions):
+        """LookPlanGraph's options: perception and memory, the view, the caps on moves and
+        corrections."""
+
         max_steps: int = Field(MAX_STEPS, ge=1, description="cap on actions run (moves taken)")
         max_corrections: int = Field(
             5,
@@ -65,7 +66,10 @@ class LookPlanGraph(Planner):
             "each step",
         )
 
+    options: Options
+
     async def _run(self, run: Run) -> None:
+        """Algorithm 1: propose a move on memory, check it, run it in the world, until done."""
         observer = Observer.start(run, self.options, self.perception)
         options = self.options
         view = initial_view(

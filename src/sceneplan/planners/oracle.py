@@ -21,13 +21,12 @@ import asyncio
 from pydantic import Field
 
 from sceneplan.errors import BadInputError, GoalParseError
-from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.observing import Observer, PartialOptions
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
-from sceneplan.world import alfworld
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.state import WorldState
@@ -41,10 +40,14 @@ class Oracle(Planner):
     """Plans to the task's goal with `symbolic.solve`; answers a search task from its answer set."""
 
     name = "oracle"
+    vocabulary = "sayplan"  # on memory (`observe=partial`): LookPlanGraph's, which looks
+    alfworld_actions = True
     needs_llm = False
     cpu_bound = True  # the symbolic planner: `eval` runs its episodes in parallel processes
 
     class Options(PartialOptions):
+        """The symbolic planner and its time limit, and observing the world partially."""
+
         planner: SymbolicPlanner = Field(
             DEFAULT_PLANNER, description=f"symbolic planner, one of: {SYMBOLIC_PLANNERS}"
         )
@@ -52,22 +55,16 @@ class Oracle(Planner):
 
     options: Options
 
-    @property
-    def vocabulary(self) -> str:  # type: ignore[override]
-        """Looking needs the LookPlanGraph actions; fully observing, SayPlan's."""
-        return "lookplangraph" if self.options.observe == "partial" else "sayplan"
-
-    def vocabulary_for(self, graph: SceneGraph) -> str:
-        return alfworld.vocabulary_for(graph, self.vocabulary)
-
     async def _run(self, run: Run) -> None:
+        """Solve the task's goal (on memory, after looking, with `observe=partial`), or
+        answer a search task from its answer set."""
         task = run.task
         if task is not None and task.is_search:
             self._answer(run, task)
             return
         if task is None or task.goal is None:
             raise BadInputError("the oracle plans to a task's goal: give a planning task")
-        if self.options.observe == "partial":
+        if self.options.partial:
             await self._partial(run, task)
             return
         problem = PlanningProblem(run.graph, task.goal, vocabulary=run.simulator.vocabulary)
@@ -95,7 +92,7 @@ class Oracle(Planner):
         try:
             truth = await asyncio.to_thread(
                 solve,
-                PlanningProblem(run.graph, task.goal, vocabulary=self.vocabulary),
+                PlanningProblem(run.graph, task.goal, vocabulary=self.actions),
                 options.timeout,
                 options.planner,
             )
@@ -124,7 +121,7 @@ class Oracle(Planner):
             episode.failure = {"cause": None, "message": f"memory lacks {', '.join(missing)}"}
             return False
         problem = PlanningProblem(
-            observer.memory.graph, goal, observer.state.copy(), vocabulary=self.vocabulary
+            observer.memory.graph, goal, observer.state.copy(), vocabulary=self.actions
         )
         result = await asyncio.to_thread(solve, problem, self.options.timeout, self.options.planner)
         if not result.ok:
