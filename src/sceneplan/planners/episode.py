@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from sceneplan.world.primitives import ErrorType  # the world's: each cause names its type
+
 
 class Status(StrEnum):
     """How a run ended."""
@@ -18,16 +20,6 @@ class Status(StrEnum):
     SUCCESS = "success"  # executable plan and goal reached (when known) / answer correct
     FAILED = "failed"  # the planner finished without a usable result
     ERROR = "error"  # the run stopped on an error (server down, bad reply, ...)
-
-
-class ErrorType(StrEnum):
-    """Plan error types of SayPlan Table 3 (right), from the simulator's causes."""
-
-    MISSING_ACTION = "missing_action"
-    MISSING_POSE = "missing_pose"
-    WRONG_ACTION = "wrong_action"
-    INCOMPLETE_SEARCH = "incomplete_search"
-    HALLUCINATED_NODE = "hallucinated_node"
 
 
 @dataclass
