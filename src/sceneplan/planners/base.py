@@ -88,6 +88,7 @@ class Run:
 
     @property
     def instruction(self) -> str:
+        """The instruction being planned for (the task's, or the one given)."""
         return self.episode.instruction
 
     async def ask(

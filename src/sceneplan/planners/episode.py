@@ -134,10 +134,12 @@ class Episode:
 
     @property
     def input_tokens(self) -> int:
+        """Prompt tokens over all the run's LLM calls."""
         return sum(c.input_tokens for c in self.llm_calls)
 
     @property
     def output_tokens(self) -> int:
+        """Reply tokens over all the run's LLM calls."""
         return sum(c.output_tokens for c in self.llm_calls)
 
     @property
@@ -153,6 +155,7 @@ class Episode:
 
     @property
     def llm_latency_s(self) -> float:
+        """Seconds spent waiting for the model, summed over the calls."""
         return sum(c.latency_s for c in self.llm_calls)
 
     def summary(self) -> dict[str, Any]:
@@ -177,6 +180,7 @@ class Episode:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Episode:
+        """An Episode from its `to_dict` form (as stored), the traces rebuilt."""
         data = dict(data)
         data["llm_calls"] = [LLMCall(**c) for c in data.get("llm_calls", [])]
         data["sim_calls"] = [SimCall(**c) for c in data.get("sim_calls", [])]

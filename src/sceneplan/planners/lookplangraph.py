@@ -98,7 +98,7 @@ class LookPlanGraph(Planner):
                 outcome = await observer.act(action, shown=shown)  # ENV(action), and looks
                 last, feedback = str(action), observer.feedback(outcome)
                 emit(self.on_event, PlanEvent("verify", "act", step, feedback, outcome.ok))
-                if outcome.ok and action.name == "done":
+                if outcome.ok and run.simulator.ends_plan(action):
                     run.episode.executable = True
                     return
             run.episode.executable = False
@@ -148,8 +148,8 @@ class LookPlanGraph(Planner):
             except PlanParseError as exc:
                 feedback = str(exc)
                 continue
-            if action.name == "done":
-                action = Action("done")  # the paper's done(<node>) names any node
+            if run.simulator.ends_plan(action):
+                action = run.simulator.end_action()  # the paper's done(<node>) names any node
             reply.call.command = str(action)
             last_failure = observer.check(action)  # Sim(M, action)
             if last_failure is None:

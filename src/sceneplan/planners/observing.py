@@ -143,6 +143,7 @@ class Observer:
 
     @property
     def memory(self) -> Memory:
+        """The robot's memory of the world (what its prompts show)."""
         return self.world.memory
 
     @property
@@ -393,6 +394,6 @@ async def _act_out(observer: Observer, actions: list[Action]) -> str:
             return outcome.feedback
         if outcome.look is not None:
             return f"{observer.feedback(outcome)}; plan the rest from here"
-        if action.name == "done":
+        if observer.run.simulator.ends_plan(action):
             return ""
     return ""

@@ -178,7 +178,7 @@ class ReactTurns:
         else:
             ok, observation = await _act(run, execution, action, self.pv, self.path_planner)
             reached = goal is not None and goal.holds(execution.state)
-            ended = ok and (action.name == "done" or reached)
+            ended = ok and (run.simulator.ends_plan(action) or reached)
         emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
         return ended, observation
 
@@ -312,6 +312,7 @@ class _Texts:
 
     def __init__(self, run: Run, execution: Execution):
         self.execution = execution
+        self.schemas = run.simulator.schemas
         self.alfworld = run.simulator.vocabulary == alfworld.VOCABULARY
         self.lines: list[str] = []
 
@@ -320,7 +321,8 @@ class _Texts:
         failure = self.execution.step(action, source)
         if failure is None:
             after = self.execution.state
-            line = alfworld_text.observe(before, action, after) if self.alfworld else None
+            schema = self.schemas[action.name]
+            line = alfworld_text.observe(before, action, after, schema) if self.alfworld else None
             self.lines.append(line or f"{action} succeeded")
         return failure
 

@@ -14,9 +14,10 @@ from sceneplan.planners.dialogue import render
 from sceneplan.planners.sayplan import SayPlan
 from sceneplan.planners.search import view_mode
 from sceneplan.planners.shared import actions_text
+from sceneplan.world.partial import LOOKS
 
 # Looking is for graphs that are not fully known; fully observing, the search shows everything.
-_NOT_PLANNED = frozenset({"look_on", "look_inside"})
+_NOT_PLANNED = frozenset(LOOKS)
 
 
 class SayPlanLite(SayPlan):
