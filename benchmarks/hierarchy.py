@@ -36,8 +36,8 @@ from sceneplan.datasets import load_environment
 from sceneplan.graph import SceneGraph, collapse, count_tokens, from_dict, view_to_text
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text, render
-from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.search import SEARCH_TURN, initial_view
+from sceneplan.planners.shared import actions_text
 from sceneplan.world import Simulator
 
 SIZES = (100, 1_000, 10_000)

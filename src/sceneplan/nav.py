@@ -22,22 +22,46 @@ every pair of places of the packaged environments and of generated buildings).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cached_property
 from heapq import heappop, heappush
 from itertools import count, pairwise
 
 from sceneplan.errors import UnreachableError
-from sceneplan.graph.model import SceneGraph
+from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.actions import Action, parse_plan
-from sceneplan.world.simulator import PlanLike
+from sceneplan.world.domain import ActionSchema
+from sceneplan.world.simulator import PlanLike, Simulator
 
-MOVE_ACTIONS = frozenset({"goto"})
+
+def pose_moves(schemas: Mapping[str, ActionSchema]) -> frozenset[str]:
+    """The actions of a vocabulary that the path planner expands: those that go to one
+    place that may be a pose (SayPlan's goto; none in a room-level vocabulary, whose
+    go_to takes rooms only)."""
+    return frozenset(
+        name
+        for name, schema in schemas.items()
+        if len(schema.params) == 1 and NodeKind.POSE in schema.params[0].kinds
+    )
 
 
 class Navigator:
-    """Dijkstra shortest paths between rooms and poses of one scene graph."""
+    """Dijkstra shortest paths between rooms and poses of one scene graph; the plans it
+    expands are in `vocabulary` (SayPlan's by default)."""
 
-    def __init__(self, graph: SceneGraph):
+    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
         self.graph = graph
+        self.vocabulary = vocabulary
+
+    @cached_property
+    def simulator(self) -> Simulator:
+        """The vocabulary's simulator: what says which actions move and which ends a plan."""
+        return Simulator(self.graph, self.vocabulary)
+
+    @cached_property
+    def moves(self) -> frozenset[str]:
+        """The actions this navigator expands through the poses (`pose_moves`)."""
+        return pose_moves(self.simulator.schemas)
 
     def shortest_path(self, source: str, target: str) -> list[str]:
         """The places from `source` to `target`, both included."""
@@ -86,8 +110,8 @@ class Navigator:
     def expand_plan(self, plan: PlanLike, start: str | None = None) -> list[Action]:
         """Insert the poses between the places of a plan's goto steps.
 
-        Starts from `start`, or the agent's location in the graph. Only a goto
-        with exactly one argument is expanded: one with any other number of
+        Starts from `start`, or the agent's location in the graph. Only a move
+        (`moves`: a goto) with exactly one argument is expanded: one with any other number of
         arguments, or whose target is not a known room or pose, is kept as it
         is, so the simulator reports it (an extra argument is never dropped); a
         target that no path reaches raises UnreachableError. Steps after done()
@@ -98,10 +122,10 @@ class Navigator:
         actions = parse_plan(plan)
         out: list[Action] = []
         for position, action in enumerate(actions):
-            if action.name == "done":
+            if self.simulator.ends_plan(action):
                 out.extend(actions[position:])
                 break
-            is_move = action.name in MOVE_ACTIONS and len(action.args) == 1
+            is_move = action.name in self.moves and len(action.args) == 1
             target = action.args[0] if is_move else None
             if target is None or not self.graph.is_place(target) or here is None:
                 out.append(action)

@@ -5,8 +5,8 @@ import re
 from sceneplan.datasets import load_environment
 from sceneplan.graph import from_dict, to_dict
 from sceneplan.planners.dialogue import render
-from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.sclplan import categories_text, predicates_text
+from sceneplan.planners.shared import actions_text
 from sceneplan.world import Simulator, parse_goal, parse_plan
 
 OFFICE = load_environment("office")

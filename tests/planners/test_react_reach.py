@@ -9,7 +9,7 @@ from react_script import act
 from sceneplan import runs
 from sceneplan.datasets.tasks import load_suite
 from sceneplan.planners import Status, get_planner
-from sceneplan.planners.react_loop import MAX_STEPS
+from sceneplan.planners.shared import MAX_STEPS
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Action
 

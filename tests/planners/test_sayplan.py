@@ -413,7 +413,7 @@ def test_the_papers_sayplan_star_rows_name_that_setup():
     specs = {r["planner"] for r in rows if r["method"] == "SayPlan*"}
     assert specs == {"sayplan[actions=lookplangraph]"}
     name, options = parse_spec(specs.pop())
-    assert get_planner(name, options).vocabulary == "lookplangraph"
+    assert get_planner(name, options).actions == "lookplangraph"
 
 
 def task_rooms(task) -> list[str]:

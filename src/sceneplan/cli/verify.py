@@ -117,8 +117,9 @@ def verify(
     graph = load_environment(env)
     simulator = Simulator(graph, vocabulary)
     actions = parse_plan_argument(plan)
-    if expand and vocabulary == "sayplan":
-        actions = Navigator(graph).expand_plan(actions)
+    navigator = Navigator(graph, vocabulary)
+    if expand and navigator.moves:  # a vocabulary that moves through the poses
+        actions = navigator.expand_plan(actions)
     result = simulator.verify_plan(actions)
     if result.ignored:
         count = len(result.ignored)

@@ -168,7 +168,7 @@ async def run_plan(
         believed(setup),
         goal=setup.task.goal if setup.task is not None else None,
         replanner=replanner,
-        vocabulary=planner.vocabulary,
+        vocabulary=planner.actions,
         closed_loop=closed_loop,
         max_replans=max_replans,
         search=search,

@@ -37,6 +37,7 @@ from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
 from sceneplan.planners.progress import OnEvent
 from sceneplan.plugins import GROUPS, load_plugin_class, plugin_names
+from sceneplan.world import alfworld
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
@@ -87,6 +88,7 @@ class Run:
 
     @property
     def instruction(self) -> str:
+        """The instruction being planned for (the task's, or the one given)."""
         return self.episode.instruction
 
     async def ask(
@@ -171,7 +173,8 @@ UNUSABLE_CALLS = 3
 
 
 class Planner(ABC):
-    """A task planner. Subclasses set `name`, declare `Options` and implement `_run`.
+    """A task planner. Subclasses set `name` and `vocabulary`, declare `Options` and
+    implement `_run` (docs/architecture.md, "where to add a planner").
 
     `Planner(options, on_event=...)` or `Planner(max_steps=3, ...)`: options
     are validated against `Options` (a BadInputError names the bad one);
@@ -186,8 +189,13 @@ class Planner(ABC):
     needs_llm: ClassVar[bool] = True
     # its runs spend their time computing, not waiting: `eval` runs them in processes
     cpu_bound: ClassVar[bool] = False
+    # the action vocabulary it plans with, fully observing (an option may choose another:
+    # `PlannerOptions.vocabulary`; on memory, LookPlanGraph's, which looks)
     vocabulary: ClassVar[str] = "sayplan"
+    # in an ALFWorld room it plans with ALFWorld's actions (`world.alfworld.vocabulary_for`)
+    alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
+    options: PlannerOptions
 
     def __init__(
         self,
@@ -256,13 +264,14 @@ class Planner(ABC):
             goal=task.goal if task else None,
             options=self.options.changed(),
         )
+        vocabulary = self.vocabulary_for(graph)
         run = Run(
             episode,
             graph,
             task,
             llm,
-            Simulator(graph, self.vocabulary_for(graph)),
-            Navigator(graph),
+            Simulator(graph, vocabulary),
+            Navigator(graph, vocabulary),
             prior=prior,
         )
         started = time.perf_counter()
@@ -275,10 +284,18 @@ class Planner(ABC):
         finish_episode(episode, task, graph, run.final_state, run.simulator.vocabulary)
         return episode
 
+    @property
+    def actions(self) -> str:
+        """The action vocabulary these options plan with, before the world adapts it: the
+        declared `vocabulary`, or the one an option chooses (`PlannerOptions.vocabulary`)."""
+        return self.options.vocabulary(self.vocabulary)
+
     def vocabulary_for(self, graph: SceneGraph) -> str:
-        """The action vocabulary of a run in `graph`: the planner's, unless it adapts to the
-        world (react, react_pv, sclplan and oracle use ALFWorld's in an ALFWorld room)."""
-        return self.vocabulary
+        """The action vocabulary of a run in `graph`: `actions`, or ALFWorld's in an ALFWorld
+        room for a planner declared with `alfworld_actions`."""
+        if self.alfworld_actions:
+            return alfworld.vocabulary_for(graph, self.actions)
+        return self.actions
 
     @abstractmethod
     async def _run(self, run: Run) -> None:

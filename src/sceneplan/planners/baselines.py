@@ -16,11 +16,15 @@ class LLMAsPlanner(SayPlan):
     """LLM-As-Planner: one plan with every pose, no path planner, no replanning."""
 
     name = "llm_as_planner"
+    vocabulary = "sayplan"
     path_planner = False
-    Options = SearchOptions
+
+    class Options(SearchOptions):
+        """Semantic search's options: one open-loop plan follows, nothing to replan."""
 
     @property
     def max_replans(self) -> int:
+        """No replanning: the one plan is verified once."""
         return 0
 
 

@@ -49,6 +49,7 @@ def graph_text(view: GraphView, *, topology: bool = True) -> str:
 
 
 def memory_text(view: GraphView) -> str:
+    """The search's memory of explored nodes as JSON, for a turn of the dialogue."""
     return json.dumps(view.memory)
 
 
@@ -92,6 +93,7 @@ class Dialogue:
         )
 
     def assistant(self, content: str) -> None:
+        """Add the model's reply to the exchange."""
         self.messages.append({"role": "assistant", "content": content})
 
     def sent(self) -> list[dict[str, str]]:

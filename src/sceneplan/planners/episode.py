@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from sceneplan.world.primitives import ErrorType  # the world's: each cause names its type
+
 
 class Status(StrEnum):
     """How a run ended."""
@@ -18,16 +20,6 @@ class Status(StrEnum):
     SUCCESS = "success"  # executable plan and goal reached (when known) / answer correct
     FAILED = "failed"  # the planner finished without a usable result
     ERROR = "error"  # the run stopped on an error (server down, bad reply, ...)
-
-
-class ErrorType(StrEnum):
-    """Plan error types of SayPlan Table 3 (right), from the simulator's causes."""
-
-    MISSING_ACTION = "missing_action"
-    MISSING_POSE = "missing_pose"
-    WRONG_ACTION = "wrong_action"
-    INCOMPLETE_SEARCH = "incomplete_search"
-    HALLUCINATED_NODE = "hallucinated_node"
 
 
 @dataclass
@@ -142,10 +134,12 @@ class Episode:
 
     @property
     def input_tokens(self) -> int:
+        """Prompt tokens over all the run's LLM calls."""
         return sum(c.input_tokens for c in self.llm_calls)
 
     @property
     def output_tokens(self) -> int:
+        """Reply tokens over all the run's LLM calls."""
         return sum(c.output_tokens for c in self.llm_calls)
 
     @property
@@ -161,6 +155,7 @@ class Episode:
 
     @property
     def llm_latency_s(self) -> float:
+        """Seconds spent waiting for the model, summed over the calls."""
         return sum(c.latency_s for c in self.llm_calls)
 
     def summary(self) -> dict[str, Any]:
@@ -185,6 +180,7 @@ class Episode:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Episode:
+        """An Episode from its `to_dict` form (as stored), the traces rebuilt."""
         data = dict(data)
         data["llm_calls"] = [LLMCall(**c) for c in data.get("llm_calls", [])]
         data["sim_calls"] = [SimCall(**c) for c in data.get("sim_calls", [])]

@@ -38,11 +38,9 @@ from sceneplan.planners.observing import ObserveOptions, Observer
 from sceneplan.planners.options import ViewOptions
 from sceneplan.planners.progress import PlanEvent, emit
 from sceneplan.planners.replies import NextMove, NextMoveReply
-from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.search import initial_view, unusable_reply_feedback
+from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.world.actions import Action, parse_action
-
-MAX_STEPS = 72  # as ReAct's cap: twice the longest room-level Office oracle plan
 
 
 class LookPlanGraph(Planner):
@@ -52,6 +50,9 @@ class LookPlanGraph(Planner):
     vocabulary = "lookplangraph"
 
     class Options(ObserveOptions, ViewOptions):
+        """LookPlanGraph's options: perception and memory, the view, the caps on moves and
+        corrections."""
+
         max_steps: int = Field(MAX_STEPS, ge=1, description="cap on actions run (moves taken)")
         max_corrections: int = Field(
             5,
@@ -65,7 +66,10 @@ class LookPlanGraph(Planner):
             "each step",
         )
 
+    options: Options
+
     async def _run(self, run: Run) -> None:
+        """Algorithm 1: propose a move on memory, check it, run it in the world, until done."""
         observer = Observer.start(run, self.options, self.perception)
         options = self.options
         view = initial_view(
@@ -94,7 +98,7 @@ class LookPlanGraph(Planner):
                 outcome = await observer.act(action, shown=shown)  # ENV(action), and looks
                 last, feedback = str(action), observer.feedback(outcome)
                 emit(self.on_event, PlanEvent("verify", "act", step, feedback, outcome.ok))
-                if outcome.ok and action.name == "done":
+                if outcome.ok and run.simulator.ends_plan(action):
                     run.episode.executable = True
                     return
             run.episode.executable = False
@@ -144,8 +148,8 @@ class LookPlanGraph(Planner):
             except PlanParseError as exc:
                 feedback = str(exc)
                 continue
-            if action.name == "done":
-                action = Action("done")  # the paper's done(<node>) names any node
+            if run.simulator.ends_plan(action):
+                action = run.simulator.end_action()  # the paper's done(<node>) names any node
             reply.call.command = str(action)
             last_failure = observer.check(action)  # Sim(M, action)
             if last_failure is None:

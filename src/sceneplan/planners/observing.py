@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from sceneplan.perception import Perception
 
 MemoryStart = Literal["task", "static", "prior"]
+# The vocabulary a run on memory plans with: LookPlanGraph's, the one with looks.
+LOOKING = "lookplangraph"
 
 
 class ObserveOptions(PlannerOptions):
@@ -72,6 +74,15 @@ class ObserveOptions(PlannerOptions):
                 raise ValueError(str(exc)) from None
         return spec
 
+    @property
+    def partial(self) -> bool:
+        """Whether the run plans on memory: always, for a planner declared with these options."""
+        return True
+
+    def vocabulary(self, declared: str) -> str:
+        """On memory, the actions that look (`LOOKING`); else the planner's `declared` ones."""
+        return LOOKING if self.partial else declared
+
 
 class PartialOptions(ObserveOptions):
     """For planners that observe fully by default: `observe=partial` plans on memory."""
@@ -81,6 +92,11 @@ class PartialOptions(ObserveOptions):
         description="full: plan on the true world (SayPlan's assumption); partial: plan on "
         "the robot's memory, act in the true world (LookPlanGraph §4)",
     )
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run plans on memory (`observe=partial`)."""
+        return self.observe == "partial"
 
 
 def start_memory(run: Run, how: MemoryStart) -> Memory:
@@ -127,6 +143,7 @@ class Observer:
 
     @property
     def memory(self) -> Memory:
+        """The robot's memory of the world (what its prompts show)."""
         return self.world.memory
 
     @property
@@ -281,10 +298,9 @@ def _object(state: WorldState, node: str) -> dict[str, Any]:
 
 def on_memory(run: Run, observer: Observer) -> Run:
     """The run as seen from memory: what a search or a plan check works on."""
-    graph = observer.memory.graph
-    return replace(
-        run, graph=graph, simulator=observer.world.memory_simulator, navigator=Navigator(graph)
-    )
+    graph, simulator = observer.memory.graph, observer.world.memory_simulator
+    navigator = Navigator(graph, simulator.vocabulary)
+    return replace(run, graph=graph, simulator=simulator, navigator=navigator)
 
 
 def memory_view(observer: Observer, rooms: list[str], collapse: str = "rooms") -> GraphView:
@@ -378,6 +394,6 @@ async def _act_out(observer: Observer, actions: list[Action]) -> str:
             return outcome.feedback
         if outcome.look is not None:
             return f"{observer.feedback(outcome)}; plan the rest from here"
-        if action.name == "done":
+        if observer.run.simulator.ends_plan(action):
             return ""
     return ""

@@ -38,6 +38,16 @@ class PlannerOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    @property
+    def partial(self) -> bool:
+        """Whether a run with these options plans on the robot's memory (none does by default)."""
+        return False
+
+    def vocabulary(self, declared: str) -> str:
+        """The action vocabulary a run with these options plans with, before the world adapts
+        it (`Planner.vocabulary_for`): the planner's `declared` one unless an option chooses."""
+        return declared
+
     @classmethod
     def build(cls, planner: str, values: Mapping[str, Any]) -> Self:
         """Validate `values` (text is converted by the field's type).

@@ -21,13 +21,13 @@ import asyncio
 from pydantic import Field
 
 from sceneplan.errors import BadInputError, GoalParseError
-from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.observing import Observer, PartialOptions
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
+from sceneplan.planners.shared import action_doing
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
-from sceneplan.world import alfworld
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.state import WorldState
@@ -41,10 +41,14 @@ class Oracle(Planner):
     """Plans to the task's goal with `symbolic.solve`; answers a search task from its answer set."""
 
     name = "oracle"
+    vocabulary = "sayplan"  # on memory (`observe=partial`): LookPlanGraph's, which looks
+    alfworld_actions = True
     needs_llm = False
     cpu_bound = True  # the symbolic planner: `eval` runs its episodes in parallel processes
 
     class Options(PartialOptions):
+        """The symbolic planner and its time limit, and observing the world partially."""
+
         planner: SymbolicPlanner = Field(
             DEFAULT_PLANNER, description=f"symbolic planner, one of: {SYMBOLIC_PLANNERS}"
         )
@@ -52,22 +56,16 @@ class Oracle(Planner):
 
     options: Options
 
-    @property
-    def vocabulary(self) -> str:  # type: ignore[override]
-        """Looking needs the LookPlanGraph actions; fully observing, SayPlan's."""
-        return "lookplangraph" if self.options.observe == "partial" else "sayplan"
-
-    def vocabulary_for(self, graph: SceneGraph) -> str:
-        return alfworld.vocabulary_for(graph, self.vocabulary)
-
     async def _run(self, run: Run) -> None:
+        """Solve the task's goal (on memory, after looking, with `observe=partial`), or
+        answer a search task from its answer set."""
         task = run.task
         if task is not None and task.is_search:
             self._answer(run, task)
             return
         if task is None or task.goal is None:
             raise BadInputError("the oracle plans to a task's goal: give a planning task")
-        if self.options.observe == "partial":
+        if self.options.partial:
             await self._partial(run, task)
             return
         problem = PlanningProblem(run.graph, task.goal, vocabulary=run.simulator.vocabulary)
@@ -95,7 +93,7 @@ class Oracle(Planner):
         try:
             truth = await asyncio.to_thread(
                 solve,
-                PlanningProblem(run.graph, task.goal, vocabulary=self.vocabulary),
+                PlanningProblem(run.graph, task.goal, vocabulary=self.actions),
                 options.timeout,
                 options.planner,
             )
@@ -124,7 +122,7 @@ class Oracle(Planner):
             episode.failure = {"cause": None, "message": f"memory lacks {', '.join(missing)}"}
             return False
         problem = PlanningProblem(
-            observer.memory.graph, goal, observer.state.copy(), vocabulary=self.vocabulary
+            observer.memory.graph, goal, observer.state.copy(), vocabulary=self.actions
         )
         result = await asyncio.to_thread(solve, problem, self.options.timeout, self.options.planner)
         if not result.ok:
@@ -139,7 +137,7 @@ class Oracle(Planner):
         if await _confirm(observer, sorted(goal.nodes())) and not _holds(observer, task):
             episode.failure = {"cause": None, "message": "looked: memory had the goal wrong"}
             return False
-        outcome = await observer.act(Action("done"))
+        outcome = await observer.act(run.simulator.end_action())
         if not outcome.ok:
             episode.failure = outcome.failure.to_dict() if outcome.failure else None
             return False
@@ -190,14 +188,14 @@ async def _find(observer: Observer, node: str) -> bool:
         room = truth.room_of(asset)
         if room is not None and observer.state.agent_at != room:
             await _stand(observer)
-            await observer.act(Action("go_to", (room,)))
+            await observer.act(action_doing(observer.run.simulator, "move_agent", room))
         await _open_known_boxes(observer, node, asset)
         if truth.relation(top) is Relation.INSIDE_OF:
             if "closed" in observer.state.states(asset):
-                await observer.act(Action("open", (asset,)))
-            await observer.act(Action("look_inside", (asset,)))
+                await observer.act(_opening(observer, asset))
+            await observer.act(_look(observer, asset, Relation.INSIDE_OF))
         else:
-            await observer.act(Action("look_on", (asset,)))
+            await observer.act(_look(observer, asset, Relation.ONTOP_OF))
     return observer.memory.memory_id(node) is not None
 
 
@@ -222,13 +220,13 @@ async def _confirm(observer: Observer, nodes: list[str]) -> bool:
         room = state.room_of(asset)
         if room is not None and state.agent_at != room:
             await _stand(observer)
-            await observer.act(Action("go_to", (room,)))
+            await observer.act(action_doing(observer.run.simulator, "move_agent", room))
         if state.relation(top) is Relation.INSIDE_OF:
             if "closed" in state.states(asset):
-                await observer.act(Action("open", (asset,)))
-            await observer.act(Action("look_inside", (asset,)))
+                await observer.act(_opening(observer, asset))
+            await observer.act(_look(observer, asset, Relation.INSIDE_OF))
         else:
-            await observer.act(Action("look_on", (asset,)))
+            await observer.act(_look(observer, asset, Relation.ONTOP_OF))
         state, looked = observer.state, True
     return looked
 
@@ -245,7 +243,7 @@ async def _stand(observer: Observer) -> None:
     """Stand up first when the agent sits or lies (VirtualHome scenes may start so)."""
     state = observer.state
     if state.graph.has_agent and {"sitting", "lying"} & state.states(state.agent_id):
-        await observer.act(Action("stand_up"))
+        await observer.act(action_doing(observer.run.simulator, "set_posture", "standing"))
 
 
 async def _open_known_boxes(observer: Observer, node: str, asset: str) -> None:
@@ -257,5 +255,15 @@ async def _open_known_boxes(observer: Observer, node: str, asset: str) -> None:
         known = observer.memory.memory_id(parent)
         enclosed = truth.relation(child) is Relation.INSIDE_OF
         if enclosed and known is not None and "closed" in observer.state.states(known):
-            await observer.act(Action("open", (known,)))
+            await observer.act(_opening(observer, known))
         child, parent = parent, truth.parent(parent)
+
+
+def _opening(observer: Observer, node: str) -> Action:
+    """The action that opens `node` (LookPlanGraph's open)."""
+    return action_doing(observer.run.simulator, "set_state", node, "open")
+
+
+def _look(observer: Observer, asset: str, relation: Relation) -> Action:
+    """The action that looks on or inside `asset` (LookPlanGraph's look_on, look_inside)."""
+    return action_doing(observer.run.simulator, "observe", asset, relation.value)

@@ -13,25 +13,26 @@ Both plan tasks that change the world; search tasks are refused. See
 
 from __future__ import annotations
 
-from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.react_loop import PVOptions, ReactOptions, react, refuse_search
 from sceneplan.planners.scene import choose_scene
-from sceneplan.world import alfworld
 
 
 class React(Planner):
     """ReAct: the model proposes each next action and sees what happened."""
 
     name = "react"
-    Options = ReactOptions
+    vocabulary = "sayplan"
+    alfworld_actions = True
+
+    class Options(ReactOptions):
+        """ReAct's options: its step cap, the path planner, how much of the scene it shows."""
+
     options: ReactOptions
 
-    def vocabulary_for(self, graph: SceneGraph) -> str:
-        return alfworld.vocabulary_for(graph, self.vocabulary)
-
     async def _run(self, run: Run) -> None:
+        """Ask for an action, run it, show what happened, until done() or the step cap."""
         refuse_search(run, self.name)
         pv = self.options if isinstance(self.options, PVOptions) else None
         execution = Execution.start(run, pv=pv is not None)
@@ -58,5 +59,6 @@ class ReactPV(React):
     """ReAct + PV: precondition verification makes each proposed action executable."""
 
     name = "react_pv"
-    Options = PVOptions
-    options: PVOptions
+
+    class Options(PVOptions):
+        """ReAct's options, and precondition verification's symbolic planner and time limit."""

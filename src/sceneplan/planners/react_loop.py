@@ -36,17 +36,16 @@ from sceneplan.errors import (
     UnreachableError,
     UnsupportedError,
 )
-from sceneplan.nav import MOVE_ACTIONS
 from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, has_template, render
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
 from sceneplan.planners.react_replies import ActionReply
-from sceneplan.planners.sayplan import actions_text
 from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
-from sceneplan.symbolic.precondition import Verified, verify_preconditions
+from sceneplan.planners.shared import MAX_STEPS, actions_text
+from sceneplan.symbolic.precondition import Verified
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
 from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
@@ -54,7 +53,6 @@ from sceneplan.world.domain import TWO_HANDED
 from sceneplan.world.goals import Formula
 
 TURN = "react_turn.md"
-MAX_STEPS = 72  # 2 x 36, the longest room-level oracle plan of the Office planning tasks
 
 
 class ReactOptions(PlannerOptions):
@@ -101,7 +99,7 @@ def system_prompt(run: Run, path_planner: bool) -> str:
     the scene (`react_world_<vocabulary>.md`, or a generic one), and how to move between
     rooms only where the vocabulary moves through poses."""
     simulator = run.simulator
-    poses = bool(MOVE_ACTIONS & set(simulator.schemas))
+    poses = bool(run.navigator.moves)
     navigation = "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
     return render(
         "react_system.md",
@@ -180,7 +178,7 @@ class ReactTurns:
         else:
             ok, observation = await _act(run, execution, action, self.pv, self.path_planner)
             reached = goal is not None and goal.holds(execution.state)
-            ended = ok and (action.name == "done" or reached)
+            ended = ok and (run.simulator.ends_plan(action) or reached)
         emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
         return ended, observation
 
@@ -239,7 +237,7 @@ async def _act(
     An action that cannot run as proposed counts as an invalid prediction.
     """
     via = ""
-    if path_planner and action.name in MOVE_ACTIONS:
+    if path_planner and action.name in run.navigator.moves:
         try:
             route = run.navigator.expand_plan([action], start=execution.state.agent_at)
         except (UnreachableError, UnknownNodeError) as exc:
@@ -297,10 +295,9 @@ async def _act_here(
 
 
 def _verify(run: Run, state, action: Action, timeout: float, planner: str) -> Verified:
-    """`verify_preconditions` in the run's vocabulary (ALFWorld's in an ALFWorld room)."""
+    """Precondition verification (`symbolic.precondition`) in the run's vocabulary
+    (ALFWorld's in an ALFWorld room): the failure, and the steps that repair it."""
     vocabulary = run.simulator.vocabulary
-    if vocabulary == "sayplan":
-        return verify_preconditions(run.graph, state, action, timeout, planner)
     failure = run.simulator.check(state, action)
     if failure is None or not failure.cause.repairable:
         return Verified(action, failure, [], None)
@@ -315,6 +312,7 @@ class _Texts:
 
     def __init__(self, run: Run, execution: Execution):
         self.execution = execution
+        self.schemas = run.simulator.schemas
         self.alfworld = run.simulator.vocabulary == alfworld.VOCABULARY
         self.lines: list[str] = []
 
@@ -323,7 +321,8 @@ class _Texts:
         failure = self.execution.step(action, source)
         if failure is None:
             after = self.execution.state
-            line = alfworld_text.observe(before, action, after) if self.alfworld else None
+            schema = self.schemas[action.name]
+            line = alfworld_text.observe(before, action, after, schema) if self.alfworld else None
             self.lines.append(line or f"{action} succeeded")
         return failure
 

@@ -27,6 +27,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from sceneplan.graph.views import GraphView
+from sceneplan.nav import pose_moves
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.observing import Observer, PartialOptions, on_memory, plan_and_act
@@ -39,19 +40,7 @@ from sceneplan.planners.search import (
     semantic_search,
     view_mode,
 )
-from sceneplan.world.simulator import Simulator
-
-
-def actions_text(
-    simulator: Simulator, skip: frozenset[str] = frozenset(), *, conditions: bool = False
-) -> str:
-    """The actions the scene can use (`Simulator.offered_actions`) for a prompt, one per
-    line, from the simulator's schemas (with `conditions`, what each needs)."""
-    offered = set(simulator.offered_actions()) - skip
-    lines = simulator.describe_actions(conditions)
-    return "\n".join(
-        f"- {line}" for name, line in zip(simulator.schemas, lines, strict=True) if name in offered
-    )
+from sceneplan.planners.shared import actions_text
 
 
 class SearchOptions(ViewOptions):
@@ -78,6 +67,7 @@ class SayPlan(Planner):
     """SayPlan: semantic search, then iterative replanning with the simulator's feedback."""
 
     name = "sayplan"
+    vocabulary = "sayplan"
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
 
     class Options(PartialOptions, ReplanOptions):
@@ -90,21 +80,11 @@ class SayPlan(Planner):
             "put_inside (`sayplan[actions=lookplangraph]`, the paper's Tables 2-3)",
         )
 
-    @property
-    def partial(self) -> bool:
-        """Whether the run plans on memory and acts in the true world (`observe=partial`)."""
-        return getattr(self.options, "observe", "full") == "partial"
+        def vocabulary(self, declared: str) -> str:
+            """The vocabulary `actions` names; on memory, the one that looks."""
+            return super().vocabulary(self.actions)
 
-    @property
-    def star(self) -> bool:
-        """Whether this is LookPlanGraph's SayPlan* (§6.1): room-level actions, no poses."""
-        return self.partial or getattr(self.options, "actions", "sayplan") == "lookplangraph"
-
-    @property
-    def vocabulary(self) -> str:  # type: ignore[override]
-        """SayPlan's actions; for SayPlan* (and on memory) the room-level ones (LookPlanGraph
-        §6.1)."""
-        return "lookplangraph" if self.star else "sayplan"
+    options: Options
 
     @property
     def max_replans(self) -> int:
@@ -112,6 +92,7 @@ class SayPlan(Planner):
         return self.options.max_replans
 
     def dialogue(self, system: str) -> Dialogue:
+        """A dialogue with this system prompt, Markovian or whole as the `dialogue` option says."""
         return Dialogue(system, markov=self.options.dialogue == "markov")
 
     def start_view(self, run: Run, *, topology: bool = True) -> GraphView:
@@ -119,10 +100,10 @@ class SayPlan(Planner):
         options = self.options
         return initial_view(run.graph, options.collapse, options.collapse_budget, topology=topology)
 
-    @property
-    def poses(self) -> bool:
-        """Whether the graph keeps its pose nodes (SayPlan* works on the graph without them)."""
-        return not self.star
+    def poses(self, run: Run) -> bool:
+        """Whether the graph keeps its pose nodes: whether the run's actions move through
+        them (SayPlan* and SayPlan Lite go from room to room, on the graph without them)."""
+        return bool(pose_moves(run.simulator.schemas))
 
     def search_prompt(self, run: Run, find: bool, view: GraphView) -> str:
         """The system prompt of the dialogue that searches, for the view it starts from."""
@@ -133,11 +114,13 @@ class SayPlan(Planner):
         return None
 
     async def _run(self, run: Run) -> None:
-        if self.partial:
+        """Algorithm 1: search the collapsed graph, then plan, verify and replan (on memory
+        with `observe=partial`: `_on_memory`)."""
+        if self.options.partial:
             await self._on_memory(run)
             return
         find = is_search(run)
-        poses = self.poses
+        poses = self.poses(run)
         view = self.start_view(run, topology=poses)
         search = self.dialogue(self.search_prompt(run, find, view))
         planning = self.planning_prompt(run)
@@ -208,8 +191,8 @@ class SayPlan(Planner):
         `view` is the one the search starts from (default: collapsed to rooms).
         """
         # SayPlan's one dialogue, fully observing: the reply that switches carries the plan
-        with_plan = "" if find or self.partial else "_with_plan"
-        if self.star:
+        with_plan = "" if find or self.options.partial else "_with_plan"
+        if not self.poses(run):
             navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
         elif self.path_planner:
             navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"

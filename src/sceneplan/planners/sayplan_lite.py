@@ -11,11 +11,13 @@ from __future__ import annotations
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import render
-from sceneplan.planners.sayplan import SayPlan, actions_text
+from sceneplan.planners.sayplan import SayPlan
 from sceneplan.planners.search import view_mode
+from sceneplan.planners.shared import actions_text
+from sceneplan.world.partial import LOOKS
 
 # Looking is for graphs that are not fully known; fully observing, the search shows everything.
-_NOT_PLANNED = frozenset({"look_on", "look_inside"})
+_NOT_PLANNED = frozenset(LOOKS)
 
 
 class SayPlanLite(SayPlan):
@@ -24,10 +26,12 @@ class SayPlanLite(SayPlan):
     name = "sayplan_lite"
     vocabulary = "lookplangraph"
 
-    @property
-    def poses(self) -> bool:
-        """No poses: the room-level actions go from room to room."""
-        return False
+    class Options(SayPlan.Options):
+        """SayPlan's options; the actions are always the room-level ones (`actions` is moot)."""
+
+        def vocabulary(self, declared: str) -> str:
+            """LookPlanGraph's actions, declared, whatever `actions` says."""
+            return declared
 
     def search_prompt(self, run: Run, find: bool, view: GraphView) -> str:
         """The search dialogue's prompt: exploring only, nothing of actions."""
@@ -35,7 +39,7 @@ class SayPlanLite(SayPlan):
 
     def planning_prompt(self, run: Run) -> str:
         """The planning dialogue's prompt: the actions (looks only on memory)."""
-        skip = frozenset() if self.partial else _NOT_PLANNED
+        skip = frozenset() if self.options.partial else _NOT_PLANNED
         return render("sayplan_lite_plan.md", actions=actions_text(run.simulator, skip))
 
 

@@ -47,6 +47,7 @@ class Scene:
         return graph_text(view)
 
     def to_dict(self) -> dict[str, object]:
+        """What the scene shows, for `Episode.extra`: all of it, or which rooms."""
         shown = "all" if self.rooms is None else "rooms"
         return {"shown": shown, "rooms": self.rooms, "ignored": self.ignored}
 

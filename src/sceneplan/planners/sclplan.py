@@ -91,8 +91,13 @@ class SCLPlan(Planner):
     """SCLPlan: an LLM goal, the global symbolic plan, then ReAct with PV."""
 
     name = "sclplan"
+    vocabulary = "sayplan"
+    alfworld_actions = True
 
     class Options(PVOptions):
+        """ReAct with PV's options, the global plan's symbolic planner and time limit, and
+        how often the goal is written."""
+
         planner: SymbolicPlanner = Field(
             default_factory=paper_solver,
             description="symbolic planner of PV and the global plan: bfsf (LAPKT's BFS(f), the "
@@ -110,10 +115,8 @@ class SCLPlan(Planner):
 
     options: Options
 
-    def vocabulary_for(self, graph: SceneGraph) -> str:
-        return alfworld.vocabulary_for(graph, self.vocabulary)
-
     async def _run(self, run: Run) -> None:
+        """Phases 1-4: the goal, the global plan, then ReAct with PV (`loop`: how often)."""
         refuse_search(run, self.name)
         execution = Execution.start(run, pv=True)
         execution.info.update(

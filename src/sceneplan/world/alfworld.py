@@ -49,9 +49,11 @@ from sceneplan.world.primitives import (
     Alternative,
     Binding,
     Cause,
+    CauseRow,
     Effect,
     Grounding,
     Test,
+    define_causes,
     primitive,
 )
 from sceneplan.world.state import WorldState
@@ -61,23 +63,38 @@ VOCABULARY = "alfworld"
 MARK = "alfworld"  # attribute of the agent's room in an ALFWorld graph
 HOLDS = "holds_"  # receptacle attribute prefix: an object category it can hold
 
-NOT_AT = Cause.define(
-    "alfworld_not_at",
-    "the agent is at {accessed}, not at {asset}; go_to({asset}) first",
-    "missing_action",
-)
-NOT_IN = Cause.define(
-    "alfworld_not_in", "{node} is not in or on {receptacle} (it is at {where})", "wrong_action"
-)
-NO_FIT = Cause.define(
-    "alfworld_no_fit",
-    "a {category} cannot hold {node} (it holds: {holds})",
-    "wrong_action",
-    repairable=False,
-)
-RECEPTACLE_CLOSED = Cause.define(
-    "alfworld_receptacle_closed", "{receptacle} is closed; open it first", "missing_action"
-)
+
+def _causes() -> tuple[CauseRow, ...]:
+    """ALFWorld's causes, a table for `define_causes` (as `Cause.ALFWORLD_NOT_AT`, ...)."""
+    return (
+        (
+            "alfworld_not_at",
+            "the agent is at {accessed}, not at {asset}; go_to({asset}) first",
+            "missing_action",
+            True,
+        ),
+        (
+            "alfworld_not_in",
+            "{node} is not in or on {receptacle} (it is at {where})",
+            "wrong_action",
+            True,
+        ),
+        (
+            "alfworld_no_fit",
+            "a {category} cannot hold {node} (it holds: {holds})",
+            "wrong_action",
+            False,
+        ),
+        (
+            "alfworld_receptacle_closed",
+            "{receptacle} is closed; open it first",
+            "missing_action",
+            True,
+        ),
+    )
+
+
+define_causes(_causes())
 
 
 def is_alfworld(graph: SceneGraph) -> bool:
@@ -326,7 +343,7 @@ class AgentNear(GoalPredicate):
 
 # -- the vocabulary -----------------------------------------------------------------------
 
-_AT = {p: Pre("alfworld_at", (p,), NOT_AT) for p in ("r", "o", "x")}
+_AT = {p: Pre("alfworld_at", (p,), Cause.ALFWORLD_NOT_AT) for p in ("r", "o", "x")}
 
 
 def _with(verb: str, word: str, doc: str) -> ActionSchema:
@@ -374,7 +391,7 @@ SCHEMAS = (
         (
             Pre("hand_free", (), Cause.HAND_FULL),
             _AT["r"],
-            Pre("alfworld_in", ("o", "r"), NOT_IN),
+            Pre("alfworld_in", ("o", "r"), Cause.ALFWORLD_NOT_IN),
             Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
         ),
         (Eff("grab", ("o",)),),
@@ -386,8 +403,8 @@ SCHEMAS = (
         (
             Pre("holding", ("o",), Cause.NOT_HOLDING),
             _AT["r"],
-            Pre("alfworld_fits", ("o", "r"), NO_FIT),
-            Pre("alfworld_open_if_container", ("r",), RECEPTACLE_CLOSED),
+            Pre("alfworld_fits", ("o", "r"), Cause.ALFWORLD_NO_FIT),
+            Pre("alfworld_open_if_container", ("r",), Cause.ALFWORLD_RECEPTACLE_CLOSED),
         ),
         (Eff("place_at_accessed", ("o",)),),
         "Put the held object in or on the receptacle you are at (open it first if it opens).",
@@ -407,7 +424,7 @@ SCHEMAS = (
     ActionSchema(
         "examine",
         (Param("x", THINGS),),
-        (Pre("alfworld_in_view", ("x",), NOT_AT),),
+        (Pre("alfworld_in_view", ("x",), Cause.ALFWORLD_NOT_AT),),
         (Eff("alfworld_examine", ("x",)),),
         "Look at the held object, the receptacle you are at, or something in or on it.",
     ),

@@ -12,9 +12,11 @@ happens." for an action that cannot run, as ALFWorld says.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from sceneplan.graph.model import NodeKind
 from sceneplan.world.actions import Action
+from sceneplan.world.domain import ActionSchema
 from sceneplan.world.state import WorldState
 
 NOTHING_HAPPENS = "Nothing happens."
@@ -69,32 +71,53 @@ def examine_object(state: WorldState, o: str) -> str:
     return f"This is {article} {described} {name}."
 
 
-def observe(before: WorldState, action: Action, after: WorldState) -> str:
-    """ALFWorld's feedback on an action that ran, from the states before and after it."""
+def observe(before: WorldState, action: Action, after: WorldState, schema: ActionSchema) -> str:
+    """ALFWorld's feedback on an action that ran, from the states before and after it and
+    from what its schema says it does (its first effect): arriving, opening, taking, ...
+    The verb of heat, cool and clean is the action's own name, as in ALFWorld's sentence."""
     args = [display(a) for a in action.args]
-    name = action.name
-    if name == "go_to":
-        return f"You arrive at {args[0]}. {receptacle(after, action.args[0])}"
-    if name == "open":
-        return f"You open the {args[0]}. {receptacle(after, action.args[0])}"
-    if name == "close":
+    effect = schema.effects[0] if schema.effects else None
+    bound = schema.bind(action.args)
+    said = _SAYS.get(effect.op) if effect is not None else None
+    if said is None:
+        return f"{action} succeeded"
+    words = tuple(bound.get(a, a) for a in effect.args)
+    return said(after, action, args, words)
+
+
+def _set_state(after: WorldState, action: Action, args: list[str], words: tuple[str, ...]) -> str:
+    node, word = words
+    if len(args) == 1:  # a receptacle opened or closed
+        if word == "open":
+            return f"You open the {args[0]}. {receptacle(after, node)}"
         return f"You close the {args[0]}."
-    if name == "take":
-        return f"You pick up the {args[0]} from the {args[1]}."
-    if name == "put":
-        return f"You put the {args[0]} in/on the {args[1]}."
-    if name in ("heat", "cool", "clean"):
-        return f"You {name} the {args[0]} using the {args[1]}."
-    if name == "slice":
+    if word == "sliced":
         return f"You sliced the {args[0]} with the {args[1]}."
-    if name in ("toggle", "use"):
-        word = "on" if "on" in after.states(action.args[0]) else "off"
-        return f"You turn {word} the {args[0]}."
-    if name == "examine":
-        x = action.args[0]
-        if after.node(x).kind is NodeKind.ASSET:
-            return receptacle(after, x)
-        return examine_object(after, x)
-    if name == "done":
-        return "You are done."
-    return f"{action} succeeded"
+    return f"You {action.name} the {args[0]} using the {args[1]}."  # heat, cool, clean
+
+
+def _switch(after: WorldState, action: Action, args: list[str], words: tuple[str, ...]) -> str:
+    return f"You turn {'on' if 'on' in after.states(words[0]) else 'off'} the {args[0]}."
+
+
+def _examine(after: WorldState, action: Action, args: list[str], words: tuple[str, ...]) -> str:
+    x = words[0]
+    if after.node(x).kind is NodeKind.ASSET:
+        return receptacle(after, x)
+    return examine_object(after, x)
+
+
+# ALFWorld's sentence for an action that ran, by what it does (its schema's first effect).
+_SAYS: dict[str, Callable[[WorldState, Action, list[str], tuple[str, ...]], str]] = {
+    "set_accessed": lambda after, action, args, words: (
+        f"You arrive at {args[0]}. {receptacle(after, words[0])}"
+    ),
+    "set_state": _set_state,
+    "grab": lambda after, action, args, words: f"You pick up the {args[0]} from the {args[1]}.",
+    "place_at_accessed": lambda after, action, args, words: (
+        f"You put the {args[0]} in/on the {args[1]}."
+    ),
+    "alfworld_switch": _switch,
+    "alfworld_examine": _examine,
+    "finish": lambda after, action, args, words: "You are done.",
+}

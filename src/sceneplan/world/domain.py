@@ -23,15 +23,16 @@ from typing import Any, Generic, TypeVar
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.world import rules  # registers the built-in primitives
-from sceneplan.world.primitives import Cause, get_effect, get_test
+from sceneplan.world.primitives import Cause, CauseRow, define_causes, get_effect, get_test
 
 K = NodeKind
 
 
-def _define_causes() -> None:
-    """The built-in causes: name, feedback sentence (over the failure's facts), error type."""
+def _causes() -> tuple[CauseRow, ...]:
+    """The built-in causes, a table for `define_causes`: name, feedback sentence (over the
+    failure's facts), error type, repairable."""
     wrong, missing = "wrong_action", "missing_action"
-    for name, feedback, error_type, repairable in (
+    return (
         ("unknown_action", "'{action}' is not an action; the actions are: {known}", wrong, False),
         ("wrong_arity", "{action} takes {expected} argument(s), got {got}", wrong, False),
         (
@@ -116,11 +117,10 @@ def _define_causes() -> None:
             "incomplete_search",
             True,
         ),
-    ):
-        setattr(Cause, name.upper(), Cause.define(name, feedback, error_type, repairable))
+    )
 
 
-_define_causes()
+define_causes(_causes())
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from sceneplan.errors import UnsupportedError
@@ -41,21 +42,26 @@ if TYPE_CHECKING:
 
 # -- causes ----------------------------------------------------------------------------
 
-ERROR_TYPES = (
-    "missing_action",
-    "missing_pose",
-    "wrong_action",
-    "hallucinated_node",
-    "incomplete_search",
-)
+
+class ErrorType(StrEnum):
+    """Plan error types of SayPlan Table 3 (right): what each cause counts as in the metrics."""
+
+    MISSING_ACTION = "missing_action"
+    MISSING_POSE = "missing_pose"
+    WRONG_ACTION = "wrong_action"
+    INCOMPLETE_SEARCH = "incomplete_search"
+    HALLUCINATED_NODE = "hallucinated_node"
+
+
+ERROR_TYPES = tuple(t.value for t in ErrorType)  # their names, in ErrorType's order
 
 
 class Cause(str):
     """Why an action could not run: a name stored in Episodes, with its feedback sentence.
 
     `Cause("not_adjacent")` looks a registered cause up (ValueError if there
-    is none); `Cause.define(...)` registers one. Built-in causes are also
-    attributes: `Cause.NOT_ADJACENT`.
+    is none). Causes are registered from a table by `define_causes`, which
+    also makes each an attribute: `Cause.NOT_ADJACENT`.
     """
 
     feedback: str
@@ -72,7 +78,7 @@ class Cause(str):
     @classmethod
     def define(cls, value: str, feedback: str, error_type: str, repairable: bool = True) -> Cause:
         """Register a cause. `feedback` is a format string over the failure's facts;
-        `error_type` is one of ERROR_TYPES; `repairable` says whether earlier steps
+        `error_type` is an ErrorType's value; `repairable` says whether earlier steps
         can make the action executable (an unknown node cannot be repaired)."""
         if error_type not in ERROR_TYPES:
             raise UnsupportedError(
@@ -107,6 +113,18 @@ class Cause(str):
 
     def __reduce__(self):
         return (Cause, (str(self),))
+
+
+# A row of a cause table: name, feedback sentence (a format string over the failure's
+# facts), error type (an ErrorType's value), whether earlier steps can repair it.
+CauseRow = tuple[str, str, str, bool]
+
+
+def define_causes(rows: Iterable[CauseRow]) -> None:
+    """Register a table of causes (`Cause.define`), each also as `Cause.<NAME>`: the one
+    way causes are registered, the built-in ones (`world.domain`) and an extension's."""
+    for name, feedback, error_type, repairable in rows:
+        setattr(Cause, name.upper(), Cause.define(name, feedback, error_type, repairable))
 
 
 # -- grounding vocabulary ----------------------------------------------------------------
