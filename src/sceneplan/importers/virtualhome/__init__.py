@@ -91,7 +91,12 @@ def convert_task(
         for item in vh_goal.get("goal", ())
         if item.get("relation_type") in ("ON", "INSIDE")
     )
-    scene = build_scene(graph_data, report, source, targets)
+    wanted = frozenset(
+        (item["from_id"], item["to_id"])
+        for item in vh_goal.get("goal", ())
+        if item.get("relation_type") in ("ON", "INSIDE") and "from_id" in item
+    )
+    scene = build_scene(graph_data, report, source, targets, wanted)
     vh = check_graph(graph_data, source)
     environment = environment or f"virtualhome-{task_id}"
     graph = _graph(scene.nodes, environment, source, scene.links)
