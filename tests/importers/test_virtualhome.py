@@ -201,3 +201,25 @@ def test_rinse_under_a_running_faucet_and_what_does_not_translate():
 def test_goal_actions_stay_gaps():
     imported = convert([], actions=["RINSE|WASH"])
     assert imported.tasks == [] and imported.extra["gaps"] == ["goal needs action rinse"]
+
+
+def test_a_guess_never_puts_an_object_where_the_goal_wants_it():
+    # virtualhome-eval 419_2 "Set up table": objects with only a room edge, CLOSE to the
+    # table the goal puts them on, were guessed onto it, and the goal held at the start
+    elsewhere = convert([edge(22, "ON", 10)])  # the book, not close to the table: guessed
+    assert elsewhere.graph.node("apple_21").parent == "kitchen_table_10"
+    imported = convert(
+        [edge(21, "ON", 10)],
+        ("[GRAB] <apple> (1.21)", "[PUTBACK] <apple> (1.21) <kitchen_table> (1.10)"),
+    )
+    assert imported.graph.node("apple_21").parent == "floor_kitchen"
+    (task,) = imported.tasks
+    assert task.goal == "ontop_of(apple_21, kitchen_table_10)"
+    assert task.reference_plan == [
+        "go_to(kitchen)",
+        "pick_up(apple_21)",
+        "put_on(kitchen_table_10)",
+        "done()",
+    ]
+    run = Simulator(imported.graph, "lookplangraph").verify_plan(task.reference_plan)
+    assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)

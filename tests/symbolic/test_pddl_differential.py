@@ -142,7 +142,24 @@ def hands_scene():
     return from_dict(data, "hands")
 
 
+def contact_scene():
+    """Things to hang and fasten: a wall nail (an asset), a jar and its lid, a picture; a
+    kitchen floor (category floor) and a table, for touching and under."""
+    data = kitchen_dict()
+    data["name"] = "contact"
+    hangs = ["release", "attach"]
+    data["nodes"] += [
+        node("nail", "asset", "kitchen", affordances=hangs),
+        node("floor_kitchen", "asset", "kitchen", category="floor", affordances=["release"]),
+        node("jar", "object", "bench", relation="ontop_of", affordances=["pickup", *hangs]),
+        node("lid", "object", "bench", relation="ontop_of", affordances=["pickup"]),
+        node("picture", "object", "floor_kitchen", relation="ontop_of", affordances=["pickup"]),
+    ]
+    return from_dict(data, "contact")
+
+
 SCENES = {
+    "contact": contact_scene,
     "hands": hands_scene,
     "care": care_scene,
     "kitchen": kitchen,
@@ -154,6 +171,14 @@ SCENES = {
     "bake": bake_scene,
 }
 REFERENCE_PLANS = {
+    "contact": [
+        f"{TO_KITCHEN} > access(floor_kitchen) > pickup(picture) > access(nail) > "
+        "attach(picture, nail) > access(bench) > pickup(lid) > attach(lid, jar) > pickup(jar) > "
+        "access(floor_kitchen) > release_on(jar, floor_kitchen)",
+        f"{TO_KITCHEN} > access(bench) > pickup(lid) > attach(lid, bench)",  # no attach
+        f"{TO_KITCHEN} > access(bench) > pickup(lid) > attach(lid, nail)",  # nail not accessed
+        f"{TO_KITCHEN} > access(bench) > attach(lid, jar)",  # not holding the lid
+    ],
     "hands": [
         f"access(desk) > pickup(mug) > {TO_KITCHEN} > access(bench) > pickup(crate) > "
         "access(coffee_machine) > release_on(mug, coffee_machine) > turn_on(coffee_machine) > "
@@ -251,6 +276,13 @@ REFERENCE_PLANS = {
 
 
 LPG_PLANS = {
+    "contact": [
+        "go_to(kitchen) > pick_up(picture) > attach(nail) > pick_up(lid) > attach(jar) > "
+        "pick_up(jar) > put_on(floor_kitchen) > pick_up(picture) > attach(jar)",
+        "go_to(kitchen) > pick_up(jar) > attach(jar)",  # carried
+        "go_to(kitchen) > pick_up(lid) > attach(bench)",  # the bench has no attach
+        "attach(nail)",  # holds nothing
+    ],
     # two hands: put_on / put_inside name the object (`vocabulary_in`)
     "hands": [
         "go_to(kitchen) > pick_up(plate) > pick_up(crate) > put_on(plate, coffee_machine) > "
@@ -333,11 +365,13 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 
 RANDOM = {
     "sayplan": (
+        ("contact", 3),
         ("hands", 4),
         *(("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
         *(("rest", 2), ("frost", 2), ("bake", 3)),
     ),
     "lookplangraph": (
+        ("contact", 3),
         ("hands", 4),
         *(("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
         *(("rest", 2), ("frost", 2), ("bake", 3)),
@@ -404,6 +438,35 @@ def test_goal_translation_agrees_with_goal_check(goal):
     files = export_pddl(graph, goal)
     problem = PDDLReader().parse_problem_string(files.domain, files.problem)
     up_plan = PDDLReader().parse_plan_string(problem, plan_pddl(plan, graph))
+    verdict = SequentialPlanValidator().validate(problem, up_plan)
+    expected = parse_goal(goal, graph).holds(end)
+    assert (verdict.status is ValidationResultStatus.VALID) == expected
+
+
+CONTACT_PLAN = LPG_PLANS["contact"][0].replace(" > pick_up(picture) > attach(jar)", "")
+CONTACT_GOALS = [
+    "attached(picture, nail) and attached(lid, jar)",
+    "attached(jar, floor_kitchen) or attached(lid, bench)",  # the floor and bench: no attach
+    "touching(lid, jar) and touching(jar, lid)",  # one rests on the other, either way
+    "touching(jar, floor_kitchen) and not touching(picture, floor_kitchen)",
+    "exists o in kind:object: (touching(o, apple) and not is(o, apple))",  # side by side
+    "touching(picture, nail) and not touching(nail, bench) and not touching(lid, lid)",
+    "under(jar, bench) and not under(picture, bench)",  # on the kitchen floor; on the nail
+    "under(lid, jar) or under(apple, fridge)",  # the lid is on the jar, the apple on the bench
+    "forall o in kind:object: not under(o, o)",
+]
+
+
+@pytest.mark.parametrize("goal", CONTACT_GOALS)
+def test_contact_goals_agree_with_goal_check(goal):
+    """attached, touching and under: the PDDL goal and the goal check give one verdict."""
+    graph = contact_scene()
+    end = Simulator(graph, "lookplangraph").run(CONTACT_PLAN)
+    files = export_pddl(graph, goal, vocabulary="lookplangraph")
+    problem = PDDLReader().parse_problem_string(files.domain, files.problem)
+    up_plan = PDDLReader().parse_plan_string(
+        problem, plan_pddl(CONTACT_PLAN, graph, vocabulary="lookplangraph")
+    )
     verdict = SequentialPlanValidator().validate(problem, up_plan)
     expected = parse_goal(goal, graph).holds(end)
     assert (verdict.status is ValidationResultStatus.VALID) == expected

@@ -207,6 +207,9 @@ class _Translator:
     def need_attribute(self, word: str) -> None:
         self.attributes.add(word)
 
+    def need_category(self, category: str) -> None:
+        self.categories.add(category)
+
 
 def _bind(f: Formula, names: dict[str, str]) -> Formula:
     """The formula with variables bound to node ids (a PDDL variable of an enclosing

@@ -379,6 +379,14 @@ def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
     )
 
 
+# Attaching (BEHAVIOR-1K's `attached`): the held object goes onto a thing that affords
+# `attach` (and `release`), and rests there as on top of it; `world.predicates.Attached`
+# reads it as attached. Picking it up takes it off.
+ATTACH_DOC = (
+    "Hang or fasten the held object on a thing made for it (a picture on a nail, a hanger "
+    "on a wardrobe rail, a lid on a jar, a bulb in a lamp)."
+)
+
 _DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
 
 SAYPLAN: dict[str, ActionSchema] = {
@@ -450,6 +458,17 @@ SAYPLAN: dict[str, ActionSchema] = {
             "Put the held object on top of the accessed asset (even one that holds things "
             "inside, a shelf) or of an object on it (a plate, a tray).",
         ),
+        ActionSchema(
+            "attach",
+            (Param("o", OBJECTS), Param("r", THINGS, "attach")),
+            (
+                Pre("holding", ("o",), Cause.NOT_HOLDING),
+                Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
+                Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
+            ),
+            (Eff("place", ("r", "ontop_of")),),
+            ATTACH_DOC,
+        ),
         *_switches(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
         *_care(
             Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED),
@@ -507,6 +526,18 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             ),
             (Eff("place", ("a", "inside_of")),),
             "Put the held object inside an open container or a receptacle (a bowl, a sack).",
+        ),
+        ActionSchema(
+            "attach",
+            (Param("a", THINGS, "attach"),),
+            (
+                Pre("holding_any", (), Cause.NOT_HOLDING),
+                Pre("not_carried", ("a",), Cause.CARRIED),
+                Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
+                Pre("accessible", ("a",), Cause.CONTAINER_CLOSED),
+            ),
+            (Eff("place", ("a", "ontop_of")),),
+            ATTACH_DOC,
         ),
         *_switches(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
         *_care(

@@ -30,6 +30,7 @@ from sceneplan.world.primitives import (
     add_once,
     check_faces,
     pddl_attribute,
+    pddl_category,
     pddl_word,
 )
 from sceneplan.world.state import WorldState, holds_inside
@@ -51,6 +52,9 @@ class GoalPDDL(Protocol):
 
     def need_attribute(self, word: str) -> None:
         """Declare the attribute predicate `attr_WORD`."""
+
+    def need_category(self, category: str) -> None:
+        """Declare the category predicate `category_C`, true of the nodes of category C."""
 
 
 class GoalGrounding(Protocol):
@@ -360,6 +364,186 @@ class NextTo(GoalPredicate):
                 for c in graph.children(room)
             )
         return target.kind is K.OBJECT
+
+
+FLOOR = "floor"  # the category of floor nodes: what rests on one is under the room's furniture
+ATTACH = "attach"  # the affordance of what things hang on or fasten to (a nail, a hook, a jar)
+
+
+def _direct(c: GoalGrounding, x: str, y: str) -> Compiled:
+    """x rests directly on or in y, as a formula over the grounded task."""
+    if _kind(c, x) is not K.OBJECT:
+        return c.const(False)
+    spots = c.g.placements(x)
+    return c.any_of(c.prop((r.value, x, s)) for s, r in spots if s == y)
+
+
+@register_predicate
+class Attached(GoalPredicate):
+    """Hanging on or fastened to: a picture on a nail, a hanger on a wardrobe's rail, a lid
+    on a jar, a bulb in a lamp. The graph has no fixings: x is attached to y when it rests
+    directly on y and y is a thing things attach to (affordance `attach`). The `attach`
+    action puts the held object there (so does putting it on top); picking it up takes it
+    off. Nothing attaches to a node without `attach`."""
+
+    name, params, placement, establishable = "attached", ("x", "y"), True, True
+    doc = "x hangs on or is fastened to y (y affords attach: a nail, a hook, a rail, a jar)"
+
+    def holds(self, state, x, y):
+        return (
+            state.parent(x) == y
+            and state.relation(x) is Relation.ONTOP_OF
+            and ATTACH in state.node(y).affordances
+        )
+
+    def establish(self, state, x, y):
+        if state.node(x).kind is not K.OBJECT or ATTACH not in state.node(y).affordances:
+            return f"only an object attaches, and only to a node that affords {ATTACH}"
+        state.let_go(x)
+        state.move(x, y, Relation.ONTOP_OF)
+        return None
+
+    def pddl(self, t, x, y):
+        if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
+            return FALSE_PDDL
+        return f"(and (ontop_of {x[0]} {y[0]}) (can_{ATTACH} {y[0]}))"
+
+    def compile(self, c, x, y):
+        if ATTACH not in c.g.graph.nodes[y].affordances or _kind(c, x) is not K.OBJECT:
+            return c.const(False)
+        placed = (y, Relation.ONTOP_OF) in c.g.placements(x)
+        return c.prop(("ontop_of", x, y)) if placed else c.const(False)
+
+    def achievable(self, graph, x, y):
+        target = graph.nodes[y]
+        return graph.nodes[x].kind is K.OBJECT and {ATTACH, "release"} <= set(target.affordances)
+
+
+@register_predicate
+class Touching(GoalPredicate):
+    """In contact. With no geometry, two things touch when one rests directly on or in
+    the other (a clove on the duck, a sandal on the shoe rack), or when two objects rest
+    side by side (`nextto`: directly on or in the same thing; letters in one pile).
+    Nothing touches itself, and two pieces of fixed furniture never come to touch."""
+
+    name, params, placement = "touching", ("x", "y"), True
+    doc = (
+        "x and y are in contact: one rests directly on or in the other, or both objects "
+        "rest side by side"
+    )
+
+    def holds(self, state, x, y):
+        if x == y:
+            return False
+        for a, b in ((x, y), (y, x)):
+            on = state.relation(a) in (Relation.ONTOP_OF, Relation.INSIDE_OF)
+            if state.node(a).kind is K.OBJECT and state.parent(a) == b and on:
+                return True
+        both = state.node(x).kind is K.OBJECT and state.node(y).kind is K.OBJECT
+        return both and NextTo().holds(state, x, y)
+
+    def pddl(self, t, x, y):
+        if x[0] == y[0]:
+            return FALSE_PDDL
+        things = (K.ASSET, K.OBJECT)
+        parts = [
+            f"({r.value} {a[0]} {b[0]})"
+            for a, b in ((x, y), (y, x))
+            if a[1] is K.OBJECT and b[1] in things
+            for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)
+        ]
+        if x[1] is K.OBJECT and y[1] is K.OBJECT:
+            parts.append(NextTo().pddl(t, x, y))
+        if not parts:
+            return FALSE_PDDL
+        return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+
+    def compile(self, c, x, y):
+        if x == y:
+            return c.const(False)
+        parts = [_direct(c, x, y), _direct(c, y, x)]
+        if _kind(c, x) is K.OBJECT and _kind(c, y) is K.OBJECT:
+            parts.append(NextTo().compile(c, x, y))
+        return c.any_of(parts)
+
+    def achievable(self, graph, x, y):
+        kinds = {graph.nodes[x].kind, graph.nodes[y].kind}
+        return x != y and K.OBJECT in kinds and kinds <= {K.OBJECT, K.ASSET}
+
+
+@register_predicate
+class Under(GoalPredicate):
+    """Beneath. With no heights, what rests directly on a floor (a node of category
+    `floor`) is under the furniture of the floor's room: x is under a piece of fixed
+    furniture y when it rests directly on a floor in y's room (a modem under the table,
+    shoes under the bed), and under an object y when both rest directly on the same floor
+    (a present under the Christmas tree). A thing on a table is not under anything."""
+
+    name, params, placement = "under", ("x", "y"), True
+    doc = (
+        "x is beneath y: x rests directly on a floor in fixed furniture y's room, or on "
+        "the floor that object y stands on"
+    )
+
+    def holds(self, state, x, y):
+        if x == y or state.node(x).kind is not K.OBJECT:
+            return False
+        floor = state.parent(x)
+        if state.relation(x) is not Relation.ONTOP_OF or state.node(floor).category != FLOOR:
+            return False
+        if state.node(y).kind is K.ASSET:
+            return state.graph.room_of(floor) == state.graph.room_of(y)
+        return (
+            state.node(y).kind is K.OBJECT
+            and state.parent(y) == floor
+            and state.relation(y) is Relation.ONTOP_OF
+        )
+
+    def pddl(self, t, x, y):
+        if x[1] is not K.OBJECT or x[0] == y[0]:
+            return FALSE_PDDL
+        t.need_category(FLOOR)
+        s = t.fresh("s")
+        floor = f"({pddl_category(FLOOR)} {s})"
+        if y[1] is K.ASSET:
+            r = t.fresh("r")
+            return (
+                f"(exists ({s} - asset {r} - room) (and (ontop_of {x[0]} {s}) {floor} "
+                f"(asset_in_room {s} {r}) (asset_in_room {y[0]} {r})))"
+            )
+        if y[1] is not K.OBJECT:
+            return FALSE_PDDL
+        return f"(exists ({s} - asset) (and (ontop_of {x[0]} {s}) (ontop_of {y[0]} {s}) {floor}))"
+
+    def compile(self, c, x, y):
+        if x == y or _kind(c, x) is not K.OBJECT:
+            return c.const(False)
+        graph = c.g.graph
+        floors = [
+            s
+            for s, r in c.g.placements(x)
+            if r is Relation.ONTOP_OF and graph.nodes[s].category == FLOOR
+        ]
+        if _kind(c, y) is K.ASSET:
+            room = graph.room_of(y)
+            return c.any_of(c.prop(("ontop_of", x, s)) for s in floors if graph.room_of(s) == room)
+        if _kind(c, y) is not K.OBJECT:
+            return c.const(False)
+        under_y = {s for s, r in c.g.placements(y) if r is Relation.ONTOP_OF}
+        return c.any_of(
+            c.all_of([c.prop(("ontop_of", x, s)), c.prop(("ontop_of", y, s))])
+            for s in floors
+            if s in under_y
+        )
+
+    def achievable(self, graph, x, y):
+        if x == y or graph.nodes[x].kind is not K.OBJECT:
+            return False
+        floors = [n for n in graph.nodes.values() if n.category == FLOOR]
+        if graph.nodes[y].kind is K.ASSET:
+            room = graph.room_of(y)
+            return any(graph.room_of(f.id) == room for f in floors)
+        return graph.nodes[y].kind is K.OBJECT and bool(floors)
 
 
 @register_predicate

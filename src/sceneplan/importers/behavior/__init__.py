@@ -12,6 +12,7 @@ taxonomy (`sceneObject`), which needs the `behavior` extra (`bddl`) unless a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from sceneplan.errors import BadInputError, SceneplanError
@@ -19,8 +20,10 @@ from sceneplan.graph.io import from_dict
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.behavior.bddl import Problem, parse_problem
 from sceneplan.importers.behavior.convert import (
+    ATTACHED,
     COVERED,
     RELATIONS,
+    SPREAD,
     STATES,
     Scene,
     build_scene,
@@ -33,7 +36,7 @@ from sceneplan.importers.behavior.taxonomy import Taxonomy, default_taxonomy
 from sceneplan.importers.capabilities import achievable, can_place, has_predicate
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
-from sceneplan.world.state import EXCLUSIVE_STATES
+from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 from sceneplan.world.task import Task
 
 __all__ = ["convert", "import_", "read_problem"]
@@ -85,11 +88,16 @@ def convert(
     except GoalTooLarge:
         goal = None
         gaps.append("goal too large once its quantifiers are written out")
-    targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set()}
+    targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set(), "attach": set()}
+    targets["under"] = set()
     dirt = {i for i, s in things.items() if is_dirt(s)}
     for atom, negated in atoms(goal) if goal else ():
         if atom[1] in RELATIONS and not negated and len(atom) == 4:
             targets[RELATIONS[atom[1]]].add(atom[3])
+            if atom[1] in SPREAD and not taxonomy_fixed(taxonomy, things.get(atom[3])):
+                targets["ontop_of"].add(atom[2])  # the cloth a thing is wrapped in
+        if atom[1] in (ATTACHED, "under") and not negated and len(atom) == 4:
+            targets["attach" if atom[1] == ATTACHED else "under"].add(atom[3])
         if _dirties(atom, dirt) and not negated:
             gaps.append("goal makes a thing dirty (no action does)")
     scene = build_scene(problem, taxonomy, report, targets)
@@ -111,11 +119,13 @@ def convert(
     )
     tasks = []
     if goal is not None:
+        goal = _readings(goal, report, lambda i: taxonomy_fixed(taxonomy, things.get(i)))
         goal_text = render(goal, lambda a: _atom_text(a, scene, ids, gaps, dirt))
         gaps = list(dict.fromkeys(gaps))
         if not gaps:
             try:
-                parse_goal(goal_text, graph)
+                if parse_goal(goal_text, graph).holds(WorldState(graph)):
+                    gaps.append("goal holds at the start")  # nothing to do: no task
             except SceneplanError as exc:
                 gaps.append(f"goal does not parse: {str(exc).splitlines()[0]}")
         if not gaps:
@@ -135,6 +145,66 @@ def convert(
     for gap in gaps:
         report.dropped(f"task: {gap}")
     return Imported(graph, report, tasks, extra={"gaps": gaps, "activity": problem.name})
+
+
+def taxonomy_fixed(taxonomy: Taxonomy, synset: str | None) -> bool:
+    """Whether the synset is fixed furniture (a `sceneObject`)."""
+    return synset is not None and "sceneObject" in taxonomy.properties(synset)
+
+
+def _readings(goal: Ground, report: ImportReport, fixed: Callable[[str], bool]) -> Ground:
+    """The goal with the importer's readings of BDDL's spatial words applied:
+
+    - a thing is beside itself (`nextto(x, x)`: true, as bddl's distance test makes
+      it): BDDL's quantifiers range over the instance a body names (`forn (2) (?t -
+      trouser) (nextto ?t trouser_1)` counts trouser_1), and the graph's `nextto` never
+      holds of one node (`touching(x, x)` stays false: a body is not in contact with
+      itself);
+    - `nextto(x, y)` where the goal stacks y on an object z (a plate on a plate on a
+      mat): x beside y or beside what y is stacked on (a stack stands where its base
+      does), so a napkin on the table is beside the plates stacked on the mat there;
+    - `overlaid(x, y)` / `draped(x, y)` with y an object, wanted true: x on y, or y on
+      x (the thing wrapped in the cloth: one napkin wrapped round a knife and a spoon);
+      wanted false, x is not on y.
+    Each reading used is counted as a guess."""
+    stacked = {
+        a[2]: a[3]
+        for a, negated in _required(goal)
+        if a[1] in ("ontop", "inside") and not negated and len(a) == 4 and not fixed(a[3])
+    }
+
+    def read(g: Ground, negated: bool = False) -> Ground:
+        if g[0] == "atom":
+            return _reading(g, stacked, report, fixed, negated)
+        if g[0] == "not":
+            return ("not", read(g[1], not negated))
+        return (g[0], [read(part, negated) for part in g[1]])
+
+    return read(goal)
+
+
+def _reading(
+    atom: Ground,
+    stacked: dict[str, str],
+    report: ImportReport,
+    fixed: Callable[[str], bool],
+    negated: bool,
+) -> Ground:
+    name, args = atom[1], atom[2:]
+    if name == "nextto" and len(args) == 2 and args[0] == args[1]:
+        report.guessed(f"{name} of a thing with itself: true")
+        return ("and", [])
+    if name == "nextto" and len(args) == 2 and args[1] in stacked:
+        bases, current = [], args[1]
+        while current in stacked and stacked[current] not in (args[1], *bases):
+            current = stacked[current]
+            bases.append(current)
+        report.guessed("nextto a stacked thing: beside it or beside what it is stacked on")
+        return ("or", [atom, *(("atom", "nextto", args[0], b) for b in bases)])
+    if name in SPREAD and len(args) == 2 and not fixed(args[1]) and not negated:
+        report.guessed(f"{name} read as on top, either way round (a thing wrapped in cloth)")
+        return ("or", [("atom", "ontop", *args), ("atom", "ontop", args[1], args[0])])
+    return atom
 
 
 def _hall(rooms: list[str], report: ImportReport) -> tuple[list[dict], list[list[str]]]:
@@ -209,6 +279,13 @@ def _atom_text(
             gaps.append(f"goal puts things {where} {scene.kinds[target]}s: {why}")
         # BEHAVIOR's `inside` is a body's: a pizza on a plate in the fridge is inside it
         return f"{'inside' if name == 'inside' else relation}({subject}, {target})"
+    if name in (ATTACHED, "touching", "under", "nextto") and len(args) == 2:
+        subject, other = args
+        if scene.kinds[subject] == "asset" and (
+            name != "touching" or scene.kinds[other] == "asset"
+        ):
+            gaps.append("goal moves fixed furniture (a sceneObject)")
+        return f"{name}({subject}, {other})"
     if name in STATES and len(args) == 1:
         node = next(n for n in scene.nodes if n["id"] == args[0])
         verb = "open" if name == "open" else "turn_on"

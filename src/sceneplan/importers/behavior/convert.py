@@ -44,7 +44,7 @@ from sceneplan.importers.base import ImportReport
 from sceneplan.importers.behavior.bddl import Problem
 from sceneplan.importers.behavior.taxonomy import Taxonomy
 
-__all__ = ["COVERED", "DIRT", "Scene", "build_scene", "is_dirt", "lemma", "node_ids"]
+__all__ = ["ATTACHED", "COVERED", "DIRT", "Scene", "build_scene", "is_dirt", "lemma", "node_ids"]
 
 SOURCES = ("heatSource", "coldSource")  # taxonomy properties of things that heat or cool
 RELATIONS = {
@@ -81,6 +81,10 @@ DIRT = frozenset(
     }
 )
 COVERED = "covered"
+ATTACHED = "attached"  # hangs on / fastened to: on a node that affords attach
+FUTURE = "future"  # a thing made during the task (no place at the start)
+# taxonomy properties of food: a food with no place goes on a countertop or table
+FOOD_PROPERTIES = frozenset({"cookable", "meltable", "freezable"})
 
 
 def is_dirt(synset: str) -> bool:
@@ -122,11 +126,99 @@ class Scene:
     gaps: list[str] = field(default_factory=list)  # why the start is not expressible
 
 
+@dataclass
+class _Init:
+    """What `:init` says of the declared things: rooms, parents, state words, gaps."""
+
+    rooms: dict[str, str] = field(default_factory=dict)  # instance -> room
+    parents: dict[str, tuple[str, str]] = field(default_factory=dict)  # -> (parent, relation)
+    states: dict[str, list[str]] = field(default_factory=dict)
+    hooks: set[str] = field(default_factory=set)  # what things are attached to at the start
+    gaps: list[str] = field(default_factory=list)
+
+
 def build_scene(
     problem: Problem, taxonomy: Taxonomy, report: ImportReport, targets: dict[str, set[str]]
 ) -> Scene:
     """The scene of `problem`; `targets` maps ontop_of / inside_of to the instances the goal
-    puts things on or in (they get `release`, and `receptacle` for inside)."""
+    puts things on or in (they get `release`, and `receptacle` for inside), `attach` to
+    those it attaches things to, `under` to those it puts things under (their room gets
+    a floor)."""
+    objects, agent = _declared(problem, report)
+    ids = node_ids(objects)
+    props = {i: taxonomy.properties(s) for i, s in objects.items()}
+    fixed = {i for i in objects if "sceneObject" in props[i]}
+    init = _read_init(problem, objects, agent, fixed, report)
+    rooms, parents = init.rooms, init.parents
+    # rooms of fixed things written with ontop of another fixed thing
+    for instance in sorted(fixed - set(rooms)):
+        room = _room_through(instance, parents, rooms)
+        if room is not None:
+            rooms[instance] = room
+    room_list = list(dict.fromkeys(rooms.values()))
+    if not room_list:
+        init.gaps.append("no room: no inroom fact")
+        room_list = ["room"]
+    _place_unplaced(objects, props, fixed, init, room_list, report)
+    placed = _placed(objects, fixed, rooms, parents)
+    nodes: list[dict[str, Any]] = [native_node(id=r, kind="room") for r in room_list]
+    report.mapped("room", len(room_list))
+    floors: dict[str, str] = {}
+    kinds: dict[str, str] = {}
+    hooks = init.hooks | targets.get("attach", set())
+    for instance, synset in objects.items():
+        where = _where(instance, synset, props[instance], fixed, placed, init, room_list, report)
+        if where is None:
+            continue
+        kind, parent, relation = where
+        if parent.startswith(_FLOOR_OF):
+            room = parent[len(_FLOOR_OF) :]
+            parent = floors.setdefault(room, f"floor_{room}")
+        elif kind == "object":
+            parent = ids[parent]
+        kinds[ids[instance]] = kind
+        nodes.append(
+            _node(
+                ids[instance],
+                kind,
+                parent,
+                relation,
+                synset,
+                props[instance],
+                taxonomy,
+                init.states[instance],
+                instance in hooks,
+                instance,
+                targets,
+                report,
+            )
+        )
+    for instance in targets.get("under", set()):
+        room = rooms.get(instance) or _room_through(instance, parents, rooms)
+        if room is not None and instance in objects and not _has_floor(room, objects, rooms):
+            floors.setdefault(room, f"floor_{room}")
+    for room, floor in floors.items():
+        nodes.append(
+            native_node(
+                id=floor, kind="asset", parent=room, category="floor", affordances=["release"]
+            )
+        )
+    agent_room = room_list[0]
+    if agent is not None and agent in parents:
+        agent_room = _room_through(agent, parents, rooms) or agent_room
+    nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
+    return Scene(nodes, ids, kinds, {ids[i]: s for i, s in objects.items()}, room_list, init.gaps)
+
+
+_FLOOR_OF = "floor of:"  # a parent to be: the floor node of a room
+
+
+def _has_floor(room: str, objects: dict[str, str], rooms: dict[str, str]) -> bool:
+    return any(lemma(s) == "floor" and rooms.get(i) == room for i, s in objects.items())
+
+
+def _declared(problem: Problem, report: ImportReport) -> tuple[dict[str, str], str | None]:
+    """The declared things (instance -> synset) but wildcards and the agent; the agent."""
     objects, agent = {}, None
     for instance, synset in problem.objects.items():
         if instance.endswith("_*"):
@@ -136,153 +228,218 @@ def build_scene(
             agent = instance
             continue
         objects[instance] = synset
-    ids = node_ids(objects)
-    props = {i: taxonomy.properties(s) for i, s in objects.items()}
-    fixed = {i for i in objects if "sceneObject" in props[i]}
-    gaps: list[str] = []
+    return objects, agent
 
-    rooms: dict[str, str] = {}  # instance -> room
-    parents: dict[str, tuple[str, str]] = {}  # instance -> (parent instance, relation)
-    states: dict[str, list[str]] = {i: [] for i in objects}
+
+def _read_init(
+    problem: Problem,
+    objects: dict[str, str],
+    agent: str | None,
+    fixed: set[str],
+    report: ImportReport,
+) -> _Init:
+    init = _Init(states={i: [] for i in objects})
     for fact in problem.init:
         name, args = fact[0], fact[1:]
         if any(a.endswith("_*") for a in args):
             continue  # about a wildcard instance: dropped with it
         named = args[:1] if name == "inroom" else args
-        unknown = [a for a in named if a not in objects and a != agent]
-        if unknown:
-            gaps.append("init names an undeclared object")
+        if [a for a in named if a not in objects and a != agent]:
+            init.gaps.append("init names an undeclared object")
             continue
-        if name == COVERED and len(args) == 2 and is_dirt(objects[args[1]]):
-            states[args[0]].append("dirty")
-            report.mapped("covered with dirt: dirty")
-        elif name == "inroom" and len(args) == 2:
-            if args[0] != agent:
-                rooms[args[0]] = _room_id(args[1])
-            report.mapped("inroom")
-        elif name in RELATIONS and len(args) == 2:
-            subject, target = args
-            if subject == agent:
-                parents.setdefault(subject, (target, RELATIONS[name]))
-                continue
-            if subject in fixed:
-                report.guessed(f"{name} of fixed furniture (sceneObject): kept fixed in its room")
-                parents.setdefault(subject, (target, "room_of"))
-                continue
-            if subject in parents:
-                report.dropped(f"{name}: a second parent of one object")
-                continue
-            parents[subject] = (target, RELATIONS[name])
-            if name in SPREAD:
-                report.guessed(f"{name} read as ontop (the graph has no geometry)")
-            else:
-                report.mapped(name)
-        elif name in STATES and len(args) == 1:
-            states[args[0]].append(STATES[name][0])
-            report.mapped(name)
-        elif len(args) == 1:
-            states[args[0]].append(name)
-            report.mapped(f"state {name}")
-        else:
-            gaps.append(f"init uses predicate {name}")
+        _read_fact(name, args, objects, agent, fixed, init, report)
     for fact in problem.negated_init:
         name, args = fact[0], fact[1:]
         if (
-            (name in STATES and len(args) == 1 and args[0] in states)
-            or (len(args) == 1 and args[0] in states)
+            (len(args) == 1 and args[0] in init.states)
             or name in RELATIONS
-            or name == "inroom"
+            or name in (ATTACHED, "inroom", "touching", "under")
             or (name == COVERED and len(args) == 2 and is_dirt(objects.get(args[1], "")))
         ):
             report.mapped(f"not {name}")
         else:
-            gaps.append(f"init uses predicate {name}")
+            init.gaps.append(f"init uses predicate {name}")
+    return init
 
-    # rooms of fixed things written with ontop of another fixed thing
-    for instance in sorted(fixed - set(rooms)):
-        room = _room_through(instance, parents, rooms)
-        if room is not None:
-            rooms[instance] = room
-    room_list = list(dict.fromkeys(rooms.values()))
-    if not room_list:
-        gaps.append("no room: no inroom fact")
-        room_list = ["room"]
 
-    placed = _placed(objects, fixed, rooms, parents)
-    nodes: list[dict[str, Any]] = [native_node(id=r, kind="room") for r in room_list]
-    report.mapped("room", len(room_list))
-    floors: dict[str, str] = {}
-    kinds: dict[str, str] = {}
-    for instance, synset in objects.items():
-        node_id, p = ids[instance], props[instance]
-        relation = None
-        if instance in fixed:
-            kind = "asset"
-            parent = rooms.get(instance)
-            if parent is None:
-                gaps.append("init: fixed furniture in no room")
-                parent = room_list[0]
-            report.mapped("asset (sceneObject)")
+def _read_fact(
+    name: str,
+    args: tuple[str, ...],
+    objects: dict[str, str],
+    agent: str | None,
+    fixed: set[str],
+    init: _Init,
+    report: ImportReport,
+) -> None:
+    """One `:init` fact into `init`."""
+    if name == COVERED and len(args) == 2 and is_dirt(objects[args[1]]):
+        init.states[args[0]].append("dirty")
+        report.mapped("covered with dirt: dirty")
+    elif name == "inroom" and len(args) == 2:
+        if args[0] != agent:
+            init.rooms[args[0]] = _room_id(args[1])
+        report.mapped("inroom")
+    elif (name in RELATIONS or name in (ATTACHED, "under")) and len(args) == 2:
+        subject, target = args
+        relation = RELATIONS.get(name, "ontop_of" if name == ATTACHED else "under")
+        if subject == agent:
+            init.parents.setdefault(subject, (target, relation))
+            return
+        if subject in fixed:
+            report.guessed(f"{name} of fixed furniture (sceneObject): kept fixed in its room")
+            init.parents.setdefault(subject, (target, "room_of"))
+            return
+        if subject in init.parents:
+            report.dropped(f"{name}: a second parent of one object")
+            return
+        init.parents[subject] = (target, relation)
+        if name == ATTACHED:
+            init.hooks.add(target)
+            report.mapped("attached: on a node that affords attach")
+        elif name == "under":
+            report.guessed("under read as on the floor of the room of what it is under")
+        elif name in SPREAD:
+            report.guessed(f"{name} read as ontop (the graph has no geometry)")
         else:
-            kind = "object"
-            if instance in parents and parents[instance][0] in placed:
-                target, relation = parents[instance]
-                parent = ids[target]
-                report.mapped("object")
-            elif instance in rooms:
-                room = rooms[instance]
-                if room not in floors:
-                    floors[room] = f"floor_{room}"
-                parent, relation = floors[room], "ontop_of"
-                report.guessed("object with only a room: on a room-floor asset")
-            else:
-                if is_dirt(synset):
-                    report.mapped("dirt substance: the state dirty of what it covers")
-                    continue
-                if "substance" in p or "physicalSubstance" in p or "visualSubstance" in p:
-                    gaps.append("init: a substance (water, dust, ...): no node of a scene graph")
-                elif instance in parents:
-                    gaps.append("init: an object on or in a thing with no place")
-                else:
-                    gaps.append("init: an object with no place (made during the task)")
-                report.dropped("object with no place in :init")
-                continue
-        kinds[node_id] = kind
-        source = next((taxonomy.parameters(synset, q) for q in SOURCES if q in p), None)
-        holds = bool(source) and source.get("requires_inside") == 1 and "openable" not in p
-        affordances = _affordances(instance, kind, p, targets, holds)
-        word_states = list(dict.fromkeys(states[instance]))
-        if source is not None and (
-            source.get("requires_toggled_on") == 0 or (not source and "toggleable" not in p)
-        ):
-            word_states.append("on")  # runs without a switch (a refrigerator)
-            report.mapped("heat or cold source that needs no switching on: on")
-        if "dirty" in word_states:
-            affordances.append("wipe")
-        if "openable" in p and "open" not in word_states:
-            word_states.append("closed")
-        if "toggleable" in p and "on" not in word_states:
-            word_states.append("off")
-        if "cloth" in p and "folded" not in word_states and "unfolded" not in word_states:
-            word_states.append("unfolded")  # BEHAVIOR's cloth lies spread out unless folded
-        nodes.append(
-            native_node(
-                id=node_id,
-                kind=kind,
-                parent=parent,
-                relation=relation,
-                category=lemma(synset),
-                affordances=affordances,
-                state=word_states,
-            )
-        )
-    for room, floor in floors.items():
-        nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
-    agent_room = room_list[0]
-    if agent is not None and agent in parents:
-        agent_room = _room_through(agent, parents, rooms) or agent_room
-    nodes.append(native_node(id="agent", kind="agent", parent=agent_room))
-    return Scene(nodes, ids, kinds, {ids[i]: s for i, s in objects.items()}, room_list, gaps)
+            report.mapped(name)
+    elif name == FUTURE and len(args) == 1:
+        report.mapped("future: the thing made during the task is placed by its category")
+    elif name in STATES and len(args) == 1:
+        init.states[args[0]].append(STATES[name][0])
+        report.mapped(name)
+    elif len(args) == 1:
+        init.states[args[0]].append(name)
+        report.mapped(f"state {name}")
+    else:
+        init.gaps.append(f"init uses predicate {name}")
+
+
+def _is_substance(props: frozenset[str]) -> bool:
+    return bool({"substance", "physicalSubstance", "visualSubstance"} & props)
+
+
+def _place_unplaced(
+    objects: dict[str, str],
+    props: dict[str, frozenset[str]],
+    fixed: set[str],
+    init: _Init,
+    room_list: list[str],
+    report: ImportReport,
+) -> None:
+    """An object BDDL gives no place (one made during the task, `future`; one only
+    covered or filled) gets one by rule from its category (`PLACE_BY_CATEGORY`): food on
+    a countertop or table of the scene, anything else on the floor of the first room."""
+    for instance, synset in objects.items():
+        if instance in fixed or instance in init.rooms or instance in init.parents:
+            continue
+        if is_dirt(synset) or _is_substance(props[instance]):
+            continue
+        food = bool(FOOD_PROPERTIES & props[instance])
+        surface = _food_surface(objects, fixed) if food else None
+        if surface is not None:
+            init.parents[instance] = (surface, "ontop_of")
+            report.guessed(f"object with no place: food on the {lemma(objects[surface])}")
+        else:
+            init.rooms[instance] = room_list[0]
+            report.guessed("object with no place: on the floor of the first room")
+
+
+def _food_surface(objects: dict[str, str], fixed: set[str]) -> str | None:
+    """Where food with no place goes: the first countertop, else the first table."""
+    for stems in (("countertop",), ("table", "breakfast_table", "kitchen_table")):
+        for instance in objects:
+            if instance in fixed and lemma(objects[instance]) in stems:
+                return instance
+    return None
+
+
+def _where(
+    instance: str,
+    synset: str,
+    props: frozenset[str],
+    fixed: set[str],
+    placed: set[str],
+    init: _Init,
+    room_list: list[str],
+    report: ImportReport,
+) -> tuple[str, str, str | None] | None:
+    """(kind, parent, relation) of a thing's node, or None for a thing with no node (a
+    substance, what rests on a thing with no place). A parent `floor of:ROOM` is the
+    room's floor node."""
+    if instance in fixed:
+        parent = init.rooms.get(instance)
+        if parent is None:
+            init.gaps.append("init: fixed furniture in no room")
+            parent = room_list[0]
+        report.mapped("asset (sceneObject)")
+        return "asset", parent, None
+    parents, rooms = init.parents, init.rooms
+    if instance in parents and parents[instance][0] in placed:
+        target, relation = parents[instance]
+        if relation == "under":
+            room = rooms.get(target) or _room_through(target, parents, rooms) or room_list[0]
+            return "object", _FLOOR_OF + room, "ontop_of"
+        report.mapped("object")
+        return "object", target, relation
+    if instance in rooms:
+        report.guessed("object with only a room: on a room-floor asset")
+        return "object", _FLOOR_OF + rooms[instance], "ontop_of"
+    if is_dirt(synset):
+        report.mapped("dirt substance: the state dirty of what it covers")
+        return None
+    if _is_substance(props):
+        init.gaps.append("init: a substance (water, dust, ...): no node of a scene graph")
+    elif instance in parents:
+        init.gaps.append("init: an object on or in a thing with no place")
+    else:
+        init.gaps.append("init: an object with no place (made during the task)")
+    report.dropped("object with no place in :init")
+    return None
+
+
+def _node(
+    node_id: str,
+    kind: str,
+    parent: str,
+    relation: str | None,
+    synset: str,
+    p: frozenset[str],
+    taxonomy: Taxonomy,
+    states: list[str],
+    hook: bool,
+    instance: str,
+    targets: dict[str, set[str]],
+    report: ImportReport,
+) -> dict[str, Any]:
+    """One thing's node: affordances and state words from the taxonomy and `:init`."""
+    source = next((taxonomy.parameters(synset, q) for q in SOURCES if q in p), None)
+    holds = bool(source) and source.get("requires_inside") == 1 and "openable" not in p
+    affordances = _affordances(instance, kind, p, targets, holds)
+    if hook:
+        affordances += [a for a in ("release", "attach") if a not in affordances]
+    word_states = list(dict.fromkeys(states))
+    if source is not None and (
+        source.get("requires_toggled_on") == 0 or (not source and "toggleable" not in p)
+    ):
+        word_states.append("on")  # runs without a switch (a refrigerator)
+        report.mapped("heat or cold source that needs no switching on: on")
+    if "dirty" in word_states:
+        affordances.append("wipe")
+    if "openable" in p and "open" not in word_states:
+        word_states.append("closed")
+    if "toggleable" in p and "on" not in word_states:
+        word_states.append("off")
+    if "cloth" in p and "folded" not in word_states and "unfolded" not in word_states:
+        word_states.append("unfolded")  # BEHAVIOR's cloth lies spread out unless folded
+    return native_node(
+        id=node_id,
+        kind=kind,
+        parent=parent,
+        relation=relation,
+        category=lemma(synset),
+        affordances=affordances,
+        state=word_states,
+    )
 
 
 def _placed(

@@ -5,8 +5,8 @@ declares every instance, so each quantifier is written out over the
 declared instances of that synset or its descendants: `forall` as `and`,
 `exists` as `or`, `forn (k)` as `or` over the k-subsets, and `forpairs` as
 bddl evaluates it (each of the smaller set has a partner, and as many of the
-larger set have one; for equal sets paired by `ontop` (or `overlaid` /
-`draped`, read as ontop), only "every place has something", which implies
+larger set have one; for equal sets paired by `ontop`, only "every place has
+something", which implies
 the rest since a thing rests on one place; not for `inside`, which is
 spatial: a thing in a box in a bin is inside both), `fornpairs (k)` likewise
 with k. The result is exact and needs no quantifier of the goal language.
@@ -23,7 +23,6 @@ from typing import Any
 
 from sceneplan.errors import BadInputError
 from sceneplan.importers.behavior.bddl import SExpr
-from sceneplan.importers.behavior.convert import RELATIONS
 
 __all__ = ["MAX_ATOMS", "atoms", "ground_goal", "render"]
 
@@ -74,7 +73,7 @@ def ground_goal(
                 and len(insts_a) == len(insts_b)
                 and isinstance(body, list)
                 and len(body) == 3
-                and RELATIONS.get(body[0]) == "ontop_of"  # ontop, overlaid, draped
+                and body[0] == "ontop"  # overlaid / draped may wrap either way round
                 and {body[1], body[2]} == {var_a, var_b}
             ):
                 # A thing rests on one place only: when every place of as many has

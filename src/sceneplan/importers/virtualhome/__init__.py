@@ -73,6 +73,15 @@ def _graph(
     )
 
 
+def _placements(vh_goal: dict[str, Any]) -> frozenset[tuple[Any, Any]]:
+    """The (thing, target) pairs a goal puts on or in something."""
+    return frozenset(
+        (item.get("from_id"), item["to_id"])
+        for item in vh_goal.get("goal", ())
+        if item.get("relation_type") in ("ON", "INSIDE")
+    )
+
+
 def convert_task(
     task_id: str,
     graph_data: dict[str, Any],
@@ -86,12 +95,8 @@ def convert_task(
     """One virtualhome-eval task: graph, task (if expressible), and in `extra` the gaps,
     the translated program (or why it does not translate)."""
     report = ImportReport("virtualhome")
-    targets = frozenset(
-        item["to_id"]
-        for item in vh_goal.get("goal", ())
-        if item.get("relation_type") in ("ON", "INSIDE")
-    )
-    scene = build_scene(graph_data, report, source, targets)
+    wanted = _placements(vh_goal)
+    scene = build_scene(graph_data, report, source, frozenset(t for _, t in wanted), wanted)
     vh = check_graph(graph_data, source)
     environment = environment or f"virtualhome-{task_id}"
     graph = _graph(scene.nodes, environment, source, scene.links)

@@ -8,7 +8,9 @@
 - An object's parent is what it is INSIDE (other than a room), else what it
   is ON. An object with only a room edge gets a real parent where the scene
   has one: the surface (or container) it is CLOSE to in that room, smallest
-  id first; else a room-floor asset (`floor_<room>`), which is guessed.
+  id first; else a room-floor asset (`floor_<room>`), which is guessed. The
+  guess never puts an object where the task's goal wants it (the goal would
+  hold at the start): such an object goes on the floor.
 - Affordances from properties: GRABBABLE `pickup`, CAN_OPEN `open`/`close`,
   HAS_SWITCH `turn_on`/`turn_off`, CONTAINERS without a door `receptacle`,
   SURFACES or CONTAINERS `release` (on objects only where a task's goal puts
@@ -96,21 +98,87 @@ class Scene:
     links: list[list[str]] = field(default_factory=list)
 
 
+@dataclass
+class _Layout:
+    """The scene being built: VirtualHome id -> node id, kinds, rooms, parents."""
+
+    vh: dict[Any, dict[str, Any]]
+    out_edges: dict[Any, list[tuple[str, Any]]]
+    room_names: dict[Any, str]
+    ids: dict[Any, str] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
+    agent: Any = None
+    room_of: dict[str, str] = field(default_factory=dict)
+    floors: dict[str, str] = field(default_factory=dict)
+    parents: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    object_room: dict[str, str] = field(default_factory=dict)
+    held: list[str] = field(default_factory=list)
+
+    def room_edge(self, vid: Any) -> Any:
+        for relation, target in self.out_edges[vid]:
+            if relation == "INSIDE" and target in self.room_names:
+                return target
+        return None
+
+    def floor(self, room: str) -> str:
+        return self.floors.setdefault(room, f"floor_{room}")
+
+
 def build_scene(
-    data: dict[str, Any], report: ImportReport, source: str, targets: frozenset = frozenset()
+    data: dict[str, Any],
+    report: ImportReport,
+    source: str,
+    targets: frozenset = frozenset(),
+    wanted: frozenset = frozenset(),
 ) -> Scene:
     """The scene graph of one VirtualHome graph, as native nodes in a stable order.
 
     `targets` are the VirtualHome ids a task's goal puts things on or in: only
     those objects take things (`release`); other objects do not, which keeps
-    the symbolic planner's search small.
+    the symbolic planner's search small. `wanted` are the goal's (thing, target)
+    pairs: an object with only a room edge is not guessed onto the surface it is
+    close to when the goal puts it there (the guess would make the goal true).
     """
+    layout = _layout(data, report, source)
+    nodes: list[dict[str, Any]] = [
+        native_node(id=layout.room_names[r], kind="room") for r in sorted(layout.room_names)
+    ]
+    _place_assets(layout, report)
+    _place_objects(layout, report, wanted)
+    _cut_loops(layout, report)
+    for vid in sorted(layout.ids):
+        nid = layout.ids[vid]
+        if nid not in layout.parents:
+            continue
+        node = layout.vh[vid]
+        parent, relation = layout.parents[nid]
+        nodes.append(
+            native_node(
+                id=nid,
+                kind=layout.kinds[nid],
+                parent=parent,
+                relation=relation,
+                category=re.sub(r"[^a-z0-9_]+", "_", str(node["class_name"]).lower()),
+                affordances=_affordances(node, layout.kinds[nid], vid in targets),
+                state=sorted({str(s).lower() for s in node.get("states", ())}),
+            )
+        )
+    for room, floor in sorted(layout.floors.items()):
+        nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
+        layout.kinds[floor] = "asset"
+        layout.room_of[floor] = room
+    links = _doors(layout, nodes, report)
+    _add_agent(layout, nodes, report)
+    ids = {vid: nid for vid, nid in layout.ids.items() if nid in layout.kinds}
+    return Scene(nodes, ids, layout.kinds, layout.room_of, layout.held, [], links)
+
+
+def _layout(data: dict[str, Any], report: ImportReport, source: str) -> _Layout:
+    """Node ids and kinds: rooms, the character (the agent), assets and objects."""
     vh = check_graph(data, source)
     out_edges: dict[Any, list[tuple[str, Any]]] = defaultdict(list)
     for edge in data["edges"]:
         out_edges[edge["from_id"]].append((edge["relation_type"], edge["to_id"]))
-    ids: dict[Any, str] = {}
-    kinds: dict[str, str] = {}
     rooms = [n for n in vh.values() if n.get("category") == "Rooms"]
     if not rooms:
         raise BadInputError(
@@ -121,15 +189,16 @@ def build_scene(
     for room in sorted(rooms, key=lambda n: n["id"]):
         name = re.sub(r"[^a-z0-9_]+", "_", str(room["class_name"]).lower())
         room_names[room["id"]] = name if name not in room_names.values() else node_id(room)
-    agent = None
+    layout = _Layout(vh, out_edges, room_names)
+    ids, kinds = layout.ids, layout.kinds
     for vid, node in sorted(vh.items(), key=lambda kv: kv[0]):
         category = node.get("category")
         if vid in room_names:
             ids[vid] = room_names[vid]
             kinds[ids[vid]] = "room"
         elif category == "Characters":
-            if agent is None:
-                agent = vid
+            if layout.agent is None:
+                layout.agent = vid
                 ids[vid] = "agent"
                 kinds["agent"] = "agent"
             else:
@@ -140,128 +209,120 @@ def build_scene(
             ids[vid] = node_id(node)
             kinds[ids[vid]] = "object" if "GRABBABLE" in node.get("properties", ()) else "asset"
     report.mapped("room", len(room_names))
+    return layout
 
-    def room_edge(vid: Any) -> Any:
-        for relation, target in out_edges[vid]:
-            if relation == "INSIDE" and target in room_names:
-                return target
-        return None
 
-    gaps: list[str] = []
-    nodes: list[dict[str, Any]] = [
-        native_node(id=room_names[r], kind="room") for r in sorted(room_names)
-    ]
-    room_of: dict[str, str] = {}
-    floors: dict[str, str] = {}
-    parents: dict[str, tuple[str, str | None]] = {}
-    # assets first: objects may rest on them
-    for vid in sorted(ids):
-        nid = ids[vid]
-        if kinds[nid] != "asset":
+def _place_assets(layout: _Layout, report: ImportReport) -> None:
+    """Assets stand in their room (an asset in no room is dropped)."""
+    for vid in sorted(layout.ids):
+        nid = layout.ids[vid]
+        if layout.kinds[nid] != "asset":
             continue
-        room = room_edge(vid)
+        room = layout.room_edge(vid)
         if room is None:
             report.dropped("asset in no room")
-            del kinds[nid]
+            del layout.kinds[nid]
             continue
-        room_of[nid] = room_names[room]
-        parents[nid] = (room_names[room], None)
+        layout.room_of[nid] = layout.room_names[room]
+        layout.parents[nid] = (layout.room_names[room], None)
         report.mapped("asset (not grabbable)")
-        if any(rel in PLACEMENT and t not in room_names and t in ids for rel, t in out_edges[vid]):
+        if any(
+            rel in PLACEMENT and t not in layout.room_names and t in layout.ids
+            for rel, t in layout.out_edges[vid]
+        ):
             report.dropped("ON/INSIDE edge of an asset (assets stand in their room)")
-    held: list[str] = []
-    object_room: dict[str, str] = {}
-    if agent is not None:
-        for relation, target in out_edges[agent]:
+
+
+def _place_objects(layout: _Layout, report: ImportReport, wanted: frozenset) -> None:
+    """Objects: held by the character, in or on a thing, or guessed from a room edge."""
+    ids, kinds = layout.ids, layout.kinds
+    if layout.agent is not None:
+        for relation, target in layout.out_edges[layout.agent]:
             if relation in ("HOLDS_RH", "HOLDS_LH") and target in ids:
-                held.append(ids[target])
+                layout.held.append(ids[target])
     for vid in sorted(ids):
         nid = ids[vid]
         if kinds.get(nid) != "object":
             continue
-        room = room_edge(vid)
-        parent, relation = _parent(vid, out_edges, ids, kinds, vh, room_names)
-        if nid in held:
+        room = layout.room_edge(vid)
+        args = (layout.out_edges, ids, kinds, layout.vh)
+        parent, relation = _parent(vid, *args, layout.room_names)
+        if nid in layout.held:
             parent, relation = "agent", "held"
             report.mapped("object held by the character")
         elif parent is not None:
             report.mapped(f"object {relation.split('_')[0]} a thing")
         elif room is not None:
-            close = _close_surface(vid, out_edges, ids, kinds, vh, room_of, room_names[room])
+            name = layout.room_names[room]
+            close = _close_surface(vid, *args, layout.room_of, name, wanted)
             if close is not None:
                 parent, relation = close
                 report.guessed("object with only a room edge: on the surface it is close to")
             else:
-                floor = floors.setdefault(room_names[room], f"floor_{room_names[room]}")
-                parent, relation = floor, "ontop_of"
+                parent, relation = layout.floor(name), "ontop_of"
                 report.guessed("object with only a room edge: on a room-floor asset")
         else:
             report.dropped("object in no room and on nothing")
             del kinds[nid]
             continue
-        parents[nid] = (parent, relation)
+        layout.parents[nid] = (parent, relation)
         if room is not None:
-            object_room[nid] = room_names[room]
-    # containment loops (a VirtualHome object INSIDE an object INSIDE it) are cut at the room
+            layout.object_room[nid] = layout.room_names[room]
+
+
+def _cut_loops(layout: _Layout, report: ImportReport) -> None:
+    """Containment loops (a VirtualHome object INSIDE an object INSIDE it) are cut at the
+    room floor."""
+    parents = layout.parents
     for nid in list(parents):
         seen, current = set(), nid
         while current in parents and parents[current][1] is not None and current not in seen:
             seen.add(current)
             current = parents[current][0]
         if current in seen:
-            room = object_room.get(nid, next(iter(room_names.values())))
-            parents[nid] = (floors.setdefault(room, f"floor_{room}"), "ontop_of")
+            room = layout.object_room.get(nid, next(iter(layout.room_names.values())))
+            parents[nid] = (layout.floor(room), "ontop_of")
             report.guessed("containment loop cut: on the room floor")
-    for vid in sorted(ids):
-        nid = ids[vid]
-        if nid not in parents:
-            continue
-        node = vh[vid]
-        parent, relation = parents[nid]
-        nodes.append(
-            native_node(
-                id=nid,
-                kind=kinds[nid],
-                parent=parent,
-                relation=relation,
-                category=re.sub(r"[^a-z0-9_]+", "_", str(node["class_name"]).lower()),
-                affordances=_affordances(node, kinds[nid], vid in targets),
-                state=sorted({str(s).lower() for s in node.get("states", ())}),
-            )
-        )
-    for room, floor in sorted(floors.items()):
-        nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
-        kinds[floor] = "asset"
-        room_of[floor] = room
+
+
+def _doors(layout: _Layout, nodes: list[dict[str, Any]], report: ImportReport) -> list[list[str]]:
+    """Each door joining two rooms as a pose linked to both."""
     links = []
-    for vid, node in sorted(vh.items(), key=lambda kv: kv[0]):
+    for vid, node in sorted(layout.vh.items(), key=lambda kv: kv[0]):
         if node.get("category") == "Doors":
             between = sorted(
-                {room_names[t] for rel, t in out_edges[vid] if rel == "BETWEEN" and t in room_names}
-                | {room_names[r] for r in [room_edge(vid)] if r is not None}
+                {
+                    layout.room_names[t]
+                    for rel, t in layout.out_edges[vid]
+                    if rel == "BETWEEN" and t in layout.room_names
+                }
+                | {layout.room_names[r] for r in [layout.room_edge(vid)] if r is not None}
             )
             if len(between) == 2:
                 door = node_id(node)
                 nodes.append(native_node(id=door, kind="pose"))
                 links += [[between[0], door], [between[1], door]]
                 report.mapped("door as a pose between its two rooms")
-    agent_room = room_names.get(room_edge(agent)) if agent is not None else None
+    return links
+
+
+def _add_agent(layout: _Layout, nodes: list[dict[str, Any]], report: ImportReport) -> None:
+    agent = layout.agent
+    agent_room = layout.room_names.get(layout.room_edge(agent)) if agent is not None else None
     if agent_room is None:
         agent_room = nodes[0]["id"]
         report.guessed("agent: in the first room")
     posture = (
-        sorted({str(s).lower() for s in vh[agent].get("states", ())} & POSTURES)
+        sorted({str(s).lower() for s in layout.vh[agent].get("states", ())} & POSTURES)
         if agent is not None
         else []
     )
     # VirtualHome's character has two hands; the agent gets them where the start needs them
     # (a task may ask for them too: `give_two_hands`)
     nodes.append(native_node(id="agent", kind="agent", parent=agent_room, state=posture[:1]))
-    kinds["agent"] = "agent"
-    if len(held) > 1:
+    layout.kinds["agent"] = "agent"
+    if len(layout.held) > 1:
         give_two_hands(nodes, report, "the character holds two objects at the start")
-    ids = {vid: nid for vid, nid in ids.items() if nid in kinds}
-    return Scene(nodes, ids, kinds, room_of, held, gaps, links)
 
 
 def give_two_hands(nodes: list[dict[str, Any]], report: ImportReport, why: str) -> None:
@@ -288,9 +349,11 @@ def _parent(vid, out_edges, ids, kinds, vh, room_names) -> tuple[str | None, str
     return None, None
 
 
-def _close_surface(vid, out_edges, ids, kinds, vh, room_of, room) -> tuple[str, str] | None:
+def _close_surface(
+    vid, out_edges, ids, kinds, vh, room_of, room, wanted=frozenset()
+) -> tuple[str, str] | None:
     for rel, target in sorted(out_edges[vid], key=lambda e: (e[0], e[1])):
-        if rel != "CLOSE" or target not in ids:
+        if rel != "CLOSE" or target not in ids or (vid, target) in wanted:
             continue
         nid = ids[target]
         if kinds.get(nid) != "asset" or room_of.get(nid) != room:

@@ -100,7 +100,8 @@ def translate_goal(
     goal: dict[str, Any], scene: Scene, vh: dict[Any, dict]
 ) -> tuple[str, list[str]]:
     """The goal text and the gaps that keep it from being expressible."""
-    gaps, atoms = [], []
+    gaps: list[str] = []
+    atoms: list[str] = []
     for action in goal.get("actions", ()):
         gaps.append(f"goal needs action {action.split('|')[0].lower()}")
     postures: list[str] = []  # the character's SITTING / LYING states
@@ -108,76 +109,113 @@ def translate_goal(
     nodes = {n["id"]: n for n in scene.nodes}
     for item in goal.get("goal", ()):
         if "state" in item:
-            nid = scene.ids.get(item["id"])
-            word = str(item["state"]).lower()
-            if nid is None:
-                gaps.append("goal names a dropped node (wall, floor, door)")
-            elif nid == "agent":
-                if word in POSTURE.values() and achievable(word):
-                    postures.append(word)
-                else:
-                    gaps.append(f"goal uses state {word} of the character")
-            elif not achievable(word):
-                gaps.append(f"goal uses state {word}")
-            else:
-                needed = {
-                    "on": "turn_on",
-                    "off": "turn_off",
-                    "open": "open",
-                    "closed": "close",
-                    "plugged_in": "plug_in",
-                    "plugged_out": "plug_out",
-                }
-                if word in needed and needed[word] not in nodes[nid].get("affordances", ()):
-                    gaps.append(f"goal needs {needed[word]} on a thing without it")
-                atoms.append(f"{word}({nid})")
-            continue
-        relation = item.get("relation_type")
-        a, b = scene.ids.get(item["from_id"]), scene.ids.get(item["to_id"])
-        if a is None or b is None:
-            gaps.append("goal names a dropped node (wall, floor, door)")
-            continue
-        if relation in HOLDS and a == "agent":
-            atoms.append(f"held({b})")
-        elif relation == "ON" and a == "agent":
-            seats.append(b)
-        elif relation == "INSIDE" and a == "agent":
-            if scene.kinds.get(b) == "room":
-                atoms.append(f"agent_at({b})")
-            else:
-                gaps.append("goal puts the character inside a thing")
-        elif relation == "CLOSE":
-            if "agent" in (a, b):
-                gaps.append("goal puts the character close to a thing")
-            elif not has_predicate("nextto"):
-                gaps.append("goal uses relation CLOSE")
-            elif scene.kinds.get(a) == "object" and scene.kinds.get(b) == "object":
-                atoms.append(f"nextto({a}, {b})")
-            else:
-                gaps.append("goal puts a thing close to an asset or room")
-        elif relation == "INSIDE" and scene.kinds.get(b) == "room":
-            atoms.append(f"in_room({a}, {b})")
-        elif relation in ("ON", "INSIDE"):
-            rel = "ontop_of" if relation == "ON" else "inside_of"
-            if scene.kinds.get(b) not in ("asset", "object"):
-                gaps.append(f"goal puts things {relation.lower()} the character")
-                continue
-            if scene.kinds.get(a) != "object":
-                gaps.append("goal moves an asset")
-            node = nodes[b]
-            why = can_place(
-                rel,
-                scene.kinds[b],
-                tuple(node.get("affordances", ())),
-                tuple(node.get("state", ())),
-            )
-            if why is not None:
-                gaps.append(f"goal puts things {relation.lower()} {scene.kinds[b]}s: {why}")
-            atoms.append(f"{rel}({a}, {b})")
+            atom = _state_atom(item, scene, nodes, gaps, postures)
         else:
-            gaps.append(f"goal uses relation {relation}")
+            atom = _relation_atom(item, scene, nodes, gaps, seats)
+        if atom is not None:
+            atoms.append(atom)
     atoms += _posture_atoms(postures, seats, nodes, gaps)
     return " and ".join(dict.fromkeys(atoms)) or "true", list(dict.fromkeys(gaps))
+
+
+# the action a goal's state word needs of its thing
+STATE_ACTIONS = {
+    "on": "turn_on",
+    "off": "turn_off",
+    "open": "open",
+    "closed": "close",
+    "plugged_in": "plug_in",
+    "plugged_out": "plug_out",
+}
+
+
+def _state_atom(
+    item: dict[str, Any],
+    scene: Scene,
+    nodes: dict[str, dict],
+    gaps: list[str],
+    postures: list[str],
+) -> str | None:
+    """A goal state item as an atom (the character's posture goes to `postures`)."""
+    nid = scene.ids.get(item["id"])
+    word = str(item["state"]).lower()
+    if nid is None:
+        gaps.append("goal names a dropped node (wall, floor, door)")
+    elif nid == "agent":
+        if word in POSTURE.values() and achievable(word):
+            postures.append(word)
+        else:
+            gaps.append(f"goal uses state {word} of the character")
+    elif not achievable(word):
+        gaps.append(f"goal uses state {word}")
+    else:
+        need = STATE_ACTIONS.get(word)
+        if need is not None and need not in nodes[nid].get("affordances", ()):
+            gaps.append(f"goal needs {need} on a thing without it")
+        return f"{word}({nid})"
+    return None
+
+
+def _relation_atom(
+    item: dict[str, Any],
+    scene: Scene,
+    nodes: dict[str, dict],
+    gaps: list[str],
+    seats: list[str],
+) -> str | None:
+    """A goal edge as an atom (what the character is put ON goes to `seats`)."""
+    relation = item.get("relation_type")
+    a, b = scene.ids.get(item["from_id"]), scene.ids.get(item["to_id"])
+    if a is None or b is None:
+        gaps.append("goal names a dropped node (wall, floor, door)")
+        return None
+    if relation in HOLDS and a == "agent":
+        return f"held({b})"
+    if relation == "ON" and a == "agent":
+        seats.append(b)
+        return None
+    if relation == "INSIDE" and a == "agent":
+        if scene.kinds.get(b) == "room":
+            return f"agent_at({b})"
+        gaps.append("goal puts the character inside a thing")
+        return None
+    if relation == "CLOSE":
+        if "agent" in (a, b):
+            gaps.append("goal puts the character close to a thing")
+        elif not has_predicate("nextto"):
+            gaps.append("goal uses relation CLOSE")
+        elif scene.kinds.get(a) == "object" and scene.kinds.get(b) == "object":
+            return f"nextto({a}, {b})"
+        else:
+            gaps.append("goal puts a thing close to an asset or room")
+        return None
+    if relation == "INSIDE" and scene.kinds.get(b) == "room":
+        return f"in_room({a}, {b})"
+    if relation in ("ON", "INSIDE"):
+        return _placement_atom(relation, a, b, scene, nodes, gaps)
+    gaps.append(f"goal uses relation {relation}")
+    return None
+
+
+def _placement_atom(
+    relation: str, a: str, b: str, scene: Scene, nodes: dict[str, dict], gaps: list[str]
+) -> str | None:
+    rel = "ontop_of" if relation == "ON" else "inside_of"
+    if scene.kinds.get(b) not in ("asset", "object"):
+        gaps.append(f"goal puts things {relation.lower()} the character")
+        return None
+    if scene.kinds.get(a) != "object":
+        gaps.append("goal moves an asset")
+    node = nodes[b]
+    why = can_place(
+        rel,
+        scene.kinds[b],
+        tuple(node.get("affordances", ())),
+        tuple(node.get("state", ())),
+    )
+    if why is not None:
+        gaps.append(f"goal puts things {relation.lower()} {scene.kinds[b]}s: {why}")
+    return f"{rel}({a}, {b})"
 
 
 def goal_holds(goal: dict[str, Any]) -> int:
@@ -221,77 +259,103 @@ def translate_program(
     vocabulary's two-handed form (`put_on(o, a)`); one-handed, a program that
     holds two at once does not translate (`HOLDS_TWO`).
     """
-    where = dict(room_of)
-    here = room_of["agent"]
-    hands = 2 if two_handed else 1
-    holding = list(scene.held)
-    plan: list[str] = []
-    nodes = {n["id"]: n for n in scene.nodes}
-    running = {nid for nid, n in nodes.items() if "on" in n.get("state", ())}
-    taps = sorted(nid for nid, n in nodes.items() if "rinse" in n.get("affordances", ()))
-    resting = bool(set(nodes["agent"].get("state", ())) & set(POSTURE.values()))
-
-    def go(room: str) -> None:
-        nonlocal here
-        if room != here:
-            plan.append(f"go_to({room})")
-            here = room
-
+    program = _Program(scene, room_of, two_handed)
     for action, args in steps:
         names = [scene.ids.get(i) for i in args]
         if action in SKIPPED:
             continue
         if any(n is None for n in names):
             return None, "program acts on a dropped node (wall, floor, door)"
+        why = program.step(action, [n for n in names if n is not None])
+        if why:
+            return None, why
+    return [*program.plan, "done()"], ""
+
+
+class _Program:
+    """A program being translated: the plan so far and what it has done to the scene."""
+
+    def __init__(self, scene: Scene, room_of: dict[str, str], two_handed: bool) -> None:
+        self.where = dict(room_of)
+        self.here = room_of["agent"]
+        self.two_handed = two_handed
+        self.hands = 2 if two_handed else 1
+        self.holding = list(scene.held)
+        self.plan: list[str] = []
+        self.nodes = {n["id"]: n for n in scene.nodes}
+        self.kinds = scene.kinds
+        nodes = self.nodes
+        self.running = {nid for nid, n in nodes.items() if "on" in n.get("state", ())}
+        self.taps = sorted(nid for nid, n in nodes.items() if "rinse" in n.get("affordances", ()))
+        self.resting = bool(set(nodes["agent"].get("state", ())) & set(POSTURE.values()))
+
+    def go(self, room: str) -> None:
+        if room != self.here:
+            self.plan.append(f"go_to({room})")
+            self.here = room
+
+    def step(self, action: str, names: list[str]) -> str:
+        """Translate one step; why it does not translate, or ""."""
         if action in ("WALK", "RUN"):
             target = names[0]
-            room = target if scene.kinds.get(target) == "room" else where.get(target)
+            room = target if self.kinds.get(target) == "room" else self.where.get(target)
             if room is not None:
-                go(room)
+                self.go(room)
         elif action == "STANDUP":
-            plan.append("stand_up()")
-            resting = False
+            self.plan.append("stand_up()")
+            self.resting = False
         elif action in SIMPLE:
-            target = names[0]
-            if target not in where:
-                return None, f"program {action.lower()}s {target}, which has no room"
-            need, state = NEEDS.get(action, (None, None))
-            if state is not None and state not in nodes[target].get("state", ()):
-                return None, f"program uses {action} on a thing that is not {state}"
-            if need is not None and need not in nodes[target].get("affordances", ()):
-                return None, f"program uses {action} on a thing without {need}"
-            go(where[target])
-            if action in ("SIT", "LIE"):
-                if resting:  # VirtualHome sits or lies down straight from the other posture
-                    plan.append("stand_up()")
-                resting = True
-            if action == "GRAB" and target not in holding:
-                if len(holding) == hands:
-                    return None, HOLDS_TWO if hands == 1 else "program holds three objects"
-                holding.append(target)
-            plan.append(f"{SIMPLE[action]}({target})")
-            if action == "SWITCHON":
-                running.add(target)
-            elif action == "SWITCHOFF":
-                running.discard(target)
+            return self.simple(action, names[0])
         elif action in WASHES:
-            thing = names[0]
-            if thing not in holding:
-                return None, f"program uses {action} on what it does not hold"
-            tap = next((t for t in taps if t in running and where.get(t) == here), None)
-            if tap is None:
-                return None, f"program uses {action} with no running tap in the room"
-            plan.append(f"rinse({thing}, {tap})")
+            return self.wash(action, names[0])
         elif action in PUT and len(names) == 2:
-            thing, target = names
-            if target not in where:
-                return None, f"program puts on {target}, which has no room"
-            go(where[target])
-            put = f"{thing}, {target}" if two_handed else target  # two hands: name the object
-            plan.append(f"{PUT[action]}({put})")
-            where[thing] = where[target]
-            if thing in holding:
-                holding.remove(thing)
+            return self.put(action, *names)
         else:
-            return None, f"program uses {action}"
-    return [*plan, "done()"], ""
+            return f"program uses {action}"
+        return ""
+
+    def simple(self, action: str, target: str) -> str:
+        if target not in self.where:
+            return f"program {action.lower()}s {target}, which has no room"
+        need, state = NEEDS.get(action, (None, None))
+        if state is not None and state not in self.nodes[target].get("state", ()):
+            return f"program uses {action} on a thing that is not {state}"
+        if need is not None and need not in self.nodes[target].get("affordances", ()):
+            return f"program uses {action} on a thing without {need}"
+        self.go(self.where[target])
+        if action in ("SIT", "LIE"):
+            if self.resting:  # VirtualHome sits or lies down straight from the other posture
+                self.plan.append("stand_up()")
+            self.resting = True
+        if action == "GRAB" and target not in self.holding:
+            if len(self.holding) == self.hands:
+                return HOLDS_TWO if self.hands == 1 else "program holds three objects"
+            self.holding.append(target)
+        self.plan.append(f"{SIMPLE[action]}({target})")
+        if action == "SWITCHON":
+            self.running.add(target)
+        elif action == "SWITCHOFF":
+            self.running.discard(target)
+        return ""
+
+    def wash(self, action: str, thing: str) -> str:
+        if thing not in self.holding:
+            return f"program uses {action} on what it does not hold"
+        tap = next(
+            (t for t in self.taps if t in self.running and self.where.get(t) == self.here), None
+        )
+        if tap is None:
+            return f"program uses {action} with no running tap in the room"
+        self.plan.append(f"rinse({thing}, {tap})")
+        return ""
+
+    def put(self, action: str, thing: str, target: str) -> str:
+        if target not in self.where:
+            return f"program puts on {target}, which has no room"
+        self.go(self.where[target])
+        put = f"{thing}, {target}" if self.two_handed else target  # two hands: name the object
+        self.plan.append(f"{PUT[action]}({put})")
+        self.where[thing] = self.where[target]
+        if thing in self.holding:
+            self.holding.remove(thing)
+        return ""
