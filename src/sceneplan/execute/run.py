@@ -24,7 +24,6 @@ from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode
-from sceneplan.planners.observing import ObserveOptions
 from sceneplan.runs import Setup, resolve
 from sceneplan.world.actions import parse_plan
 from sceneplan.world.task import Task
@@ -129,10 +128,7 @@ async def plan_on_memory(planner: Planner, setup: Setup, llm: LLMClient | None) 
 def observes_partially(planner: Planner) -> bool:
     """Whether the planner plans on a memory it fills by looking (LookPlanGraph,
     `observe=partial`) rather than on a graph it is given whole."""
-    options = planner.options
-    return isinstance(options, ObserveOptions) and getattr(options, "observe", "partial") == (
-        "partial"
-    )
+    return planner.options.partial
 
 
 def stream_of(setup: Setup) -> str:
