@@ -419,6 +419,7 @@ class SceneGraph:
 
     @property
     def has_agent(self) -> bool:
+        """Whether the graph has an agent node (`agent` raises UnknownNodeError if not)."""
         return self._agent_id is not None
 
     @property
