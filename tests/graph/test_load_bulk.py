@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from sceneplan.errors import GraphValidationError
 from sceneplan.graph import SceneGraph, from_dict, load
 from sceneplan.graph.bulk import FIELDS, FORMAT_NAME, FORMAT_VERSION, clean_nodes, decode_clean
-from sceneplan.graph.io import node_record, validate_by_node
+from sceneplan.graph.io import FIELD_ORDER, node_record, validate_by_node
 from sceneplan.graph.model import Node, NodeKind, Relation
 
 _SYNTHETIC = Path(__file__).resolve().parents[2] / "benchmarks" / "synthetic.py"
@@ -345,8 +345,28 @@ def test_from_nodes_keeps_a_missing_parent_and_the_last_duplicate():
     assert graph.children("ghost") == ["b", "d"] and graph.children("a") == ["c"]
 
 
-def test_the_bulk_check_knows_the_same_fields_as_the_node_model():
-    assert set(node_record().model_fields) == FIELDS
+def test_the_file_record_is_node_with_the_types_a_json_file_gives():
+    """The per-node validator's model, derived from Node, is the file format written by hand."""
+    from pydantic import FiniteFloat
+
+    fields = node_record().model_fields
+    assert {name: field.annotation for name, field in fields.items()} == {
+        "id": str,
+        "kind": NodeKind,
+        "parent": str | None | list[str],  # a list, to be reported as two parents
+        "relation": Relation | None,
+        "category": str | None,
+        "affordances": list[str],
+        "state": list[str],
+        "attributes": list[str],
+        "position": list[FiniteFloat] | None,
+        "description": str | None,
+    }
+    written = ["id", "kind", "parent", "relation", "category", "affordances", "state"]
+    assert list(fields) == list(FIELD_ORDER) == [*written, "attributes", "position", "description"]
+    assert set(fields) == FIELDS
+    assert [name for name, field in fields.items() if field.is_required()] == ["id", "kind"]
+    assert fields["state"].default == [] and fields["parent"].default is None
 
 
 def test_children_answer_from_the_index_as_the_tree_would():

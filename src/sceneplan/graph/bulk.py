@@ -19,29 +19,25 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_type_hints
 
-from sceneplan.graph.model import ALLOWED_PARENTS, PLACE_KINDS, Node, NodeKind, Relation
+from sceneplan.graph.model import (
+    ALLOWED_PARENTS,
+    FIELD_NAMES,
+    NODE_FIELDS,
+    PLACE_KINDS,
+    POSITION_LENGTHS,
+    Node,
+    NodeKind,
+    Relation,
+)
 
 FORMAT_NAME = "sceneplan-graph"  # the native format's name and version, as files carry them
 FORMAT_VERSION = 1
-FIELDS = frozenset(
-    {
-        "id",
-        "kind",
-        "parent",
-        "relation",
-        "category",
-        "affordances",
-        "state",
-        "attributes",
-        "position",
-        "description",
-    }
-)
+FIELDS = frozenset(FIELD_NAMES)  # the fields a node may have in a file
 _KINDS = {kind.value: kind for kind in NodeKind}
 _RELATIONS: dict[str | None, Relation | None] = {r.value: r for r in Relation} | {None: None}
 _ID_CHAR = re.compile(r"[\w\-.]")  # one character of graph.model.NODE_ID
@@ -93,29 +89,19 @@ def _clean_nodes(
     if not keys <= FIELDS:
         return None
     n = len(raw_nodes)
-
-    def values(key: str, default: Any = None) -> Iterable:
-        if key not in keys:
-            return repeat(default, n)
-        return map(dict.get, raw_nodes, repeat(key), repeat(default))
-
-    ids = list(values("id"))
-    if not _valid_ids(ids):
-        return None
-    kinds = list(map(_KINDS.__getitem__, values("kind")))  # KeyError for an unknown kind
-    relations = list(map(_RELATIONS.__getitem__, values("relation")))
-    parents = list(values("parent"))
-    categories, descriptions = list(values("category")), list(values("description"))
-    if not _only(map(type, chain(categories, descriptions)), _STR_OR_NONE):
-        return None
-    lists = [_tuples(values(key, _NO_LIST)) for key in ("affordances", "state", "attributes")]
-    if None in lists:
-        return None
-    positions = _positions(list(values("position"))) if "position" in keys else repeat(None, n)
-    if positions is None:
-        return None
-    fields = (parents, relations, *lists, positions, descriptions, categories)
-    by_id = dict(zip(ids, map(Node, ids, kinds, *fields), strict=True))
+    columns: dict[str, list] = {}  # each field's values, by its name in Node
+    for field in NODE_FIELDS:
+        if field.encode_name not in keys and field.name not in _REQUIRED:
+            columns[field.name] = [field.default] * n  # no node gives it
+            continue
+        given = map(dict.get, raw_nodes, repeat(field.encode_name), repeat(_ABSENT[field.name]))
+        column = _CHECK[field.name](given)
+        if column is None:
+            return None
+        columns[field.name] = column
+    ids, kinds = columns["id"], columns["kind"]
+    parents, relations = columns["parent"], columns["relation"]
+    by_id = dict(zip(ids, map(Node, *columns.values()), strict=True))
     if len(by_id) != n:  # a duplicate id
         return None
     if not _structure_fits(by_id, kinds, parents, relations):
@@ -216,12 +202,44 @@ def _tuples(lists: Iterable) -> list[tuple[str, ...]] | None:
 def _positions(column: list) -> list[tuple[float, ...] | None] | None:
     """Positions as tuples of floats, or None if one is not 2 or 3 finite numbers."""
     given = [p for p in column if p is not None]
-    if not _only(map(type, given), _LISTS) or not _only(map(len, given), {2, 3}):
+    if not _only(map(type, given), _LISTS) or not _only(map(len, given), POSITION_LENGTHS):
         return None
     numbers = list(chain.from_iterable(given))
     if not _only(map(type, numbers), _NUMBERS) or not all(map(math.isfinite, numbers)):
         return None  # math.isfinite raises OverflowError for an int too large for a float
     return [None if p is None else tuple(map(float, p)) for p in column]
+
+
+def _ids(values: Iterable) -> list | None:
+    ids = list(values)
+    return ids if _valid_ids(ids) else None
+
+
+def _optional_strings(values: Iterable) -> list | None:
+    column = list(values)
+    return column if _only(map(type, column), _STR_OR_NONE) else None
+
+
+# How the column of each type of Node field is checked and converted, from the values the
+# parsed nodes give (None: not a clean file). A list field's value is a tuple in a Node.
+# Raising TypeError, KeyError or OverflowError also means "not clean" (see clean_nodes).
+_COLUMN_OF: dict[Any, Callable[[Iterable], list | None]] = {
+    str: _ids,
+    NodeKind: lambda values: list(map(_KINDS.__getitem__, values)),
+    Relation | None: lambda values: list(map(_RELATIONS.__getitem__, values)),
+    str | None: _optional_strings,
+    tuple[str, ...]: _tuples,
+    tuple[float, ...] | None: lambda values: _positions(list(values)),
+}
+# Each field's check, by its type without Annotated marks: a field of a new type
+# fails here, at import, until _COLUMN_OF has a check for it.
+_CHECK = {name: _COLUMN_OF[hint] for name, hint in get_type_hints(Node).items()}
+_REQUIRED = frozenset(field.name for field in NODE_FIELDS if field.required)
+# The value a field has in a parsed node that leaves it out, as a file would write it.
+_ABSENT = {
+    field.name: None if field.required else _NO_LIST if field.default == () else field.default
+    for field in NODE_FIELDS
+}
 
 
 _kind = attrgetter("kind")

@@ -9,24 +9,32 @@ again as naming an unknown node.
 from __future__ import annotations
 
 import functools
-import gc
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+import operator
+import types
+import typing
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from sceneplan.errors import BadInputError, GraphValidationError
 from sceneplan.graph.bulk import FORMAT_NAME, FORMAT_VERSION, clean_nodes, decode_clean
 from sceneplan.graph.model import (
     ALLOWED_PARENTS,
+    FIELD_NAMES,
+    NODE_FIELDS,
     NODE_ID_RULE,
     PLACE_KINDS,
+    POSITION_LENGTHS,
     TWO_HANDED,
+    AlsoInFiles,
     Node,
     NodeKind,
     Relation,
     SceneGraph,
+    gc_paused,
     hands_of,
     is_node_id,
 )
@@ -38,27 +46,45 @@ from sceneplan.textinput import parse_json, shown
 def node_record() -> type:
     """The pydantic model of one node as written in a file (built on first use).
 
-    Only the node-by-node validator uses it: a valid file never loads pydantic here.
+    It is derived from `Node`: Node's fields, by their names in files, with the
+    types a JSON file gives them (`_as_written`). Only the node-by-node validator
+    uses it: a valid file never loads pydantic here.
     """
-    from pydantic import BaseModel, ConfigDict, FiniteFloat
+    from pydantic import ConfigDict, create_model
 
-    class _NodeRecord(BaseModel):
-        """The typed fields of one node as written in a file."""
+    fields: dict[str, Any] = {
+        field.encode_name: (
+            _as_written(field.type),
+            ... if field.required else [] if field.default == () else field.default,
+        )
+        for field in NODE_FIELDS
+    }
+    return create_model(
+        "_NodeRecord",
+        __config__=ConfigDict(extra="forbid"),
+        __doc__="The typed fields of one node as written in a file.",
+        **fields,
+    )
 
-        model_config = ConfigDict(extra="forbid")
 
-        id: str
-        kind: NodeKind
-        parent: str | list[str] | None = None
-        relation: Relation | None = None
-        category: str | None = None
-        affordances: list[str] = []
-        state: list[str] = []
-        attributes: list[str] = []
-        position: list[FiniteFloat] | None = None
-        description: str | None = None
+def _as_written(annotation: Any) -> Any:
+    """The pydantic type of a Node field's value in a JSON file.
 
-    return _NodeRecord
+    A tuple is a list, a float must be finite (Python's json reads NaN), a
+    length is left to the validator's own message, and a type marked
+    `AlsoInFiles` is taken too (to be reported).
+    """
+    from pydantic import FiniteFloat
+
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        marks = [mark.type for mark in annotation.__metadata__ if isinstance(mark, AlsoInFiles)]
+        return functools.reduce(operator.or_, marks, _as_written(args[0]))
+    if origin in (typing.Union, types.UnionType):
+        return functools.reduce(operator.or_, map(_as_written, args))
+    if origin is tuple:
+        return list[_as_written(args[0])]  # type: ignore[misc]
+    return FiniteFloat if annotation is float else annotation
 
 
 def load(path: str | Path) -> SceneGraph:
@@ -72,7 +98,7 @@ def load(path: str | Path) -> SceneGraph:
         ) from None
     except OSError as exc:
         raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
-    with _gc_paused():  # once for parse and build: each resume scans what was allocated
+    with gc_paused():  # once for parse and build: each resume scans what was allocated
         clean = decode_clean(raw)
         if clean is not None:
             del raw
@@ -147,7 +173,7 @@ def _from_parsed(data: Any, source: str, owned: bool) -> SceneGraph:
     if not isinstance(raw_links, list):
         problems.append("field 'links' must be a list of [a, b] pairs")
         raw_links = []
-    with _gc_paused():
+    with gc_paused():
         clean = clean_nodes(raw_nodes, raw_links)
         nodes, links = clean or validate_by_node(raw_nodes, raw_links, problems)
         if owned:  # the nodes and links are copied: free the parsed ones before building
@@ -177,22 +203,6 @@ def validate_by_node(
     links = _parse_links(raw_links, nodes, problems, rejected)
     _check_structure(nodes, problems, rejected)
     return nodes, links
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a load allocates its many small, acyclic objects.
-
-    Each collection would walk every object allocated so far: with collections on,
-    a 420,000-node file took about 4x longer to parse and build.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> dict[str, Node]:
@@ -227,7 +237,7 @@ def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> di
         if record.id in nodes:
             problems.append(f"node '{record.id}': field 'id': duplicate id")
             continue
-        if record.position is not None and len(record.position) not in (2, 3):
+        if record.position is not None and len(record.position) not in POSITION_LENGTHS:
             problems.append(
                 f"{label}: field 'position': must be [x, y] or [x, y, z] in metres, "
                 f"found {len(record.position)} number(s)"
@@ -242,19 +252,16 @@ def _parse_nodes(raw_nodes: list, problems: list[str], rejected: set[str]) -> di
                 continue
             record.parent = record.parent[0] if record.parent else None
         rejected.discard(record.id)
-        nodes[record.id] = Node(
-            id=record.id,
-            kind=record.kind,
-            parent=record.parent,
-            relation=record.relation,
-            affordances=tuple(record.affordances),
-            state=tuple(record.state),
-            attributes=tuple(record.attributes),
-            position=tuple(record.position) if record.position is not None else None,
-            description=record.description,
-            explicit_category=record.category,
-        )
+        nodes[record.id] = Node(*map(_as_held, _record_values(record)))
     return nodes
+
+
+_record_values = operator.attrgetter(*FIELD_NAMES)  # a record's values in Node's order
+
+
+def _as_held(value: Any) -> Any:
+    """A validated field's value as a Node holds it: a list as a tuple."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _label(raw: Any, index: int) -> str:
@@ -429,19 +436,7 @@ def to_dict(graph: SceneGraph) -> dict[str, Any]:
     }
 
 
-# The order of a node's fields in native files.
-FIELD_ORDER = (
-    "id",
-    "kind",
-    "parent",
-    "relation",
-    "category",
-    "affordances",
-    "state",
-    "attributes",
-    "position",
-    "description",
-)
+FIELD_ORDER = FIELD_NAMES  # the order of a node's fields in native files
 
 
 def native_node(**fields: Any) -> dict[str, Any]:
@@ -453,28 +448,24 @@ def native_node(**fields: Any) -> dict[str, Any]:
     unknown = set(fields) - set(FIELD_ORDER)
     if unknown:
         raise BadInputError(f"node {shown(fields.get('id'))}: unknown fields {sorted(unknown)}")
-    out: dict[str, Any] = {}
-    for key in FIELD_ORDER:
-        value = fields.get(key)
-        if value is not None and value not in ("", (), []):
-            out[key] = list(value) if isinstance(value, tuple) else value
-    return out
+    return _written([(key, fields.get(key)) for key in FIELD_ORDER])
 
 
 def node_to_dict(node: Node) -> dict[str, Any]:
     """One node as written in a native file: fields at their defaults are left out."""
-    return native_node(
-        id=node.id,
-        kind=node.kind.value,
-        parent=node.parent,
-        relation=node.relation.value if node.relation is not None else None,
-        category=node.explicit_category,
-        affordances=node.affordances,
-        state=node.state,
-        attributes=node.attributes,
-        position=node.position,
-        description=node.description,
-    )
+    return _written(msgspec.to_builtins(node).items())
+
+
+_EMPTY = ("", (), [])
+
+
+def _written(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The fields with a value, tuples as lists, in the order given."""
+    return {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in fields
+        if value is not None and value not in _EMPTY
+    }
 
 
 def save(graph: SceneGraph, path: str | Path) -> None:

@@ -12,14 +12,16 @@ checking a plan that needs no path search do not import it.
 from __future__ import annotations
 
 import difflib
+import gc
 import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
-from itertools import compress
-from operator import attrgetter
-from typing import TYPE_CHECKING, Annotated
+from itertools import compress, repeat
+from operator import attrgetter, is_not
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import msgspec
 
@@ -99,7 +101,22 @@ def default_category(node_id: str) -> str:
 
 
 # A position as a file gives it: 2 or 3 numbers, in metres (checked when a file is decoded).
-Position = Annotated[tuple[float, ...], msgspec.Meta(min_length=2, max_length=3)]
+POSITION_LENGTHS = frozenset({2, 3})
+Position = Annotated[
+    tuple[float, ...],
+    msgspec.Meta(min_length=min(POSITION_LENGTHS), max_length=max(POSITION_LENGTHS)),
+]
+
+
+class AlsoInFiles(NamedTuple):
+    """Marks a Node field (in its `Annotated` type) with a second type a file may give it.
+
+    Loading takes that type only to report it in its own words: a SayPlan object in
+    two containers has a list of parents, which `graph.io` reports as "has two parents".
+    msgspec ignores the mark, so a native file with such a value is refused on the fast path.
+    """
+
+    type: Any
 
 
 # The agent's attribute that gives it a second hand (`SceneGraph.hands`).
@@ -122,17 +139,19 @@ class Node(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     full collection.
     """
 
+    # The one declaration of a node's fields, in the order native files write them
+    # (`NODE_FIELDS`): the file format, both validators and the writer derive from it.
     id: str
     kind: NodeKind
-    parent: str | None = None
+    parent: Annotated[str | None, AlsoInFiles(list[str])] = None
     relation: Relation | None = None
+    # Written `category` in files; `category` below falls back to the id's class.
+    explicit_category: str | None = msgspec.field(default=None, name="category")
     affordances: tuple[str, ...] = ()
     state: tuple[str, ...] = ()
     attributes: tuple[str, ...] = ()
     position: Position | None = None
     description: str | None = None
-    # Written `category` in files; `category` below falls back to the id's class.
-    explicit_category: str | None = msgspec.field(default=None, name="category")
 
     @property
     def category(self) -> str:
@@ -148,40 +167,43 @@ class Node(msgspec.Struct, forbid_unknown_fields=True, gc=False):
         return f"Node({fields})"
 
 
-_REPR_FIELDS = Node.__struct_fields__[:-1]
+# Node's fields, each with its name in files (`encode_name`), type and default.
+NODE_FIELDS: tuple[msgspec.structs.FieldInfo, ...] = msgspec.structs.fields(Node)
+# The names of a node's fields in native files, in the order files write them.
+FIELD_NAMES: tuple[str, ...] = tuple(field.encode_name for field in NODE_FIELDS)
+_REPR_FIELDS = tuple(name for name in Node.__struct_fields__ if name != "explicit_category")
 _node_id = attrgetter("id")
 _node_kind = attrgetter("kind")
 
 
-def _fill_tree(tree: nx.DiGraph, nodes: dict[str, Node]) -> None:
-    """Give the empty `tree` an edge parent -> child per node, as add_edge would, in bulk.
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a load allocates its many small, acyclic objects.
 
-    Writes networkx's documented adjacency dicts (node -> attribute dict,
-    node -> neighbour -> edge attribute dict shared by `_succ` and `_pred`)
-    directly: add_node/add_edge per node took about 2 s for 420,000 nodes.
+    Each collection would walk every object allocated so far: with collections on,
+    a 420,000-node file took about 4x longer to parse and build, and its networkx
+    tree about 1.5x longer.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _fill_tree(tree: nx.DiGraph, nodes: dict[str, Node]) -> None:
+    """Give the empty `tree` an edge parent -> child per node, through networkx's public API.
+
     Nodes keep the order of `nodes`, children the order of their nodes, and a
     parent missing from `nodes` is added after them, as add_edge adds it.
     """
-    node_attrs: dict[str, dict] = {node_id: {} for node_id in nodes}
-    succ: dict[str, dict[str, dict]] = {node_id: {} for node_id in nodes}
-    pred: dict[str, dict[str, dict]] = {}
-    missing: list[str] = []
-    for node_id, parent in zip(nodes, map(_node_parent, nodes.values()), strict=True):
-        if parent is None:
-            pred[node_id] = {}
-            continue
-        try:
-            succ[parent][node_id] = edge = {}
-        except KeyError:  # a parent that is not a node: add_edge adds it
-            missing.append(parent)
-            node_attrs[parent], succ[parent] = {}, {}
-            succ[parent][node_id] = edge = {}
-        pred[node_id] = {parent: edge}
-    for parent in missing:
-        pred[parent] = {}
-    tree._node = node_attrs
-    tree._adj = succ  # networkx keeps `_succ` the same dict as `_adj`
-    tree._pred = pred
+    parents = list(map(_node_parent, nodes.values()))
+    tree.add_nodes_from(nodes)
+    tree.add_edges_from(
+        compress(zip(parents, nodes, strict=True), map(is_not, repeat(None), parents))
+    )
 
 
 _node_parent = attrgetter("parent")
@@ -343,7 +365,8 @@ class SceneGraph:
             import networkx as nx
 
             self._tree = nx.DiGraph()
-            _fill_tree(self._tree, self.nodes)
+            with gc_paused():
+                _fill_tree(self._tree, self.nodes)
         return self._tree
 
     def children(self, node_id: str) -> list[str]:
@@ -396,6 +419,7 @@ class SceneGraph:
 
     @property
     def has_agent(self) -> bool:
+        """Whether the graph has an agent node (`agent` raises UnknownNodeError if not)."""
         return self._agent_id is not None
 
     @property

@@ -48,6 +48,7 @@ class TokenRow:
 
     @property
     def average(self) -> float:
+        """Tokens per entity (0 for a row with none)."""
         return self.tokens / self.count if self.count else 0.0
 
 
@@ -73,6 +74,8 @@ class TokenReport:
         return 100.0 * (1 - self.collapsed.tokens / self.full.tokens) if self.full.tokens else 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-ready data (`graph stats --json`)."""
+
         def row(r: TokenRow) -> dict[str, Any]:
             return {
                 "entity": r.entity,

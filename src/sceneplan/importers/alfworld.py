@@ -217,6 +217,33 @@ def _atoms(expr: Any) -> list[list[str]]:
 def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], str, str]:
     """The native graph dict, the goal text and the instruction of a game."""
     problem = _sexp(game.problem)
+    facts = _facts(problem, game.source)
+    nodes = [native_node(id=ROOM, kind="room", attributes=[MARK])]
+    nodes.append(native_node(id=AGENT, kind="agent", parent=ROOM))
+    nodes += _receptacle_nodes(facts)
+    report.mapped("receptacle", len(facts.receptacles))
+    nodes += _object_nodes(facts, report)
+    graph = {"format": "sceneplan-graph", "version": 1, "name": name, "nodes": nodes, "links": []}
+    goal = _goal(_section(problem, ":goal")[0], {n["id"] for n in nodes}, game.source)
+    return graph, goal, _instruction(game)
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What a game's PDDL problem says about its receptacles and objects."""
+
+    names: dict[str, str]  # PDDL object -> node id (`alfworld_names`)
+    types: dict[str, str]  # receptacle or object -> its PDDL type
+    receptacles: list[str]
+    objects: list[str]  # the movable ones (ALFWorld's `_bar_` ids)
+    flags: dict[str, set[str]]  # object -> its one-argument facts (`openable`, `isHot`...)
+    can_contain: set[tuple[str, str]]  # (receptacle type, object type)
+    inside: dict[str, list[str]]  # object -> the receptacles it is in
+    openable: set[str]  # the receptacles that open
+
+
+def _facts(problem: list, source: str) -> _Facts:
+    """The problem's objects and :init facts, checked: every receptacle has a type."""
     declared = _declared(_section(problem, ":objects"))
     facts = [f for f in _section(problem, ":init") if isinstance(f, list) and f]
     names = alfworld_names([a for f in facts for a in f[1:]])
@@ -233,32 +260,34 @@ def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], 
         if f[0] == "inReceptacle":
             if f[2] not in receptacles:
                 raise BadInputError(
-                    f"{game.source}: the fact (inReceptacle {f[1]} {f[2]}) names receptacle "
+                    f"{source}: the fact (inReceptacle {f[1]} {f[2]}) names receptacle "
                     f"'{f[2]}', which the problem does not declare as a receptacle"
                 )
             inside.setdefault(f[1], []).append(f[2])
     for r in receptacles:
         if r not in types or r not in names:
-            raise BadInputError(f"{game.source}: receptacle '{r}' has no receptacleType")
-
-    def category(node_id: str) -> str:
-        return names[node_id].rsplit("_", 1)[0]
-
-    nodes = [native_node(id=ROOM, kind="room", attributes=[MARK])]
-    nodes.append(native_node(id=AGENT, kind="agent", parent=ROOM))
+            raise BadInputError(f"{source}: receptacle '{r}' has no receptacleType")
     openable = {r for r in receptacles if "openable" in flags.get(r, ())}
-    for r in sorted(receptacles, key=lambda i: names[i]):
+    return _Facts(names, types, receptacles, objects, flags, can_contain, inside, openable)
+
+
+def _receptacle_nodes(facts: _Facts) -> list[dict[str, Any]]:
+    """An asset per receptacle, in the room, by id: what it affords, its state, what it holds."""
+    nodes = []
+    for r in sorted(facts.receptacles, key=lambda i: facts.names[i]):
         affordances = ["release"]
-        if r in openable:
+        if r in facts.openable:
             affordances += ["open", "close"]
-        tool = _TOOLS.get(_category(types[r]))
+        tool = _TOOLS.get(_category(facts.types[r]))
         if tool:
             affordances.append(tool)
-        state = (["open"] if "opened" in flags.get(r, ()) else ["closed"]) if r in openable else []
-        holds = sorted({HOLDS + _category(ot) for rt, ot in can_contain if rt == types[r]})
+        opened = "opened" in facts.flags.get(r, ())
+        state = (["open"] if opened else ["closed"]) if r in facts.openable else []
+        kind = facts.types[r]
+        holds = sorted({HOLDS + _category(ot) for rt, ot in facts.can_contain if rt == kind})
         nodes.append(
             native_node(
-                id=names[r],
+                id=facts.names[r],
                 kind="asset",
                 parent=ROOM,
                 affordances=affordances,
@@ -266,36 +295,39 @@ def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], 
                 attributes=holds,
             )
         )
-    report.mapped("receptacle", len(receptacles))
-    for o in sorted(objects, key=lambda i: names.get(i, i)):
-        holders = inside.get(o)
+    return nodes
+
+
+def _object_nodes(facts: _Facts, report: ImportReport) -> list[dict[str, Any]]:
+    """An object per movable object, on (or in, if it opens) a receptacle it is in."""
+    nodes = []
+    for o in sorted(facts.objects, key=lambda i: facts.names.get(i, i)):
+        holders = facts.inside.get(o)
         if not holders:
             report.dropped("object in no receptacle (a fixture ALFWorld cannot take)")
             continue
-        parent = next((r for r in holders if r not in openable), holders[0])
+        parent = next((r for r in holders if r not in facts.openable), holders[0])
         if len(holders) > 1:
             report.guessed("object in several receptacles: rests on one")
-        own = flags.get(o, set())
+        own = facts.flags.get(o, set())
         affordances = [a for flag, a in _FLAGS.items() if flag in own]
-        if category(o) in _KNIVES:
+        if facts.names[o].rsplit("_", 1)[0] in _KNIVES:  # its category
             affordances.append("cut")
         state = [word for flag, word in _STATES.items() if flag in own]
         if "toggleable" in own:
             state.append("on" if "isOn" in own else "off")
         nodes.append(
             native_node(
-                id=names[o],
+                id=facts.names[o],
                 kind="object",
-                parent=names[parent],
-                relation="inside_of" if parent in openable else "ontop_of",
+                parent=facts.names[parent],
+                relation="inside_of" if parent in facts.openable else "ontop_of",
                 affordances=affordances,
                 state=state,
             )
         )
         report.mapped("object")
-    graph = {"format": "sceneplan-graph", "version": 1, "name": name, "nodes": nodes, "links": []}
-    goal = _goal(_section(problem, ":goal")[0], {n["id"] for n in nodes}, game.source)
-    return graph, goal, _instruction(game)
+    return nodes
 
 
 def _category(pddl_type: str) -> str:

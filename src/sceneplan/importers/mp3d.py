@@ -21,8 +21,9 @@ their floor polygons, the objects and the category table:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
@@ -66,152 +67,20 @@ def import_(
 ) -> Imported:
     """A Matterport3D `.house` file as a scene graph, with its report."""
     path = Path(path)
-    mp3d = _mp3d()
-    try:
-        info = mp3d.load_mp3d_info(str(path))
-        polygons = {r._index: r for r in mp3d.get_rooms_from_mp3d_info(info, angle_deg=0.0)}
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
-    except (ValueError, IndexError, KeyError, TypeError) as exc:
-        raise BadInputError(
-            f"{path}: not a Matterport3D house file spark_dsg.mp3d can read "
-            f"({type(exc).__name__}: {exc})"
-        ) from None
-    if not info["R"]:
-        raise BadInputError(f"{path}: no regions (R lines): not a Matterport3D house file")
-    movable_set = {slug(c) for c in movable}
-    fixed_set = {slug(c) for c in fixed}
-    if movable_set & fixed_set:
-        raise BadInputError(
-            f"class {sorted(movable_set & fixed_set)[0]} is given both --movable and --fixed; "
-            "keep one of them"
-        )
+    info, polygons = _read(path)
+    classes = _classes(movable, fixed)
     report = ImportReport("mp3d")
-    nodes: list[dict[str, Any]] = [native_node(id="house", kind="building")]
-    report.mapped("house -> the building")
-
-    # levels -> floors, regions -> rooms
-    levels = sorted({r["level_index"] for r in info["R"]})
-    for level in levels:
-        nodes.append(native_node(id=f"floor{level}", kind="floor", parent="house"))
-    report.mapped("level -> floor", len(levels))
-    rooms: dict[int, str] = {}
-    room_level: dict[int, int] = {}
-    room_pos: dict[int, list[float]] = {}
-    for region in info["R"]:
-        label = REGION_LABELS.get(region["label"], "room")
-        if label == "junk":
-            report.dropped("region labelled junk (Z)")
-            continue
-        index = region["region_index"]
-        rooms[index] = f"{label}{index}"
-        room_level[index] = region["level_index"]
-        room_pos[index] = [round(float(v), 3) for v in region["pos"]]
-        nodes.append(
-            native_node(
-                id=rooms[index],
-                kind="room",
-                parent=f"floor{region['level_index']}",
-                category=label,
-                position=room_pos[index],
-                description=f"Matterport3D region {index}, label {region['label']} ({label})",
-            )
-        )
-        report.mapped(f"region -> room ({label})")
-
-    # objects: a category each
-    categories = {c["category_index"]: c for c in info["C"]}
-    kinds: dict[int, tuple[Category, str]] = {}
-    doors: list[dict[str, Any]] = []
-    for obj in info["O"]:
-        entry = categories.get(obj["category_index"])
-        raw = entry["category_mapping_name"] if entry else ""
-        coarse = entry["mpcat40_name"] if entry else ""
-        if coarse == "door" or slug(raw) in ("door", "doorframe"):
-            doors.append(obj)
-        kinds[obj["object_index"]] = _category(raw, coarse, movable_set, fixed_set)
-    room_of: dict[int, int] = {}
-    for obj in info["O"]:
-        region = obj["region_index"]
-        if region in rooms:
-            room_of[obj["object_index"]] = region
-        else:
-            where = [float(v) for v in obj["pos"]]
-            guess = nearest(where, ((str(r), p) for r, p in room_pos.items()))
-            if guess is not None:
-                room_of[obj["object_index"]] = int(guess)
-    ids: dict[int, str] = {}
-    used = {n["id"] for n in nodes} | {"agent"}
-    supports = Supports(lambda stem: _unique(stem, used))
-
-    def position(obj: dict[str, Any]) -> list[float]:
-        return [round(float(v), 3) for v in obj["pos"]]
-
-    for obj in info["O"]:
-        index = obj["object_index"]
-        category, why = kinds[index]
-        if any(door is obj for door in doors):
-            continue  # counted with the topology below
-        if category.kind == "unlabelled":
-            report.dropped("object -> nothing: no class in the file (unknown, misc)")
-            continue
-        if category.kind == "structure":
-            report.dropped(f"object -> nothing: {category.name} is part of the building")
-            continue
-        if index not in room_of:
-            report.dropped("object in no room (no regions)")
-            continue
-        node_id = _unique(f"{category.name}{index}", used)
-        ids[index] = node_id
-        if category.kind != "asset":
-            continue
-        supports.add(rooms[room_of[index]], node_id, position(obj), category.affordances)
-        nodes.append(
-            native_node(
-                id=node_id,
-                kind="asset",
-                parent=rooms[room_of[index]],
-                category=category.name,
-                affordances=category.affordances,
-                state=category.state,
-                position=position(obj),
-                description=f"Matterport3D object {index} ({_raw(categories, obj)})",
-            )
-        )
-        if why:
-            report.guessed(f"object -> fixed asset: {why}")
-        else:
-            report.mapped(f"object -> fixed asset ({category.name})")
-        if obj["region_index"] not in rooms:
-            report.notes.append(f"object {index} has no region: put in the nearest room")
-    for obj in info["O"]:
-        index = obj["object_index"]
-        category, why = kinds[index]
-        if index not in ids or category.kind != "object":
-            continue
-        parent, relation, how = supports.place(rooms[room_of[index]], position(obj))
-        reason = f"object -> movable {category.name}, {how}"
-        nodes.append(
-            native_node(
-                id=ids[index],
-                kind="object",
-                parent=parent,
-                relation=relation,
-                category=category.name,
-                affordances=category.affordances,
-                state=category.state,
-                position=position(obj),
-                description=f"Matterport3D object {index} ({_raw(categories, obj)})",
-            )
-        )
-        report.guessed(reason + (f" ({why})" if why else ""))
-    nodes += supports.derived
-
-    poses, links = _topology(doors, rooms, room_level, room_pos, polygons, report)
+    nodes, rooms = _floors_and_rooms(info, report)
+    objects = _Objects(info, rooms, classes, used={n["id"] for n in nodes} | {"agent"})
+    nodes += objects.assets(report)
+    nodes += objects.movable(report)
+    nodes += objects.supports.derived
+    poses, links = _topology(objects.doors, rooms.names, rooms.level, rooms.pos, polygons, report)
     nodes += poses
-    entry = next((r for r in sorted(rooms) if rooms[r].startswith("entryway")), min(rooms))
-    nodes.append(native_node(id="agent", kind="agent", parent=rooms[entry]))
-    report.notes.append(f"the robot starts in {rooms[entry]} (a house file has no robot)")
+    names = rooms.names
+    entry = next((r for r in sorted(names) if names[r].startswith("entryway")), min(names))
+    nodes.append(native_node(id="agent", kind="agent", parent=names[entry]))
+    report.notes.append(f"the robot starts in {names[entry]} (a house file has no robot)")
     graph = from_dict(
         {
             "format": "sceneplan-graph",
@@ -224,6 +93,187 @@ def import_(
         str(path),
     )
     return Imported(graph, report)
+
+
+def _read(path: Path) -> tuple[dict[str, Any], dict[int, Any]]:
+    """The house file's tables and its regions' floor polygons by region index."""
+    mp3d = _mp3d()
+    try:
+        info = mp3d.load_mp3d_info(str(path))
+        rooms = mp3d.get_rooms_from_mp3d_info(info, angle_deg=0.0)  # one per region, in order
+        polygons = dict(zip((r["region_index"] for r in info["R"]), rooms, strict=True))
+    except OSError as exc:
+        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
+    except (ValueError, IndexError, KeyError, TypeError) as exc:
+        raise BadInputError(
+            f"{path}: not a Matterport3D house file spark_dsg.mp3d can read "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
+    if not info["R"]:
+        raise BadInputError(f"{path}: no regions (R lines): not a Matterport3D house file")
+    return info, polygons
+
+
+class _Classes(NamedTuple):
+    """The classes the user made movable (--movable) and fixed (--fixed), as slugs."""
+
+    movable: set[str]
+    fixed: set[str]
+
+
+def _classes(movable: Iterable[str], fixed: Iterable[str]) -> _Classes:
+    classes = _Classes({slug(c) for c in movable}, {slug(c) for c in fixed})
+    if classes.movable & classes.fixed:
+        raise BadInputError(
+            f"class {sorted(classes.movable & classes.fixed)[0]} is given both --movable and "
+            "--fixed; keep one of them"
+        )
+    return classes
+
+
+class _Rooms(NamedTuple):
+    """The kept regions by region index: room id, level and position."""
+
+    names: dict[int, str]
+    level: dict[int, int]
+    pos: dict[int, list[float]]
+
+
+def _floors_and_rooms(
+    info: dict[str, Any], report: ImportReport
+) -> tuple[list[dict[str, Any]], _Rooms]:
+    """The building, a floor per level and a room per region (junk regions dropped)."""
+    nodes: list[dict[str, Any]] = [native_node(id="house", kind="building")]
+    report.mapped("house -> the building")
+    levels = sorted({r["level_index"] for r in info["R"]})
+    for level in levels:
+        nodes.append(native_node(id=f"floor{level}", kind="floor", parent="house"))
+    report.mapped("level -> floor", len(levels))
+    rooms = _Rooms({}, {}, {})
+    for region in info["R"]:
+        label = REGION_LABELS.get(region["label"], "room")
+        if label == "junk":
+            report.dropped("region labelled junk (Z)")
+            continue
+        index = region["region_index"]
+        rooms.names[index] = f"{label}{index}"
+        rooms.level[index] = region["level_index"]
+        rooms.pos[index] = _position(region)
+        nodes.append(
+            native_node(
+                id=rooms.names[index],
+                kind="room",
+                parent=f"floor{region['level_index']}",
+                category=label,
+                position=rooms.pos[index],
+                description=f"Matterport3D region {index}, label {region['label']} ({label})",
+            )
+        )
+        report.mapped(f"region -> room ({label})")
+    return nodes, rooms
+
+
+def _position(entry: dict[str, Any]) -> list[float]:
+    """A region's or an object's position, to the millimetre."""
+    return [round(float(v), 3) for v in entry["pos"]]
+
+
+class _Objects:
+    """The house's objects: each one's class and room, then its node (asset or movable)."""
+
+    def __init__(self, info: dict[str, Any], rooms: _Rooms, classes: _Classes, used: set[str]):
+        self.objects = info["O"]
+        self.rooms = rooms.names
+        self.categories = {c["category_index"]: c for c in info["C"]}
+        self.kinds: dict[int, tuple[Category, str]] = {}
+        self.doors: list[dict[str, Any]] = []
+        for obj in self.objects:
+            entry = self.categories.get(obj["category_index"])
+            raw = entry["category_mapping_name"] if entry else ""
+            coarse = entry["mpcat40_name"] if entry else ""
+            if coarse == "door" or slug(raw) in ("door", "doorframe"):
+                self.doors.append(obj)
+            self.kinds[obj["object_index"]] = _category(raw, coarse, classes.movable, classes.fixed)
+        self.room_of: dict[int, int] = {}  # object index -> region index
+        for obj in self.objects:
+            if obj["region_index"] in self.rooms:
+                self.room_of[obj["object_index"]] = obj["region_index"]
+            else:
+                where = [float(v) for v in obj["pos"]]
+                guess = nearest(where, ((str(r), p) for r, p in rooms.pos.items()))
+                if guess is not None:
+                    self.room_of[obj["object_index"]] = int(guess)
+        self.ids: dict[int, str] = {}  # object index -> node id, for the objects kept
+        self.used = used
+        self.supports = Supports(lambda stem: _unique(stem, used))
+
+    def assets(self, report: ImportReport) -> list[dict[str, Any]]:
+        """The fixed assets; gives every kept object its id (doors go to the topology)."""
+        nodes = []
+        for obj in self.objects:
+            index = obj["object_index"]
+            category, why = self.kinds[index]
+            if any(door is obj for door in self.doors):
+                continue  # counted with the topology
+            if category.kind == "unlabelled":
+                report.dropped("object -> nothing: no class in the file (unknown, misc)")
+                continue
+            if category.kind == "structure":
+                report.dropped(f"object -> nothing: {category.name} is part of the building")
+                continue
+            if index not in self.room_of:
+                report.dropped("object in no room (no regions)")
+                continue
+            node_id = self.ids[index] = _unique(f"{category.name}{index}", self.used)
+            if category.kind != "asset":
+                continue
+            room = self.rooms[self.room_of[index]]
+            self.supports.add(room, node_id, _position(obj), category.affordances)
+            nodes.append(self._node(obj, node_id, "asset", room))
+            if why:
+                report.guessed(f"object -> fixed asset: {why}")
+            else:
+                report.mapped(f"object -> fixed asset ({category.name})")
+            if obj["region_index"] not in self.rooms:
+                report.notes.append(f"object {index} has no region: put in the nearest room")
+        return nodes
+
+    def movable(self, report: ImportReport) -> list[dict[str, Any]]:
+        """The movable objects, each on (or in) the nearest asset of its room that holds things."""
+        nodes = []
+        for obj in self.objects:
+            index = obj["object_index"]
+            category, why = self.kinds[index]
+            if index not in self.ids or category.kind != "object":
+                continue
+            room = self.rooms[self.room_of[index]]
+            parent, relation, how = self.supports.place(room, _position(obj))
+            nodes.append(self._node(obj, self.ids[index], "object", parent, relation))
+            reason = f"object -> movable {category.name}, {how}"
+            report.guessed(reason + (f" ({why})" if why else ""))
+        return nodes
+
+    def _node(
+        self, obj: dict[str, Any], node_id: str, kind: str, parent: str, relation: str | None = None
+    ) -> dict[str, Any]:
+        category = self.kinds[obj["object_index"]][0]
+        return native_node(
+            id=node_id,
+            kind=kind,
+            parent=parent,
+            relation=relation,
+            category=category.name,
+            affordances=category.affordances,
+            state=category.state,
+            position=_position(obj),
+            description=f"Matterport3D object {obj['object_index']} ({self._raw(obj)})",
+        )
+
+    def _raw(self, obj: dict[str, Any]) -> str:
+        entry = self.categories.get(obj["category_index"])
+        if entry is None:
+            return "no category"
+        return f"{entry['category_mapping_name']}, mpcat40 {entry['mpcat40_name']}"
 
 
 def _topology(
@@ -267,7 +317,7 @@ def _topology(
         if others and others[0][0] <= DOOR_REACH:
             other = others[0][1]
             with_door.add(own)
-            where = [round(float(v), 3) for v in door["pos"]]
+            where = _position(door)
             why = f"the door between {rooms[own]} and {rooms[other]}"
             connect(own, other, f"door{door['object_index']}", where, why)
             report.guessed("object -> door pose: a door (frame) between two regions")
@@ -311,13 +361,6 @@ def _category(raw: str, coarse: str, movable: set[str], fixed: set[str]) -> tupl
         Category(key, "asset"),
         f"unknown class '{key}' kept fixed (--movable {key} or --fixed {key} to say)",
     )
-
-
-def _raw(categories: dict[int, dict[str, Any]], obj: dict[str, Any]) -> str:
-    entry = categories.get(obj["category_index"])
-    if entry is None:
-        return "no category"
-    return f"{entry['category_mapping_name']}, mpcat40 {entry['mpcat40_name']}"
 
 
 def _unique(candidate: str, used: set[str]) -> str:
