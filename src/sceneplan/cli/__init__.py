@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import click
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
@@ -150,7 +151,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "store": ("eval", "Results stores: merge the shards of a benchmark."),
 }
 # The topic modules in registration order.
-TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
+TOPICS: tuple[str, ...] = (
+    "graph",
+    "verify",
+    "tasks",
+    "llm",
+    "plan",
+    "planners",
+    "eval",
+    "pddl",
+    "solve",
+    "view",
+)
 TOPICS += ("execute",)
 
 
@@ -163,13 +175,13 @@ class _Group(TyperGroup):
         super().__init__(*args, **kwargs)
 
     @property  # type: ignore[override]
-    def commands(self) -> dict[str, typer.core.click.Command]:
+    def commands(self) -> dict[str, click.Command]:
         """Every command, all topics loaded (for introspection; running one loads one topic)."""
         for topic in TOPICS:
             self._load(topic)
         return self._commands
 
-    @commands.setter
+    @commands.setter  # type: ignore[override]  # click declares a plain attribute
     def commands(self, value: dict) -> None:
         self._commands = value
 
@@ -286,7 +298,9 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
         if not getattr(param, "hidden", False):
             long = ",".join(o for o in param.opts if "--" in o)
             short = ",".join(o for o in param.opts if "--" not in o)
-            about = Columns([text(" ".join(param.help.split()))] if param.help else [])
+            about = Columns(
+                [text(" ".join(h.split()))] if (h := getattr(param, "help", None)) else []
+            )
             types = Text(style="bold yellow", overflow="fold")
             options.add_row(highlight(long), highlight(short), "", "", types, about)
     if options.row_count:
@@ -298,8 +312,8 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
     for name in names:
         command = group.get_command(ctx, name)
         if not command.hidden:
-            about = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
-            commands.add_row(Text(name), text(about.strip()))
+            summary = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
+            commands.add_row(Text(name), text(summary.strip()))
     if commands.row_count:
         console.print(Panel(commands, border_style="dim", title="Commands", title_align="left"))
 

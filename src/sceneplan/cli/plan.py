@@ -247,8 +247,8 @@ def _report(episode: Episode) -> None:
         line("plan", ("none", "red"), ": no usable plan from the model")
     if episode.goal_reached is not None:
         unmet = f" ({'; '.join(episode.goal_unmet)})" if episode.goal_unmet else ""
-        verdict = ("reached", "green") if episode.goal_reached else ("not reached", "red")
-        line("goal", verdict, unmet)
+        reached = ("reached", "green") if episode.goal_reached else ("not reached", "red")
+        line("goal", reached, unmet)
     cost = f" · ${episode.cost_usd:.4f}" if episode.cost_usd else ""
     line(
         "status",

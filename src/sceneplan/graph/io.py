@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import gc
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from sceneplan.textinput import parse_json, shown
 
 
 @functools.cache
-def node_record() -> type:
+def node_record() -> type[Any]:
     """The pydantic model of one node as written in a file (built on first use).
 
     Only the node-by-node validator uses it: a valid file never loads pydantic here.
@@ -263,7 +263,7 @@ def _label(raw: Any, index: int) -> str:
     return f"node #{index} (no id)"
 
 
-def _pydantic_message(err: dict, field: str = "") -> str:
+def _pydantic_message(err: Mapping[str, Any], field: str = "") -> str:
     if field == "parent" and err["type"] != "missing":
         return f"must be the id of one node, found {shown(err.get('input'))}"
     if err["type"] == "missing":

@@ -166,6 +166,7 @@ def _fill_tree(tree: nx.DiGraph, nodes: dict[str, Node]) -> None:
     succ: dict[str, dict[str, dict]] = {node_id: {} for node_id in nodes}
     pred: dict[str, dict[str, dict]] = {}
     missing: list[str] = []
+    edge: dict
     for node_id, parent in zip(nodes, map(_node_parent, nodes.values()), strict=True):
         if parent is None:
             pred[node_id] = {}
@@ -179,9 +180,9 @@ def _fill_tree(tree: nx.DiGraph, nodes: dict[str, Node]) -> None:
         pred[node_id] = {parent: edge}
     for parent in missing:
         pred[parent] = {}
-    tree._node = node_attrs
-    tree._adj = succ  # networkx keeps `_succ` the same dict as `_adj`
-    tree._pred = pred
+    tree._node = node_attrs  # type: ignore[attr-defined]
+    tree._adj = succ  # type: ignore[attr-defined]  # networkx keeps `_succ` the same dict
+    tree._pred = pred  # type: ignore[attr-defined]
 
 
 _node_parent = attrgetter("parent")
@@ -306,7 +307,7 @@ class SceneGraph:
         if self._topology is None:
             import networkx as nx
 
-            topology = nx.Graph()
+            topology: nx.Graph[str] = nx.Graph()
             topology.add_nodes_from(self._adjacent)
             adjacent = self._adjacent
             topology.add_edges_from((a, b, {"weight": adjacent[a][b]}) for a, b in self._links)

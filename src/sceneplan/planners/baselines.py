@@ -17,7 +17,7 @@ class LLMAsPlanner(SayPlan):
 
     name = "llm_as_planner"
     path_planner = False
-    Options = SearchOptions
+    Options = SearchOptions  # type: ignore[assignment]  # fewer than SayPlan's: no replanning
 
     @property
     def max_replans(self) -> int:

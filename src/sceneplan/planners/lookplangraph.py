@@ -65,6 +65,8 @@ class LookPlanGraph(Planner):
             "each step",
         )
 
+    options: Options
+
     async def _run(self, run: Run) -> None:
         observer = Observer.start(run, self.options, self.perception)
         options = self.options

@@ -13,6 +13,8 @@ Both plan tasks that change the world; search tasks are refused. See
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
@@ -25,7 +27,7 @@ class React(Planner):
     """ReAct: the model proposes each next action and sees what happened."""
 
     name = "react"
-    Options = ReactOptions
+    Options: ClassVar[type[ReactOptions]] = ReactOptions
     options: ReactOptions
 
     def vocabulary_for(self, graph: SceneGraph) -> str:

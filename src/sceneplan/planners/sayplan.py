@@ -90,6 +90,8 @@ class SayPlan(Planner):
             "put_inside (`sayplan[actions=lookplangraph]`, the paper's Tables 2-3)",
         )
 
+    options: Options
+
     @property
     def partial(self) -> bool:
         """Whether the run plans on memory and acts in the true world (`observe=partial`)."""

@@ -186,7 +186,8 @@ def _atom_text(
         atom = ("atom", "dirty", atom[2])
         if ids.get(atom[2]) in scene.kinds:
             return f"dirty({ids[atom[2]]})"  # wanting it clean: wipe sets clean, not dirty
-    name, args = atom[1], [ids.get(a, a) for a in atom[2:]]
+    terms: tuple[str, ...] = atom[2:]
+    name, args = atom[1], [ids.get(a, a) for a in terms]
     missing = [a for a in args if a not in scene.kinds]
     if missing:
         if not any(gap.startswith("init:") for gap in gaps):

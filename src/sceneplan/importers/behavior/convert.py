@@ -249,7 +249,7 @@ def build_scene(
                 continue
         kinds[node_id] = kind
         source = next((taxonomy.parameters(synset, q) for q in SOURCES if q in p), None)
-        holds = bool(source) and source.get("requires_inside") == 1 and "openable" not in p
+        holds = source is not None and source.get("requires_inside") == 1 and "openable" not in p
         affordances = _affordances(instance, kind, p, targets, holds)
         word_states = list(dict.fromkeys(states[instance]))
         if source is not None and (

@@ -172,8 +172,8 @@ def build_scene(
     held: list[str] = []
     object_room: dict[str, str] = {}
     if agent is not None:
-        for relation, target in out_edges[agent]:
-            if relation in ("HOLDS_RH", "HOLDS_LH") and target in ids:
+        for edge, target in out_edges[agent]:
+            if edge in ("HOLDS_RH", "HOLDS_LH") and target in ids:
                 held.append(ids[target])
     for vid in sorted(ids):
         nid = ids[vid]
@@ -185,7 +185,7 @@ def build_scene(
             parent, relation = "agent", "held"
             report.mapped("object held by the character")
         elif parent is not None:
-            report.mapped(f"object {relation.split('_')[0]} a thing")
+            report.mapped(f"object {str(relation).split('_')[0]} a thing")
         elif room is not None:
             close = _close_surface(vid, out_edges, ids, kinds, vh, room_of, room_names[room])
             if close is not None:
@@ -209,8 +209,8 @@ def build_scene(
             seen.add(current)
             current = parents[current][0]
         if current in seen:
-            room = object_room.get(nid, next(iter(room_names.values())))
-            parents[nid] = (floors.setdefault(room, f"floor_{room}"), "ontop_of")
+            home = object_room.get(nid, next(iter(room_names.values())))
+            parents[nid] = (floors.setdefault(home, f"floor_{home}"), "ontop_of")
             report.guessed("containment loop cut: on the room floor")
     for vid in sorted(ids):
         nid = ids[vid]
@@ -229,10 +229,10 @@ def build_scene(
                 state=sorted({str(s).lower() for s in node.get("states", ())}),
             )
         )
-    for room, floor in sorted(floors.items()):
-        nodes.append(native_node(id=floor, kind="asset", parent=room, affordances=["release"]))
+    for home, floor in sorted(floors.items()):
+        nodes.append(native_node(id=floor, kind="asset", parent=home, affordances=["release"]))
         kinds[floor] = "asset"
-        room_of[floor] = room
+        room_of[floor] = home
     links = []
     for vid, node in sorted(vh.items(), key=lambda kv: kv[0]):
         if node.get("category") == "Doors":

@@ -238,10 +238,10 @@ def translate_program(
             here = room
 
     for action, args in steps:
-        names = [scene.ids.get(i) for i in args]
+        names = [scene.ids[i] for i in args if i in scene.ids]
         if action in SKIPPED:
             continue
-        if any(n is None for n in names):
+        if len(names) < len(args):
             return None, "program acts on a dropped node (wall, floor, door)"
         if action in ("WALK", "RUN"):
             target = names[0]
