@@ -16,13 +16,15 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import click
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from sceneplan.errors import SceneplanError
+
+if TYPE_CHECKING:
+    import click  # `sceneplan --help` imports no click module
 
 # Help text in click's words: this typer shows every type as `<bool>`, `<str>`,
 # `<float range>` and required arguments in the usage line as `{env}`, which
