@@ -41,7 +41,9 @@ def in_the_clone(monkeypatch):
 def test_the_two_opening_commands():
     first, second = bash_blocks()[0][:2]
     assert first.startswith("pip install . && sceneplan verify coffee ")
-    assert second == "pip install -e '.[dev]' && python -m pytest"
+    assert second == "pip install -e '.[dev]' && python -m pytest -n auto"
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert ci[-1] == second.split("&&")[-1].strip()  # CI runs the README's test command
     result = runner.invoke(app, sceneplan_args(first))
     assert result.exit_code == 0, result.output
     assert (
