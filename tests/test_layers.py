@@ -1,9 +1,9 @@
 """Lower layers never import higher ones (docs/architecture.md), and no module imports itself.
 
 Imports are read with `ast` from the source: module-level ones, those under
-`if TYPE_CHECKING:` and those inside functions (a type-only or deferred cycle
-is still a cycle in the design). `ALLOWED` below is the table of
-docs/architecture.md.
+`if TYPE_CHECKING:`, those of a package's `__init__.pyi` stub (its lazy exports) and those
+inside functions (a type-only or deferred cycle is still a cycle in the design). `ALLOWED`
+below is the table of docs/architecture.md.
 """
 
 import ast
@@ -69,7 +69,7 @@ def imports(path: Path, name: str | None = None, *, everywhere: bool = True) -> 
     """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     this = (name or module_name(path)).split(".")
-    package = this if path.name == "__init__.py" else this[:-1]
+    package = this if path.stem == "__init__" else this[:-1]
     out = set()
     for node in ast.walk(tree) if everywhere else module_level(tree):
         if isinstance(node, ast.Import):
@@ -89,6 +89,11 @@ def imports(path: Path, name: str | None = None, *, everywhere: bool = True) -> 
 MODULES = {module_name(p) for p in PACKAGE.rglob("*.py")}
 
 
+def sources(folder: Path) -> list[Path]:
+    """The modules under `folder` and the stubs that list packages' lazy exports."""
+    return sorted([*folder.rglob("*.py"), *folder.rglob("*.pyi")])
+
+
 def part_of(module: str) -> str:
     return module.split(".")[1] if "." in module else ""
 
@@ -96,7 +101,7 @@ def part_of(module: str) -> str:
 @pytest.mark.parametrize("part", sorted(ALLOWED))
 def test_no_upward_imports(part):
     single = PACKAGE / f"{part}.py"
-    files = [single] if single.exists() else sorted((PACKAGE / part).rglob("*.py"))
+    files = [single] if single.exists() else sources(PACKAGE / part)
     assert files
     allowed = ALLOWED[part] | {part} | ALWAYS
     for path in files:
@@ -113,10 +118,10 @@ def test_always_allowed_modules_import_nothing_else_of_sceneplan():
 def import_graph() -> dict[str, set[str]]:
     """Module -> the sceneplan modules it imports anywhere: at module level (type-only ones
     included) and inside functions (a deferred import is still a cycle in the design)."""
-    graph = {}
-    for path in PACKAGE.rglob("*.py"):
+    graph: dict[str, set[str]] = {}
+    for path in sources(PACKAGE):
         name = module_name(path)
-        graph[name] = {m for m in imports(path) if m in MODULES and m != name}
+        graph.setdefault(name, set()).update(m for m in imports(path) if m in MODULES and m != name)
     return graph
 
 

@@ -156,7 +156,10 @@ def _bidirectional_dijkstra(graph: SceneGraph, source: str, target: str) -> list
         {target: None},
     )
     order = count()
-    fringes: tuple[list, list] = ([(0.0, next(order), source)], [(0.0, next(order), target)])
+    fringes: tuple[list[tuple[float, int, str]], ...] = (
+        [(0.0, next(order), source)],
+        [(0.0, next(order), target)],
+    )
     best: float | None = None
     meeting: str | None = None
     side = 1

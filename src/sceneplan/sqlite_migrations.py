@@ -63,7 +63,7 @@ def check(
     try:
         has_tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
     finally:
         db.execute("COMMIT")
     if app_id != application_id and (app_id != 0 or (has_tables and not unmarked_ok)):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -86,7 +87,7 @@ def _as_is(param: TyperOption | TyperArgument) -> bool:
 
 for _cls in (TyperOption, TyperArgument):
     _cls.display_type = _display_type  # type: ignore[method-assign,assignment]
-    _cls.process_value = _process_value  # type: ignore[method-assign]
+    _cls.process_value = _process_value  # type: ignore[method-assign,assignment]
 TyperArgument.get_usage_pieces = _usage_pieces  # type: ignore[method-assign]
 
 
@@ -127,7 +128,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "store": ("eval", "Results stores: merge the shards of a benchmark."),
 }
 # The topic modules in registration order.
-TOPICS = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
+TOPICS: tuple[str, ...] = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
 TOPICS += ("execute",)
 
 
@@ -139,14 +140,14 @@ class _Group(TyperGroup):
         self._listing = False
         super().__init__(*args, **kwargs)
 
-    @property  # type: ignore[override]
-    def commands(self) -> dict[str, typer.core.click.Command]:
+    @property
+    def commands(self) -> MutableMapping[str, Any]:  # typer's own (vendored) click commands
         """Every command, all topics loaded (for introspection; running one loads one topic)."""
         for topic in TOPICS:
             self._load(topic)
         return self._commands
 
-    @commands.setter
+    @commands.setter  # type: ignore[override]  # click declares a plain attribute
     def commands(self, value: dict) -> None:
         self._commands = value
 
@@ -274,7 +275,9 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
         if not getattr(param, "hidden", False):
             long = ",".join(o for o in param.opts if "--" in o)
             short = ",".join(o for o in param.opts if "--" not in o)
-            about = Columns([text(" ".join(param.help.split()))] if param.help else [])
+            about = Columns(
+                [text(" ".join(h.split()))] if (h := getattr(param, "help", None)) else []
+            )
             types = Text(style="bold yellow", overflow="fold")
             options.add_row(highlight(long), highlight(short), "", "", types, about)
     if options.row_count:
@@ -286,8 +289,8 @@ def _print_root_help(group: _Group, ctx: Any) -> None:
     for name in names:
         command = group.get_command(ctx, name)
         if not command.hidden:
-            about = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
-            commands.add_row(Text(name), text(about.strip()))
+            summary = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
+            commands.add_row(Text(name), text(summary.strip()))
     if commands.row_count:
         console.print(Panel(commands, border_style="dim", title="Commands", title_align="left"))
 

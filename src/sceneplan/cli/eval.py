@@ -286,8 +286,8 @@ def report_command(
         if store is not None:
             raise BadInputError("give either one store or --compare A B, not both")
         a, b = (compute(_records(path)) for path in compare_with)
-        names = (_name(compare_with[0]), _name(compare_with[1]))
-        print(render_compare(compare(a, b), fmt, names), end="")
+        pair = (_name(compare_with[0]), _name(compare_with[1]))
+        print(render_compare(compare(a, b), fmt, pair), end="")
         return
     if store is None and table_name != "sayplan-2":  # Table 2 is measured on the graphs
         raise BadInputError("name a results store (or --compare A B)")
@@ -296,7 +296,7 @@ def report_command(
         check_output_files(plots, names, "the plots folder", force=force)
         require_matplotlib()  # before the report is printed
     records = _records(store) if store is not None else []
-    if table_name == "faults":
+    if table_name == "faults" and store is not None:  # (checked above: faults need a store)
         rows = fault_rows(r.episode for r in records)
         print(render_faults(rows, title or f"Execution under faults: {_name(store)}"), end="")
         written = write_fault_plot(rows, plots / "faults.png") if plots is not None else None
@@ -310,8 +310,8 @@ def report_command(
         title = _name(store) if store is not None else "scene graphs"
     print(render(metrics, fmt, title=title, table_name=table_name), end="")
     if plots is not None:
-        written = write_plots(metrics, plots)
-        err_console().print(f"{len(written)} plot(s) written to {plots}")
+        pngs = write_plots(metrics, plots)
+        err_console().print(f"{len(pngs)} plot(s) written to {plots}")
 
 
 def _suite_stats(suites) -> list[dict]:

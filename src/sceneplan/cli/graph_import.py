@@ -68,13 +68,13 @@ def run(
             raise BadInputError(f"cannot write {tasks_out}: {exc.strerror}") from None
     counts = imported.graph.counts()
     if as_json:
-        data = {
+        summary = {
             "graph": str(out),
             "nodes": len(imported.graph),
             "tasks": len(imported.tasks),
             "report": imported.report.to_dict(),
         }
-        typer.echo(json.dumps(data, indent=2))
+        typer.echo(json.dumps(summary, indent=2))
         return
     kinds = ", ".join(f"{counts[k]} {k}" for k in ("room", "asset", "object", "pose") if counts[k])
     typer.echo(f"wrote {out}: {len(imported.graph)} nodes ({kinds})")

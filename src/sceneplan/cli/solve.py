@@ -61,6 +61,7 @@ def solve_command(
     --timeout).
     """
     graph, goal_text = planning_start(env, task, goal, required=True)
+    assert goal_text is not None  # required=True
     formula = parse_goal(goal_text, graph)
     # --optimal is the `astar` back end (what solve(..., optimal=True) runs)
     planner = "astar" if optimal else planner

@@ -114,7 +114,7 @@ def goal_state(task: Task, graph: SceneGraph) -> WorldState | str:
         except SceneplanError as exc:
             return f"its reference plan does not run: {exc}"
         result = Simulator(graph, vocabulary).verify_plan(steps)
-        if not result.ok:
+        if result.failure is not None:
             return f"its reference plan does not run: {result.failure.message}"
         return result.final_state
     return "its reference plan uses actions of no known vocabulary"

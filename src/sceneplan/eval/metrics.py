@@ -503,13 +503,14 @@ def _share(part: int, whole: int) -> float | None:
 
 
 def _unless_unpriced(
-    combine: Callable[[list[float]], float], episodes: Sequence[Episode]
+    combine: Callable[[list[float]], float | None], episodes: Sequence[Episode]
 ) -> float | None:
     """`combine` of the episodes' costs; None (unknown, never 0) when one has no price."""
     costs = [e.cost_usd for e in episodes]
     if None in costs:
         return None
-    return float(combine([c for c in costs if c is not None]))
+    value = combine([c for c in costs if c is not None])
+    return None if value is None else float(value)
 
 
 def _mean(values: Iterable[float | int | None]) -> float | None:

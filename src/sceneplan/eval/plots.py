@@ -49,12 +49,12 @@ def _success_by_family(metrics: dict[str, list[Row]], figure: Figure) -> bool:
     """Search found (Table 1) and planning correctness (Table 3) per family, pooled over
     environments; groups where the measure is unknown are left out."""
     pooled: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
-    for section, families, value, count in (
+    for section, wanted, value, count in (
         ("search", SEARCH, "found", "found_n"),
         ("planning", PLANNING, "correctness", "n"),
     ):
         for r in metrics[section]:
-            if r["family"] in families and r[value] is not None:
+            if r["family"] in wanted and r[value] is not None:
                 hits, n = pooled[(r["planner"], r["model"])].get(r["family"], [0.0, 0])
                 pooled[(r["planner"], r["model"])][r["family"]] = [
                     hits + r[value] * r[count],

@@ -84,12 +84,12 @@ def csv_text(rows: Sequence[Row], values: Sequence[str] = ("value",)) -> str:
 def markdown(metrics: dict[str, list[Row]], title: str, table_name: str | None = None) -> str:
     """The Markdown report: one section per table that has data (or only `table_name`)."""
     parts = [f"# sceneplan results: {title}", _overview(metrics["overview"])]
-    builds = (
+    builds = [
         *(_table1, _search_details, _table3, _lookplangraph, _lookplangraph3),
         *(_lookplangraph4, _cost, _tokens, _repeat, _sclplan),
-    )
+    ]
     if table_name is not None:
-        parts, builds = [f"# sceneplan results: {title}"], (TABLES[table_name],)
+        parts, builds = [f"# sceneplan results: {title}"], [TABLES[table_name]]
     for build in builds:
         section = build(metrics)
         if section:

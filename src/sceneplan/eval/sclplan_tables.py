@@ -121,9 +121,9 @@ def table2(metrics: dict[str, list[Row]]) -> str:
                 p["model"],
                 10,
                 10,
-                spread(*p["success"], 2),
-                spread(*p["tokens"], 0),
-                spread(*p["env_steps"], 2),
+                spread(p["success"][0], p["success"][1], 2),
+                spread(p["tokens"][0], p["tokens"][1], 0),
+                spread(p["env_steps"][0], p["env_steps"][1], 2),
             ]
         )
     return (

@@ -119,7 +119,7 @@ class Belief:
         updates: list[Update] = []
         state = self.state
         if result.at is not None and result.at != state.agent_at:
-            before = state.agent_at
+            before: str | None = state.agent_at
             state.move(state.agent_id, result.at, None)
             state.accessed = None
             updates.append(Update("at", state.agent_id, before, result.at))
@@ -268,7 +268,9 @@ class Belief:
         new = {s.id for s in result.seen if s.new or s.id in self.lost}
         seen = {s.id for s in result.seen}
 
-        def need(node: str | None, what: str, also: set[str] = frozenset()) -> None:
+        def need(
+            node: str | None, what: str, also: set[str] | frozenset[str] = frozenset()
+        ) -> None:
             if node is None or node in graph or node in also:
                 return
             hint = graph.suggest(node)

@@ -282,8 +282,8 @@ class Executor:
         selectors, todo = set(), [goal]
         while todo:
             formula = todo.pop()
-            if isinstance(getattr(formula, "selector", None), str):
-                selectors.add(formula.selector)
+            if isinstance(selector := getattr(formula, "selector", None), str):
+                selectors.add(selector)
             todo += formula.children()
         lost = self.belief.lost
         return sorted(

@@ -11,7 +11,7 @@ the task has a formal goal, the planner otherwise.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
 from sceneplan.execute.belief import Belief
@@ -59,7 +59,7 @@ class SymbolicReplanner:
         problem = PlanningProblem(
             belief.graph, goal, belief.state.copy(), vocabulary=belief.vocabulary
         )
-        kwargs = {"planner": self.planner} if self.planner else {}
+        kwargs: dict[str, Any] = {"planner": self.planner} if self.planner else {}
         try:
             result = await asyncio.to_thread(solve, problem, self.timeout, **kwargs)
         except SceneplanError as exc:  # a blocked room cut the building in two

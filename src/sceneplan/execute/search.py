@@ -24,7 +24,7 @@ lost object is seen again, or when its own budget of skill calls
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -106,15 +106,15 @@ def likelihoods(belief: Belief, lost: list[str]) -> dict[str, float]:
     assets = [n for n in graph if n.kind is NodeKind.ASSET]
     count = Counter(a.category for a in assets)
     out = {}
-    for asset in assets:
-        takes = "release" in asset.affordances or state.is_container(asset.id)
-        worth = SAME_KIND * same[asset.category] + anything[asset.category]
-        out[asset.id] = worth / count[asset.category] + (0.1 if takes else 0.0)
+    for a in assets:
+        takes = "release" in a.affordances or state.is_container(a.id)
+        worth = SAME_KIND * same[a.category] + anything[a.category]
+        out[a.id] = worth / count[a.category] + (0.1 if takes else 0.0)
     return out
 
 
 def search_order(
-    belief: Belief, lost: list[str], seen: Collection[str] = (), ranked: list[str] = ()
+    belief: Belief, lost: list[str], seen: Collection[str] = (), ranked: Sequence[str] = ()
 ) -> list[tuple[str, str | None]]:
     """The `likely` order: (room, None) to go to a room (arriving shows what is on its
     assets and in its open containers), (room, asset) to look at an asset there. Assets

@@ -174,7 +174,7 @@ def _file_decoder() -> Any:
     return msgspec.json.Decoder(native_file)
 
 
-def _only(types: Iterable[type], allowed: Iterable[type]) -> bool:
+def _only(types: Iterable[object], allowed: Iterable[object]) -> bool:
     return set(types) <= set(allowed)
 
 
@@ -274,7 +274,7 @@ def _structure_fits(by_id: dict[str, Node], kinds: list, parents: list, relation
     return not _has_cycle(nested)
 
 
-def _has_cycle(parent_of: dict[str, str]) -> bool:
+def _has_cycle(parent_of: dict[str, str | None]) -> bool:
     done: set[str] = set()
     for start in parent_of:
         path: set[str] = set()

@@ -13,7 +13,7 @@ import json
 import operator
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from sceneplan.textinput import parse_json, shown
 
 
 @functools.cache
-def node_record() -> type:
+def node_record() -> type[Any]:
     """The pydantic model of one node as written in a file (built on first use).
 
     It is derived from `Node`: Node's fields, by their names in files, with the
@@ -270,7 +270,7 @@ def _label(raw: Any, index: int) -> str:
     return f"node #{index} (no id)"
 
 
-def _pydantic_message(err: dict, field: str = "") -> str:
+def _pydantic_message(err: Mapping[str, Any], field: str = "") -> str:
     if field == "parent" and err["type"] != "missing":
         return f"must be the id of one node, found {shown(err.get('input'))}"
     if err["type"] == "missing":
@@ -456,7 +456,7 @@ def node_to_dict(node: Node) -> dict[str, Any]:
     return _written(msgspec.to_builtins(node).items())
 
 
-_EMPTY = ("", (), [])
+_EMPTY: tuple[object, ...] = ("", (), [])
 
 
 def _written(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:

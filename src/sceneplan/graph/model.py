@@ -328,7 +328,7 @@ class SceneGraph:
         if self._topology is None:
             import networkx as nx
 
-            topology = nx.Graph()
+            topology: nx.Graph[str] = nx.Graph()
             topology.add_nodes_from(self._adjacent)
             adjacent = self._adjacent
             topology.add_edges_from((a, b, {"weight": adjacent[a][b]}) for a, b in self._links)

@@ -53,7 +53,7 @@ _PLACED = frozenset(("building", "floor_group", "floor", "zone", "room", "pose")
 class ViewPart(NamedTuple):
     """One kind's share of a serialized view: how many entries, and its JSON fragment."""
 
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, as the API always has
     text: str
 
 

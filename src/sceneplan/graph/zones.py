@@ -44,6 +44,7 @@ import re
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from sceneplan.graph.model import PLACE_KINDS, NodeKind, SceneGraph
 
@@ -97,9 +98,9 @@ class Hierarchy:
         loose_floors = floors_of.pop(None, [])
         loose_places = places_of.pop(None, [])
         for building, floors in floors_of.items():
-            self._place(building, self._nest(floors, "floor_group"))
+            self._place(cast(str, building), self._nest(floors, "floor_group"))  # None popped
         for floor, places in places_of.items():
-            self._place(floor, self._zone(floor, places))
+            self._place(cast(str, floor), self._zone(floor, places))
         self.tops += self._nest(loose_floors, "floor_group")
         self.tops += self._zone(None, loose_places)
         for top in self.tops:
@@ -225,8 +226,8 @@ class Hierarchy:
                             posed.add(place)
                             break
         children: list[str] = []
-        for name, members in given.items():
-            ordered = sorted(members, key=self._order)
+        for name, group in given.items():
+            ordered = sorted(group, key=self._order)
             zone = self._new_group(name, "zone", [], given=True)
             self._place(zone, self._cluster(f"{zone}_", ordered))
             children.append(zone)

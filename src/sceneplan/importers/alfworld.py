@@ -118,7 +118,7 @@ def read_game(path: str | Path) -> Game:
     ):
         found = ", ".join(sorted(data)) if isinstance(data, dict) else type(data).__name__
         raise BadInputError(f"{what}; found {found or 'nothing'}")
-    domain = data.get("pddl_domain") if isinstance(data.get("pddl_domain"), str) else ""
+    domain = data["pddl_domain"] if isinstance(data.get("pddl_domain"), str) else ""
     return Game(data["pddl_problem"], data["grammar"], outer.get("task_type"), path.name, domain)
 
 
@@ -153,7 +153,8 @@ def _section(problem: list, name: str) -> list:
 
 def _declared(objects: list) -> dict[str, str]:
     """Object name -> PDDL type, from `a b - type` lists."""
-    out, pending = {}, []
+    out: dict[str, str] = {}
+    pending: list[str] = []
     items = iter(objects)
     for token in items:
         if token == "-":
@@ -352,14 +353,14 @@ def _goal(goal: list, node_ids: set[str], source: str) -> str:
     categories = {i.rsplit("_", 1)[0] for i in node_ids}
     names: dict[str, str] = {}
     quantifiers = []
-    for var, pddl_type in typed.items():
+    for variable, pddl_type in typed.items():
         cat = _category(pddl_type)
         if cat not in categories:
             raise BadInputError(
                 f"{source}: the goal names the type {pddl_type}, but the scene has no {cat}"
             )
-        names[var] = re.sub(r"\W", "", var) or "x"
-        quantifiers.append(f"exists {names[var]} in {cat}: ")
+        names[variable] = re.sub(r"\W", "", variable) or "x"
+        quantifiers.append(f"exists {names[variable]} in {cat}: ")
     located = {a[1]: a[2] for a in atoms if a[0] == "receptacleAtLocation"}
     agent_at = {a[2] for a in atoms if a[0] == "atLocation"}
     body = []
@@ -499,7 +500,7 @@ def alfred_plan(game: Game, plan: list[str]) -> list[str]:
         a = [original[x] for x in action.args]
         name = action.name
         if name == "go_to":
-            step = ("GotoLocation", agent, here, location[a[0]], a[0])
+            step: tuple[Any, ...] = ("GotoLocation", agent, here, location[a[0]], a[0])
             here = location[a[0]]
         elif name in ("open", "close"):
             step = (f"{name.capitalize()}Object", agent, here, a[0])

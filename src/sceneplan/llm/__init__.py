@@ -5,52 +5,8 @@ Models are named `provider:model` (`openai:gpt-4o`, `ollama:qwen2.5:7b`,
 `replay:PATH`); see docs/llm.md. Providers are imported only when used.
 """
 
-from __future__ import annotations
+import lazy_loader
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from sceneplan.llm.client import LLMClient, Response
-    from sceneplan.llm.config import LLMSettings, load_settings
-    from sceneplan.llm.messages import Message
-    from sceneplan.llm.registry import PROVIDER_NAMES
-    from sceneplan.llm.usage import CallRecord, Ledger, Usage
-
-# Each public name and the module it comes from, imported on first use (PEP 562):
-# importing the package alone loads none of them.
-_EXPORTS = {
-    "LLMClient": "sceneplan.llm.client",
-    "Response": "sceneplan.llm.client",
-    "LLMSettings": "sceneplan.llm.config",
-    "load_settings": "sceneplan.llm.config",
-    "Message": "sceneplan.llm.messages",
-    "PROVIDER_NAMES": "sceneplan.llm.registry",
-    "CallRecord": "sceneplan.llm.usage",
-    "Ledger": "sceneplan.llm.usage",
-    "Usage": "sceneplan.llm.usage",
-}
-
-__all__ = [
-    "PROVIDER_NAMES",
-    "CallRecord",
-    "LLMClient",
-    "LLMSettings",
-    "Ledger",
-    "Message",
-    "Response",
-    "Usage",
-    "load_settings",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+# Each public name is imported from its module on first use (PEP 562), as the stub
+# __init__.pyi beside this file lists them: importing the package alone loads none of them.
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -27,7 +27,7 @@ from sceneplan.llm.messages import JSON_SCHEMA, STRUCTURED_MODES, Message, Reque
 from sceneplan.llm.retry import RetryPolicy
 from sceneplan.llm.structured import parse_reply, with_schema_instruction
 
-CHECK_MESSAGES = (
+CHECK_MESSAGES: tuple[Message, ...] = (
     Message("system", "You are a connectivity check. Answer as briefly as you can."),
     Message("user", 'Reply with a JSON object whose "answer" is the word ok.'),
 )

@@ -77,7 +77,8 @@ def provider_class(name: str) -> type[Provider]:
             f"the '{name}' LLM provider needs the '{package}' package ({exc}); "
             f"install it with: pip install {package}"
         ) from None
-    return getattr(module, class_name)
+    found: type[Provider] = getattr(module, class_name)
+    return found
 
 
 def create_provider(spec: str, settings: LLMSettings) -> Provider:

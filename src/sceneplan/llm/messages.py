@@ -13,7 +13,7 @@ import base64
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from sceneplan.errors import BadInputError
 
@@ -119,7 +119,7 @@ def as_messages(messages: MessagesLike) -> tuple[Message, ...]:
                 raise BadInputError(
                     f"message {i} must have a role in {ROLES} and a string content, got {message!r}"
                 )
-            message = Message(role, content)
+            message = Message(cast(Role, role), content)
         result.append(message)
     if not result:
         raise BadInputError("a chat request needs at least one message")

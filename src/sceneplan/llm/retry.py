@@ -41,7 +41,7 @@ class RetryPolicy:
         if retry_after is not None:
             cap = self.cap if self.retry_after_cap is None else self.retry_after_cap
             return max(0.0, min(retry_after, cap))
-        ceiling = min(self.cap, self.base * 2**retry)
+        ceiling = min(self.cap, self.base * 2.0**retry)
         return ceiling / 2 + random.uniform(0, ceiling / 2)
 
     async def run(self, attempt: Callable[[], Awaitable[T]]) -> T:

@@ -111,8 +111,8 @@ class _Tally:
         c["looks"] += 1
         by_truth = _associate(truth, expected, seen)
         refs: dict[str, str] = {}
-        for true_id, obs in by_truth.items():
-            refs.update({key: true_id for key in (obs.id, obs.name) if key})
+        for true_id, each in by_truth.items():
+            refs.update({key: true_id for key in (each.id, each.name) if key})
         c["obs"] += len(seen)
         c["true_obs"] += len(by_truth)
         for true_id in expected:
@@ -126,7 +126,7 @@ class _Tally:
             c["found"] += 1
             named = obs.related_to
             if named in refs:
-                parent = refs[named]
+                parent: str | None = refs[named]
             elif named is not None and memory.knows(named):
                 parent = memory.true_id(named)
             else:

@@ -81,7 +81,7 @@ def _relation(relation: Relation | str) -> Relation:
     if value not in LOOK_RELATIONS:
         allowed = ", ".join(r.value for r in LOOK_RELATIONS)
         raise BadInputError(f"a look is made with relation {allowed}, not '{relation}'")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _words(relation: Relation) -> str:

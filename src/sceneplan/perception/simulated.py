@@ -239,6 +239,8 @@ class _Look:
         for word in sorted(truth.states(true_id)):
             flip = rng.random() < noise.state and word in EXCLUSIVE_STATES
             states.append(EXCLUSIVE_STATES[word] if flip else word)
+        category: str | None
+        node_id: str | None
         name, category, node_id = node.category.replace("_", " "), node.category, true_id
         if u_synonym < noise.synonym:
             name = _other_name(node.category, u_name)

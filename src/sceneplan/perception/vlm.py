@@ -312,7 +312,7 @@ class _Context:
                 unique, n = f"{name} {n}", n + 1
             taken.add(unique.lower())
             kept.append((seen, unique))
-        names = {}
+        names: dict[str, str] = {}
         for seen, unique in kept:
             for key in (seen.name.strip().lower(), unique.lower(), _compact(seen.name)):
                 names.setdefault(key, unique)

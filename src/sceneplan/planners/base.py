@@ -329,7 +329,7 @@ def planner_class(name: str) -> type[Planner]:
         raise BadInputError(
             f"unknown planner '{name}'; choose one of: {', '.join(planner_names())}"
         )
-    found = load_plugin_class(GROUP, name, Planner, "sceneplan.planners.Planner")
+    found: type[Planner] = load_plugin_class(GROUP, name, Planner, "sceneplan.planners.Planner")
     if found.name != name:
         raise BackendUnavailableError(
             f"the {GROUP} entry point '{name}' names {found.__name__}, whose name is "

@@ -148,7 +148,7 @@ def _plain(value: Any) -> Any:
 
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of planner specs; commas inside [...] stay with their spec."""
-    specs, depth, current = [], 0, []
+    specs, depth, current = [], 0, list[str]()
     for char in text:
         if char == "[":
             depth += 1

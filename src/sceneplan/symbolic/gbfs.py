@@ -187,7 +187,7 @@ class CompiledTask:
             cost[f] = 0
             heap.append((0, f))
         remaining = self.pre_count.copy()
-        total = [0] * len(self.relaxed)
+        total: list[float] = [0] * len(self.relaxed)
 
         def fire(r: int, c: float) -> None:
             for q in self.relaxed[r][2]:

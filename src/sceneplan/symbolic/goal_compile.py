@@ -183,7 +183,7 @@ def _aux(f: Formula, aux: dict[Formula, Fact], out: CompiledGoal) -> Fact:
         return aux[f]
     fact = aux[f] = ("goal", len(aux))
     for disjunct in f.parts if isinstance(f, Or) else (f,):
-        pos, neg = [], []
+        pos, neg = list[Fact](), list[Fact]()
         for part in disjunct.parts if isinstance(disjunct, And) else (disjunct,):
             leaf = _leaf(part)
             if leaf is not None:

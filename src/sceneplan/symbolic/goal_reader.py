@@ -136,7 +136,7 @@ def _quantified(head: str, rest: list[Sexp], categories: dict[str, str]) -> str:
 
 def _typed(items: list[str]) -> list[tuple[str, str]]:
     """`?a ?b - t ?c` as [(?a, t), (?b, t), (?c, object)]."""
-    out, pending, i = [], [], 0
+    out, pending, i = [], list[str](), 0
     while i < len(items):
         if items[i] == "-" and i + 1 < len(items):
             out += [(v, items[i + 1]) for v in pending]

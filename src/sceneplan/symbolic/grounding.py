@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from itertools import product
+from typing import cast
 
 from sceneplan.errors import UnreachableError, UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
@@ -103,9 +104,9 @@ class Grounder:
         """Where the object may rest: where it is now and, if it can be picked up, release
         spots: assets, and objects in scope that things can be put on or in (receptacles;
         for a receptacle itself, those the scope lets it stack on, `Scope.stacking`)."""
-        out = []
-        if not self.state.holds(o):
-            out.append((self.state.parent(o), self.state.relation(o)))
+        out: list[tuple[str, Relation]] = []
+        if not self.state.holds(o):  # then it rests on or in something
+            out.append(cast(tuple[str, Relation], (self.state.parent(o), self.state.relation(o))))
         if self.affords(o, "pickup"):
             stacks = self.affords(o, "release")
             for a in (*self.assets, *self.receptacles):
@@ -289,7 +290,7 @@ class Grounder:
         moves_to = next(
             (names.get(e.args[0], e.args[0]) for e in schema.effects if e.op == "move_agent"), None
         )
-        out = []
+        out: list[GroundAction] = []
         for binding, pos, neg in variants:
             try:
                 cost = self._cost(binding.get("at"), moves_to)

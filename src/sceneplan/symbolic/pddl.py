@@ -65,7 +65,9 @@ from sceneplan.world.goals import Atom, Const, Formula, parse_goal
 from sceneplan.world.primitives import (
     EFFECTS,
     TESTS,
+    Effect,
     Primitive,
+    Test,
     pddl_attribute,
     pddl_category,
     pddl_word,
@@ -200,7 +202,7 @@ def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
     held = schema.held_param
     given = {h.name: h.var for h in hidden} | ({"held": f"?{held}"} if held is not None else {})
 
-    def face(primitive: Primitive, names: tuple[str, ...]) -> str:
+    def face(primitive: Test | Effect, names: tuple[str, ...]) -> str:
         keywords = {k: v for k, v in given.items() if k in _keywords(primitive.pddl)}
         return primitive.pddl(*(terms.get(a, a) for a in names), **keywords)
 
@@ -265,7 +267,7 @@ def show_sexp(x: Sexp) -> str:
 
 def _typed(items: list[Sexp]) -> list[tuple[str, str]]:
     """`?a ?b - t ?c - u` as [(?a, t), (?b, t), (?c, u)]."""
-    out, pending, i = [], [], 0
+    out, pending, i = [], list[str](), 0
     while i < len(items):
         if items[i] == "-":
             out += [(v, str(items[i + 1])) for v in pending]
@@ -318,7 +320,7 @@ class SceneTypes:
         `(holding x)` never hold together), so that "x within the room" need not ask
         whether the robot carries x there."""
         x = parse_sexp(goal)
-        hand = ["handempty"]
+        hand: list[Sexp] = ["handempty"]
         if isinstance(x, list) and x[:1] == ["and"] and hand in x[1:]:
             x = ["and", hand, *(_without_holding(p) for p in x[1:] if p != hand)]
         return show_sexp(self._condition(x, set()))
@@ -348,7 +350,7 @@ class SceneTypes:
         if head == "imply":
             return self._condition(["or", ["not", x[1]], x[2]], not_items)
         if head in ("forall", "exists"):
-            inner = self._scope(x[1], not_items)
+            inner = self._scope(list(x[1]), not_items)
             if inner is None:
                 return TRUE if head == "forall" else FALSE
             body = self._condition(x[2], inner)
@@ -370,7 +372,7 @@ class SceneTypes:
             parts = [p for p in (self._effect(p, not_items) for p in x[1:]) if p is not None]
             return None if not parts else ["and", *parts]
         if head == "forall":
-            inner = self._scope(x[1], not_items)
+            inner = self._scope(list(x[1]), not_items)
             body = None if inner is None else self._effect(x[2], inner)
             return None if body is None else ["forall", x[1], body]
         if head == "when":
@@ -722,8 +724,8 @@ def _focus(
             return
         keep[node_id] = None
         kind = graph.nodes[node_id].kind
-        if kind is K.OBJECT and state.parent(node_id) is not None:
-            add(state.parent(node_id))  # what holds it (the agent's place, for a held one)
+        if kind is K.OBJECT and (parent := state.parent(node_id)) is not None:
+            add(parent)  # what holds it (the agent's place, for a held one)
         elif kind is K.AGENT:
             add(state.agent_at)
         else:

@@ -72,7 +72,7 @@ class PlanRun:
         target = self.problem.target
         if isinstance(target, Action):
             return self.simulator.check(state, target) is None
-        return self.problem.goal.holds(state)  # type: ignore[union-attr]
+        return self.problem.goal.holds(state)
 
     def place(self, k: int) -> str:
         """Where the agent is before step k (after the plan, for k = len(plan))."""
@@ -81,7 +81,7 @@ class PlanRun:
     def without(self, start: int, stop: int) -> bool:
         """Remove steps start..stop-1 if the plan stays valid; True when removed."""
         plan, states, sim = self.plan, self.states, self.simulator
-        current, replayed = states[start], []
+        current, replayed = states[start], list[WorldState]()
         for k in range(stop, len(plan)):
             if not self.ordered and _same(current, states[k]):  # from here on, as it did
                 self._splice(start, stop, replayed, states[k:])

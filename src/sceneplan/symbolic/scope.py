@@ -20,7 +20,7 @@ from functools import cached_property
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.world.domain import gives
-from sceneplan.world.goals import Atom
+from sceneplan.world.goals import Atom, Prop
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
 K = NodeKind
@@ -191,7 +191,7 @@ def _chain_up(state: WorldState, o: str) -> list[str]:
 def focused_scope(
     state: WorldState,
     seeds: Iterable[Atom],
-    goal_literals: Iterable[tuple[Atom, bool]] = (),
+    goal_literals: Iterable[tuple[Atom | Prop, bool]] = (),
     extra_nodes: Iterable[str] = (),
     needs_release: bool = False,
     vocabulary: str = "sayplan",
@@ -205,9 +205,9 @@ def focused_scope(
     focus = _Focus(state, vocabulary)
     graph = state.graph
     seeds = list(seeds)
-    goal_literals = list(goal_literals)
+    atom_literals = [(a, p) for a, p in goal_literals if isinstance(a, Atom)]  # no task facts
     polarity: dict[Atom, set[bool]] = {}
-    for atom, positive in goal_literals:
+    for atom, positive in atom_literals:
         polarity.setdefault(atom, set()).add(positive)
     for atom in seeds:
         for arg in atom.nodes():
@@ -231,11 +231,11 @@ def focused_scope(
         or any(graph.nodes[o].kind is K.OBJECT for a in seeds for o in a.nodes())
     ):
         focus.ensure_release_asset()
-    effect_words = frozenset(atom.name for atom, _ in goal_literals if atom.predicate.state_word)
+    effect_words = frozenset(atom.name for atom, _ in atom_literals if atom.predicate.state_word)
     objects = {n.id for n in graph.of_kind(K.OBJECT)}
     stacking = frozenset(
         (atom.args[0], atom.args[1])
-        for atom, _ in goal_literals
+        for atom, _ in atom_literals
         if len(atom.args) >= 2 and atom.args[0] in objects and atom.args[1] in objects
     )
     return Scope(
@@ -246,5 +246,5 @@ def focused_scope(
         macro_moves=True,
         effect_words=effect_words,
         stack_depth=FOCUS_STACK_DEPTH,
-        stacking=stacking if goal_literals else None,
+        stacking=stacking if atom_literals else None,
     )

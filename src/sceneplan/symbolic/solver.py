@@ -244,7 +244,7 @@ def _solve(
         task = build_task(
             state,
             scope,
-            goal,  # type: ignore[arg-type]
+            goal,
             problem.target,  # type: ignore[arg-type]
             problem.vocabulary,
             travel.steps,
@@ -264,7 +264,8 @@ def _solve(
             return result
         if outcome.status == "unsolvable":
             impossible = result.stats.get("commitment") == "impossible"
-            if impossible and scope.level == "focused" and _never_holds(problem, state, goal):
+            focused = impossible and scope.level == "focused"
+            if focused and goal is not None and _never_holds(problem, state, goal):
                 return result  # the whole graph's verdict too: no need to ground it
             continue
         optimal = getattr(backend, "optimal", False)

@@ -58,8 +58,8 @@ def layout_floors(graph: SceneGraph) -> list[FloorLayout]:
         if floor is None and None not in places:
             places[None], rooms[None], poses[None] = FloorLayout(None), [], []
         (rooms if node.kind is NodeKind.ROOM else poses)[floor].append(node.id)
-    for key, floor in places.items():
-        _lay_out(graph, floor, rooms[key], poses[key])
+    for key, layout in places.items():
+        _lay_out(graph, layout, rooms[key], poses[key])
     return list(places.values())
 
 

@@ -36,4 +36,4 @@ def serve_in_background(html: str, port: int = 0) -> tuple[ThreadingHTTPServer, 
     server = page_server(html, port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     host, bound = server.server_address[:2]
-    return server, f"http://{host}:{bound}/"
+    return server, f"http://{host!s}:{bound}/"

@@ -10,6 +10,7 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import get_task
@@ -19,6 +20,9 @@ from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.episode import Episode
 from sceneplan.runs import resolve
 from sceneplan.textinput import parse_json, shown
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 
 @dataclass
@@ -79,7 +83,7 @@ def episode_from_dict(data: object, source: str) -> Episode:
     return episode
 
 
-def _shape_problem(data: dict) -> str | None:
+def _shape_problem(data: dict[str, Any]) -> str | None:
     """The first field of an Episode's dict that is not of the recorded type, in words.
 
     pydantic checks the dict against the Episode dataclass's annotations (it
@@ -100,7 +104,7 @@ def _shape_problem(data: dict) -> str | None:
 
 
 @functools.cache
-def _episode_adapter(adapter_type):  # built once
+def _episode_adapter(adapter_type: type[TypeAdapter[Any]]) -> TypeAdapter[Episode]:  # built once
     return adapter_type(Episode)
 
 

@@ -100,7 +100,7 @@ def _split(text: str) -> list[str]:
     text = text.strip()
     if text.startswith("[") and text.endswith("]"):
         text = text[1:-1]
-    parts, depth, current = [], 0, []
+    parts, depth, current = [], 0, list[str]()
     for char in text:
         if char == "(":
             depth += 1

@@ -79,7 +79,7 @@ def observe(before: WorldState, action: Action, after: WorldState, schema: Actio
     effect = schema.effects[0] if schema.effects else None
     bound = schema.bind(action.args)
     said = _SAYS.get(effect.op) if effect is not None else None
-    if said is None:
+    if said is None or effect is None:
         return f"{action} succeeded"
     words = tuple(bound.get(a, a) for a in effect.args)
     return said(after, action, args, words)

@@ -540,13 +540,13 @@ class _Parser:
             var, selector = self.binding()
             return Counted(n, var, selector, self.scoped((var,)))
         if token in ("forpairs", "fornpairs"):
-            n = self.number() if self.take() == "fornpairs" else None
+            pairs = self.number() if self.take() == "fornpairs" else None
             var1, selector1 = self.binding()
             self.take(",")
             var2, selector2 = self.binding()
             if var1 == var2:
                 raise GoalParseError(f"goal {self.text!r}: forpairs needs two variable names")
-            return Paired(n, var1, selector1, var2, selector2, self.scoped((var1, var2)))
+            return Paired(pairs, var1, selector1, var2, selector2, self.scoped((var1, var2)))
         if token == "(":
             self.take()
             inner = self.implication()

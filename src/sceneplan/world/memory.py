@@ -220,7 +220,9 @@ class Memory:
         if memory_id != true_id:
             self._truth_of[memory_id] = true_id
 
-    def _rebuild(self, extra: Sequence[Node] = (), drop: set[str] = frozenset()) -> None:
+    def _rebuild(
+        self, extra: Sequence[Node] = (), drop: set[str] | frozenset[str] = frozenset()
+    ) -> None:
         """A new memory graph with the current state folded in, `extra` added, `drop` removed."""
         old = self.state
         current = old.to_graph()

@@ -167,12 +167,12 @@ class PartialWorld:
                 change.forgotten += memory.forget(node)
         # known objects seen here that memory placed elsewhere
         for true_id in seen:
-            node = memory.memory_id(true_id)
-            if node is None or _place(memory.state, node, memory) == _place(truth, true_id):
+            known = memory.memory_id(true_id)
+            if known is None or _place(memory.state, known, memory) == _place(truth, true_id):
                 continue
             parent = memory.memory_id(truth.parent(true_id) or "") or where
-            memory.state.move(node, parent, truth.relation(true_id))
-            change.corrected.append(node)
+            memory.state.move(known, parent, truth.relation(true_id))
+            change.corrected.append(known)
         associated = associate(truth, memory, asset, relation, observations)
         change.added += memory.add(associated, where, relation)
         return change

@@ -64,7 +64,8 @@ class GoalGrounding(Protocol):
     (`Prop`), a constant, and simplifying conjunction and disjunction.
     """
 
-    g: Grounding
+    @property
+    def g(self) -> Grounding: ...
 
     def prop(self, fact: tuple) -> Any: ...
     def const(self, value: bool) -> Any: ...

@@ -56,7 +56,18 @@ class ErrorType(StrEnum):
 ERROR_TYPES = tuple(t.value for t in ErrorType)  # their names, in ErrorType's order
 
 
-class Cause(str):
+if TYPE_CHECKING:
+
+    class _CauseNames(type):
+        """For type checkers: `Cause.NOT_ADJACENT` is a Cause (world/domain.py sets them)."""
+
+        def __getattr__(cls, name: str) -> Cause: ...
+
+else:
+    _CauseNames = type
+
+
+class Cause(str, metaclass=_CauseNames):
     """Why an action could not run: a name stored in Episodes, with its feedback sentence.
 
     `Cause("not_adjacent")` looks a registered cause up (ValueError if there

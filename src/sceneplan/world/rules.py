@@ -109,7 +109,7 @@ def appliance_functions() -> list[ApplianceFunction]:
     for category, words in sorted(APPLIANCE_FUNCTIONS.items()):
         groups.setdefault((words, APPLIANCE_TARGETS.get(category)), set()).add(category)
     keys = sorted(groups, key=lambda k: (k[0], sorted(k[1] or ())))
-    out, seen = [], {}
+    out, seen = [], dict[str, int]()
     for words, targets in keys:
         seen[words[-1]] = seen.get(words[-1], 0) + 1
         count = seen[words[-1]]
@@ -268,7 +268,7 @@ class HoldingAny(Test):
 
 
 def _chain_accessed(g: Grounding, b: Binding, o: str) -> list[Alternative]:
-    out = []
+    out: list[Alternative] = []
     for chain in g.chains_for(b, o):
         if chain.asset is None:
             continue
@@ -945,7 +945,7 @@ class Finish(Effect):
     def pddl(self):
         return "(finished)"
 
-    def ground(self, g, b) -> GroundEffects | None:
+    def ground(self, g, b, *args) -> GroundEffects | None:
         return None  # `done` ends a plan; the planner never needs it
 
 
@@ -964,5 +964,5 @@ class Observe(Effect):
     def pddl(self, a, relation):
         return ""
 
-    def ground(self, g, b, a, relation) -> GroundEffects | None:
+    def ground(self, g, b, *args) -> GroundEffects | None:
         return None

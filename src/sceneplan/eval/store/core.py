@@ -20,7 +20,7 @@ import os
 import re
 import socket
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -335,15 +335,15 @@ def _alive(owner: str) -> bool:
     return True
 
 
-def merge(sources: list[str | Path], out: str | Path) -> tuple[int, int]:
+def merge(sources: Sequence[str | Path], out: str | Path) -> tuple[int, int]:
     """Copy the results of `sources` into the store `out` (made if missing); any kind of each.
 
     Where a result is in more than one store, the one stored last (`created_at`)
     is kept. Returns (results copied, results left out as older duplicates).
     Every source must be a sceneplan store; each is brought to this schema first.
     """
-    for source in sources:
-        Store(source, create=False).close()  # refuses what is not a store; migrates
+    for location in sources:
+        Store(location, create=False).close()  # refuses what is not a store; migrates
     copied = older = 0
     with Store(out) as target:
         for location in sources:

@@ -195,7 +195,8 @@ def _reading(
         report.guessed(f"{name} of a thing with itself: true")
         return ("and", [])
     if name == "nextto" and len(args) == 2 and args[1] in stacked:
-        bases, current = [], args[1]
+        bases: list[str] = []
+        current = args[1]
         while current in stacked and stacked[current] not in (args[1], *bases):
             current = stacked[current]
             bases.append(current)
@@ -256,7 +257,8 @@ def _atom_text(
         atom = ("atom", "dirty", atom[2])
         if ids.get(atom[2]) in scene.kinds:
             return f"dirty({ids[atom[2]]})"  # wanting it clean: wipe sets clean, not dirty
-    name, args = atom[1], [ids.get(a, a) for a in atom[2:]]
+    terms: tuple[str, ...] = atom[2:]
+    name, args = atom[1], [ids.get(a, a) for a in terms]
     missing = [a for a in args if a not in scene.kinds]
     if missing:
         if not any(gap.startswith("init:") for gap in gaps):

@@ -83,7 +83,8 @@ def parse_problem(text: str, source: str = "<bddl>") -> Problem:
         raise BadInputError(f"{source}: not a BDDL problem: no {', '.join(missing)} section")
     name = re.sub(r"-\d+$", "", expr[1][1])
     objects = _objects(sections[":objects"], source)
-    init, negated = [], []
+    init: list[Any] = []
+    negated: list[Any] = []
     for fact in sections[":init"]:
         negative = isinstance(fact, list) and len(fact) == 2 and fact[0] == "not"
         atom = fact[1] if negative else fact

@@ -413,7 +413,7 @@ def _node(
 ) -> dict[str, Any]:
     """One thing's node: affordances and state words from the taxonomy and `:init`."""
     source = next((taxonomy.parameters(synset, q) for q in SOURCES if q in p), None)
-    holds = bool(source) and source.get("requires_inside") == 1 and "openable" not in p
+    holds = source is not None and source.get("requires_inside") == 1 and "openable" not in p
     affordances = _affordances(instance, kind, p, targets, holds)
     if hook:
         affordances += [a for a in ("release", "attach") if a not in affordances]

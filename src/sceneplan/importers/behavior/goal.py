@@ -59,17 +59,17 @@ def ground_goal(
             var, insts = _binding(e[2], members, source)
             return _at_least(n, [go(e[3], {**env, var: i}) for i in insts])
         if head in ("forpairs", "fornpairs"):
-            n = _number(e[1], source) if head == "fornpairs" else None
+            pairs = _number(e[1], source) if head == "fornpairs" else None
             rest = e[2:] if head == "fornpairs" else e[1:]
             var_a, insts_a = _binding(rest[0], members, source)
             var_b, insts_b = _binding(rest[1], members, source)
             table = [[go(rest[2], {**env, var_a: a, var_b: b}) for b in insts_b] for a in insts_a]
-            need = n if n is not None else min(len(insts_a), len(insts_b))
+            need = pairs if pairs is not None else min(len(insts_a), len(insts_b))
             rows = [("or", row) for row in table]
             cols = [("or", [row[j] for row in table]) for j in range(len(insts_b))]
             body = rest[2]
             if (
-                n is None
+                pairs is None
                 and len(insts_a) == len(insts_b)
                 and isinstance(body, list)
                 and len(body) == 3

@@ -82,12 +82,12 @@ class _Words:
             var, synset = e[1][0], e[1][2]
             return self.clauses(e[2], {**env, var: self.quantified("a", synset, "or")})
         if head == "forn":
-            n, (var, _, synset) = e[1][0], e[2]
+            n, (var, _, synset) = e[1][0], list(e[2])
             return self.clauses(e[3], {**env, var: self.quantified(f"{n} of the", synset, "and")})
         if head in ("forpairs", "fornpairs"):
             rest = e[2:] if head == "fornpairs" else e[1:]
             first = f"{e[1][0]} of the" if head == "fornpairs" else "each"
-            (va, _, sa), (vb, _, sb) = rest[0], rest[1]
+            (va, _, sa), (vb, _, sb) = list(rest[0]), list(rest[1])
             env = {
                 **env,
                 va: self.quantified(first, sa, "and"),

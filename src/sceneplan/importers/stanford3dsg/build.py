@@ -117,8 +117,8 @@ def build(
     for spec in hand.assets:
         _add_hand_asset(b, spec)
     _place_data_objects(b, data_objects, room_names)
-    for spec in hand.objects:
-        _add_hand_object(b, spec)
+    for obj in hand.objects:
+        _add_hand_object(b, obj)
     _apply_edits(b, hand.edits)
     agent_room = hand.agent_room or next(iter(b.room_boxes))
     b.add({"id": "agent", "kind": "agent", "parent": agent_room})

@@ -237,8 +237,8 @@ def _place_objects(layout: _Layout, report: ImportReport, wanted: frozenset) -> 
     """Objects: held by the character, in or on a thing, or guessed from a room edge."""
     ids, kinds = layout.ids, layout.kinds
     if layout.agent is not None:
-        for relation, target in layout.out_edges[layout.agent]:
-            if relation in ("HOLDS_RH", "HOLDS_LH") and target in ids:
+        for edge, target in layout.out_edges[layout.agent]:
+            if edge in ("HOLDS_RH", "HOLDS_LH") and target in ids:
                 layout.held.append(ids[target])
     for vid in sorted(ids):
         nid = ids[vid]
@@ -251,7 +251,7 @@ def _place_objects(layout: _Layout, report: ImportReport, wanted: frozenset) -> 
             parent, relation = "agent", "held"
             report.mapped("object held by the character")
         elif parent is not None:
-            report.mapped(f"object {relation.split('_')[0]} a thing")
+            report.mapped(f"object {str(relation).split('_')[0]} a thing")
         elif room is not None:
             name = layout.room_names[room]
             close = _close_surface(vid, *args, layout.room_of, name, wanted)

@@ -261,10 +261,10 @@ def translate_program(
     """
     program = _Program(scene, room_of, two_handed)
     for action, args in steps:
-        names = [scene.ids.get(i) for i in args]
+        names = [scene.ids[i] for i in args if i in scene.ids]
         if action in SKIPPED:
             continue
-        if any(n is None for n in names):
+        if len(names) < len(args):
             return None, "program acts on a dropped node (wall, floor, door)"
         why = program.step(action, [n for n in names if n is not None])
         if why:
