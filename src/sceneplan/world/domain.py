@@ -16,13 +16,14 @@ reads tasks (`sceneplan tasks show`) does not load them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.world import rules  # registers the built-in primitives
+from sceneplan.world import substances as _substances_primitives  # noqa: F401  (the same)
 from sceneplan.world.primitives import Cause, get_effect, get_test
 
 K = NodeKind
@@ -88,6 +89,20 @@ def _define_causes() -> None:
         ("already_folded", "{node} is already folded", wrong, True),
         ("already_unfolded", "{node} is already unfolded", wrong, True),
         ("is_off", "{node} is off; turn it on first", missing, True),
+        # substances (world/substances.py)
+        (
+            "no_substance",
+            "{node} holds no substance and gives none; fill it first",
+            missing,
+            True,
+        ),
+        (
+            "nothing_to_remove",
+            "{node} is covered with nothing {tool} takes off now (covered with: {covering}); "
+            "mud, stains and oils come off only with a soaked tool",
+            missing,
+            True,
+        ),
         ("not_standing", "the agent is {posture}; stand_up() first", missing, True),
         ("already_standing", "the agent is already standing", wrong, True),
         (
@@ -379,6 +394,75 @@ def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
     )
 
 
+def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
+    """Substances (BEHAVIOR-1K's filled / contains / covered / saturated / insource, see
+    `world.substances`): fill a held container from a source, pour or sprinkle what a held
+    thing holds, soak a cloth, scrub a covered thing with a tool. `reach(p)` is the
+    vocabulary's precondition that the agent can touch parameter p. Affordances: `fill`
+    (a container for substances), `pour` (an object that pours or sprinkles), `source`
+    (gives a substance), `soak` (a cloth), `scrub` (a cleaning tool), `coat` (a surface
+    substances cover)."""
+    holding = (Pre("holding", ("o",), Cause.NOT_HOLDING),)
+
+    def onto(x: str) -> tuple[Pre, ...]:
+        return (Pre("not_carried", (x,), Cause.CARRIED), reach(x))
+
+    running = Pre("running", ("o",), Cause.IS_OFF)
+    holds = Pre("has_substance", ("o",), Cause.NO_SUBSTANCE)
+    return (
+        ActionSchema(
+            "fill",
+            (Param("o", OBJECTS, "fill"), Param("s", THINGS, "source")),
+            (*holding, reach("s"), Pre("running", ("s",), Cause.IS_OFF)),
+            (Eff("fill_from", ("o", "s")),),
+            "Fill the held container from a source that gives a substance (water from a "
+            "sink that is on).",
+        ),
+        ActionSchema(
+            "pour",
+            (Param("o", OBJECTS, "pour"), Param("c", THINGS, "fill")),
+            (
+                *holding,
+                *onto("c"),
+                Pre("accessible", ("c",), Cause.CONTAINER_CLOSED),
+                Pre("opening_clear", ("c",), Cause.IS_CLOSED),
+                running,
+                holds,
+            ),
+            (Eff("pour_into", ("o", "c")),),
+            "Pour what the held thing holds or gives into a container (it empties).",
+        ),
+        ActionSchema(
+            "sprinkle",
+            (Param("o", OBJECTS, "pour"), Param("x", THINGS, "coat")),
+            (*holding, *onto("x"), running, holds),
+            (Eff("sprinkle_on", ("o", "x")),),
+            "Sprinkle or spray what the held thing holds or gives over a thing, covering it.",
+        ),
+        ActionSchema(
+            "soak",
+            (Param("o", OBJECTS, "soak"), Param("x", THINGS, "fill")),
+            (
+                *holding,
+                *onto("x"),
+                Pre("running", ("x",), Cause.IS_OFF),
+                Pre("has_substance", ("x",), Cause.NO_SUBSTANCE),
+            ),
+            (Eff("soak_in", ("o", "x")),),
+            "Soak the held cloth in what a container holds or gives (a bucket of water, a "
+            "running sink).",
+        ),
+        ActionSchema(
+            "scrub",
+            (Param("o", OBJECTS, "scrub"), Param("x", THINGS, "coat")),
+            (*holding, *onto("x"), Pre("removable", ("x", "o"), Cause.NOTHING_TO_REMOVE)),
+            (Eff("remove_cover", ("x", "o")),),
+            "Scrub what covers a thing off it with the held tool (a rag, a brush); mud, "
+            "stains and oils need the tool soaked first.",
+        ),
+    )
+
+
 _DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
 
 SAYPLAN: dict[str, ActionSchema] = {
@@ -456,6 +540,7 @@ SAYPLAN: dict[str, ActionSchema] = {
             Pre("reachable_accessed", ("s",), Cause.NOT_ACCESSED),
         ),
         *_postures(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
+        *_substances(lambda x: Pre("reachable_accessed", (x,), Cause.NOT_ACCESSED)),
         _DONE,
     )
 }
@@ -514,6 +599,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             Pre("in_room_of", ("s",), Cause.NOT_IN_ROOM),
         ),
         *_postures(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
+        *_substances(lambda x: Pre("in_room_of", (x,), Cause.NOT_IN_ROOM)),
         ActionSchema(
             "look_on",
             (Param("a", ASSETS),),
@@ -565,7 +651,7 @@ def _naming_the_held(schemas: dict[str, ActionSchema]) -> dict[str, ActionSchema
 # Modules that extend the registries (a vocabulary, its primitives and goal predicates),
 # imported by the first lookup in a `Registry`. They import this module, so importing
 # them here at the top would be a cycle; the package does not import them either.
-EXTENSIONS = ("sceneplan.world.alfworld",)
+EXTENSIONS = ("sceneplan.world.alfworld", "sceneplan.world.substance_goals")
 _extensions_loaded = False
 
 V = TypeVar("V")
