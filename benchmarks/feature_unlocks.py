@@ -169,7 +169,7 @@ FEATURES: tuple[Feature, ...] = (
         "cloth over a thing rests on it: the graph has no geometry",
     ),
     _f(
-        "substances (fill/pour/sprinkle/soak/scrub)",
+        "substances (fill/pour/sprinkle/soak/wipe_with)",
         True,
         [
             *(f"goal:{r}" for r in ("filled", "contains", "covered", "saturated", "insource")),
@@ -178,7 +178,7 @@ FEATURES: tuple[Feature, ...] = (
         ],
         [],
         [
-            *(("action", a) for a in ("fill", "pour", "sprinkle", "soak", "scrub")),
+            *(("action", a) for a in ("fill", "pour", "sprinkle", "soak", "wipe_with")),
             *(("predicate", p) for p in ("filled", "contains", "covered", "saturated")),
             ("predicate", "insource"),
         ],

@@ -187,8 +187,8 @@ def substance_scene():
             state=["insource_salt"],
         ),
         node(
-            "rag", "object", "bench", relation="ontop_of", affordances=["pickup", "soak", "scrub"]
+            "rag", "object", "bench", relation="ontop_of", affordances=["pickup", "soak", "wiper"]
         ),
-        node("brush", "object", "desk", relation="ontop_of", affordances=["pickup", "scrub"]),
+        node("brush", "object", "desk", relation="ontop_of", affordances=["pickup", "wiper"]),
     ]
     return from_dict(data, "substances")

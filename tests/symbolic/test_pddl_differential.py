@@ -224,12 +224,13 @@ REFERENCE_PLANS = {
     "substances": [
         f"{TO_KITCHEN} > access(bench) > pickup(bucket) > access(sink) > turn_on(sink) > "
         "fill(bucket, sink) > access(bench) > pour(bucket, bowl) > release(bucket) > "
-        "pickup(rag) > scrub(rag, bench) > access(sink) > soak(rag, sink) > access(bench) > "
-        "scrub(rag, bench) > release(rag) > pickup(shaker) > sprinkle(shaker, bowl) > "
+        "pickup(rag) > wipe_with(rag, bench) > access(sink) > soak(rag, sink) > access(bench) > "
+        "wipe_with(rag, bench) > release(rag) > pickup(shaker) > sprinkle(shaker, bowl) > "
         "pour(shaker, bowl)",
         f"{TO_KITCHEN} > access(bench) > pickup(bucket) > access(sink) > fill(bucket, sink)",  # off
         f"{TO_KITCHEN} > access(bench) > pickup(bucket) > pour(bucket, bowl)",  # nothing in it
-        f"{TO_KITCHEN} > access(bench) > pickup(rag) > scrub(rag, bench) > scrub(rag, bench)",
+        f"{TO_KITCHEN} > access(bench) > pickup(rag) > wipe_with(rag, bench) > "
+        "wipe_with(rag, bench)",  # the stain stays: the rag is dry
         f"{TO_KITCHEN} > access(bench) > pickup(rag) > access(sink) > soak(rag, sink)",  # off
         f"{TO_KITCHEN} > access(bench) > pickup(shaker) > pour(shaker, bucket) > "
         "release(shaker) > pickup(bucket) > access(sink) > pour(bucket, sink) > "
@@ -318,13 +319,13 @@ LPG_PLANS = {
     ],
     "substances": [
         "go_to(kitchen) > pick_up(bucket) > turn_on(sink) > fill(bucket, sink) > "
-        "pour(bucket, bowl) > put_on(bench) > pick_up(rag) > scrub(rag, bench) > "
-        "soak(rag, sink) > scrub(rag, bench) > put_on(bench) > pick_up(shaker) > "
+        "pour(bucket, bowl) > put_on(bench) > pick_up(rag) > wipe_with(rag, bench) > "
+        "soak(rag, sink) > wipe_with(rag, bench) > put_on(bench) > pick_up(shaker) > "
         "sprinkle(shaker, bench) > pour(shaker, bowl) > pour(shaker, bucket)",
         "go_to(kitchen) > pick_up(rag) > soak(rag, bowl)",  # the bowl holds nothing
         "go_to(kitchen) > pick_up(bowl) > pour(bowl, bucket)",  # nothing in it
         "go_to(kitchen) > pick_up(bucket) > sprinkle(bucket, bench)",  # nothing in it
-        "go_to(kitchen) > pick_up(brush) > scrub(brush, bench)",  # the brush is in the office
+        "go_to(kitchen) > pick_up(brush) > wipe_with(brush, bench)",  # the brush is in the office
     ],
     "frost": [
         "go_to(kitchen) > pick_up(apple) > open(freezer) > put_inside(freezer) > "

@@ -397,10 +397,10 @@ def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
 def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
     """Substances (BEHAVIOR-1K's filled / contains / covered / saturated / insource, see
     `world.substances`): fill a held container from a source, pour or sprinkle what a held
-    thing holds, soak a cloth, scrub a covered thing with a tool. `reach(p)` is the
+    thing holds, soak a cloth, wipe a covered thing with a tool. `reach(p)` is the
     vocabulary's precondition that the agent can touch parameter p. Affordances: `fill`
     (a container for substances), `pour` (an object that pours or sprinkles), `source`
-    (gives a substance), `soak` (a cloth), `scrub` (a cleaning tool), `coat` (a surface
+    (gives a substance), `soak` (a cloth), `wiper` (a cleaning tool), `coat` (a surface
     substances cover)."""
     holding = (Pre("holding", ("o",), Cause.NOT_HOLDING),)
 
@@ -453,11 +453,11 @@ def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
             "running sink).",
         ),
         ActionSchema(
-            "scrub",
-            (Param("o", OBJECTS, "scrub"), Param("x", THINGS, "coat")),
+            "wipe_with",
+            (Param("o", OBJECTS, "wiper"), Param("x", THINGS, "coat")),
             (*holding, *onto("x"), Pre("removable", ("x", "o"), Cause.NOTHING_TO_REMOVE)),
             (Eff("remove_cover", ("x", "o")),),
-            "Scrub what covers a thing off it with the held tool (a rag, a brush); mud, "
+            "Wipe what covers a thing off it with the held tool (a rag, a brush); mud, "
             "stains and oils need the tool soaked first.",
         ),
     )
@@ -651,7 +651,7 @@ def _naming_the_held(schemas: dict[str, ActionSchema]) -> dict[str, ActionSchema
 # Modules that extend the registries (a vocabulary, its primitives and goal predicates),
 # imported by the first lookup in a `Registry`. They import this module, so importing
 # them here at the top would be a cycle; the package does not import them either.
-EXTENSIONS = ("sceneplan.world.alfworld", "sceneplan.world.substance_goals")
+EXTENSIONS = ("sceneplan.world.alfworld",)
 _extensions_loaded = False
 
 V = TypeVar("V")

@@ -15,8 +15,9 @@ The effects below move substances between things; each carries all its faces
 `is_WORD`, so a PDDL face that moves "whatever substance" is written out over
 the substances of the problem (`substances`, a keyword the PDDL export fills
 from the problem's state words: see `substances_in`); the grounded task reads
-them from the scene. Goal predicates `filled(x, water)` ... are in
-`world.substance_goals`. docs/domain.md says where this simplifies BEHAVIOR.
+them from the scene. The goal predicates `filled(x, water)`, `contains`, `covered`,
+`saturated` and `insource` are in `world.predicates`. docs/domain.md says where this
+simplifies BEHAVIOR.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@
   `covered`, `saturated` and `insource` with a substance are the state words of
   `world.substances` on the thing (`filled_water`), and the goal predicates
   `filled(x, water)`...; fillable things take `fill` (and objects `pour`),
-  sources `source` and `pour`, particle removers (rags, brushes) `scrub` and
+  sources `source` and `pour`, particle removers (rags, brushes) `wiper` and
   `soak`, cloth `soak` (see `substance_affordances`).
 - Wildcard instances (`cabinet.n.01_*`: "and any further ones in the scene")
   are dropped: the graph holds the named instances.
@@ -344,7 +344,7 @@ def substance_affordances(
 ) -> list[str]:
     """What substances let a thing do: `fill` (a fillable thing, or one the goal fills),
     `pour` (an object that holds or gives a substance), `source` (gives one), `coat`
-    (covered with a substance, or one the goal covers), `scrub` (a particle remover: rag,
+    (covered with a substance, or one the goal covers), `wiper` (a particle remover: rag,
     sponge, brush), `soak` (a remover or cloth, or what the goal soaks).
     `targets["fill"]` / `["soak"]` / `["coat"]`: what the goal fills, soaks or covers."""
     gives = any(w.startswith(f"{INSOURCE}_") for w in states)
@@ -358,7 +358,7 @@ def substance_affordances(
     if covered or instance in targets.get("coat", ()):
         out.append("coat")
     if "particleRemover" in props:
-        out.append("scrub")
+        out.append("wiper")
     if "particleRemover" in props or "cloth" in props or instance in targets.get("soak", ()):
         out.append("soak")
     return out
