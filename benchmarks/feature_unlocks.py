@@ -168,6 +168,23 @@ FEATURES: tuple[Feature, ...] = (
         [("place", "ontop_of")],
         "cloth over a thing rests on it: the graph has no geometry",
     ),
+    _f(
+        "substances (fill/pour/sprinkle/soak/wipe_with)",
+        True,
+        [
+            *(f"goal:{r}" for r in ("filled", "contains", "covered", "saturated", "insource")),
+            *(f"init:{r}" for r in ("filled", "contains", "covered", "saturated", "insource")),
+            "init: a substance (water, soap, ...): no node of a scene graph",
+        ],
+        [],
+        [
+            *(("action", a) for a in ("fill", "pour", "sprinkle", "soak", "wipe_with")),
+            *(("predicate", p) for p in ("filled", "contains", "covered", "saturated")),
+            ("predicate", "insource"),
+        ],
+        "issue 31: water, soap, salt... as state words of what holds, covers or gives them "
+        "(world/substances.py); dirt stays clean/dirty",
+    ),
     _f("two hands", True, [], ["two-hands"], [("hands", "")]),
     _f(
         "goal actions",

@@ -24,6 +24,7 @@ from sceneplan.graph import SceneGraph
 from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts
 from sceneplan.world import Action, Simulator
+from sceneplan.world.substances import split_word
 
 ups.get_environment().credits_stream = None
 WORDS = (
@@ -81,6 +82,12 @@ class Judge:
         out |= {f"(accessed {a.id})" for a in graph.of_kind(NodeKind.ASSET)}
         out |= {f"(holding {o})" for o in items}
         words = [w for w in WORDS if self.problem.has_fluent(f"is_{w}")]  # the domain's own
+        # and the substance words of the problem (`filled_water`, `covered_dust`, ...)
+        words += [
+            f.name[3:]
+            for f in self.problem.fluents
+            if f.name.startswith("is_") and split_word(f.name[3:]) is not None
+        ]
         agents = [n.id for n in graph if n.kind is NodeKind.AGENT]  # its posture
         out |= {f"(is_{w} {x})" for w in words for x in things + agents}
         for o in items:

@@ -150,3 +150,45 @@ def bake_dict() -> dict:
 
 def bake_scene() -> SceneGraph:
     return from_dict(bake_dict(), "bake")
+
+
+def substance_scene():
+    """A sink that gives water, a shaker of salt, a bucket, a bowl, a rag and a brush, and a
+    bench covered with dust and a stain (BEHAVIOR's substances, world/substances.py)."""
+    data = kitchen_dict()
+    data["name"] = "substances"
+    for n in data["nodes"]:
+        if n["id"] == "bench":
+            n["affordances"] = [*n["affordances"], "coat"]
+            n["state"] = ["covered_dust", "covered_stain"]
+    take = ["pickup", "release"]
+    data["nodes"] += [
+        node(
+            "sink",
+            "asset",
+            "kitchen",
+            affordances=["release", "turn_on", "turn_off", "source", "fill"],
+            state=["off", "insource_water"],
+        ),
+        node(
+            "bucket",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=[*take, "receptacle", "fill", "pour"],
+        ),
+        node("bowl", "object", "bench", relation="ontop_of", affordances=[*take, "fill", "coat"]),
+        node(
+            "shaker",
+            "object",
+            "bench",
+            relation="ontop_of",
+            affordances=["pickup", "pour"],
+            state=["insource_salt"],
+        ),
+        node(
+            "rag", "object", "bench", relation="ontop_of", affordances=["pickup", "soak", "wiper"]
+        ),
+        node("brush", "object", "desk", relation="ontop_of", affordances=["pickup", "wiper"]),
+    ]
+    return from_dict(data, "substances")

@@ -18,7 +18,15 @@ from sceneplan.datasets import load_environment
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.pddl import export_pddl, plan_pddl
 from sceneplan.world import VOCABULARIES, Simulator, parse_goal
-from scenes import bake_scene, frost_scene, kitchen, kitchen_dict, node, rest_scene
+from scenes import (
+    bake_scene,
+    frost_scene,
+    kitchen,
+    kitchen_dict,
+    node,
+    rest_scene,
+    substance_scene,
+)
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
@@ -160,6 +168,7 @@ def contact_scene():
 
 SCENES = {
     "contact": contact_scene,
+    "substances": substance_scene,
     "hands": hands_scene,
     "care": care_scene,
     "kitchen": kitchen,
@@ -236,6 +245,21 @@ REFERENCE_PLANS = {
         f"{TO_KITCHEN} > access(stove) > pickup(rice) > turn_on(stove) > release_in(rice, pan)",
         f"{TO_KITCHEN} > access(bench) > fold(towel) > pickup(towel) > unfold(towel)",
         f"{TO_KITCHEN} > access(bench) > fold(towel) > fold(towel)",  # already folded
+    ],
+    "substances": [
+        f"{TO_KITCHEN} > access(bench) > pickup(bucket) > access(sink) > turn_on(sink) > "
+        "fill(bucket, sink) > access(bench) > pour(bucket, bowl) > release(bucket) > "
+        "pickup(rag) > wipe_with(rag, bench) > access(sink) > soak(rag, sink) > access(bench) > "
+        "wipe_with(rag, bench) > release(rag) > pickup(shaker) > sprinkle(shaker, bowl) > "
+        "pour(shaker, bowl)",
+        f"{TO_KITCHEN} > access(bench) > pickup(bucket) > access(sink) > fill(bucket, sink)",  # off
+        f"{TO_KITCHEN} > access(bench) > pickup(bucket) > pour(bucket, bowl)",  # nothing in it
+        f"{TO_KITCHEN} > access(bench) > pickup(rag) > wipe_with(rag, bench) > "
+        "wipe_with(rag, bench)",  # the stain stays: the rag is dry
+        f"{TO_KITCHEN} > access(bench) > pickup(rag) > access(sink) > soak(rag, sink)",  # off
+        f"{TO_KITCHEN} > access(bench) > pickup(shaker) > pour(shaker, bucket) > "
+        "release(shaker) > pickup(bucket) > access(sink) > pour(bucket, sink) > "
+        "soak(bucket, sink)",  # a bucket is not a cloth: no affordance
     ],
     "frost": [
         f"{TO_KITCHEN} > access(bench) > pickup(apple) > access(freezer) > open(freezer) > "
@@ -325,6 +349,16 @@ LPG_PLANS = {
         "go_to(kitchen) > fold(towel) > pick_up(towel) > put_on(stove) > unfold(towel) > "
         "unfold(towel)",  # already unfolded
     ],
+    "substances": [
+        "go_to(kitchen) > pick_up(bucket) > turn_on(sink) > fill(bucket, sink) > "
+        "pour(bucket, bowl) > put_on(bench) > pick_up(rag) > wipe_with(rag, bench) > "
+        "soak(rag, sink) > wipe_with(rag, bench) > put_on(bench) > pick_up(shaker) > "
+        "sprinkle(shaker, bench) > pour(shaker, bowl) > pour(shaker, bucket)",
+        "go_to(kitchen) > pick_up(rag) > soak(rag, bowl)",  # the bowl holds nothing
+        "go_to(kitchen) > pick_up(bowl) > pour(bowl, bucket)",  # nothing in it
+        "go_to(kitchen) > pick_up(bucket) > sprinkle(bucket, bench)",  # nothing in it
+        "go_to(kitchen) > pick_up(brush) > wipe_with(brush, bench)",  # the brush is in the office
+    ],
     "frost": [
         "go_to(kitchen) > pick_up(apple) > open(freezer) > put_inside(freezer) > "
         "pick_up(soup) > put_on(freezer) > pick_up(apple)",
@@ -366,12 +400,14 @@ def test_reference_plans_agree(vocabulary, scene, plan):
 RANDOM = {
     "sayplan": (
         ("contact", 3),
+        ("substances", 4),
         ("hands", 4),
         *(("kitchen", 4), ("coffee", 2), ("nested", 4), ("receptacles", 4), ("care", 4)),
         *(("rest", 2), ("frost", 2), ("bake", 3)),
     ),
     "lookplangraph": (
         ("contact", 3),
+        ("substances", 4),
         ("hands", 4),
         *(("kitchen", 4), ("nested", 4), ("receptacles", 4), ("care", 4)),
         *(("rest", 2), ("frost", 2), ("bake", 3)),

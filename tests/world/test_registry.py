@@ -44,7 +44,8 @@ def test_every_primitive_a_schema_names_says_what_it_is_about(vocabulary, schema
     """(That each has every face and the schema's arity is refused at import: the tests below.)
 
     A step's feedback quotes the text: it names every argument. The PDDL face takes
-    the schema's terms, and only hidden parameters of the exported action as keywords.
+    the schema's terms, and only hidden parameters of the exported action (or the
+    problem's substances) as keywords.
     """
     text = prim.text.format(**dict(zip(prim.params, args, strict=True)))
     for arg in args:
@@ -53,8 +54,11 @@ def test_every_primitive_a_schema_names_says_what_it_is_about(vocabulary, schema
     keywords = [
         p.name for p in inspect.signature(prim.pddl).parameters.values() if p.kind is p.KEYWORD_ONLY
     ]
-    assert set(keywords) <= {h.name for h in HIDDEN}, keywords
-    pddl = prim.pddl(*terms, **{k: f"?at_{k}" for k in keywords})
+    # hidden parameters, and the problem's substances (world/substances.py: a face that
+    # moves "whatever substance" writes them out)
+    assert set(keywords) <= {h.name for h in HIDDEN} | {"substances"}, keywords
+    given = {k: ("water", "stain") if k == "substances" else f"?at_{k}" for k in keywords}
+    pddl = prim.pddl(*terms, **given)
     assert "{" not in pddl and pddl.count("(") == pddl.count(")"), pddl
 
 

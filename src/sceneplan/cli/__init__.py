@@ -128,7 +128,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "store": ("eval", "Results stores: merge the shards of a benchmark."),
 }
 # The topic modules in registration order.
-TOPICS: tuple[str, ...] = ("graph", "verify", "tasks", "llm", "plan", "planners", "eval", "pddl", "solve", "view")
+TOPICS: tuple[str, ...] = (
+    "graph",
+    "verify",
+    "tasks",
+    "llm",
+    "plan",
+    "planners",
+    "eval",
+    "pddl",
+    "solve",
+    "view",
+)
 TOPICS += ("execute",)
 
 

@@ -52,6 +52,7 @@ import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
@@ -75,6 +76,8 @@ from sceneplan.world.primitives import (
 from sceneplan.world.rules import appliance_function, appliance_functions, appliance_words
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState, holds_inside
+from sceneplan.world.substances import RELATIONS as SUBSTANCE_RELATIONS
+from sceneplan.world.substances import substance_word, substances_in
 
 K = NodeKind
 
@@ -190,17 +193,23 @@ def hidden_terms(schema: ActionSchema) -> list[Hidden]:
     return [h for h in HIDDEN if h.name in used]
 
 
-def _action(schema: ActionSchema, scene: SceneTypes | None = None) -> str:
+def _action(
+    schema: ActionSchema, scene: SceneTypes | None = None, substances: tuple[str, ...] = ()
+) -> str:
     """A schema in PDDL: each precondition and effect is its primitive's PDDL face.
 
     With `scene`, the action is simplified for one problem (`SceneTypes.simplify`).
+    A face that moves "whatever substance" (`world.substances`) takes the problem's
+    `substances` and writes them out.
     """
     terms = {p.name: f"?{p.name}" for p in schema.params}
     hidden = hidden_terms(schema)
     # effects that act on the held object get a bound term (the schema's parameter, or the
     # hidden `held`), not a quantified one, which a grounder crosses with every other term
     held = schema.held_param
-    given = {h.name: h.var for h in hidden} | ({"held": f"?{held}"} if held is not None else {})
+    given: dict[str, Any] = {h.name: h.var for h in hidden}
+    given |= {"held": f"?{held}"} if held is not None else {}
+    given["substances"] = substances
 
     def face(primitive: Test | Effect, names: tuple[str, ...]) -> str:
         keywords = {k: v for k, v in given.items() if k in _keywords(primitive.pddl)}
@@ -433,8 +442,11 @@ def domain_pddl(
     With `scene`, the actions are simplified for one problem (see `SceneTypes`).
     """
     schemas = list(get_vocabulary(vocabulary).values())
-    actions = [_action(s, scene) for s in schemas]
-    all_words = sorted(domain_words(schemas) | set(words))
+    words = set(words)
+    substances = tuple(substances_in(words))
+    actions = [_action(s, scene, substances) for s in schemas]
+    words |= {substance_word(r, m) for r in SUBSTANCE_RELATIONS for m in substances}
+    all_words = sorted(domain_words(schemas) | words)
     for word in all_words:
         _check_name(word, "state word")
     predicates = [

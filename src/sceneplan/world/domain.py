@@ -16,13 +16,14 @@ reads tasks (`sceneplan tasks show`) does not load them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.world import rules  # registers the built-in primitives
+from sceneplan.world import substances as _substances_primitives  # noqa: F401  (the same)
 from sceneplan.world.primitives import Cause, CauseRow, define_causes, get_effect, get_test
 
 K = NodeKind
@@ -89,6 +90,20 @@ def _causes() -> tuple[CauseRow, ...]:
         ("already_folded", "{node} is already folded", wrong, True),
         ("already_unfolded", "{node} is already unfolded", wrong, True),
         ("is_off", "{node} is off; turn it on first", missing, True),
+        # substances (world/substances.py)
+        (
+            "no_substance",
+            "{node} holds no substance and gives none; fill it first",
+            missing,
+            True,
+        ),
+        (
+            "nothing_to_remove",
+            "{node} is covered with nothing {tool} takes off now (covered with: {covering}); "
+            "mud, stains and oils come off only with a soaked tool",
+            missing,
+            True,
+        ),
         ("not_standing", "the agent is {posture}; stand_up() first", missing, True),
         ("already_standing", "the agent is already standing", wrong, True),
         (
@@ -387,6 +402,76 @@ ATTACH_DOC = (
     "on a wardrobe rail, a lid on a jar, a bulb in a lamp)."
 )
 
+
+def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
+    """Substances (BEHAVIOR-1K's filled / contains / covered / saturated / insource, see
+    `world.substances`): fill a held container from a source, pour or sprinkle what a held
+    thing holds, soak a cloth, wipe a covered thing with a tool. `reach(p)` is the
+    vocabulary's precondition that the agent can touch parameter p. Affordances: `fill`
+    (a container for substances), `pour` (an object that pours or sprinkles), `source`
+    (gives a substance), `soak` (a cloth), `wiper` (a cleaning tool), `coat` (a surface
+    substances cover)."""
+    holding = (Pre("holding", ("o",), Cause.NOT_HOLDING),)
+
+    def onto(x: str) -> tuple[Pre, ...]:
+        return (Pre("not_carried", (x,), Cause.CARRIED), reach(x))
+
+    running = Pre("running", ("o",), Cause.IS_OFF)
+    holds = Pre("has_substance", ("o",), Cause.NO_SUBSTANCE)
+    return (
+        ActionSchema(
+            "fill",
+            (Param("o", OBJECTS, "fill"), Param("s", THINGS, "source")),
+            (*holding, reach("s"), Pre("running", ("s",), Cause.IS_OFF)),
+            (Eff("fill_from", ("o", "s")),),
+            "Fill the held container from a source that gives a substance (water from a "
+            "sink that is on).",
+        ),
+        ActionSchema(
+            "pour",
+            (Param("o", OBJECTS, "pour"), Param("c", THINGS, "fill")),
+            (
+                *holding,
+                *onto("c"),
+                Pre("accessible", ("c",), Cause.CONTAINER_CLOSED),
+                Pre("opening_clear", ("c",), Cause.IS_CLOSED),
+                running,
+                holds,
+            ),
+            (Eff("pour_into", ("o", "c")),),
+            "Pour what the held thing holds or gives into a container (it empties).",
+        ),
+        ActionSchema(
+            "sprinkle",
+            (Param("o", OBJECTS, "pour"), Param("x", THINGS, "coat")),
+            (*holding, *onto("x"), running, holds),
+            (Eff("sprinkle_on", ("o", "x")),),
+            "Sprinkle or spray what the held thing holds or gives over a thing, covering it.",
+        ),
+        ActionSchema(
+            "soak",
+            (Param("o", OBJECTS, "soak"), Param("x", THINGS, "fill")),
+            (
+                *holding,
+                *onto("x"),
+                Pre("running", ("x",), Cause.IS_OFF),
+                Pre("has_substance", ("x",), Cause.NO_SUBSTANCE),
+            ),
+            (Eff("soak_in", ("o", "x")),),
+            "Soak the held cloth in what a container holds or gives (a bucket of water, a "
+            "running sink).",
+        ),
+        ActionSchema(
+            "wipe_with",
+            (Param("o", OBJECTS, "wiper"), Param("x", THINGS, "coat")),
+            (*holding, *onto("x"), Pre("removable", ("x", "o"), Cause.NOTHING_TO_REMOVE)),
+            (Eff("remove_cover", ("x", "o")),),
+            "Wipe what covers a thing off it with the held tool (a rag, a brush); mud, "
+            "stains and oils need the tool soaked first.",
+        ),
+    )
+
+
 _DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
 
 SAYPLAN: dict[str, ActionSchema] = {
@@ -475,6 +560,7 @@ SAYPLAN: dict[str, ActionSchema] = {
             Pre("reachable_accessed", ("s",), Cause.NOT_ACCESSED),
         ),
         *_postures(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
+        *_substances(lambda x: Pre("reachable_accessed", (x,), Cause.NOT_ACCESSED)),
         _DONE,
     )
 }
@@ -545,6 +631,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             Pre("in_room_of", ("s",), Cause.NOT_IN_ROOM),
         ),
         *_postures(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
+        *_substances(lambda x: Pre("in_room_of", (x,), Cause.NOT_IN_ROOM)),
         ActionSchema(
             "look_on",
             (Param("a", ASSETS),),

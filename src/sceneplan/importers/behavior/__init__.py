@@ -28,10 +28,13 @@ from sceneplan.importers.behavior.convert import (
     Scene,
     build_scene,
     is_dirt,
+    is_substance,
     node_ids,
+    substance_goal,
 )
 from sceneplan.importers.behavior.goal import GoalTooLarge, Ground, atoms, ground_goal, render
 from sceneplan.importers.behavior.instructions import instruction
+from sceneplan.importers.behavior.substances import substance_gaps, substance_targets
 from sceneplan.importers.behavior.taxonomy import Taxonomy, default_taxonomy
 from sceneplan.importers.capabilities import achievable, can_place, has_predicate
 from sceneplan.world.goals import parse_goal
@@ -91,6 +94,8 @@ def convert(
     targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set(), "attach": set()}
     targets["under"] = set()
     dirt = {i for i, s in things.items() if is_dirt(s)}
+    substances = {i: s for i, s in things.items() if is_substance(taxonomy.properties(s))}
+    targets |= substance_targets(goal, substances) if goal else {}
     for atom, negated in atoms(goal) if goal else ():
         if atom[1] in RELATIONS and not negated and len(atom) == 4:
             targets[RELATIONS[atom[1]]].add(atom[3])
@@ -120,7 +125,13 @@ def convert(
     tasks = []
     if goal is not None:
         goal = _readings(goal, report, lambda i: taxonomy_fixed(taxonomy, things.get(i)))
-        goal_text = render(goal, lambda a: _atom_text(a, scene, ids, gaps, dirt))
+        gaps += substance_gaps(goal, substances, scene)
+
+        def atom_text(a: Ground) -> str:
+            text = substance_goal(a, substances, ids, scene.kinds)
+            return _atom_text(a, scene, ids, gaps, dirt) if text in (None, "false") else text
+
+        goal_text = render(goal, atom_text)
         gaps = list(dict.fromkeys(gaps))
         if not gaps:
             try:

@@ -27,8 +27,13 @@
   table.n.02_1 dust.n.01_1`). A dirt substance (`DIRT`: dust, stains, mud,
   ...) is no node; the thing it covers is `dirty` and can be wiped clean
   (affordance `wipe`), and a goal `not covered(x, dust)` is `clean(x)`. BEHAVIOR
-  asks for a tool (a rag, soaked); the domain's wipe needs none. Other
-  substances (water, soap) have no node and stay out, counted.
+  asks for a tool (a rag, soaked); the domain's wipe needs none.
+- Other substances (water, soap, salt) are no node either: `filled`, `contains`,
+  `covered`, `saturated` and `insource` with a substance are the state words of
+  `world.substances` on the thing (`filled_water`), and the goal predicates
+  `filled(x, water)`...; fillable things take `fill` (and objects `pour`),
+  sources `source` and `pour`, particle removers (rags, brushes) `wiper` and
+  `soak`, cloth `soak` (see `substance_affordances`).
 - Wildcard instances (`cabinet.n.01_*`: "and any further ones in the scene")
   are dropped: the graph holds the named instances.
 """
@@ -43,8 +48,24 @@ from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
 from sceneplan.importers.behavior.bddl import Problem
 from sceneplan.importers.behavior.taxonomy import Taxonomy
+from sceneplan.world.substances import INSOURCE, substance_word
+from sceneplan.world.substances import RELATIONS as RELATIONS_OF_SUBSTANCES
 
-__all__ = ["ATTACHED", "COVERED", "DIRT", "Scene", "build_scene", "is_dirt", "lemma", "node_ids"]
+__all__ = [
+    "ATTACHED",
+    "COVERED",
+    "DIRT",
+    "SUBSTANCE_PREDICATES",
+    "Scene",
+    "build_scene",
+    "is_dirt",
+    "is_substance",
+    "lemma",
+    "node_ids",
+    "substance_affordances",
+    "substance_goal",
+    "substance_state",
+]
 
 SOURCES = ("heatSource", "coldSource")  # taxonomy properties of things that heat or cool
 RELATIONS = {
@@ -148,7 +169,7 @@ def build_scene(
     ids = node_ids(objects)
     props = {i: taxonomy.properties(s) for i, s in objects.items()}
     fixed = {i for i in objects if "sceneObject" in props[i]}
-    init = _read_init(problem, objects, agent, fixed, report)
+    init = _read_init(problem, objects, props, agent, fixed, report)
     rooms, parents = init.rooms, init.parents
     # rooms of fixed things written with ontop of another fixed thing
     for instance in sorted(fixed - set(rooms)):
@@ -234,6 +255,7 @@ def _declared(problem: Problem, report: ImportReport) -> tuple[dict[str, str], s
 def _read_init(
     problem: Problem,
     objects: dict[str, str],
+    props: dict[str, frozenset[str]],
     agent: str | None,
     fixed: set[str],
     report: ImportReport,
@@ -247,7 +269,7 @@ def _read_init(
         if [a for a in named if a not in objects and a != agent]:
             init.gaps.append("init names an undeclared object")
             continue
-        _read_fact(name, args, objects, agent, fixed, init, report)
+        _read_fact(name, args, objects, props, agent, fixed, init, report)
     for fact in problem.negated_init:
         name, args = fact[0], fact[1:]
         if (
@@ -255,6 +277,7 @@ def _read_init(
             or name in RELATIONS
             or name in (ATTACHED, "inroom", "touching", "under")
             or (name == COVERED and len(args) == 2 and is_dirt(objects.get(args[1], "")))
+            or substance_state(fact, objects, props) is not None
         ):
             report.mapped(f"not {name}")
         else:
@@ -266,6 +289,7 @@ def _read_fact(
     name: str,
     args: tuple[str, ...],
     objects: dict[str, str],
+    props: dict[str, frozenset[str]],
     agent: str | None,
     fixed: set[str],
     init: _Init,
@@ -304,6 +328,9 @@ def _read_fact(
             report.mapped(name)
     elif name == FUTURE and len(args) == 1:
         report.mapped("future: the thing made during the task is placed by its category")
+    elif (word := substance_state((name, *args), objects, props)) is not None:
+        init.states[args[0]].append(word)
+        report.mapped(f"{name} (a substance): state word {name}_SUBSTANCE")
     elif name in STATES and len(args) == 1:
         init.states[args[0]].append(STATES[name][0])
         report.mapped(name)
@@ -312,10 +339,6 @@ def _read_fact(
         report.mapped(f"state {name}")
     else:
         init.gaps.append(f"init uses predicate {name}")
-
-
-def _is_substance(props: frozenset[str]) -> bool:
-    return bool({"substance", "physicalSubstance", "visualSubstance"} & props)
 
 
 def _place_unplaced(
@@ -332,7 +355,7 @@ def _place_unplaced(
     for instance, synset in objects.items():
         if instance in fixed or instance in init.rooms or instance in init.parents:
             continue
-        if is_dirt(synset) or _is_substance(props[instance]):
+        if is_dirt(synset) or is_substance(props[instance]):
             continue
         food = bool(FOOD_PROPERTIES & props[instance])
         surface = _food_surface(objects, fixed) if food else None
@@ -387,9 +410,10 @@ def _where(
     if is_dirt(synset):
         report.mapped("dirt substance: the state dirty of what it covers")
         return None
-    if _is_substance(props):
-        init.gaps.append("init: a substance (water, dust, ...): no node of a scene graph")
-    elif instance in parents:
+    if is_substance(props):
+        report.mapped("substance: a part of the state words of what it is in or on")
+        return None
+    if instance in parents:
         init.gaps.append("init: an object on or in a thing with no place")
     else:
         init.gaps.append("init: an object with no place (made during the task)")
@@ -425,6 +449,7 @@ def _node(
         report.mapped("heat or cold source that needs no switching on: on")
     if "dirty" in word_states:
         affordances.append("wipe")
+    affordances += substance_affordances(instance, kind, p, word_states, targets)
     if "openable" in p and "open" not in word_states:
         word_states.append("closed")
     if "toggleable" in p and "on" not in word_states:
@@ -440,6 +465,75 @@ def _node(
         affordances=affordances,
         state=word_states,
     )
+
+
+# -- substances (world/substances.py) -------------------------------------------------------
+
+SUBSTANCE_PREDICATES = frozenset(RELATIONS_OF_SUBSTANCES)
+SUBSTANCE_PROPERTIES = frozenset({"substance", "physicalSubstance", "visualSubstance"})
+
+
+def is_substance(props: frozenset[str]) -> bool:
+    """Whether a synset with these taxonomy properties is a substance (water, dust, salt)."""
+    return bool(props & SUBSTANCE_PROPERTIES)
+
+
+def substance_state(
+    fact: tuple[str, ...], objects: dict[str, str], props: dict[str, frozenset[str]]
+) -> str | None:
+    """The state word of a start fact that puts a substance in, on or out of a thing
+    (`filled bucket.n.01_1 water.n.06_1` -> `filled_water` of the bucket), else None."""
+    name, args = fact[0], fact[1:]
+    if name not in SUBSTANCE_PREDICATES or len(args) != 2:
+        return None
+    if args[0] not in objects or args[1] not in objects or not is_substance(props[args[1]]):
+        return None
+    return substance_word(name, lemma(objects[args[1]]))
+
+
+def substance_affordances(
+    instance: str,
+    kind: str,
+    props: frozenset[str],
+    states: list[str],
+    targets: dict[str, set[str]],
+) -> list[str]:
+    """What substances let a thing do: `fill` (a fillable thing, or one the goal fills),
+    `pour` (an object that holds or gives a substance), `source` (gives one), `coat`
+    (covered with a substance, or one the goal covers), `wiper` (a particle remover: rag,
+    sponge, brush), `soak` (a remover or cloth, or what the goal soaks).
+    `targets["fill"]` / `["soak"]` / `["coat"]`: what the goal fills, soaks or covers."""
+    gives = any(w.startswith(f"{INSOURCE}_") for w in states)
+    fillable = "fillable" in props or instance in targets.get("fill", ())
+    out = ["fill"] if fillable else []
+    if kind == "object" and (fillable or gives):
+        out.append("pour")
+    if gives:
+        out.append("source")
+    covered = any(w.startswith(f"{COVERED}_") for w in states)
+    if covered or instance in targets.get("coat", ()):
+        out.append("coat")
+    if "particleRemover" in props:
+        out.append("wiper")
+    if "particleRemover" in props or "cloth" in props or instance in targets.get("soak", ()):
+        out.append("soak")
+    return out
+
+
+def substance_goal(
+    atom: tuple, objects: dict[str, str], ids: dict[str, str], kinds: dict[str, str]
+) -> str | None:
+    """A goal atom relating a thing to a substance in the goal language (`filled(bucket_1,
+    water)`); None for any other atom (dirt is the caller's: `dirty`)."""
+    name, args = atom[1], atom[2:]
+    if name not in SUBSTANCE_PREDICATES or len(args) != 2 or args[1] not in objects:
+        return None
+    if name == COVERED and is_dirt(objects[args[1]]):
+        return None
+    node = ids.get(args[0])
+    if node not in kinds:
+        return "false"
+    return f"{name}({node}, {lemma(objects[args[1]])})"
 
 
 def _placed(
