@@ -73,6 +73,9 @@ class CompiledTask:
         self.goal = fact_mask(task.goal)
         self.goal_neg = fact_mask(task.goal_neg)
         self.goal_facts = sorted(task.goal)
+        self.is_goal_fact = [False] * len(task.facts)
+        for f in task.goal:
+            self.is_goal_fact[f] = True
         self.n_goal_neg = len(task.goal_neg)
         self.costs = [a.cost for a in task.actions]
         # relaxed actions: (origin, preconditions, adds); one per action and per conditional effect
@@ -131,46 +134,58 @@ class CompiledTask:
         return state & self.goal == self.goal and not state & self.goal_neg
 
     def h_max(self, state: int) -> float:
-        """h_max: the relaxed cost of the costliest goal fact (admissible, consistent)."""
-        cost = [INF] * self.n_facts
-        heap: list[tuple[float, int]] = []
-        for f in _bits(state):
-            cost[f] = 0
-            heap.append((0, f))
-        remaining = self.pre_count.copy()
-        worst = [0.0] * len(self.relaxed)
-        relaxed, relaxed_cost = self.relaxed, self.relaxed_cost
+        """h_max: the relaxed cost of the costliest goal fact (admissible, consistent).
 
-        def fire(r: int, c: float) -> None:
-            for q in relaxed[r][2]:
+        A Dijkstra over facts with a bucket per cost: a relaxed action fires when
+        its last precondition is reached, at that fact's cost (the costliest of its
+        preconditions, as facts are reached in order of cost) plus its own; the
+        search stops at the last goal fact reached, whose cost is the answer.
+        """
+        goals = self.goal_facts
+        if not goals:
+            return 0
+        cost = [INF] * self.n_facts
+        reached = _bits(state)
+        for f in reached:
+            cost[f] = 0
+        buckets: dict[float, list[int]] = {0: reached}
+        relaxed_cost, adds = self.relaxed_cost, self.relaxed_adds
+        for r in self.free:
+            c = relaxed_cost[r]
+            for q in adds[r]:
                 if c < cost[q]:
                     cost[q] = c
-                    heapq.heappush(heap, (c, q))
-
-        for r in self.free:
-            fire(r, relaxed_cost[r])
-        open_goals = {g for g in self.goal_facts if cost[g] == INF or cost[g] > 0}
-        done = [False] * self.n_facts
-        readers, adds = self.readers, self.relaxed_adds  # local names: see `_add_costs`
-        pop, push = heapq.heappop, heapq.heappush
-        while heap and open_goals:
-            c, f = pop(heap)
-            if done[f]:
-                continue
-            done[f] = True
-            open_goals.discard(f)
-            for r in readers[f]:
-                left = remaining[r] - 1
-                remaining[r] = left
-                if c > worst[r]:
-                    worst[r] = c
-                if left == 0:
-                    t = worst[r] + relaxed_cost[r]
-                    for q in adds[r]:
-                        if t < cost[q]:
-                            cost[q] = t
-                            push(heap, (t, q))
-        return max((cost[g] for g in self.goal_facts), default=0)
+                    buckets.setdefault(c, []).append(q)
+        levels = sorted(buckets)
+        remaining = self.pre_count.copy()
+        readers, is_goal = self.readers, self.is_goal_fact
+        left = len(goals)
+        push = heapq.heappush
+        while levels:
+            c = heapq.heappop(levels)
+            for f in buckets[c]:  # (grows while read: actions of cost 0 add to it)
+                if cost[f] != c:
+                    continue  # reached more cheaply, or already read at this cost
+                cost[f] = -1  # read: (a cost no action gives)
+                if is_goal[f]:
+                    left -= 1
+                    if not left:
+                        return c
+                for r in readers[f]:
+                    n = remaining[r] - 1
+                    remaining[r] = n
+                    if not n:
+                        t = c + relaxed_cost[r]
+                        for q in adds[r]:
+                            if t < cost[q]:
+                                cost[q] = t
+                                if t in buckets:
+                                    buckets[t].append(q)
+                                else:
+                                    buckets[t] = [q]
+                                    push(levels, t)
+            del buckets[c]
+        return INF  # a goal fact no relaxed plan reaches
 
     def fact_costs(self, state: int) -> list[float]:
         """h_add cost of every fact from `state` (INF: unreachable even when deletes are
