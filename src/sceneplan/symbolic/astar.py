@@ -106,6 +106,7 @@ class AStar:
     optimal = True
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        """A cheapest plan of the task (A* with h_max), or why there is none."""
         return astar(task, timeout)
 
 
@@ -116,4 +117,5 @@ class WeightedAStar:
     optimal = False
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        """A plan by A* on cost guided by h_FF (not always a cheapest one)."""
         return astar(task, timeout, weight=1.0, heuristic="hff")

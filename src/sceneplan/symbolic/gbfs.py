@@ -109,6 +109,7 @@ class CompiledTask:
                 self.unanchored.append(index)
 
     def successor(self, state: int, index: int) -> int:
+        """The state after action `index` in `state` (its conditional effects included)."""
         _, _, add, delete, effects, _ = self.actions[index]
         for cp, cn, ca, cd in effects:
             if state & cp == cp and not state & cn:
@@ -131,6 +132,7 @@ class CompiledTask:
         return out
 
     def is_goal(self, state: int) -> bool:
+        """Whether `state` has every goal fact and no negative goal fact."""
         return state & self.goal == self.goal and not state & self.goal_neg
 
     def h_max(self, state: int) -> float:

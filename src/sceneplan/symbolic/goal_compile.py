@@ -46,18 +46,23 @@ class AtomCompiler:
         self.g = grounder
 
     def prop(self, fact: Fact) -> Formula:
+        """The formula that holds when the task fact holds."""
         return Prop(fact)
 
     def const(self, value: bool) -> Formula:
+        """The formula that is always `value`."""
         return Const(value)
 
     def all_of(self, parts: Iterable[Formula]) -> Formula:
+        """The conjunction of the parts (simplified)."""
         return conjoin(parts)
 
     def any_of(self, parts: Iterable[Formula]) -> Formula:
+        """The disjunction of the parts (simplified)."""
         return disjoin(parts)
 
     def compile(self, atom: Atom) -> Formula:
+        """The atom as a formula over task facts (its value now: its object is out of scope)."""
         graph = self.g.graph
         movable = [a for a in atom.args if a in graph and graph.nodes[a].kind is K.OBJECT]
         if movable and movable[0] not in self.g.objects:
@@ -82,6 +87,7 @@ class CompiledGoal:
 
     @property
     def needs_phase(self) -> bool:
+        """Whether the goal has disjunctions, so the task needs goal-phase actions."""
         return bool(self.actions)
 
 
