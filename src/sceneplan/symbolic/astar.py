@@ -45,8 +45,7 @@ def astar(
     if heuristic == "hmax":
         # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
         # satisficing heuristic is better guided when it counts those steps too)
-        c.costs = [0 if a.action is None else a.cost for a in task.actions]
-        c.relaxed_cost = [c.costs[origin] for origin, _, _ in c.relaxed]
+        c.set_costs([0 if a.action is None else a.cost for a in task.actions])
         h = c.h_max
     else:
 

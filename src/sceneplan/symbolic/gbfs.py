@@ -21,6 +21,10 @@ from dataclasses import dataclass
 from sceneplan.symbolic.task import GroundTask
 
 INF = float("inf")
+# h_max works out once what reading the SHARED_FACTS facts with the most readers (at
+# least SHARED_READERS) does, per set of them that holds (`CompiledTask._read`).
+SHARED_FACTS = 6
+SHARED_READERS = 8
 
 
 def fact_mask(ids) -> int:
@@ -92,6 +96,12 @@ class CompiledTask:
                 self.readers[f].append(r)
         self.free = [r for r, (_, pre, _) in enumerate(self.relaxed) if not pre]
         self.pre_count = [len(pre) for _, pre, _ in self.relaxed]  # copied per evaluation
+        # the facts that most relaxed actions read (`playing`, the free hand): what reading
+        # those of a state does to the counts is worked out once per set of them (`_read`)
+        shared = sorted(range(len(task.facts)), key=lambda f: (-len(self.readers[f]), f))
+        self.shared = [f for f in shared[:SHARED_FACTS] if len(self.readers[f]) >= SHARED_READERS]
+        self.shared_mask = fact_mask(self.shared)
+        self._read_cache: dict[int, tuple[list[int], list[int], list[tuple[float, int]]]] = {}
         self.n_facts = len(task.facts)
         # each action under its precondition that the fewest actions share (its anchor):
         # `applicable` checks only the actions whose anchor holds, not every action
@@ -107,6 +117,12 @@ class CompiledTask:
                 self.anchored.setdefault(anchor, []).append(index)
             else:
                 self.unanchored.append(index)
+
+    def set_costs(self, costs: list[int]) -> None:
+        """Give the actions these costs (the relaxed actions their origin's)."""
+        self.costs = costs
+        self.relaxed_cost = [costs[origin] for origin, _, _ in self.relaxed]
+        self._read_cache.clear()  # (it holds costs of relaxed actions)
 
     def successor(self, state: int, index: int) -> int:
         """The state after action `index` in `state` (its conditional effects included)."""
@@ -135,6 +151,23 @@ class CompiledTask:
         """Whether `state` has every goal fact and no negative goal fact."""
         return state & self.goal == self.goal and not state & self.goal_neg
 
+    def _read(self, shared: int) -> tuple[list[int], list[int], list[tuple[float, int]]]:
+        """For the shared facts `shared` (a bit set) holding at cost 0: their numbers, the
+        counts of preconditions left once they are read, and what the relaxed actions
+        that need no more fire ((cost, fact) for each fact they add)."""
+        found = self._read_cache.get(shared)
+        if found is None:
+            facts = _bits(shared)
+            remaining = self.pre_count.copy()
+            fired = []
+            for f in facts:
+                for r in self.readers[f]:
+                    remaining[r] -= 1
+                    if not remaining[r]:
+                        fired += [(self.relaxed_cost[r], q) for q in self.relaxed_adds[r]]
+            found = self._read_cache[shared] = (facts, remaining, fired)
+        return found
+
     def h_max(self, state: int) -> float:
         """h_max: the relaxed cost of the costliest goal fact (admissible, consistent).
 
@@ -147,11 +180,25 @@ class CompiledTask:
         if not goals:
             return 0
         cost = [INF] * self.n_facts
-        reached = _bits(state)
+        is_goal = self.is_goal_fact
+        left = len(goals)
+        shared, remaining, fired = self._read(state & self.shared_mask)
+        for f in shared:  # read already: their effect on the counts is `remaining`
+            cost[f] = -1
+            if is_goal[f]:
+                left -= 1
+        if not left:
+            return 0
+        remaining = remaining.copy()
+        reached = _bits(state & ~self.shared_mask)
         for f in reached:
             cost[f] = 0
         buckets: dict[float, list[int]] = {0: reached}
         relaxed_cost, adds = self.relaxed_cost, self.relaxed_adds
+        for c, q in fired:
+            if c < cost[q]:
+                cost[q] = c
+                buckets.setdefault(c, []).append(q)
         for r in self.free:
             c = relaxed_cost[r]
             for q in adds[r]:
@@ -159,12 +206,10 @@ class CompiledTask:
                     cost[q] = c
                     buckets.setdefault(c, []).append(q)
         levels = sorted(buckets)
-        remaining = self.pre_count.copy()
-        readers, is_goal = self.readers, self.is_goal_fact
-        left = len(goals)
+        readers = self.readers
         push = heapq.heappush
         while levels:
-            c = heapq.heappop(levels)
+            c = levels[0]
             for f in buckets[c]:  # (grows while read: actions of cost 0 add to it)
                 if cost[f] != c:
                     continue  # reached more cheaply, or already read at this cost
@@ -186,6 +231,7 @@ class CompiledTask:
                                 else:
                                     buckets[t] = [q]
                                     push(levels, t)
+            heapq.heappop(levels)
             del buckets[c]
         return INF  # a goal fact no relaxed plan reaches
 
