@@ -8,7 +8,9 @@ interpreter's, median of the runs, beside issue 33's target, and the wall time
 for reference. `eval` writes to a fresh store in a temporary folder each run.
 `--suites` adds the last two rows by running the oracle on every packaged task
 in this process (`benchmarks/suites.py`; minutes): the slowest task, and the
-CPU time of the whole catalogue.
+CPU time of the whole catalogue. `--only eval` measures only the rows whose
+command holds that text (on a loaded machine, the interleaved runs of one row
+against another tree, `PYTHONPATH=<tree>/src`, compare best).
 """
 
 from __future__ import annotations
@@ -41,11 +43,13 @@ TASK_TARGET_S = 5.0  # the slowest packaged task, in process
 CATALOGUE_TARGET_S = 180.0  # the oracle over every packaged suite
 
 
-def measure(runs: int) -> dict[str, tuple[float, float]]:
+def measure(
+    runs: int, rows: list[tuple[str, list[str], float]] = ROWS
+) -> dict[str, tuple[float, float]]:
     """Each row's median CPU and wall time over the bare interpreter's, in seconds."""
     bare = [sys.executable, "-c", "pass"]
-    cpu: dict[str, list[float]] = {name: [] for name, _, _ in ROWS}
-    wall: dict[str, list[float]] = {name: [] for name, _, _ in ROWS}
+    cpu: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    wall: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     bare_cpu: list[float] = []
     bare_wall: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
@@ -54,7 +58,7 @@ def measure(runs: int) -> dict[str, tuple[float, float]]:
             if run:
                 bare_wall.append(seconds)
                 bare_cpu.append(used)
-            for name, args, _ in ROWS:
+            for name, args, _ in rows:
                 store = str(Path(folder) / f"results{run}.db")
                 argv = [*_LAUNCH, *(a.replace("{store}", store) for a in args)]
                 seconds, used = run_once(argv)
@@ -64,7 +68,7 @@ def measure(runs: int) -> dict[str, tuple[float, float]]:
     base_cpu, base_wall = statistics.median(bare_cpu), statistics.median(bare_wall)
     return {
         name: (statistics.median(cpu[name]) - base_cpu, statistics.median(wall[name]) - base_wall)
-        for name, _, _ in ROWS
+        for name, _, _ in rows
     }
 
 
@@ -74,15 +78,19 @@ def main() -> None:
     parser.add_argument(
         "--suites", action="store_true", help="also run the oracle on every packaged task"
     )
+    parser.add_argument("--only", default="", help="only the rows whose command holds this text")
     args = parser.parse_args()
+    rows = [row for row in ROWS if args.only in row[0]]
+    if not rows:
+        parser.error(f"no row's command holds {args.only!r}")
     load = os.getloadavg()[0]
-    figures = measure(args.runs)
+    figures = measure(args.runs, rows)
     print(
         f"CPU (user + sys) over `python -c pass`, median of {args.runs}; "
         f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after\n"
     )
     print("| what | CPU over bare | wall over bare | target | |\n|---|---:|---:|---:|---|")
-    for name, _, target in ROWS:
+    for name, _, target in rows:
         cpu, wall = figures[name]
         mark = "ok" if cpu <= target else "over"
         print(f"| `{name}` | +{cpu:.2f} s | +{wall:.2f} s | <= {target:g} s | {mark} |")

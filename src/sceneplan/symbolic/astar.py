@@ -45,8 +45,7 @@ def astar(
     if heuristic == "hmax":
         # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
         # satisficing heuristic is better guided when it counts those steps too)
-        c.costs = [0 if a.action is None else a.cost for a in task.actions]
-        c.relaxed_cost = [c.costs[origin] for origin, _, _ in c.relaxed]
+        c.set_costs([0 if a.action is None else a.cost for a in task.actions])
         h = c.h_max
     else:
 
@@ -106,6 +105,7 @@ class AStar:
     optimal = True
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        """A cheapest plan of the task (A* with h_max), or why there is none."""
         return astar(task, timeout)
 
 
@@ -116,4 +116,5 @@ class WeightedAStar:
     optimal = False
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        """A plan by A* on cost guided by h_FF (not always a cheapest one)."""
         return astar(task, timeout, weight=1.0, heuristic="hff")

@@ -21,6 +21,10 @@ from dataclasses import dataclass
 from sceneplan.symbolic.task import GroundTask
 
 INF = float("inf")
+# h_max works out once what reading the SHARED_FACTS facts with the most readers (at
+# least SHARED_READERS) does, per set of them that holds (`CompiledTask._read`).
+SHARED_FACTS = 6
+SHARED_READERS = 8
 
 
 def fact_mask(ids) -> int:
@@ -73,6 +77,9 @@ class CompiledTask:
         self.goal = fact_mask(task.goal)
         self.goal_neg = fact_mask(task.goal_neg)
         self.goal_facts = sorted(task.goal)
+        self.is_goal_fact = [False] * len(task.facts)
+        for f in task.goal:
+            self.is_goal_fact[f] = True
         self.n_goal_neg = len(task.goal_neg)
         self.costs = [a.cost for a in task.actions]
         # relaxed actions: (origin, preconditions, adds); one per action and per conditional effect
@@ -89,6 +96,12 @@ class CompiledTask:
                 self.readers[f].append(r)
         self.free = [r for r, (_, pre, _) in enumerate(self.relaxed) if not pre]
         self.pre_count = [len(pre) for _, pre, _ in self.relaxed]  # copied per evaluation
+        # the facts that most relaxed actions read (`playing`, the free hand): what reading
+        # those of a state does to the counts is worked out once per set of them (`_read`)
+        shared = sorted(range(len(task.facts)), key=lambda f: (-len(self.readers[f]), f))
+        self.shared = [f for f in shared[:SHARED_FACTS] if len(self.readers[f]) >= SHARED_READERS]
+        self.shared_mask = fact_mask(self.shared)
+        self._read_cache: dict[int, tuple[list[int], list[int], list[tuple[float, int]]]] = {}
         self.n_facts = len(task.facts)
         # each action under its precondition that the fewest actions share (its anchor):
         # `applicable` checks only the actions whose anchor holds, not every action
@@ -105,7 +118,14 @@ class CompiledTask:
             else:
                 self.unanchored.append(index)
 
+    def set_costs(self, costs: list[int]) -> None:
+        """Give the actions these costs (the relaxed actions their origin's)."""
+        self.costs = costs
+        self.relaxed_cost = [costs[origin] for origin, _, _ in self.relaxed]
+        self._read_cache.clear()  # (it holds costs of relaxed actions)
+
     def successor(self, state: int, index: int) -> int:
+        """The state after action `index` in `state` (its conditional effects included)."""
         _, _, add, delete, effects, _ = self.actions[index]
         for cp, cn, ca, cd in effects:
             if state & cp == cp and not state & cn:
@@ -128,49 +148,92 @@ class CompiledTask:
         return out
 
     def is_goal(self, state: int) -> bool:
+        """Whether `state` has every goal fact and no negative goal fact."""
         return state & self.goal == self.goal and not state & self.goal_neg
 
-    def h_max(self, state: int) -> float:
-        """h_max: the relaxed cost of the costliest goal fact (admissible, consistent)."""
-        cost = [INF] * self.n_facts
-        heap: list[tuple[float, int]] = []
-        for f in _bits(state):
-            cost[f] = 0
-            heap.append((0, f))
-        remaining = self.pre_count.copy()
-        worst = [0.0] * len(self.relaxed)
-        relaxed, relaxed_cost = self.relaxed, self.relaxed_cost
+    def _read(self, shared: int) -> tuple[list[int], list[int], list[tuple[float, int]]]:
+        """For the shared facts `shared` (a bit set) holding at cost 0: their numbers, the
+        counts of preconditions left once they are read, and what the relaxed actions
+        that need no more fire ((cost, fact) for each fact they add)."""
+        found = self._read_cache.get(shared)
+        if found is None:
+            facts = _bits(shared)
+            remaining = self.pre_count.copy()
+            fired = []
+            for f in facts:
+                for r in self.readers[f]:
+                    remaining[r] -= 1
+                    if not remaining[r]:
+                        fired += [(self.relaxed_cost[r], q) for q in self.relaxed_adds[r]]
+            found = self._read_cache[shared] = (facts, remaining, fired)
+        return found
 
-        def fire(r: int, c: float) -> None:
-            for q in relaxed[r][2]:
+    def h_max(self, state: int) -> float:
+        """h_max: the relaxed cost of the costliest goal fact (admissible, consistent).
+
+        A Dijkstra over facts with a bucket per cost: a relaxed action fires when
+        its last precondition is reached, at that fact's cost (the costliest of its
+        preconditions, as facts are reached in order of cost) plus its own; the
+        search stops at the last goal fact reached, whose cost is the answer.
+        """
+        goals = self.goal_facts
+        if not goals:
+            return 0
+        cost = [INF] * self.n_facts
+        is_goal = self.is_goal_fact
+        left = len(goals)
+        shared, remaining, fired = self._read(state & self.shared_mask)
+        for f in shared:  # read already: their effect on the counts is `remaining`
+            cost[f] = -1
+            if is_goal[f]:
+                left -= 1
+        if not left:
+            return 0
+        remaining = remaining.copy()
+        reached = _bits(state & ~self.shared_mask)
+        for f in reached:
+            cost[f] = 0
+        buckets: dict[float, list[int]] = {0: reached}
+        relaxed_cost, adds = self.relaxed_cost, self.relaxed_adds
+        for c, q in fired:
+            if c < cost[q]:
+                cost[q] = c
+                buckets.setdefault(c, []).append(q)
+        for r in self.free:
+            c = relaxed_cost[r]
+            for q in adds[r]:
                 if c < cost[q]:
                     cost[q] = c
-                    heapq.heappush(heap, (c, q))
-
-        for r in self.free:
-            fire(r, relaxed_cost[r])
-        open_goals = {g for g in self.goal_facts if cost[g] == INF or cost[g] > 0}
-        done = [False] * self.n_facts
-        readers, adds = self.readers, self.relaxed_adds  # local names: see `_add_costs`
-        pop, push = heapq.heappop, heapq.heappush
-        while heap and open_goals:
-            c, f = pop(heap)
-            if done[f]:
-                continue
-            done[f] = True
-            open_goals.discard(f)
-            for r in readers[f]:
-                left = remaining[r] - 1
-                remaining[r] = left
-                if c > worst[r]:
-                    worst[r] = c
-                if left == 0:
-                    t = worst[r] + relaxed_cost[r]
-                    for q in adds[r]:
-                        if t < cost[q]:
-                            cost[q] = t
-                            push(heap, (t, q))
-        return max((cost[g] for g in self.goal_facts), default=0)
+                    buckets.setdefault(c, []).append(q)
+        levels = sorted(buckets)
+        readers = self.readers
+        push = heapq.heappush
+        while levels:
+            c = levels[0]
+            for f in buckets[c]:  # (grows while read: actions of cost 0 add to it)
+                if cost[f] != c:
+                    continue  # reached more cheaply, or already read at this cost
+                cost[f] = -1  # read: (a cost no action gives)
+                if is_goal[f]:
+                    left -= 1
+                    if not left:
+                        return c
+                for r in readers[f]:
+                    n = remaining[r] - 1
+                    remaining[r] = n
+                    if not n:
+                        t = c + relaxed_cost[r]
+                        for q in adds[r]:
+                            if t < cost[q]:
+                                cost[q] = t
+                                if t in buckets:
+                                    buckets[t].append(q)
+                                else:
+                                    buckets[t] = [q]
+                                    push(levels, t)
+            heapq.heappop(levels)
+            del buckets[c]
+        return INF  # a goal fact no relaxed plan reaches
 
     def fact_costs(self, state: int) -> list[float]:
         """h_add cost of every fact from `state` (INF: unreachable even when deletes are

@@ -21,8 +21,9 @@ conjunction of facts (see there why the solver wants that).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar, NamedTuple
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
@@ -45,18 +46,23 @@ class AtomCompiler:
         self.g = grounder
 
     def prop(self, fact: Fact) -> Formula:
+        """The formula that holds when the task fact holds."""
         return Prop(fact)
 
     def const(self, value: bool) -> Formula:
+        """The formula that is always `value`."""
         return Const(value)
 
     def all_of(self, parts: Iterable[Formula]) -> Formula:
+        """The conjunction of the parts (simplified)."""
         return conjoin(parts)
 
     def any_of(self, parts: Iterable[Formula]) -> Formula:
+        """The disjunction of the parts (simplified)."""
         return disjoin(parts)
 
     def compile(self, atom: Atom) -> Formula:
+        """The atom as a formula over task facts (its value now: its object is out of scope)."""
         graph = self.g.graph
         movable = [a for a in atom.args if a in graph and graph.nodes[a].kind is K.OBJECT]
         if movable and movable[0] not in self.g.objects:
@@ -81,6 +87,7 @@ class CompiledGoal:
 
     @property
     def needs_phase(self) -> bool:
+        """Whether the goal has disjunctions, so the task needs goal-phase actions."""
         return bool(self.actions)
 
 
@@ -211,14 +218,20 @@ class Commitment:
     possible: bool = True
 
 
-class _OutOfBudget(Exception):
-    pass
+def _free(fact: Fact) -> float:
+    """No fact costs anything (`commit_goal`'s default: any consistent choice)."""
+    return 0
+
+
+def _never(fact: Fact) -> bool:
+    """No fact holds now (`commit_goal`'s default)."""
+    return False
 
 
 def commit_goal(
     compiled: CompiledGoal,
-    cost: Callable[[Fact], float] = lambda fact: 0,
-    holds: Callable[[Fact], bool] = lambda fact: False,
+    cost: Callable[[Fact], float] = _free,
+    holds: Callable[[Fact], bool] = _never,
     max_nodes: int = COMMIT_MAX_NODES,
 ) -> Commitment | None:
     """One disjunct for each disjunction of a compiled goal, consistent and cheap.
@@ -232,116 +245,195 @@ def commit_goal(
 
     The goal-phase actions are an AND/OR tree: the goal needs its facts and
     auxiliary facts, an auxiliary fact the literals of one of its actions. A
-    depth-first search picks an action per needed auxiliary fact: first the fact
-    with the fewest choices left, nested disjunctions before plain ones (a
-    disjunct the choices made already imply is taken at once), its disjuncts
-    cheapest first (`cost` of each fact wanted, 1 for each fact that `holds` now
-    and must not, and the cheapest way to each further choice it needs), and
-    backtracks when a choice
-    contradicts those made: a fact both wanted and not, or two facts that can
-    never hold together (`grounding.exclusive_key`: an object in two places; more
-    objects held than the agent has hands, `CompiledGoal.hands`). A
-    fact that costs INF can never hold. A consistent goal without disjunctions,
-    or a choice not made within `max_nodes` nodes, gives None; exhausting the choices proves
+    depth-first search (`_choose`) picks an action per needed auxiliary fact
+    (`_Choices.children`: which fact, in which order its disjuncts), and
+    backtracks when a choice contradicts those made (`_Literals.extend`: a fact
+    both wanted and not, or two facts that can never hold together). A fact that
+    costs INF can never hold. A consistent goal without disjunctions, or a choice
+    not made within `max_nodes` nodes, gives None; exhausting the choices proves
     that the goal can never hold (`possible` False).
     """
     if compiled.constant is not None or compiled.milestones:
         return None
-    options: dict[Fact, list[tuple[frozenset[Fact], frozenset[Fact]]]] = {}
-    for _name, pos, neg, fact in compiled.actions:
-        options.setdefault(fact, []).append((frozenset(pos), frozenset(neg)))
-    aux = set(options)
-    Chosen = tuple[frozenset[Fact], frozenset[Fact], dict[tuple, Fact]]
+    choices = _Choices(compiled, cost, holds)
+    top = _Literals.NONE.extend(
+        frozenset(compiled.goal - choices.aux), frozenset(compiled.goal_neg), compiled.hands
+    )
+    if top is None:
+        return Commitment(possible=False)
+    if not compiled.actions:
+        return None  # a plain conjunction, consistent: nothing to choose
+    found = _choose(choices, _Node(top, frozenset(compiled.goal & choices.aux)), max_nodes)
+    if found is _OUT_OF_BUDGET:
+        return None
+    if found is None:
+        return Commitment(possible=False)
+    assert isinstance(found, _Literals)
+    return Commitment(found.pos, found.neg)
 
-    def extend(chosen: Chosen, pos: frozenset[Fact], neg: frozenset[Fact]) -> Chosen | None:
-        """The literals chosen (wanted, unwanted, exclusive key -> its fact) with more;
-        None when they contradict each other."""
-        c_pos, c_neg, c_keys = chosen
-        if pos <= c_pos and neg <= c_neg:
-            return chosen
-        if pos & c_neg or neg & c_pos or pos & neg:
+
+@dataclass(frozen=True)
+class _Literals:
+    """The literals chosen so far: facts wanted (`pos`), facts unwanted (`neg`), and the
+    fact wanted for each exclusive key (`grounding.exclusive_key`) among `pos`."""
+
+    pos: frozenset[Fact]
+    neg: frozenset[Fact]
+    keys: tuple[tuple[tuple, Fact], ...] = field(default=(), compare=False)  # (from `pos`)
+
+    NONE: ClassVar[_Literals]
+
+    def extend(self, pos: frozenset[Fact], neg: frozenset[Fact], hands: int) -> _Literals | None:
+        """These literals with `pos` and `neg` added (itself when it has them all); None
+        when they contradict each other: a fact both wanted and not, two facts of one
+        exclusive key (an object in two places), more objects held than `hands`."""
+        if pos <= self.pos and neg <= self.neg:
+            return self
+        if pos & self.neg or neg & self.pos or pos & neg:
             return None
-        c_keys = dict(c_keys)
-        for f in pos - c_pos:
+        keys = dict(self.keys)
+        new = pos - self.pos
+        for f in new:
             key = exclusive_key(f)
-            if key is not None and c_keys.setdefault(key, f) != f:
+            if key is not None and keys.setdefault(key, f) != f:
                 return None
-        if any(f[0] == "holding" for f in pos - c_pos) and (
-            sum(f[0] == "holding" for f in c_pos | pos) > compiled.hands
+        if any(f[0] == "holding" for f in new) and (
+            sum(f[0] == "holding" for f in self.pos | pos) > hands
         ):
-            return None  # more objects held than the agent has hands
-        return c_pos | pos, c_neg | neg, c_keys
+            return None
+        return _Literals(self.pos | pos, self.neg | neg, tuple(keys.items()))
 
-    def price(chosen: Chosen, pos: frozenset[Fact], neg: frozenset[Fact]) -> float:
+
+_Literals.NONE = _Literals(frozenset(), frozenset())
+
+
+class _Node(NamedTuple):
+    """A state of the search: the literals chosen, the auxiliary facts still to decide,
+    and those decided."""
+
+    chosen: _Literals
+    pending: frozenset[Fact]
+    done: frozenset[Fact] = frozenset()
+
+
+class _Choices:
+    """A compiled goal's disjunctions as choices: the ways (positive and negative
+    literals) to each auxiliary fact, their prices and the order to try them in."""
+
+    def __init__(
+        self,
+        compiled: CompiledGoal,
+        cost: Callable[[Fact], float],
+        holds: Callable[[Fact], bool],
+    ):
+        self.options: dict[Fact, list[tuple[frozenset[Fact], frozenset[Fact]]]] = {}
+        for _name, pos, neg, fact in compiled.actions:
+            self.options.setdefault(fact, []).append((frozenset(pos), frozenset(neg)))
+        self.aux = set(self.options)
+        # Disjunctions of conjunctions that need further choices ("four of the eight pots
+        # each hold some dahlia") are decided before plain ones ("dahlia 1 in some pot"):
+        # their choice then narrows the plain ones, instead of contradicting them later.
+        self.nested = {
+            f for f, ways in self.options.items() if any(pre & self.aux for pre, _ in ways)
+        }
+        self.hands = compiled.hands
+        self.cost, self.holds = cost, holds
+        self.free = cost is _free and holds is _never  # every price is 0
+        self.estimates: dict[Fact, float] = {}
+
+    def price(self, chosen: _Literals, pos: frozenset[Fact], neg: frozenset[Fact]) -> float:
         """What the literals add to those chosen: the cost of each new fact wanted, 1 for
         each new fact unwanted that holds now."""
-        return sum(cost(f) for f in pos - chosen[0]) + sum(1 for f in neg - chosen[1] if holds(f))
+        if self.free:
+            return 0
+        return sum(self.cost(f) for f in pos - chosen.pos) + sum(
+            1 for f in neg - chosen.neg if self.holds(f)
+        )
 
-    empty: Chosen = (frozenset(), frozenset(), {})
-    estimates: dict[Fact, float] = {}
-
-    def estimate(fact: Fact) -> float:
+    def estimate(self, fact: Fact) -> float:
         """The cheapest way to an auxiliary fact, its needs included (choices ignored)."""
-        if fact not in estimates:
-            estimates[fact] = 0  # (a cycle, were there one, would cost nothing more)
-            estimates[fact] = min(
-                price(empty, pre - aux, neg) + sum(estimate(n) for n in pre & aux)
-                for pre, neg in options[fact]
+        if fact not in self.estimates:
+            self.estimates[fact] = 0  # (a cycle, were there one, would cost nothing more)
+            self.estimates[fact] = min(
+                self.price(_Literals.NONE, pre - self.aux, neg)
+                + sum(self.estimate(n) for n in pre & self.aux)
+                for pre, neg in self.options[fact]
             )
-        return estimates[fact]
+        return self.estimates[fact]
 
-    # Disjunctions of conjunctions that need further choices ("four of the eight pots
-    # each hold some dahlia") are decided before plain ones ("dahlia 1 in some pot"):
-    # their choice then narrows the plain ones, instead of contradicting them later.
-    nested = {f for f, ways in options.items() if any(pre & aux for pre, _ in ways)}
-    nodes = 0
+    def children(self, node: _Node) -> Iterator[_Node]:
+        """The nodes to try after `node`, in order.
 
-    def choose(chosen: Chosen, pending: frozenset[Fact], done: frozenset[Fact]) -> Chosen | None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > max_nodes:
-            raise _OutOfBudget
-        if not pending:
-            return chosen
+        A pending fact that one of its disjuncts already has (the choices made imply
+        it) is taken at once: one child. A pending fact with no disjunct consistent
+        with the choices made: none. Otherwise the fact with the fewest disjuncts left,
+        nested ones first: a child per disjunct, cheapest first (its price, and the
+        estimate of each further choice it needs; ties in the goal's order).
+        """
+        chosen, pending, done = node
         best: tuple[tuple[bool, int], Fact, list] | None = None
         for fact in sorted(pending):
             ways = []
-            for order, (pre, neg) in enumerate(options[fact]):
-                needs, pos = pre & aux, pre - aux
-                more = extend(chosen, pos, neg)
+            for order, (pre, neg) in enumerate(self.options[fact]):
+                needs, pos = pre & self.aux, pre - self.aux
+                more = chosen.extend(pos, neg, self.hands)
                 if more is None:
                     continue
-                if more is chosen and needs <= done:
-                    # implied by the choices made: take it, it constrains nothing more
-                    return choose(chosen, pending - {fact}, done | {fact})
-                total = price(chosen, pos, neg) + sum(estimate(n) for n in needs - done)
+                if more is chosen and needs <= done:  # it constrains nothing more
+                    yield _Node(chosen, pending - {fact}, done | {fact})
+                    return
+                total = (
+                    0
+                    if self.free
+                    else self.price(chosen, pos, neg) + sum(self.estimate(n) for n in needs - done)
+                )
                 if total < INF:
                     ways.append((total, order, more, needs))
             if not ways:
-                return None
-            rank = (fact not in nested, len(ways))
+                return
+            rank = (fact not in self.nested, len(ways))
             if best is None or rank < best[0]:
                 best = (rank, fact, ways)
         assert best is not None
         _rank, fact, ways = best
         for _total, _order, more, needs in sorted(ways, key=lambda way: way[:2]):
-            found = choose(more, (pending | needs) - done - {fact}, done | {fact})
-            if found is not None:
-                return found
-        return None
+            yield _Node(more, (pending | needs) - done - {fact}, done | {fact})
 
-    top = extend(empty, frozenset(compiled.goal - aux), frozenset(compiled.goal_neg))
-    if top is None:
-        return Commitment(possible=False)
-    if not compiled.actions:
-        return None  # a plain conjunction, consistent: nothing to choose
-    try:
-        found = choose(top, frozenset(compiled.goal & aux), frozenset())
-    except (_OutOfBudget, RecursionError):
-        return None
-    if found is None:
-        return Commitment(possible=False)
-    return Commitment(found[0], found[1])
+
+_OUT_OF_BUDGET = object()
+
+
+def _choose(choices: _Choices, root: _Node, max_nodes: int) -> _Literals | object | None:
+    """Depth-first search from `root` for a node with nothing pending: its literals; None
+    when there is none; `_OUT_OF_BUDGET` after `max_nodes` nodes.
+
+    The search keeps its own stack (no recursion limit decides), and remembers
+    the nodes whose every child failed: reached again by another order of the
+    same choices, such a node is not searched again (its outcome depends only on
+    the node), so the first node found is the one a search without that memory
+    finds, in fewer nodes.
+    """
+    failed: set[_Node] = set()
+    stack: list[tuple[_Node, Iterator[_Node]]] = []
+    node: _Node | None = root
+    nodes = 0
+    while True:
+        if node is not None and node not in failed:
+            nodes += 1
+            if nodes > max_nodes:
+                return _OUT_OF_BUDGET
+            if not node.pending:
+                return node.chosen
+            stack.append((node, choices.children(node)))
+        node = None
+        while stack and node is None:
+            parent, children = stack[-1]
+            node = next(children, None)
+            if node is None:
+                failed.add(parent)
+                stack.pop()
+        if node is None:
+            return None
 
 
 def task_goal(task: GroundTask) -> CompiledGoal:

@@ -95,9 +95,11 @@ class Grounder:
     # -- structure ------------------------------------------------------------------
 
     def affords(self, node_id: str, affordance: str) -> bool:
+        """Whether the node has the affordance."""
         return affordance in self.graph.nodes[node_id].affordances
 
     def is_container(self, node_id: str) -> bool:
+        """Whether things can go inside the node."""
         return holds_inside(self.graph.nodes[node_id])
 
     def placements(self, o: str) -> list[tuple[str, Relation]]:
@@ -225,14 +227,17 @@ class Grounder:
         return out
 
     def room_assets(self, room: str | None) -> list[str]:
+        """The scope's assets in `room`."""
         return [a for a in self.assets if self.graph.room_of(a) == room]
 
     def move_sources(self, x: str) -> list[str]:
+        """The places a move to `x` can start from (any, with macro moves; else its neighbours)."""
         if self.scope.macro_moves:
             return [p for p in self.places if p != x]
         return [p for p in self.graph.topology.neighbors(x) if p in self.place_set]
 
     def chains_for(self, b: Binding, o: str) -> Iterator[Chain]:
+        """The support chains of object `o`: the one the binding fixed, or every one."""
         bound = b.get(("chain", o))
         return iter((bound,)) if bound is not None else iter(self.chains(o))
 
@@ -260,6 +265,7 @@ class Grounder:
     # -- grounding ----------------------------------------------------------------------
 
     def arguments(self, schema: ActionSchema) -> Iterator[tuple[str, ...]]:
+        """The argument tuples of the scope to ground the schema with."""
         pools = []
         for param in schema.params:
             pool: list[str] = []

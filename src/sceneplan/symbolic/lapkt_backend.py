@@ -144,6 +144,7 @@ class LapktBFSf:
         self._process = None
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        """The task searched by LAPKT's BFS(f) in its worker process."""
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         started = time.perf_counter()

@@ -153,6 +153,7 @@ class Hidden:
 
     @property
     def var(self) -> str:
+        """The PDDL variable that stands for the hidden parameter."""
         return f"?at_{self.name}"
 
 
@@ -312,6 +313,7 @@ class SceneTypes:
     two_handed: bool = False
 
     def simplify(self, schema: ActionSchema, precondition: str, effect: str) -> tuple[str, str]:
+        """The precondition and effect without the type tests this scene's types make true."""
         not_items = {
             f"?{p.name}"
             for p in schema.params
@@ -427,6 +429,7 @@ def primitive_predicates(schemas: Iterable[ActionSchema]) -> set[str]:
 
 
 def domain_affordances(schemas: Iterable[ActionSchema]) -> set[str]:
+    """The affordances the schemas' parameters ask for (and `release`)."""
     return {p.affordance for s in schemas for p in s.params if p.affordance} | {"release"}
 
 

@@ -69,6 +69,7 @@ class PlanRun:
             raise PlanExecutionError("the plan does not reach the problem's goal")
 
     def reached(self, state: WorldState) -> bool:
+        """Whether `state` reaches the problem's goal (or lets its target action run)."""
         target = self.problem.target
         if isinstance(target, Action):
             return self.simulator.check(state, target) is None

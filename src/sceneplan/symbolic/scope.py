@@ -61,6 +61,7 @@ class Scope:
         return self.stacking is None or (receptacle, target) in self.stacking
 
     def effect_matters(self, word: str) -> bool:
+        """Whether an appliance effect giving the state word can matter to the goal."""
         if self.effect_words is None:
             return True
         return word in self.effect_words or EXCLUSIVE_STATES.get(word) in self.effect_words

@@ -56,6 +56,8 @@ from sceneplan.world.state import WorldState
 
 
 class SolveStatus(StrEnum):
+    """How a solve ended: a plan, a proof that there is none, or out of time."""
+
     PLAN = "plan"
     UNSOLVABLE = "unsolvable"
     TIMEOUT = "timeout"
@@ -103,13 +105,16 @@ class SolveResult:
 
     @property
     def ok(self) -> bool:
+        """Whether a plan was found."""
         return self.status is SolveStatus.PLAN
 
     @property
     def total_s(self) -> float:
+        """Grounding, search and validation time, in seconds."""
         return self.grounding_s + self.search_s + self.validation_s
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (actions as text, times rounded to microseconds)."""
         return {
             "status": self.status.value,
             "plan": [str(a) for a in self.plan],
@@ -127,7 +132,8 @@ class Backend(Protocol):
 
     name: str
 
-    def search(self, task: GroundTask, timeout: float) -> SearchOutcome: ...
+    def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
+        """A plan for the task within `timeout` seconds, or why there is none."""
 
 
 class GreedyBestFirst:
@@ -140,6 +146,7 @@ class GreedyBestFirst:
     def search(
         self, task: GroundTask, timeout: float, max_stall: int | None = None
     ) -> SearchOutcome:
+        """Lazy GBFS on the task; with `max_stall`, status `limit` on a plateau that long."""
         return gbfs(task, timeout, max_stall)
 
 

@@ -42,9 +42,11 @@ class GroundAction:
     cost: int = 1
 
     def applicable(self, state: frozenset[int]) -> bool:
+        """Whether the action can run in `state`."""
         return self.pre <= state and self.neg.isdisjoint(state)
 
     def apply(self, state: frozenset[int]) -> frozenset[int]:
+        """The state after the action (its conditional effects included)."""
         add, delete = set(self.add), set(self.delete)
         for eff in self.effects:
             if eff.pre <= state and eff.neg.isdisjoint(state):
@@ -68,6 +70,7 @@ class FactTable:
         return found
 
     def many(self, facts: Iterable[Fact]) -> frozenset[int]:
+        """The numbers of the facts (interning new ones)."""
         return frozenset(map(self, facts))
 
 
@@ -83,9 +86,11 @@ class GroundTask:
     stats: dict[str, int | float | str] = field(default_factory=dict)
 
     def is_goal(self, state: frozenset[int]) -> bool:
+        """Whether `state` has every goal fact and no negative goal fact."""
         return self.goal <= state and self.goal_neg.isdisjoint(state)
 
     def describe(self, state: Iterable[int]) -> list[Fact]:
+        """The facts of a state, sorted."""
         return sorted(self.facts[i] for i in state)
 
 

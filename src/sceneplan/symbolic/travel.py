@@ -28,6 +28,7 @@ class Travel(Navigator):
         self._paths: dict[tuple[str, str], list[str]] = {}
 
     def shortest_path(self, source: str, target: str) -> list[str]:
+        """The shortest path between two places, remembered (and reused reversed)."""
         path = self._paths.get((source, target))
         if path is None:
             back = self._paths.get((target, source))
