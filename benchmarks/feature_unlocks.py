@@ -185,6 +185,38 @@ FEATURES: tuple[Feature, ...] = (
         "issue 31: water, soap, salt... as state words of what holds, covers or gives them "
         "(world/substances.py); dirt stays clean/dirty",
     ),
+    _f(
+        "attached (attach)",
+        False,
+        ["goal:attached", "init:attached"],
+        [],
+        [("action", "attach"), ("predicate", "attached")],
+        "hanging or fastening: on a node that affords attach (a nail, a hook, a jar)",
+    ),
+    _f(
+        "touching",
+        False,
+        ["goal:touching"],
+        [],
+        [("predicate", "touching")],
+        "one rests directly on or in the other, or both side by side",
+    ),
+    _f(
+        "under",
+        False,
+        ["goal:under", "init:under"],
+        [],
+        [("predicate", "under")],
+        "on the floor of the room of the furniture (the graph has no heights)",
+    ),
+    _f(
+        "objects with no place (by category)",
+        False,
+        ["init:no-place"],
+        [],
+        [("importer", "FOOD_PROPERTIES")],
+        "a thing BDDL places nowhere (made during the task): food on a counter, else the floor",
+    ),
     _f("two hands", True, [], ["two-hands"], [("hands", "")]),
     _f(
         "goal actions",
@@ -343,6 +375,10 @@ def _probe(kind: str, arg: str) -> bool:
         except SceneplanError:
             return False
         return True
+    if kind == "importer":
+        import importlib
+
+        return hasattr(importlib.import_module("sceneplan.importers.behavior.convert"), arg)
     if kind == "hands":
         from sceneplan.world.simulator import Simulator
 
@@ -425,9 +461,11 @@ def behavior_tokens(problem, taxonomy, gaps: Sequence[str]) -> set[str]:
         name, args = fact[0], fact[1:]
         if any(a.endswith("_*") for a in args):
             continue  # about a wildcard instance: the importer drops it
-        if name in ("inroom", *RELATIONS) and len(args) == 2:
+        if name in ("inroom", "attached", "under", *RELATIONS) and len(args) == 2:
             if true:
                 placed.add(args[0])
+            if name in ("attached", "under"):
+                tokens.add(f"init:{name}")
         elif name == "covered" and len(args) == 2 and synset.get(args[1]) in DIRT:
             tokens.add("init:covered-dirt")
             continue
@@ -435,7 +473,11 @@ def behavior_tokens(problem, taxonomy, gaps: Sequence[str]) -> set[str]:
             tokens.add(f"init:{name}")
         used_otherwise.update(args[1:])
     for instance, of in things.items():
-        if instance in placed or not (taxonomy.properties(of) & SUBSTANCE):
+        if instance in placed:
+            continue
+        if not (taxonomy.properties(of) & SUBSTANCE):
+            if "sceneObject" not in taxonomy.properties(of):
+                tokens.add("init:no-place")  # placed by its category (the importer's guess)
             continue
         if of in DIRT and instance not in used_otherwise:
             continue  # a dirt substance: dirty / clean with the clean/dirty feature

@@ -9,15 +9,19 @@ kept when the domain can express it now and the symbolic solver solves it
 - `behavior-grasif`: the activities LookPlanGraph's GraSIF filter selects
   (goals use only ontop / inside / open / toggled_on; initial states only
   inroom / ontop / inside / open / toggled_on);
-- `behavior-extended`: every other activity the domain can express.
+- `behavior-extended`: every other activity the domain can express;
+- `behavior-1k`: every activity the oracle solves and verifies, both of the above
+  (task ids `behavior-1k-<activity>`, the same scenes).
 
-What is left out is counted by reason (printed, and written in the task
-files' headers). Rerun after the domain grows: the suites grow with it.
+What is left out is counted in activities, by reason (printed, and written in
+the task files' headers; an activity left out for two reasons counts under
+each). Rerun after the domain grows: the suites grow with it. The oracle has
+`--timeout` seconds per task (default 30); the slowest solves are printed.
 
 Writes `datasets/bundles/behavior.json` (every kept task's graph) and
-`datasets/tasks/behavior_grasif.yaml`, `behavior_extended.yaml`.
+`datasets/tasks/behavior_grasif.yaml`, `behavior_extended.yaml`, `behavior_1k.yaml`.
 
-Usage: ``python scripts/build_behavior.py [--bddl DIR] [--check] [--only N]``
+Usage: ``python scripts/build_behavior.py [--bddl DIR] [--check] [--only N] [--timeout S]``
 (needs ``pip install -e '.[behavior]'``).
 """
 
@@ -53,10 +57,12 @@ BUNDLE = DATASETS / "bundles" / "behavior.json"
 TASK_FILES = {
     "behavior-grasif": DATASETS / "tasks" / "behavior_grasif.yaml",
     "behavior-extended": DATASETS / "tasks" / "behavior_extended.yaml",
+    "behavior-1k": DATASETS / "tasks" / "behavior_1k.yaml",
 }
+ALL = "behavior-1k"  # the suite of every activity solved
 VOCABULARY = "lookplangraph"
-TIMEOUT = 30.0
-HARD_TIMEOUT = 300.0  # a solve that runs past this despite TIMEOUT is killed
+TIMEOUT = 30.0  # the oracle's seconds per task (--timeout)
+HARD_TIMEOUT = 300.0  # a solve that runs past this despite its timeout is killed
 
 GRASIF_GOAL = frozenset({"ontop", "inside", "open", "toggled_on"})
 GRASIF_INIT = frozenset({"inroom", "ontop", "inside", "open", "toggled_on"})
@@ -90,39 +96,48 @@ def grasif(problem: Problem) -> bool:
 class SolverPool:
     """Solves in a worker process, so that a solver crash costs one task, not the build."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float = TIMEOUT) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self.timeout = timeout
 
-    def plan(self, graph: SceneGraph, goal: str) -> tuple[list[str] | None, str]:
+    def plan(self, graph: SceneGraph, goal: str) -> tuple[list[str] | None, str, float]:
+        """The verified plan (or None and why not), and the worker's CPU seconds for it."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1)
-        future = self._pool.submit(_solve_data, to_dict(graph), goal)
+        future = self._pool.submit(_solve_data, to_dict(graph), goal, self.timeout)
         try:
             return future.result(timeout=HARD_TIMEOUT)
         except BrokenProcessPool:
             self._pool = None
-            return None, "oracle: the solver's process died (crash)"
+            return None, "oracle: the solver's process died (crash)", 0.0
         except FuturesTimeout:
             for process in list(self._pool._processes.values()):  # our own worker only
                 process.kill()
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-            return None, f"oracle: the solver ran past its {TIMEOUT:.0f} s timeout (killed)"
+            why = f"oracle: the solver ran past its {self.timeout:.0f} s timeout (killed)"
+            return None, why, 0.0
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown()
 
 
-def _solve_data(data: dict[str, Any], goal: str) -> tuple[list[str] | None, str]:
-    return solver_plan(from_dict(data), goal)
+def _solve_data(
+    data: dict[str, Any], goal: str, timeout: float
+) -> tuple[list[str] | None, str, float]:
+    started = time.process_time()
+    plan, why = solver_plan(from_dict(data), goal, timeout)
+    return plan, why, time.process_time() - started
 
 
-def solver_plan(graph: SceneGraph, goal: str) -> tuple[list[str] | None, str]:
+def solver_plan(
+    graph: SceneGraph, goal: str, timeout: float = TIMEOUT
+) -> tuple[list[str] | None, str]:
     """The solver's plan in the LookPlanGraph vocabulary, verified; or None and why not."""
-    result = solve(PlanningProblem(graph, goal, vocabulary=VOCABULARY), TIMEOUT)
+    result = solve(PlanningProblem(graph, goal, vocabulary=VOCABULARY), timeout)
     if result.status.value == "timeout":
-        return None, f"oracle: no plan within {TIMEOUT:.0f} s"
+        return None, "oracle: no plan within the timeout"
     if result.stats.get("commitment") == "impossible":
         # no choice of the goal's disjuncts is consistent (`goal_compile.commit_goal`)
         return None, "oracle: unsolvable, the goal contradicts itself (a thing in two places)"
@@ -142,6 +157,8 @@ def task_dict(task: Task) -> dict[str, Any]:
 
 
 def header(suite: str, count: int, skipped: Counter, total: int) -> str:
+    """The task file's header; `skipped` counts activities per reason (an activity left
+    out for several reasons counts under each), `total` the activities considered."""
     lines = [
         "# GENERATED by `python scripts/build_behavior.py`: do not edit; change the importer",
         "# or the script and rerun it (`--check` tells whether this file is up to date).",
@@ -154,6 +171,12 @@ def header(suite: str, count: int, skipped: Counter, total: int) -> str:
             "# toggled_on; initial state: inroom, ontop, inside, open, toggled_on), each",
             "# in its own scene (environment behavior-<activity>, datasets/bundles/behavior.json).",
         ]
+    elif suite == ALL:
+        lines += [
+            f"# Suite behavior-1k: {count} of the {total} BEHAVIOR-1K activities (bddl 3.6.0),",
+            "# every one the domain expresses and the oracle solves (behavior-grasif and",
+            "# behavior-extended together; task ids behavior-1k-<activity>, the same scenes).",
+        ]
     else:
         lines += [
             f"# Suite behavior-extended: {count} further BEHAVIOR-1K activities (bddl 3.6.0),",
@@ -164,7 +187,8 @@ def header(suite: str, count: int, skipped: Counter, total: int) -> str:
         "# quantifiers out over the declared instances; reference_plan is the symbolic",
         "# solver's plan (LookPlanGraph vocabulary), verified in the simulator.",
         "#",
-        f"# Left out ({sum(skipped.values())}), by reason:",
+        f"# Left out: {total - count} activities. By reason, in activities (one left out",
+        "# for several reasons counts under each):",
     ]
     lines += [
         f"#   {n:4d}  {reason}"
@@ -173,11 +197,98 @@ def header(suite: str, count: int, skipped: Counter, total: int) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+class Build:
+    """What the build collects: per suite its tasks, reasons left out and activities seen;
+    the kept tasks' graphs; the oracle's CPU seconds per solved activity (the worker's,
+    which a loaded machine inflates less than wall time)."""
+
+    def __init__(self) -> None:
+        self.graphs: dict[str, Any] = {}
+        self.tasks: dict[str, list[dict[str, Any]]] = {suite: [] for suite in TASK_FILES}
+        self.skipped: dict[str, Counter] = {suite: Counter() for suite in TASK_FILES}
+        self.totals: Counter = Counter()
+        self.seconds: list[tuple[float, str]] = []
+
+    def leave_out(self, suite: str, reasons: list[str]) -> None:
+        for reason in dict.fromkeys(reasons):
+            self.skipped[suite][reason] += 1
+            self.skipped[ALL][reason] += 1
+
+    def activity(self, folder: Path, activity: str, taxonomy: Any, pool: SolverPool) -> None:
+        """Import, solve and keep (or count out) one activity."""
+        self.totals[ALL] += 1
+        try:
+            problem = read_problem(folder / activity / "problem0.bddl")
+        except SceneplanError as exc:
+            self.totals["behavior-extended"] += 1
+            self.leave_out("behavior-extended", [f"import: {str(exc).split(': ', 1)[-1]}"])
+            return
+        suite = "behavior-grasif" if grasif(problem) else "behavior-extended"
+        self.totals[suite] += 1
+        try:
+            imported = convert(problem, taxonomy, suite)
+        except SceneplanError as exc:
+            self.leave_out(suite, [f"import: {str(exc).splitlines()[0].split(': ', 1)[-1]}"])
+            return
+        if not imported.tasks:
+            self.leave_out(suite, imported.extra["gaps"])
+            return
+        task = imported.tasks[0]
+        plan, why, seconds = pool.plan(imported.graph, task.goal or "")
+        if plan is None:
+            self.leave_out(suite, [why])
+            print(f"  {activity}: {why}", file=sys.stderr)
+            return
+        self.seconds.append((seconds, activity))
+        task = task.model_copy(update={"reference_plan": plan})
+        self.tasks[suite].append(task_dict(task))
+        every = task.model_copy(update={"id": task.id.replace("behavior-", "behavior-1k-", 1)})
+        self.tasks[ALL].append(task_dict(every.model_copy(update={"suite": ALL})))
+        data = to_dict(imported.graph)
+        self.graphs[task.environment] = {
+            "description": data["description"],
+            "nodes": data["nodes"],
+            **({"links": data["links"]} if data["links"] else {}),
+        }
+
+    def outputs(self) -> dict[Path, str]:
+        bundle = {
+            "format": "sceneplan-graph-bundle",
+            "version": 1,
+            "name": "behavior",
+            "description": "BEHAVIOR-1K activities (bddl 3.6.0, MIT), one scene per activity; "
+            "built by scripts/build_behavior.py",
+            "graphs": dict(sorted(self.graphs.items())),
+        }
+        outputs = {BUNDLE: bundle_text(bundle)}
+        for suite, path in TASK_FILES.items():
+            tasks = self.tasks[suite]
+            outputs[path] = header(suite, len(tasks), self.skipped[suite], self.totals[suite]) + (
+                yaml.safe_dump(tasks, sort_keys=False, width=100, allow_unicode=True)
+                if tasks
+                else "[]\n"
+            )
+        return outputs
+
+    def report(self, elapsed: float) -> None:
+        for suite in TASK_FILES:
+            print(f"{suite}: {len(self.tasks[suite])} of {self.totals[suite]} activities")
+            for reason, n in sorted(self.skipped[suite].items(), key=lambda x: (-x[1], x[0])):
+                print(f"  {n:4d}  {reason}")
+        slowest = sorted(self.seconds, reverse=True)[:5]
+        print(
+            "slowest oracle solves (CPU s, solve and verify): "
+            + ", ".join(f"{a} {t:.1f}" for t, a in slowest)
+        )
+        print(f"({elapsed:.0f} s)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bddl", type=Path, help="activity_definitions folder (default: bddl's)")
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 on a difference")
     parser.add_argument("--only", type=int, help="the first N activities (for a quick look)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="oracle seconds per task")
     args = parser.parse_args(argv)
     try:
         taxonomy = default_taxonomy()
@@ -192,68 +303,16 @@ def main(argv: list[str] | None = None) -> int:
     activities = sorted(p.name for p in folder.iterdir() if (p / "problem0.bddl").is_file())
     if args.only:
         activities = activities[: args.only]
-    graphs: dict[str, Any] = {}
-    tasks: dict[str, list[dict[str, Any]]] = {suite: [] for suite in TASK_FILES}
-    skipped: dict[str, Counter] = {suite: Counter() for suite in TASK_FILES}
-    totals: Counter = Counter()
+    build = Build()
     started = time.perf_counter()
-    pool = SolverPool()
+    pool = SolverPool(args.timeout)
     for count, activity in enumerate(activities, start=1):
         if count % 50 == 0:
             print(f"  ... {count} of {len(activities)} activities", file=sys.stderr)
-        try:
-            problem = read_problem(folder / activity / "problem0.bddl")
-        except SceneplanError as exc:
-            totals["behavior-extended"] += 1
-            skipped["behavior-extended"][f"import: {str(exc).split(': ', 1)[-1]}"] += 1
-            continue
-        suite = "behavior-grasif" if grasif(problem) else "behavior-extended"
-        totals[suite] += 1
-        try:
-            imported = convert(problem, taxonomy, suite)
-        except SceneplanError as exc:
-            skipped[suite][f"import: {str(exc).splitlines()[0].split(': ', 1)[-1]}"] += 1
-            continue
-        if not imported.tasks:
-            for gap in dict.fromkeys(imported.extra["gaps"]):
-                skipped[suite][gap] += 1
-            continue
-        task = imported.tasks[0]
-        plan, why = pool.plan(imported.graph, task.goal or "")
-        if plan is None:
-            skipped[suite][why] += 1
-            print(f"  {activity}: {why}", file=sys.stderr)
-            continue
-        task = task.model_copy(update={"reference_plan": plan})
-        tasks[suite].append(task_dict(task))
-        data = to_dict(imported.graph)
-        graphs[task.environment] = {
-            "description": data["description"],
-            "nodes": data["nodes"],
-            **({"links": data["links"]} if data["links"] else {}),
-        }
+        build.activity(folder, activity, taxonomy, pool)
     pool.close()
-    elapsed = time.perf_counter() - started
-    bundle = {
-        "format": "sceneplan-graph-bundle",
-        "version": 1,
-        "name": "behavior",
-        "description": "BEHAVIOR-1K activities (bddl 3.6.0, MIT), one scene per activity; "
-        "built by scripts/build_behavior.py",
-        "graphs": dict(sorted(graphs.items())),
-    }
-    outputs = {BUNDLE: bundle_text(bundle)}
-    for suite, path in TASK_FILES.items():
-        outputs[path] = header(suite, len(tasks[suite]), skipped[suite], totals[suite]) + (
-            yaml.safe_dump(tasks[suite], sort_keys=False, width=100, allow_unicode=True)
-            if tasks[suite]
-            else "[]\n"
-        )
-    for suite in TASK_FILES:
-        print(f"{suite}: {len(tasks[suite])} of {totals[suite]} activities")
-        for reason, n in sorted(skipped[suite].items(), key=lambda x: (-x[1], x[0])):
-            print(f"  {n:4d}  {reason}")
-    print(f"({elapsed:.0f} s)")
+    outputs = build.outputs()
+    build.report(time.perf_counter() - started)
     if args.check:
         stale = [
             p

@@ -123,10 +123,12 @@ def test_a_put_that_names_no_object_needs_exactly_one_held():
 
 
 def _with_basket(two_handed: bool = False) -> SceneGraph:
-    """The kitchen with a lidless basket (a receptacle: no `open`) on the bench."""
+    """The kitchen with a lidless basket (a receptacle: no `open`) on the bench, and a hook
+    to attach things to."""
     data = kitchen_dict()
     data["nodes"][-1:-1] = [
         node("basket", "asset", "kitchen", affordances=["receptacle", "release"]),
+        node("hook", "asset", "kitchen", affordances=["attach", "release"]),
         node("tray", "object", "bench", relation="ontop_of", affordances=["pickup", "release"]),
         node(
             "bowl",
@@ -163,6 +165,9 @@ ROUND_TRIPS = {
         "pickup(apple)",
         "access(cabinet)",
         "release(apple)",
+        "pickup(apple)",
+        "access(hook)",
+        "attach(apple, hook)",
     ],
     "lookplangraph": [
         "go_to(kitchen)",
@@ -176,6 +181,8 @@ ROUND_TRIPS = {
         "put_inside(basket)",
         "pick_up(apple)",
         "put_on(bench)",
+        "pick_up(apple)",
+        "attach(hook)",
     ],
     "lookplangraph_two_hands": [
         "go_to(kitchen)",
@@ -189,6 +196,8 @@ ROUND_TRIPS = {
         "close(microwave)",
         "turn_on(microwave)",
         "turn_off(microwave)",
+        "pick_up(apple)",
+        "attach(apple, hook)",
     ],
 }
 

@@ -9,7 +9,7 @@ from sceneplan.planners import Status
 
 # ALFWorld's 134 tasks: a sample per type in tests/alfworld, all in benchmarks/alfworld.py;
 # the BEHAVIOR and VirtualHome suites: a sample in tests/importers, all in benchmarks/suites.py
-ELSEWHERE = {"alfworld-valid-unseen", "behavior-grasif", "behavior-extended"}
+ELSEWHERE = {"alfworld-valid-unseen", "behavior-grasif", "behavior-extended", "behavior-1k"}
 ELSEWHERE |= {"virtualhome-grasif", "virtualhome"}
 PLANNING_TASKS = [t for t in packaged_tasks() if not t.is_search and t.suite not in ELSEWHERE]
 

@@ -26,7 +26,11 @@ def test_facts_change_the_start():
         (["held(apple)", "held(mug)"], "the agent already holds apple"),
         (["agent_at(desk)"], "the agent stands in a room or at a pose"),
         (["closed(fridge) and open(bench)"], "must be a single predicate"),
-        (["attr(mug, red)"], "use ontop_of, inside_of, held, agent_at or a state word"),
+        (
+            ["attr(mug, red)"],
+            "use ontop_of, inside_of, attached, held, agent_at, filled, contains, covered, "
+            "saturated, insource or a state word",
+        ),
         (["held(spoon)"], "unknown node 'spoon'"),
     ],
 )

@@ -32,8 +32,9 @@ def fail(sim, plan):
             "fly(kitchen)",
             Cause.UNKNOWN_ACTION,
             "step 1 fly(kitchen): 'fly' is not an action; the actions are: goto, access, pickup, "
-            "release, release_in, release_on, open, close, turn_on, turn_off, plug_in, plug_out, "
-            "wipe, fold, unfold, rinse, sit, lie, stand_up, done",
+            "release, release_in, release_on, attach, open, close, turn_on, turn_off, plug_in, "
+            "plug_out, wipe, fold, unfold, rinse, sit, lie, stand_up, fill, pour, sprinkle, soak, "
+            "wipe_with, done",
         ),
         (
             "goto(kitchn)",
