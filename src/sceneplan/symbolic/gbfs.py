@@ -159,7 +159,7 @@ class CompiledTask:
         if found is None:
             facts = _bits(shared)
             remaining = self.pre_count.copy()
-            fired = []
+            fired: list[tuple[float, int]] = []
             for f in facts:
                 for r in self.readers[f]:
                     remaining[r] -= 1
