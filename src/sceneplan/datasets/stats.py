@@ -19,6 +19,7 @@ from typing import Any
 from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, load_suite
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.domain import plan_enders
 from sceneplan.world.setup import with_facts
 
 __all__ = ["load_suite", "suite_stats"]
@@ -37,7 +38,9 @@ def suite_stats(tasks: Sequence[Task]) -> dict[str, Any]:
         counts = graph.counts()
         rooms.append(counts[NodeKind.ROOM.value])
         nodes.append(len(graph) - counts[NodeKind.POSE.value])
-        actions.append(sum(not step.strip().startswith("done") for step in task.reference_plan))
+        enders = plan_enders()
+        steps = (step.split("(")[0].strip() for step in task.reference_plan)
+        actions.append(sum(name not in enders for name in steps))
     return {
         "tasks": len(tasks),
         "rooms": statistics.mean(rooms) if tasks else None,

@@ -110,7 +110,7 @@ def goal_state(task: Task, graph: SceneGraph) -> WorldState | str:
         if not names <= set(get_vocabulary(vocabulary)):
             continue
         try:
-            steps = Navigator(graph).expand_plan(plan) if name == "sayplan" else plan
+            steps = Navigator(graph, vocabulary).expand_plan(plan)  # poses where it moves by them
         except SceneplanError as exc:
             return f"its reference plan does not run: {exc}"
         result = Simulator(graph, vocabulary).verify_plan(steps)

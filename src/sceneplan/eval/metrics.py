@@ -19,6 +19,7 @@ from sceneplan.eval.store import Record
 from sceneplan.planners import execution
 from sceneplan.planners.episode import Episode, ErrorType, Status, WorldStep
 from sceneplan.planners.options import planner_label
+from sceneplan.world.domain import plan_enders
 from sceneplan.world.memory import Observation
 from sceneplan.world.partial import LookScore, score_look
 
@@ -292,7 +293,8 @@ def apa(episode: Episode) -> float:
 
 def plan_length(episode: Episode) -> int:
     """Actions in the final high-level plan, `done` excluded (0 without a plan)."""
-    return sum(a.split("(")[0].strip() != "done" for a in episode.plan)
+    enders = plan_enders()
+    return sum(a.split("(")[0].strip() not in enders for a in episode.plan)
 
 
 def nrr(episode: Episode) -> float | None:

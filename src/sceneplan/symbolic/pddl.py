@@ -797,7 +797,7 @@ def plan_pddl(
         if schema is not None and len(action.args) == len(schema.params):
             extra = [_hidden_value(h, state, action.args) for h in hidden[action.name]]
         lines.append(f"({' '.join((action.name, *action.args, *extra))})")
-        if action.name == "done":
+        if simulator.ends_plan(action):
             break
         if running:
             running = _advance(simulator, state, action)

@@ -48,7 +48,7 @@ from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
 from sceneplan.world.actions import Action, parse_action
-from sceneplan.world.domain import vocabulary_in
+from sceneplan.world.domain import get_vocabulary, vocabulary_in
 from sceneplan.world.goal_forms import ground, literals, wrong_literals
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
@@ -467,6 +467,13 @@ def _reached(problem: PlanningProblem, simulator: Simulator, state: WorldState) 
     return problem.goal.holds(state)
 
 
+def _places_at_accessed(action: Action, vocabulary: str) -> bool:
+    """Whether the action puts the held object on whatever asset is accessed (SayPlan's
+    release): its focus needs an asset to put things on."""
+    schema = get_vocabulary(vocabulary).get(action.name)
+    return schema is not None and any(e.op == "place_at_accessed" for e in schema.effects)
+
+
 def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> Iterator[Scope]:
     """The focused scope, then the whole graph (built only if the focused one fails)."""
     if focus:
@@ -478,7 +485,7 @@ def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> I
                 (),
                 (),
                 nodes,
-                needs_release=target.name == "release",
+                needs_release=_places_at_accessed(target, problem.vocabulary),
                 vocabulary=problem.vocabulary,
             )
         else:

@@ -241,6 +241,12 @@ class ActionSchema:
         (LookPlanGraph's put_on(a), on the one held object)."""
         return next((p.args[0] for p in self.pre if p.test == "holding"), None)
 
+    @property
+    def ends_plan(self) -> bool:
+        """Whether the action only ends the plan (`done`): every effect is bookkeeping,
+        nothing for a robot to do."""
+        return bool(self.effects) and all(get_effect(e.op).bookkeeping for e in self.effects)
+
 
 PLACES = frozenset({K.ROOM, K.POSE})
 ROOMS = frozenset({K.ROOM})
@@ -769,6 +775,17 @@ VOCABULARIES: Registry[dict[str, ActionSchema]] = Registry(
 # The vocabulary a run of a vocabulary uses where the agent has two hands (`WorldState.
 # hands`): one whose actions name what they put down. SayPlan's and ALFWorld's do already.
 TWO_HANDED: dict[str, str] = {"lookplangraph": "lookplangraph_two_hands"}
+
+
+def plan_enders() -> frozenset[str]:
+    """The names of the actions that only end a plan, in any vocabulary (`done`): what a
+    count of a plan's steps leaves out when the plan's vocabulary is not known."""
+    return frozenset(
+        name
+        for actions in VOCABULARIES.values()
+        for name, schema in actions.items()
+        if schema.ends_plan
+    )
 
 
 def vocabulary_in(name: str, graph: SceneGraph) -> str:

@@ -271,20 +271,12 @@ class Simulator:
     def ends_plan(self, action: Action) -> bool:
         """Whether the action only ends the plan (`done`): nothing for a robot to do."""
         schema = self.schemas.get(action.name)
-        return (
-            schema is not None
-            and bool(schema.effects)
-            and all(EFFECTS[e.op].bookkeeping for e in schema.effects)
-        )
+        return schema is not None and schema.ends_plan
 
     def end_action(self) -> Action:
         """The action that ends a plan in this vocabulary."""
         for schema in self.schemas.values():
-            if (
-                not schema.params
-                and schema.effects
-                and all(EFFECTS[e.op].bookkeeping for e in schema.effects)
-            ):
+            if not schema.params and schema.ends_plan:
                 return Action(schema.name)
         raise UnsupportedError(f"the vocabulary {self.vocabulary} has no action that ends a plan")
 
