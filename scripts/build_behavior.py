@@ -135,7 +135,10 @@ def solver_plan(
     graph: SceneGraph, goal: str, timeout: float = TIMEOUT
 ) -> tuple[list[str] | None, str]:
     """The solver's plan in the LookPlanGraph vocabulary, verified; or None and why not."""
-    result = solve(PlanningProblem(graph, goal, vocabulary=VOCABULARY), timeout)
+    try:
+        result = solve(PlanningProblem(graph, goal, vocabulary=VOCABULARY), timeout)
+    except SceneplanError as exc:  # the grounding's memory budget: one line, no traceback
+        return None, f"oracle: {str(exc).split(':')[0]}"
     if result.status.value == "timeout":
         return None, "oracle: no plan within the timeout"
     if result.stats.get("commitment") == "impossible":
