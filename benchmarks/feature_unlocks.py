@@ -170,7 +170,7 @@ FEATURES: tuple[Feature, ...] = (
     ),
     _f(
         "substances (fill/pour/sprinkle/soak/wipe_with)",
-        True,
+        False,
         [
             *(f"goal:{r}" for r in ("filled", "contains", "covered", "saturated", "insource")),
             *(f"init:{r}" for r in ("filled", "contains", "covered", "saturated", "insource")),
