@@ -29,6 +29,7 @@ def suite_stats(tasks: Sequence[Task]) -> dict[str, Any]:
     """Tasks, and mean rooms, nodes (no poses) and reference-plan actions per task."""
     graphs: dict[str, SceneGraph] = {}
     rooms, nodes, actions = [], [], []
+    enders = plan_enders()
     for task in tasks:
         if task.environment not in graphs:
             graphs[task.environment] = load_environment(task.environment)
@@ -38,7 +39,6 @@ def suite_stats(tasks: Sequence[Task]) -> dict[str, Any]:
         counts = graph.counts()
         rooms.append(counts[NodeKind.ROOM.value])
         nodes.append(len(graph) - counts[NodeKind.POSE.value])
-        enders = plan_enders()
         steps = (step.split("(")[0].strip() for step in task.reference_plan)
         actions.append(sum(name not in enders for name in steps))
     return {
