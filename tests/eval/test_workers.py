@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import closing
 
 import pytest
 from typer.testing import CliRunner
@@ -49,15 +50,22 @@ def _stored_by(output: str) -> int:
     return int(found.group(1))
 
 
+def _connect(location: str):
+    """A connection to the store's database that commits each statement."""
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        return psycopg.connect(location, autocommit=True)
+    return closing(sqlite3.connect(location, isolation_level=None))
+
+
 def _counting_puts(location: str) -> str:
     """Make the store, with a trigger that logs each committed put into `test_puts` (its
     log row goes with the put's transaction: a put rolled back leaves none)."""
     Store(location).close()
-    if location.startswith("postgresql://"):
-        import psycopg
-
-        with psycopg.connect(location, autocommit=True) as db:
-            db.execute("CREATE TABLE test_puts (n INTEGER)")
+    with _connect(location) as db:
+        db.execute("CREATE TABLE test_puts (n INTEGER)")
+        if location.startswith("postgresql://"):
             db.execute(
                 "CREATE FUNCTION test_put() RETURNS trigger LANGUAGE plpgsql AS "
                 "$$ BEGIN INSERT INTO test_puts VALUES (1); RETURN NULL; END $$"
@@ -66,9 +74,7 @@ def _counting_puts(location: str) -> str:
                 "CREATE TRIGGER test_put AFTER INSERT OR UPDATE ON episodes "
                 "FOR EACH ROW EXECUTE FUNCTION test_put()"
             )
-    else:
-        with sqlite3.connect(location) as db:
-            db.execute("CREATE TABLE test_puts (n INTEGER)")
+        else:
             for event in ("INSERT", "UPDATE"):
                 db.execute(
                     f"CREATE TRIGGER test_put_{event} AFTER {event} ON episodes "
@@ -78,14 +84,8 @@ def _counting_puts(location: str) -> str:
 
 
 def _puts(location: str) -> int:
-    query = "SELECT count(*) FROM test_puts"
-    if location.startswith("postgresql://"):
-        import psycopg
-
-        with psycopg.connect(location) as db:
-            return db.execute(query).fetchone()[0]
-    with sqlite3.connect(location) as db:
-        return db.execute(query).fetchone()[0]
+    with _connect(location) as db:
+        return db.execute("SELECT count(*) FROM test_puts").fetchone()[0]
 
 
 def _state(location: str) -> tuple[int, int, int]:
