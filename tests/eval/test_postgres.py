@@ -53,6 +53,47 @@ def test_the_schema_is_the_sqlite_stores_column_for_column(postgres_url, tmp_pat
     assert sorted(sqlite_columns) == sorted(["id", *COLUMNS])  # every column is written
 
 
+def test_the_tables_take_their_types_keys_and_indexes_from_the_sqlite_schema(postgres_url):
+    """The PostgreSQL tables are derived from the SQLite migrations (`baseline_sql`): the
+    types are PostgreSQL's (row id BIGSERIAL, REAL as double precision, token counts 64-bit),
+    the nullability, keys and indexes the SQLite store's."""
+    import psycopg
+
+    Store(postgres_url).close()
+    with psycopg.connect(postgres_url) as db:
+        types = {
+            (table, name): (kind, nullable, bool(default))
+            for table, name, kind, nullable, default in db.execute(
+                "SELECT table_name, column_name, data_type, is_nullable, column_default "
+                "FROM information_schema.columns WHERE table_name IN ('episodes', 'leases')"
+            )
+        }
+        constraints = sorted(
+            (kind, [c.strip() for c in columns.split(",")])
+            for kind, columns in db.execute(
+                "SELECT contype, substring(pg_get_constraintdef(oid) from '[(](.*)[)]') "
+                "FROM pg_constraint WHERE conrelid IN ('episodes'::regclass, 'leases'::regclass)"
+            )
+        )
+        indexes = {
+            name
+            for (name,) in db.execute(
+                "SELECT indexname FROM pg_indexes WHERE tablename = 'episodes'"
+            )
+        }
+    assert types["episodes", "id"] == ("bigint", "NO", True)  # a sequence numbers the rows
+    assert types["episodes", "input_tokens"] == ("bigint", "NO", False)
+    assert types["episodes", "output_tokens"] == ("bigint", "NO", False)
+    assert types["episodes", "run"] == ("integer", "NO", False)
+    assert types["episodes", "family"] == ("text", "YES", False)
+    assert types["episodes", "cost_usd"] == ("double precision", "YES", False)  # schema 4
+    assert types["episodes", "task_hash"] == ("text", "YES", False)  # schema 5
+    assert types["leases", "expires_at"] == ("double precision", "NO", False)
+    key = ["task_id", "planner", "options", "model", "run"]
+    assert constraints == [("p", ["id"]), ("p", key), ("u", key)]
+    assert {"episodes_planner_model", "episodes_suite_family", "episodes_status"} <= indexes
+
+
 def _fails(result, *phrases: str, password: str | None = None) -> None:
     """Exit 2, one message with these phrases, no traceback, the password nowhere."""
     assert result.exit_code == 2, result.output

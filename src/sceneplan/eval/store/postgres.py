@@ -2,8 +2,9 @@
 
 `postgresql://USER:PASSWORD@HOST:PORT/DB` (or a password from PGPASSWORD or
 ~/.pgpass, as libpq finds it). The store's tables are made in the database's
-default schema at the SQLite store's latest schema (`BASELINE`, the same
-columns in the same order); `sceneplan_store` holds its application id and
+default schema at the SQLite store's schema `BASELINE`, read from its
+migrations (`baseline_sql`: the same columns in the same order, one
+declaration for both dialects); `sceneplan_store` holds its application id and
 schema version, and migrations after the baseline are written once, in SQL
 both dialects run. Opening and migrating happen under an advisory lock, so
 workers that start together make the tables once.
@@ -14,6 +15,7 @@ Needs psycopg 3, the `postgres` extra; it is imported only here.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,61 +24,67 @@ from urllib.parse import urlsplit, urlunsplit
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.eval.store.sqlite import APPLICATION_ID, MIGRATIONS
 
-# The SQLite schema version that `_BASELINE_SQL` makes at once.
+# The SQLite schema version that `baseline_sql()` makes at once.
 BASELINE = 6
 
-_BASELINE_SQL = (
+# Columns whose values may pass 2**31: an SQLite INTEGER holds 64 bits, a PostgreSQL one 32.
+_WIDE = frozenset({"input_tokens", "output_tokens"})
+
+
+def baseline_sql() -> list[str]:
+    """The statements that make the store at schema `BASELINE` in PostgreSQL.
+
+    The tables are the SQLite store's after its first `BASELINE` migrations
+    (made in memory and read back), so that the two dialects declare them in
+    one place: the same columns in the same order, with the same keys and
+    indexes. `sceneplan_store` (the application id and schema version) is
+    PostgreSQL's own.
     """
-    CREATE TABLE episodes (
-        id BIGSERIAL PRIMARY KEY,
-        task_id TEXT NOT NULL,
-        planner TEXT NOT NULL,
-        options TEXT NOT NULL,
-        model TEXT NOT NULL,
-        run INTEGER NOT NULL,
-        suite TEXT NOT NULL,
-        environment TEXT NOT NULL,
-        family TEXT,
-        status TEXT NOT NULL,
-        error TEXT,
-        error_type TEXT,
-        executable INTEGER,
-        goal_reached INTEGER,
-        answer_correct INTEGER,
-        answer_room_explored INTEGER,
-        replans INTEGER NOT NULL,
-        search_turns INTEGER NOT NULL,
-        llm_calls INTEGER NOT NULL,
-        input_tokens BIGINT NOT NULL,
-        output_tokens BIGINT NOT NULL,
-        cost_usd DOUBLE PRECISION,
-        wall_time_s DOUBLE PRECISION NOT NULL,
-        created_at TEXT NOT NULL,
-        episode TEXT NOT NULL,
-        correct INTEGER,
-        success INTEGER,
-        task_hash TEXT,
-        UNIQUE (task_id, planner, options, model, run)
+    db = sqlite3.connect(":memory:")
+    try:
+        for migration in MIGRATIONS[:BASELINE]:
+            migration(db)
+        statements: list[str] = []
+        for table in ("episodes", "leases"):
+            statements.append(_create_table(db, table))
+            statements += [
+                sql
+                for (sql,) in db.execute(
+                    "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                    "AND sql IS NOT NULL ORDER BY rowid",
+                    (table,),
+                )
+            ]
+    finally:
+        db.close()
+    statements.append(
+        "CREATE TABLE sceneplan_store "
+        "(application_id BIGINT NOT NULL, schema_version INTEGER NOT NULL)"
     )
-    """,
-    "CREATE INDEX episodes_planner_model ON episodes (planner, options, model)",
-    "CREATE INDEX episodes_suite_family ON episodes (suite, family)",
-    "CREATE INDEX episodes_status ON episodes (status)",
-    """
-    CREATE TABLE leases (
-        task_id TEXT NOT NULL,
-        planner TEXT NOT NULL,
-        options TEXT NOT NULL,
-        model TEXT NOT NULL,
-        run INTEGER NOT NULL,
-        owner TEXT NOT NULL,
-        expires_at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (task_id, planner, options, model, run)
-    )
-    """,
-    "CREATE TABLE sceneplan_store "
-    "(application_id BIGINT NOT NULL, schema_version INTEGER NOT NULL)",
-)
+    return statements
+
+
+def _create_table(db: sqlite3.Connection, table: str) -> str:
+    """The CREATE TABLE of an SQLite `table` in PostgreSQL's types: an `INTEGER PRIMARY KEY`
+    (SQLite's row id) is a BIGSERIAL, a REAL a DOUBLE PRECISION."""
+    columns = list(db.execute(f"PRAGMA table_info({table})"))  # cid, name, type, notnull, ...
+    key = [name for *_, name in sorted((c[5], c[1]) for c in columns if c[5])]
+    row_id = len(key) == 1 and any(c[1] == key[0] and c[2] == "INTEGER" for c in columns)
+    parts = []
+    for _, name, kind, not_null, _, _ in columns:
+        if row_id and name == key[0]:
+            parts.append(f"{name} BIGSERIAL PRIMARY KEY")
+            continue
+        kind = "BIGINT" if name in _WIDE else {"REAL": "DOUBLE PRECISION"}.get(kind, kind)
+        parts.append(f"{name} {kind}{' NOT NULL' if not_null else ''}")
+    if key and not row_id:
+        parts.append(f"PRIMARY KEY ({', '.join(key)})")
+    for _, index, _, origin, _ in db.execute(f"PRAGMA index_list({table})"):
+        if origin == "u":  # a UNIQUE constraint
+            unique = [row[2] for row in db.execute(f"PRAGMA index_info({index})")]
+            parts.append(f"UNIQUE ({', '.join(unique)})")
+    return f"CREATE TABLE {table} ({', '.join(parts)})"
+
 
 _SCHEMES = ("postgresql://", "postgres://")
 
@@ -129,7 +137,7 @@ class Postgres:
         with self._closed_on_failure(db), _locked(db, shared=False), db.transaction():
             version = self._check(db, create=create)
             if version == 0:
-                for statement in _BASELINE_SQL:
+                for statement in baseline_sql():
                     db.execute(statement)
                 db.execute(
                     "INSERT INTO sceneplan_store VALUES (%s, %s)", (APPLICATION_ID, BASELINE)
