@@ -21,10 +21,8 @@ from typing import TYPE_CHECKING, Any, Self
 import anthropic
 
 from sceneplan import envvars
-from sceneplan.errors import ModelNotConfiguredError
 from sceneplan.llm.base import SDKProvider, checked_base_url
-from sceneplan.llm.config import config_path
-from sceneplan.llm.messages import JSON_SCHEMA, Message, ProviderReply, Request
+from sceneplan.llm.messages import JSON_SCHEMA, ImagePart, ProviderReply, Request
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
@@ -48,10 +46,7 @@ class AnthropicProvider(SDKProvider):
         """A provider for `model`; needs an API key."""
         conf = settings.provider(cls.name)
         if not conf.api_key:
-            raise ModelNotConfiguredError(
-                f"anthropic:{model} needs an API key: export {envvars.ANTHROPIC_API_KEY}=... "
-                f"(or set api_key under [llm.providers.anthropic] in {config_path()})"
-            )
+            raise cls.no_api_key(model, envvars.ANTHROPIC_API_KEY)
         base_url = conf.base_url or "https://api.anthropic.com"
         return cls(
             model,
@@ -71,7 +66,7 @@ class AnthropicProvider(SDKProvider):
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens or DEFAULT_MAX_TOKENS,
-            "messages": [_wire(m) for m in request.messages if m.role != "system"],
+            "messages": [m.wire(_image_block) for m in request.messages if m.role != "system"],
         }
         if system:
             params["system"] = system
@@ -90,30 +85,20 @@ class AnthropicProvider(SDKProvider):
             raise self.translate_error(exc) from exc
         except (ValueError, RecursionError) as exc:  # the SDK decoding a 200's body
             raise self.unreadable_body(exc) from None
-        served = message.model or self.model
-        return ProviderReply(
-            text=_reply_text(message.content),
-            input_tokens=message.usage.input_tokens,
-            output_tokens=message.usage.output_tokens,
-            served_model=served,
-            price_key=f"{self.name}:{served}",
+        return self.reply(
+            _reply_text(message.content),
+            message.usage.input_tokens,
+            message.usage.output_tokens,
+            served_model=message.model,
         )
 
 
-def _wire(message: Message) -> dict[str, Any]:
-    """A message as the messages API takes it: images as base64 `image` blocks, first."""
-    if not message.images:
-        return {"role": message.role, "content": message.content}
-    blocks: list[dict[str, Any]] = [
-        {
-            "type": "image",
-            "source": {"type": "base64", "media_type": image.media_type, "data": image.base64()},
-        }
-        for image in message.images
-    ]
-    if message.content:
-        blocks.append({"type": "text", "text": message.content})
-    return {"role": message.role, "content": blocks}
+def _image_block(image: ImagePart) -> dict[str, Any]:
+    """An image as the messages API takes it: an `image` block with a base64 source."""
+    return {
+        "type": "image",
+        "source": {"type": "base64", "media_type": image.media_type, "data": image.base64()},
+    }
 
 
 def _reply_text(blocks: list[Any]) -> str:

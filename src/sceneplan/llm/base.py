@@ -14,12 +14,15 @@ from sceneplan.errors import (
     LLMRequestError,
     LLMTimeoutError,
     LLMUnavailableError,
+    ModelNotConfiguredError,
 )
+from sceneplan.llm.config import config_path
+from sceneplan.llm.messages import ProviderReply
 from sceneplan.llm.structured import is_format_rejection
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
-    from sceneplan.llm.messages import ProviderReply, Request
+    from sceneplan.llm.messages import Request
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 
@@ -89,6 +92,14 @@ class Provider(ABC):
     async def _complete(self, request: Request) -> ProviderReply:
         """Send `request` once and return the raw reply."""
 
+    def reply(
+        self, text: str, input_tokens: int, output_tokens: int, *, served_model: str | None
+    ) -> ProviderReply:
+        """A reply of this provider, priced as `provider:model` of the model that served it
+        (the model asked for when the server does not say)."""
+        served = served_model or self.model
+        return ProviderReply(text, input_tokens, output_tokens, served, f"{self.name}:{served}")
+
     async def aclose(self) -> None:  # noqa: B027 (an optional hook)
         """Release connections (nothing to release by default)."""
 
@@ -106,6 +117,14 @@ class SDKProvider(Provider):
     status_error: ClassVar[type[Exception]]
     connection_error: ClassVar[type[Exception]]
     timeout_error: ClassVar[type[Exception]]
+
+    @classmethod
+    def no_api_key(cls, model: str, variable: str) -> ModelNotConfiguredError:
+        """The error for `model` configured without an API key: where to give one."""
+        return ModelNotConfiguredError(
+            f"{cls.name}:{model} needs an API key: export {variable}=... "
+            f"(or set api_key under [llm.providers.{cls.name}] in {config_path()})"
+        )
 
     def __init__(
         self,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, cast, get_args
 
 from sceneplan.errors import BadInputError
@@ -99,6 +99,17 @@ class Message:
             out["images"] = [image.to_dict() for image in self.images]
         return out
 
+    def wire(self, image_part: Callable[[ImagePart], dict[str, Any]]) -> dict[str, Any]:
+        """The message as a chat API takes it: the text alone, or with images a list of
+        parts, the images first (each as `image_part` makes it, the provider's format),
+        then the text."""
+        if not self.images:
+            return {"role": self.role, "content": self.content}
+        parts = [image_part(image) for image in self.images]
+        if self.content:
+            parts.append({"type": "text", "text": self.content})
+        return {"role": self.role, "content": parts}
+
 
 MessagesLike = str | Sequence[Message | Mapping[str, str]]
 
@@ -183,13 +194,7 @@ class ProviderReply:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the cache and the transcript."""
-        return {
-            "text": self.text,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "served_model": self.served_model,
-            "price_key": self.price_key,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ProviderReply:

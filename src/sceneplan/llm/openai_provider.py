@@ -18,10 +18,10 @@ from urllib.parse import urlsplit
 import openai
 
 from sceneplan import envvars
-from sceneplan.errors import BadInputError, LLMRequestError, ModelNotConfiguredError
+from sceneplan.errors import BadInputError, LLMRequestError
 from sceneplan.llm.base import SDKProvider, checked_base_url
 from sceneplan.llm.config import config_path
-from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, Message, ProviderReply, Request
+from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ImagePart, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
 
 if TYPE_CHECKING:
@@ -62,10 +62,7 @@ class OpenAIProvider(SDKProvider):
             )
         api_key = conf.api_key
         if not api_key and cls.api_key_env:
-            raise ModelNotConfiguredError(
-                f"{cls.name}:{model} needs an API key: export {cls.api_key_env}=... (or set "
-                f"api_key under [llm.providers.{cls.name}] in {config_path()})"
-            )
+            raise cls.no_api_key(model, cls.api_key_env)
         return cls(
             model,
             base_url=base_url,
@@ -87,7 +84,7 @@ class OpenAIProvider(SDKProvider):
     async def _complete(self, request: Request) -> ProviderReply:
         params: dict[str, Any] = {
             "model": self.model,
-            "messages": [_wire(m) for m in request.messages],
+            "messages": [m.wire(_image_part) for m in request.messages],
             "temperature": request.temperature,
         }
         if request.max_tokens is not None:
@@ -129,26 +126,17 @@ class OpenAIProvider(SDKProvider):
             raise LLMRequestError(f"{self.where} sent a reply without choices", url=self.base_url)
         message = completion.choices[0].message
         usage = completion.usage
-        served = completion.model or self.model
-        return ProviderReply(
-            text=message.content or message.refusal or "",
-            input_tokens=usage.prompt_tokens if usage else 0,
-            output_tokens=usage.completion_tokens if usage else 0,
-            served_model=served,
-            price_key=f"{self.name}:{served}",
+        return self.reply(
+            message.content or message.refusal or "",
+            usage.prompt_tokens if usage else 0,
+            usage.completion_tokens if usage else 0,
+            served_model=completion.model,
         )
 
 
-def _wire(message: Message) -> dict[str, Any]:
-    """A message as the chat-completions API takes it: images as `image_url` data-URL parts."""
-    if not message.images:
-        return {"role": message.role, "content": message.content}
-    parts: list[dict[str, Any]] = [
-        {"type": "image_url", "image_url": {"url": image.data_url()}} for image in message.images
-    ]
-    if message.content:
-        parts.append({"type": "text", "text": message.content})
-    return {"role": message.role, "content": parts}
+def _image_part(image: ImagePart) -> dict[str, Any]:
+    """An image as the chat-completions API takes it: an `image_url` part with a data URL."""
+    return {"type": "image_url", "image_url": {"url": image.data_url()}}
 
 
 class OllamaProvider(OpenAIProvider):

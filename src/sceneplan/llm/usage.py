@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
@@ -102,16 +102,12 @@ class Ledger:
         """Calls to models with no price, missing from the costs."""
         return sum(r.usage.cost_usd is None for r in self.records)
 
+    TOTALS: ClassVar[tuple[str, ...]] = (
+        *("calls", "errors", "cached_calls", "input_tokens", "output_tokens", "latency_s"),
+        *("cost_usd", "spent_usd", "unpriced_calls"),
+    )
+    """The totals `summary` gives, each a property of the same name."""
+
     def summary(self) -> dict[str, Any]:
         """The totals as plain data."""
-        return {
-            "calls": self.calls,
-            "errors": self.errors,
-            "cached_calls": self.cached_calls,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "latency_s": self.latency_s,
-            "cost_usd": self.cost_usd,
-            "spent_usd": self.spent_usd,
-            "unpriced_calls": self.unpriced_calls,
-        }
+        return {name: getattr(self, name) for name in self.TOTALS}
