@@ -82,24 +82,22 @@ class SimulatedRobot(Robot):
         self._nav = Navigator(graph)
         self._known = set((known or graph).nodes)
         self._arrived: set[str] = set()  # rooms the robot has been in (moved faults drawn)
-        self._stuck: dict[str, bool] = {}  # containers, drawn at their first open
-        self._blocked: dict[str, bool] = {}  # rooms, drawn at the first try to enter
+        # the faults drawn once per node: stuck containers at their first open, blocked rooms
+        # at the first try to enter
+        self._drawn: dict[str, dict[str, bool]] = {"stuck": {}, "blocked": {}}
         self._touched: set[str] = set()  # objects the robot handled: nobody else moves them
         self.calls = 0
         start = self.truth.room_of(self.truth.agent_id)
         if start is not None:
             self._arrived.add(start)
-            self._blocked[start] = False
+            self._drawn["blocked"][start] = False
 
     def force(self, kind: str, node: str, happens: bool = True) -> None:
         """Decide a `stuck` container or a `blocked` room now, instead of at random
         (scripted scenarios and tests)."""
-        if kind == "stuck":
-            self._stuck[node] = happens
-        elif kind == "blocked":
-            self._blocked[node] = happens
-        else:
+        if kind not in self._drawn:
             raise ValueError(f"only stuck and blocked faults can be forced, not {kind!r}")
+        self._drawn[kind][node] = happens
         if happens:
             self._inject(kind, node, forced="yes")
 
@@ -201,7 +199,7 @@ class SimulatedRobot(Robot):
             result = self._observe([target] if self._is_asset(target) else [])
             result.message = failure.reason
             return result
-        if failure is None and call.skill is Skill.OPEN and self._is_stuck(target):
+        if failure is None and call.skill is Skill.OPEN and self._happens("stuck", target):
             result = self._observe([target] if self._is_asset(target) else [])
             result.ok, result.reason = False, Reason.STUCK
             result.message = f"{target} will not open"
@@ -294,22 +292,19 @@ class SimulatedRobot(Robot):
 
     def _is_blocked(self, place: str) -> bool:
         """Whether the door of a room is blocked: drawn at the first try to enter it."""
-        if self.truth.graph.nodes[place].kind is not NodeKind.ROOM:
-            return False
-        if place not in self._blocked:
-            p = self.faults.blocked
-            self._blocked[place] = bool(p) and self.random.random() < p
-            if self._blocked[place]:
-                self._inject("blocked", place)
-        return self._blocked[place]
+        is_room = self.truth.graph.nodes[place].kind is NodeKind.ROOM
+        return is_room and self._happens("blocked", place)
 
-    def _is_stuck(self, container: str) -> bool:
-        if container not in self._stuck:
-            p = self.faults.stuck
-            self._stuck[container] = bool(p) and self.random.random() < p
-            if self._stuck[container]:
-                self._inject("stuck", container)
-        return self._stuck[container]
+    def _happens(self, kind: str, node: str) -> bool:
+        """Whether the fault `kind` (stuck, blocked) holds at `node`: drawn at the first ask,
+        with the probability `faults` gives it, and kept."""
+        drawn = self._drawn[kind]
+        if node not in drawn:
+            p = getattr(self.faults, kind)
+            drawn[node] = bool(p) and self.random.random() < p
+            if drawn[node]:
+                self._inject(kind, node)
+        return drawn[node]
 
     def _move_things(self, room: str) -> None:
         """`moved` faults: before the robot first arrives, objects went to another surface."""
