@@ -1,4 +1,4 @@
-"""What the commands share: their consoles, and the steps `plan` and `execute` both take.
+"""What the commands share: their consoles, options, and the steps `plan` and `execute` take.
 
 The consoles are made by `sceneplan.cli.make_console` (the one place that
 makes them) when a command first prints, and again when the environment
@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli import fail, make_console
+from sceneplan.cli.paths import check_output_file
 from sceneplan.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -70,6 +71,10 @@ def _current(**settings: Any) -> Console:
 # --json, as the commands that print data declare it; `plan` and `execute` print an Episode
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 EpisodeJsonOpt = Annotated[bool, typer.Option("--json", help="Print the Episode summary as JSON.")]
+# --planner of the commands that run one (`plan`, `execute`), each with its own default
+PlannerOpt = Annotated[
+    str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
+]
 
 
 def report_line(name: str, *parts: Any) -> None:
@@ -119,6 +124,31 @@ def run_episode(
             return await work(client)
 
     return asyncio.run(run())
+
+
+def check_trace(trace: Path | None, *, force: bool) -> None:
+    """Refuse a `--trace` file before the run starts (one that exists, without --force, or
+    that cannot be written), so that no run is spent before the error."""
+    if trace is not None:
+        check_output_file(trace, "the trace", force=force)
+
+
+def show_episode(
+    episode: Episode,
+    summary: Callable[[Episode], dict[str, Any]],
+    report: Callable[[Episode], None],
+    *,
+    as_json: bool,
+    trace: Path | None,
+) -> None:
+    """Print the run: its `summary` as JSON with `as_json`, else its `report`; then write its
+    `trace` (after the output, so that a failed write loses nothing shown)."""
+    if as_json:
+        print(json.dumps(summary(episode), indent=2))
+    else:
+        report(episode)
+    if trace is not None:
+        write_trace(trace, episode)
 
 
 def write_trace(path: Path, episode: Episode) -> None:

@@ -14,7 +14,6 @@ of the wrong shape).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +23,8 @@ from rich.text import Text
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
+    PlannerOpt,
+    check_trace,
     console,
     err_console,
     exit_for,
@@ -31,11 +32,11 @@ from sceneplan.cli.common import (
     make_planner,
     report_line,
     run_episode,
+    show_episode,
     status_part,
-    write_trace,
 )
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
-from sceneplan.cli.paths import ForceOpt, check_output_file
+from sceneplan.cli.paths import ForceOpt
 from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.execute import MAX_REPLANS, Faults, execute
 from sceneplan.execute.replan import REPLANNERS
@@ -48,9 +49,7 @@ def execute_command(
     env: EnvOpt = None,
     task: TaskOpt = None,
     tasks: TasksOpt = None,
-    planner: Annotated[
-        str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
-    ] = "oracle",
+    planner: PlannerOpt = "oracle",
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", metavar="KEY=VALUE", help="A planner option (repeatable)."),
@@ -100,8 +99,7 @@ def execute_command(
     force: ForceOpt = False,
 ) -> None:
     """Plan, then run it on a robot: observe, correct the graph, replan."""
-    if trace is not None:
-        check_output_file(trace, "the trace", force=force)
+    check_trace(trace, force=force)
     target = targets.target(instruction, task, env, tasks, goal_needed=True)
     Faults.parse(faults)  # a bad spec stops here, before any planning
     chosen = make_planner(planner, option or [])
@@ -122,12 +120,8 @@ def execute_command(
         )
 
     episode = run_episode(client, run)
-    if as_json:
-        print(json.dumps(_summary(episode), indent=2))
-    else:
-        _report(episode)
+    show_episode(episode, _summary, _report, as_json=as_json, trace=trace)
     if trace is not None:
-        write_trace(trace, episode)
         err_console().print(f"trace written to {trace}")
     exit_for(episode)
 

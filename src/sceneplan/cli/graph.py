@@ -203,6 +203,13 @@ def _node_label(node: Node, *, positions: bool) -> str:
     return label + (f"  {escape('; '.join(details))}" if details else "")
 
 
+def _class_option(flag: str, what: str) -> Any:
+    """A repeatable option of `graph import` naming object classes that are `what`."""
+    return typer.Option(
+        flag, metavar="CLASS", help=f"spark-dsg, mp3d: this class {what} (repeatable)."
+    )
+
+
 @graph_app.command("import")
 def import_command(
     src: Annotated[Path, typer.Argument(metavar="IN", help="The file to import.")],
@@ -230,22 +237,8 @@ def import_command(
             "label-space YAML, a label: name mapping, or uhumans2, the default).",
         ),
     ] = None,
-    movable: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--movable",
-            metavar="CLASS",
-            help="spark-dsg, mp3d: this class can be picked up (repeatable).",
-        ),
-    ] = None,
-    fixed: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fixed",
-            metavar="CLASS",
-            help="spark-dsg, mp3d: this class stays where it is (repeatable).",
-        ),
-    ] = None,
+    movable: Annotated[list[str] | None, _class_option("--movable", "can be picked up")] = None,
+    fixed: Annotated[list[str] | None, _class_option("--fixed", "stays where it is")] = None,
     force: ForceOpt = False,
 ) -> None:
     """Convert a scene graph from another format; print what was mapped, guessed and dropped.

@@ -12,7 +12,6 @@ for a search instruction that is no known task, an answer naming something);
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -24,6 +23,8 @@ from typer.core import TyperCommand
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
+    PlannerOpt,
+    check_trace,
     console,
     exit_for,
     goal_parts,
@@ -31,11 +32,11 @@ from sceneplan.cli.common import (
     planner_lines,
     report_line,
     run_episode,
+    show_episode,
     status_part,
-    write_trace,
 )
 from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS
-from sceneplan.cli.paths import ForceOpt, check_output_file
+from sceneplan.cli.paths import ForceOpt
 from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.datasets.tasks import Task
 from sceneplan.llm import LLMClient
@@ -47,9 +48,7 @@ from sceneplan.runs import resolve
 def plan(
     instruction: InstructionArg = None,
     env: EnvOpt = None,
-    planner: Annotated[
-        str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
-    ] = "sayplan",
+    planner: PlannerOpt = "sayplan",
     option: Annotated[
         list[str] | None,
         typer.Option(
@@ -111,8 +110,7 @@ def plan(
     force: ForceOpt = False,
 ) -> None:
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""
-    if trace is not None:
-        check_output_file(trace, "the trace", force=force)
+    check_trace(trace, force=force)
     target = targets.target(instruction, task, env, tasks)
     show = None if as_json else _Progress()
     flags = {  # planner options, and the flags that are shortcuts for them
@@ -135,12 +133,7 @@ def plan(
             episode = run_episode(client, run)
     else:
         episode = run_episode(client, run)
-    if as_json:
-        print(json.dumps(episode.summary(), indent=2))
-    else:
-        _report(episode)
-    if trace is not None:  # after the report, so that a failed write loses nothing shown
-        write_trace(trace, episode)
+    show_episode(episode, Episode.summary, _report, as_json=as_json, trace=trace)
     exit_for(episode)
 
 
