@@ -40,17 +40,34 @@ function renderSearch() {
   el("turn-list").onclick = (e) => { const r = e.target.closest("[data-turn]"); if (r && !e.target.closest(".link")) setTurn(+r.dataset.turn); };
 }
 
+// -- the steppers of the plan and memory tabs -------------------------------------------------
+// Go to step `s` (clamped) of `steps`, kept in state[key] ("step", "mstep"), in `mode`;
+// `show(step)` opens what the step needs to be seen.
+function goToStep(steps, key, mode, s, show) {
+  if (!steps.length) return;
+  state[key] = Math.max(0, Math.min(steps.length - 1, s));
+  state.mode = mode;
+  show(steps[state[key]]);
+  refresh();
+}
+// The step `d` away from state[key] (the first when none is shown yet).
+const stepBy = (key, d) => state[key] === null ? 0 : state[key] + d;
+// The ◀ ▶ buttons and the list of a stepper: #KEY-prev, #KEY-next, #KEY-list with data-KEY rows.
+function wireStepper(key, set) {
+  el(`${key}-prev`).onclick = () => set(stepBy(key, -1));
+  el(`${key}-next`).onclick = () => set(stepBy(key, 1));
+  el(`${key}-list`).onclick = (e) => { const r = e.target.closest(`[data-${key}]`); if (r) set(+r.dataset[key]); };
+}
+
 // -- plan --------------------------------------------------------------------------------------
 function setStep(s) {
   const steps = EP.plan.steps;
-  if (!steps.length) return;
-  state.step = Math.max(0, Math.min(steps.length - 1, s));
-  state.mode = "plan";
-  const here = idx(steps[state.step].at);
-  for (let k = 0; k <= state.step; k++) for (const p of steps[k].path) { const i = idx(p); if (floorOf(i) >= 0) state.openFloors.add(floorOf(i)); }
-  if (here >= 0 && floorOf(here) >= 0) state.openFloors.add(floorOf(here));
-  state.openRooms = new Set(G.kind[here] === K.room ? [here] : []); // the room it acts in
-  refresh();
+  goToStep(steps, "step", "plan", s, (step) => {
+    const here = idx(step.at);
+    for (let k = 0; k <= state.step; k++) for (const p of steps[k].path) { const i = idx(p); if (floorOf(i) >= 0) state.openFloors.add(floorOf(i)); }
+    if (here >= 0 && floorOf(here) >= 0) state.openFloors.add(floorOf(here));
+    state.openRooms = new Set(G.kind[here] === K.room ? [here] : []); // the room it acts in
+  });
 }
 function renderPlan() {
   const P = EP.plan, steps = P.steps, s = state.step;
@@ -82,23 +99,16 @@ function renderPlan() {
   }
   el("tab-plan").innerHTML = html;
   const g = el("goto-failing"); if (g) g.onclick = () => setStep(P.failing);
-  if (steps.length) {
-    el("step-prev").onclick = () => setStep(state.step === null ? 0 : state.step - 1);
-    el("step-next").onclick = () => setStep(state.step === null ? 0 : state.step + 1);
-    el("step-list").onclick = (e) => { const r = e.target.closest("[data-step]"); if (r) setStep(+r.dataset.step); };
-  }
+  if (steps.length) wireStepper("step", setStep);
 }
 const fmt = (v) => v === true ? '<span class="badge ok">yes</span>' : v === false ? '<span class="badge bad">no</span>' : '<span class="muted">not known</span>';
 
 // -- memory vs the true world --------------------------------------------------------------------
 function setMStep(s) {
-  const steps = EP.memory.steps;
-  if (!steps.length) return;
-  state.mstep = Math.max(0, Math.min(steps.length - 1, s));
-  state.mode = "memory";
-  const at = idx(steps[state.mstep].agent_at);
-  if (at >= 0) { reveal(at); const room = roomOf(at); if (room >= 0) state.openRooms.add(room); }
-  refresh();
+  goToStep(EP.memory.steps, "mstep", "memory", s, (step) => {
+    const at = idx(step.agent_at);
+    if (at >= 0) { reveal(at); const room = roomOf(at); if (room >= 0) state.openRooms.add(room); }
+  });
 }
 function renderMemory() {
   const M = EP.memory, steps = M.steps, s = state.mstep;
@@ -127,9 +137,7 @@ function renderMemory() {
     html += "</div>";
   }
   el("tab-memory").innerHTML = html;
-  el("mstep-prev").onclick = () => setMStep(state.mstep === null ? 0 : state.mstep - 1);
-  el("mstep-next").onclick = () => setMStep(state.mstep === null ? 0 : state.mstep + 1);
-  el("mstep-list").onclick = (e) => { const r = e.target.closest("[data-mstep]"); if (r) setMStep(+r.dataset.mstep); };
+  wireStepper("mstep", setMStep);
 }
 
 document.addEventListener("keydown", (e) => {
@@ -137,8 +145,8 @@ document.addEventListener("keydown", (e) => {
   const d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
   if (!d || !EP) return;
   if (state.tab === "search") setTurn((state.turn || 0) + d);
-  else if (state.tab === "plan") setStep(state.step === null ? 0 : state.step + d);
-  else if (state.tab === "memory" && EP.memory) setMStep(state.mstep === null ? 0 : state.mstep + d);
+  else if (state.tab === "plan") setStep(stepBy("step", d));
+  else if (state.tab === "memory" && EP.memory) setMStep(stepBy("mstep", d));
   else return;
   e.preventDefault();
 });
