@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import time
 import weakref
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar
 
 from pydantic import BaseModel
 
@@ -47,6 +48,7 @@ from sceneplan.plugins import load_plugin_class
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
+P = ParamSpec("P")
 
 # One concurrency limit per provider endpoint and event loop, shared by all clients.
 _limits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = (
@@ -117,6 +119,22 @@ class _Call:
     request: Request
     started: float
     replies: list[tuple[ProviderReply, bool]] = field(default_factory=list)
+
+
+def _blocking(
+    method: Callable[Concatenate[LLMClient, P], Coroutine[Any, Any, R]], name: str, doc: str
+) -> Callable[Concatenate[LLMClient, P], R]:
+    """The blocking twin `name` of an async method of LLMClient, with its parameters: it runs
+    the coroutine to the end on the client's own event loop."""
+
+    @functools.wraps(method)
+    def blocking(self: LLMClient, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self._run(method(self, *args, **kwargs))
+
+    blocking.__name__ = name
+    blocking.__qualname__ = f"LLMClient.{name}"
+    blocking.__doc__ = doc
+    return blocking
 
 
 class LLMClient:
@@ -209,25 +227,11 @@ class LLMClient:
         self._record(ledger, self._call_record(call, response.usage, parsed))
         return response
 
-    def complete(
-        self,
-        messages: MessagesLike,
-        *,
-        schema: type[T] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        ledger: Ledger | None = None,
-    ) -> Response[T]:
-        """Blocking `acomplete`, for scripts and the CLI (not inside a running event loop)."""
-        return self._run(
-            self.acomplete(
-                messages,
-                schema=schema,
-                temperature=temperature,
-                max_tokens=max_tokens,
-                ledger=ledger,
-            )
-        )
+    complete = _blocking(
+        acomplete,
+        "complete",
+        "Blocking `acomplete`, for scripts and the CLI (not inside a running event loop).",
+    )
 
     def _in_mode(self, request: Request, mode: str) -> Request:
         """`request` asked in structured `mode` (the schema in the prompt unless `json_schema`).
