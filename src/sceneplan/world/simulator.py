@@ -20,7 +20,7 @@ import inspect
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import SceneGraph
@@ -67,8 +67,25 @@ class _Blank(dict):
         return "?"
 
 
+class Checked:
+    """What ran and either failed (`failure`) or did not: a verified plan, one step run."""
+
+    failure: Failure | None
+    success: ClassVar[str]  # the feedback when nothing failed
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing failed."""
+        return self.failure is None
+
+    @property
+    def feedback(self) -> str:
+        """The feedback sentence: the failure's message, or `success` when nothing failed."""
+        return self.success if self.failure is None else self.failure.message
+
+
 @dataclass
-class Verification:
+class Verification(Checked):
     """The outcome of forward-simulating a plan.
 
     `ignored` holds the steps after done(), which end the plan unrun: they are
@@ -82,13 +99,7 @@ class Verification:
     final_state: WorldState
     ignored: list[Action] = field(default_factory=list)
 
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def feedback(self) -> str:
-        return "plan verified" if self.failure is None else self.failure.message
+    success = "plan verified"
 
     def to_dict(self) -> dict[str, Any]:
         return {
