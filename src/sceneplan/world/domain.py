@@ -371,21 +371,20 @@ def _switches(reach: Reach) -> tuple[ActionSchema, ...]:
 def _postures(reach: Reach) -> tuple[ActionSchema, ...]:
     """Sitting and lying down on what affords it, and standing up (VirtualHome's SIT, LIE,
     STANDUP): the agent's posture, state words `sitting` / `lying` of the agent node."""
+
+    def rest(name: str, posture: str, doc: str) -> ActionSchema:
+        """Taking `posture` on a thing x that affords `name`, from standing."""
+        return ActionSchema(
+            name,
+            (Param("x", THINGS, name),),
+            (reach("x"), STANDING),
+            (Eff("set_posture", (posture,)),),
+            doc,
+        )
+
     return (
-        ActionSchema(
-            "sit",
-            (Param("x", THINGS, "sit"),),
-            (reach("x"), STANDING),
-            (Eff("set_posture", ("sitting",)),),
-            "Sit down on a chair, sofa or bed.",
-        ),
-        ActionSchema(
-            "lie",
-            (Param("x", THINGS, "lie"),),
-            (reach("x"), STANDING),
-            (Eff("set_posture", ("lying",)),),
-            "Lie down on a bed or sofa.",
-        ),
+        rest("sit", "sitting", "Sit down on a chair, sofa or bed."),
+        rest("lie", "lying", "Lie down on a bed or sofa."),
         ActionSchema(
             "stand_up",
             (),

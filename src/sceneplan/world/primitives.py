@@ -273,6 +273,31 @@ class Test(Primitive):
         """The ways the test can hold in the grounded task (none: it never can)."""
 
 
+class WordOrUnable(Test):
+    """A test that x has the state word `word`, or cannot get it: x does not afford
+    `affordance` (a thing with no lid is open, one with no switch runs). A subclass names
+    the two and gives its own `pddl`."""
+
+    word: ClassVar[str]
+    affordance: ClassVar[str]
+
+    @classmethod
+    def holds_in(cls, state: WorldState, x: str) -> bool:
+        """Whether the test holds for node x in `state`."""
+        return cls.word in state.states(x) or cls.affordance not in state.node(x).affordances
+
+    def check(self, state, x):
+        return None if self.holds_in(state, x) else {"node": x}
+
+    def ground(self, g, b, x):
+        if not g.affords(x, self.affordance):
+            return holds_always()
+        return [({}, (("state", self.word, x),), ())]
+
+    def words(self, args):
+        return {self.word}
+
+
 @dataclass(frozen=True)
 class RobotSkill:
     """What a robot is asked to do for an effect (the robot face): a skill's name, one of
@@ -316,6 +341,7 @@ TESTS: dict[str, Test] = {}
 EFFECTS: dict[str, Effect] = {}
 
 P = TypeVar("P", bound=type[Primitive])
+Entry = TypeVar("Entry", bound=Primitive)
 
 
 def primitive(cls: P) -> P:
@@ -371,19 +397,18 @@ def _takes(method: Any, leading: int, count: int) -> bool:
 
 def get_test(name: str) -> Test:
     """The registered test called `name`."""
-    try:
-        return TESTS[name]
-    except KeyError:
-        raise UnsupportedError(
-            f"no precondition test '{name}' is registered (known: {', '.join(sorted(TESTS))})"
-        ) from None
+    return _registered(TESTS, name, "precondition test")
 
 
 def get_effect(name: str) -> Effect:
     """The registered effect called `name`."""
+    return _registered(EFFECTS, name, "effect")
+
+
+def _registered(table: dict[str, Entry], name: str, what: str) -> Entry:
     try:
-        return EFFECTS[name]
+        return table[name]
     except KeyError:
         raise UnsupportedError(
-            f"no effect '{name}' is registered (known: {', '.join(sorted(EFFECTS))})"
+            f"no {what} '{name}' is registered (known: {', '.join(sorted(table))})"
         ) from None
