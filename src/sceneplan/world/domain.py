@@ -209,6 +209,7 @@ class ActionSchema:
 
     @property
     def signature(self) -> str:
+        """The action as a prompt names it: `name(<p>, ...)`."""
         return f"{self.name}({', '.join('<' + p.name + '>' for p in self.params)})"
 
     def afforded(self, affordances: Collection[tuple[NodeKind, str]]) -> bool:

@@ -275,10 +275,14 @@ class LookScore:
     inside_expected: int = 0
 
     def add(self, other: LookScore) -> None:
+        """Add another score's counts to this one's."""
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def rates(self) -> dict[str, float | None]:
+        """The rates of nodes found (`np`) and of on / inside relations right (None where
+        none was expected)."""
+
         def rate(a: int, b: int) -> float | None:
             return a / b if b else None
 

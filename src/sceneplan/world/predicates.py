@@ -73,12 +73,20 @@ class GoalGrounding(Protocol):
     """
 
     @property
-    def g(self) -> Grounding: ...
+    def g(self) -> Grounding:
+        """The grounder of the task the goal is compiled for."""
 
-    def prop(self, fact: tuple) -> Any: ...
-    def const(self, value: bool) -> Any: ...
-    def all_of(self, parts: Iterable[Any]) -> Any: ...
-    def any_of(self, parts: Iterable[Any]) -> Any: ...
+    def prop(self, fact: tuple) -> Any:
+        """The goal-tree leaf for a task fact."""
+
+    def const(self, value: bool) -> Any:
+        """The goal-tree constant true or false."""
+
+    def all_of(self, parts: Iterable[Any]) -> Any:
+        """The conjunction of the parts, simplified."""
+
+    def any_of(self, parts: Iterable[Any]) -> Any:
+        """The disjunction of the parts, simplified."""
 
 
 Compiled = Any  # a goal-tree formula over task facts, built through GoalGrounding
@@ -99,17 +107,21 @@ class GoalPredicate(ABC):
 
     @property
     def arity(self) -> int:
+        """How many arguments the predicate takes."""
         return len(self.params)
 
     def node_args(self, args: tuple[str, ...]) -> tuple[str, ...]:
+        """The arguments that name nodes (not words such as a category), by `arg_kinds`."""
         kinds = self.arg_kinds or ("node",) * len(args)
         return tuple(a for a, k in zip(args, kinds, strict=True) if k == "node")
 
     def subject_of(self, args: tuple[str, ...]) -> str | None:
+        """The argument the atom is about (`subject`), or None."""
         return None if self.subject is None or not args else args[self.subject]
 
     @property
     def signature(self) -> str:
+        """The predicate with its parameters: `name(x, y)`."""
         return f"{self.name}({', '.join(self.params)})"
 
     @abstractmethod
@@ -170,10 +182,12 @@ def _links(c: GoalGrounding, facts: Iterable[tuple]) -> Compiled:
 
 
 def agent_at(c: GoalGrounding, place: str) -> Compiled:
+    """The compiled goal that the agent is at `place` (false for a place out of scope)."""
     return c.prop(("at", place)) if place in c.g.place_set else c.const(False)
 
 
 def agent_within(c: GoalGrounding, y: str) -> Compiled:
+    """The compiled goal that the agent is at y or at a place inside it."""
     g = c.g
     return c.any_of(c.prop(("at", p)) for p in g.places if p == y or y in g.graph.ancestors(p))
 

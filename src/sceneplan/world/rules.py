@@ -101,6 +101,7 @@ class ApplianceFunction:
 
     @property
     def pddl_type(self) -> str:
+        """The PDDL type of the appliances of this function."""
         return f"{self.name}_appliance"
 
 

@@ -53,6 +53,7 @@ class Failure:
         return f"{prefix}{self.action}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The failure as JSON: cause, action, step index, facts and message."""
         return {
             "cause": self.cause.value,
             "action": str(self.action),
@@ -102,6 +103,7 @@ class Verification(Checked):
     success = "plan verified"
 
     def to_dict(self) -> dict[str, Any]:
+        """The verification as JSON: ok, steps executed, the plan, the failure, ignored steps."""
         return {
             "ok": self.ok,
             "executed": self.executed,
@@ -121,6 +123,7 @@ class RelaxedRun:
     skipped: list[Failure]  # steps that could not be applied at all, with why
 
     def to_dict(self) -> dict[str, Any]:
+        """The run's tolerated failures as JSON: the messages of ignored and of skipped steps."""
         return {
             "ignored": [f.message for f in self.ignored],
             "skipped": [f.message for f in self.skipped],
