@@ -32,6 +32,7 @@ class Action:
         return f"{self.name}({', '.join(self.args)})"
 
     def to_dict(self) -> dict:
+        """The action as JSON: its name and arguments."""
         return {"name": self.name, "args": list(self.args)}
 
 

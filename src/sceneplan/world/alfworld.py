@@ -36,13 +36,17 @@ from __future__ import annotations
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.domain import (
     ASSETS,
+    HAND_FREE,
     OBJECTS,
     THINGS,
     ActionSchema,
     Eff,
     Param,
     Pre,
+    accessible,
+    holding,
     register_action,
+    toggle,
 )
 from sceneplan.world.predicates import GoalPredicate, register_predicate
 from sceneplan.world.primitives import (
@@ -64,37 +68,36 @@ MARK = "alfworld"  # attribute of the agent's room in an ALFWorld graph
 HOLDS = "holds_"  # receptacle attribute prefix: an object category it can hold
 
 
-def _causes() -> tuple[CauseRow, ...]:
-    """ALFWorld's causes, a table for `define_causes` (as `Cause.ALFWORLD_NOT_AT`, ...)."""
-    return (
-        (
-            "alfworld_not_at",
-            "the agent is at {accessed}, not at {asset}; go_to({asset}) first",
-            "missing_action",
-            True,
-        ),
-        (
-            "alfworld_not_in",
-            "{node} is not in or on {receptacle} (it is at {where})",
-            "wrong_action",
-            True,
-        ),
-        (
-            "alfworld_no_fit",
-            "a {category} cannot hold {node} (it holds: {holds})",
-            "wrong_action",
-            False,
-        ),
-        (
-            "alfworld_receptacle_closed",
-            "{receptacle} is closed; open it first",
-            "missing_action",
-            True,
-        ),
-    )
+# ALFWorld's causes, a table for `define_causes` (as `Cause.ALFWORLD_NOT_AT`, ...).
+CAUSES: tuple[CauseRow, ...] = (
+    (
+        "alfworld_not_at",
+        "the agent is at {accessed}, not at {asset}; go_to({asset}) first",
+        "missing_action",
+        True,
+    ),
+    (
+        "alfworld_not_in",
+        "{node} is not in or on {receptacle} (it is at {where})",
+        "wrong_action",
+        True,
+    ),
+    (
+        "alfworld_no_fit",
+        "a {category} cannot hold {node} (it holds: {holds})",
+        "wrong_action",
+        False,
+    ),
+    (
+        "alfworld_receptacle_closed",
+        "{receptacle} is closed; open it first",
+        "missing_action",
+        True,
+    ),
+)
 
 
-define_causes(_causes())
+define_causes(CAUSES)
 
 
 def is_alfworld(graph: SceneGraph) -> bool:
@@ -343,7 +346,10 @@ class AgentNear(GoalPredicate):
 
 # -- the vocabulary -----------------------------------------------------------------------
 
-_AT = {p: Pre("alfworld_at", (p,), Cause.ALFWORLD_NOT_AT) for p in ("r", "o", "x")}
+
+def _at(p: str) -> Pre:
+    """ALFWorld's reach: the agent is at p (a receptacle) or at the receptacle p rests on."""
+    return Pre("alfworld_at", (p,), Cause.ALFWORLD_NOT_AT)
 
 
 def _with(verb: str, word: str, doc: str) -> ActionSchema:
@@ -351,7 +357,7 @@ def _with(verb: str, word: str, doc: str) -> ActionSchema:
     return ActionSchema(
         verb,
         (Param("o", OBJECTS, verb), Param("r", ASSETS, verb)),
-        (Pre("holding", ("o",), Cause.NOT_HOLDING), _AT["r"]),
+        (holding("o"), _at("r")),
         (Eff("set_state", ("o", word)),),
         doc,
     )
@@ -359,7 +365,7 @@ def _with(verb: str, word: str, doc: str) -> ActionSchema:
 
 def _switch(name: str, doc: str) -> ActionSchema:
     return ActionSchema(
-        name, (Param("x", OBJECTS, "toggle"),), (_AT["x"],), (Eff("alfworld_switch", ("x",)),), doc
+        name, (Param("x", OBJECTS, "toggle"),), (_at("x"),), (Eff("alfworld_switch", ("x",)),), doc
     )
 
 
@@ -371,28 +377,18 @@ SCHEMAS = (
         (Eff("set_accessed", ("r",)),),
         "Go to a receptacle (cabinet_1, countertop_2, ...); you can then use it and what is in it.",
     ),
-    ActionSchema(
-        "open",
-        (Param("r", ASSETS, "open"),),
-        (_AT["r"], Pre("has_state", ("r", "closed"), Cause.ALREADY_OPEN)),
-        (Eff("set_state", ("r", "open")),),
-        "Open the closed receptacle you are at.",
-    ),
-    ActionSchema(
-        "close",
-        (Param("r", ASSETS, "close"),),
-        (_AT["r"], Pre("has_state", ("r", "open"), Cause.ALREADY_CLOSED)),
-        (Eff("set_state", ("r", "closed")),),
-        "Close the open receptacle you are at.",
+    toggle("open", "Open the closed receptacle you are at.", _at, param=Param("r", ASSETS, "open")),
+    toggle(
+        "close", "Close the open receptacle you are at.", _at, param=Param("r", ASSETS, "close")
     ),
     ActionSchema(
         "take",
         (Param("o", OBJECTS, "pickup"), Param("r", ASSETS)),
         (
-            Pre("hand_free", (), Cause.HAND_FULL),
-            _AT["r"],
+            HAND_FREE,
+            _at("r"),
             Pre("alfworld_in", ("o", "r"), Cause.ALFWORLD_NOT_IN),
-            Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
+            accessible("o"),
         ),
         (Eff("grab", ("o",)),),
         "Take an object from the receptacle you are at (one object at a time).",
@@ -401,8 +397,8 @@ SCHEMAS = (
         "put",
         (Param("o", OBJECTS), Param("r", ASSETS, "release")),
         (
-            Pre("holding", ("o",), Cause.NOT_HOLDING),
-            _AT["r"],
+            holding("o"),
+            _at("r"),
             Pre("alfworld_fits", ("o", "r"), Cause.ALFWORLD_NO_FIT),
             Pre("alfworld_open_if_container", ("r",), Cause.ALFWORLD_RECEPTACLE_CLOSED),
         ),
@@ -415,7 +411,7 @@ SCHEMAS = (
     ActionSchema(
         "slice",
         (Param("o", OBJECTS, "slice"), Param("k", OBJECTS, "cut")),
-        (Pre("holding", ("k",), Cause.NOT_HOLDING), _AT["o"]),
+        (holding("k"), _at("o")),
         (Eff("set_state", ("o", "sliced")),),
         "Slice an object at the receptacle you are at with the knife you hold.",
     ),

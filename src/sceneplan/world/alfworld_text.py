@@ -57,6 +57,7 @@ def receptacle(state: WorldState, r: str) -> str:
 
 
 def examine_object(state: WorldState, o: str) -> str:
+    """ALFWorld's reply to examining object o: on or off, else hot, cool, clean, sliced."""
     words = state.states(o)
     name = display(o)
     if "on" in words or "off" in words:

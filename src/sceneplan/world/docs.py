@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from sceneplan.world.domain import VOCABULARIES, ActionSchema
@@ -31,47 +32,58 @@ def _effects(schema: ActionSchema) -> str:
     return "; ".join(words) or "none"
 
 
+def markdown_table(columns: tuple[str, ...], rows: Iterable[tuple[str, ...]]) -> str:
+    """A Markdown table: the header row of `columns`, then one line a row."""
+    lines = ["| " + " | ".join(cells) + " |" for cells in (columns, *rows)]
+    return "\n".join([lines[0], "|" + "---|" * len(columns), *lines[1:]])
+
+
 def vocabulary_table(name: str) -> str:
     """One row per action: parameters, preconditions (with the cause), effects."""
-    rows = [
-        "| action | parameters | preconditions (cause when false) | effects |",
-        "|---|---|---|---|",
-    ]
-    for schema in VOCABULARIES[name].values():
-        conditions = [f"{TESTS[p.test].describe(p.args)} (`{p.cause}`)" for p in schema.pre]
-        rows.append(
-            f"| `{schema.signature}` | {', '.join(map(_param, schema.params)) or 'none'} | "
-            f"{'; '.join(conditions) or 'none'} | {_effects(schema)} |"
-        )
-    return "\n".join(rows)
+    return markdown_table(
+        ("action", "parameters", "preconditions (cause when false)", "effects"),
+        (
+            (
+                f"`{schema.signature}`",
+                ", ".join(map(_param, schema.params)) or "none",
+                "; ".join(f"{TESTS[p.test].describe(p.args)} (`{p.cause}`)" for p in schema.pre)
+                or "none",
+                _effects(schema),
+            )
+            for schema in VOCABULARIES[name].values()
+        ),
+    )
 
 
 def primitives_table() -> str:
-    rows = ["| primitive | kind | arguments | reads as |", "|---|---|---|---|"]
-    for kind, table in (("test", TESTS), ("effect", EFFECTS)):
-        for name in sorted(table):
-            p = table[name]
-            rows.append(f"| `{name}` | {kind} | {', '.join(p.params) or '-'} | {p.text} |")
-    return "\n".join(rows)
+    """One row per test and effect primitive: its arguments and how it reads."""
+    return markdown_table(
+        ("primitive", "kind", "arguments", "reads as"),
+        (
+            (f"`{name}`", kind, ", ".join(table[name].params) or "-", table[name].text)
+            for kind, table in (("test", TESTS), ("effect", EFFECTS))
+            for name in sorted(table)
+        ),
+    )
 
 
 def causes_table() -> str:
-    rows = ["| cause | error type | repairable | feedback |", "|---|---|---|---|"]
-    for cause in Cause.all():
-        rows.append(
-            f"| `{cause}` | {cause.error_type} | {'yes' if cause.repairable else 'no'} | "
-            f"{cause.feedback} |"
-        )
-    return "\n".join(rows)
+    """One row per registered cause: error type, whether repairable, feedback sentence."""
+    return markdown_table(
+        ("cause", "error type", "repairable", "feedback"),
+        (
+            (f"`{c}`", c.error_type, "yes" if c.repairable else "no", c.feedback)
+            for c in Cause.all()
+        ),
+    )
 
 
 def predicates_table() -> str:
-    rows = ["| predicate | true when |", "|---|---|"]
-    for predicate in PREDICATES.values():
-        rows.append(f"| `{predicate.signature}` | {predicate.doc} |")
-    word = StateWord()
-    rows.append(f"| `{word.signature}` | {word.doc} |")
-    return "\n".join(rows)
+    """One row per goal predicate, and the state-word form, with when it is true."""
+    return markdown_table(
+        ("predicate", "true when"),
+        ((f"`{p.signature}`", p.doc) for p in (*PREDICATES.values(), StateWord())),
+    )
 
 
 SECTIONS = {
@@ -102,6 +114,7 @@ def sections(text: str) -> list[str]:
 
 
 def main(paths: list[str]) -> None:
+    """Regenerate the generated sections of the documents at `paths`, in place."""
     for path in map(Path, paths):
         path.write_text(render(path.read_text(encoding="utf-8")), encoding="utf-8")
 

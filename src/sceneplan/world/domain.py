@@ -15,6 +15,7 @@ reads tasks (`sceneplan tasks show`) does not load them.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
@@ -29,113 +30,112 @@ from sceneplan.world.primitives import Cause, CauseRow, define_causes, get_effec
 K = NodeKind
 
 
-def _causes() -> tuple[CauseRow, ...]:
-    """The built-in causes, a table for `define_causes`: name, feedback sentence (over the
-    failure's facts), error type, repairable."""
-    wrong, missing = "wrong_action", "missing_action"
-    return (
-        ("unknown_action", "'{action}' is not an action; the actions are: {known}", wrong, False),
-        ("wrong_arity", "{action} takes {expected} argument(s), got {got}", wrong, False),
-        (
-            "unknown_node",
-            "there is no node called '{node}' in the scene graph{hint}",
-            "hallucinated_node",
-            False,
-        ),
-        ("wrong_kind", "{node} is {found}, but {action} needs {expected}", wrong, False),
-        (
-            "no_affordance",
-            "{node} cannot be used with {action} (its affordances: {affordances})",
-            wrong,
-            False,
-        ),
-        (
-            "not_adjacent",
-            "{x} is not reachable directly from {at}; go through the poses "
-            "connecting them (neighbours of {at}: {neighbours})",
-            "missing_pose",
-            True,
-        ),
-        ("not_in_room", "the agent is at {at}, not in {room} where {node} is", missing, True),
-        (
-            "not_accessed",
-            "{node} is at {asset}, which has not been accessed (accessed: {accessed})",
-            missing,
-            True,
-        ),
-        (
-            "nothing_accessed",
-            "no asset is accessed; access the asset to put {node} on first",
-            missing,
-            True,
-        ),
-        (
-            "hand_full",
-            "the agent is already holding {held} and has no hand free; put something down first",
-            missing,
-            True,
-        ),
-        ("not_holding", "the agent is not holding {node} (holding: {held})", missing, True),
-        ("container_closed", "{node} is inside {container}, which is closed", missing, True),
-        ("already_open", "{node} is already open", wrong, True),
-        ("already_closed", "{node} is already closed", wrong, True),
-        ("is_closed", "{node} is closed; open it first", missing, True),
-        ("already_on", "{node} is already on", wrong, True),
-        ("already_off", "{node} is already off", wrong, True),
-        ("must_close_first", "{node} is open; close it before turning it on", missing, True),
-        ("not_a_container", "{node} cannot hold things inside it", wrong, True),
-        ("already_plugged_in", "{node} is already plugged in", wrong, True),
-        ("already_plugged_out", "{node} is already unplugged", wrong, True),
-        ("already_clean", "{node} is already clean", wrong, True),
-        ("already_folded", "{node} is already folded", wrong, True),
-        ("already_unfolded", "{node} is already unfolded", wrong, True),
-        ("is_off", "{node} is off; turn it on first", missing, True),
-        # substances (world/substances.py)
-        (
-            "no_substance",
-            "{node} holds no substance and gives none; fill it first",
-            missing,
-            True,
-        ),
-        (
-            "nothing_to_remove",
-            "{node} is covered with nothing {tool} takes off now (covered with: {covering}); "
-            "mud, stains and oils come off only with a soaked tool",
-            missing,
-            True,
-        ),
-        ("not_standing", "the agent is {posture}; stand_up() first", missing, True),
-        ("already_standing", "the agent is already standing", wrong, True),
-        (
-            "carried",
-            "{node} is held by the agent, or is on or in what it holds (holding: {held}); "
-            "put it down first",
-            wrong,
-            True,
-        ),
-        # partial observability (world/partial.py): memory and the true world disagree
-        (
-            "stale_memory",
-            "{node} is not {where} as memory had it; memory has dropped it: look again to find it",
-            "incomplete_search",
-            True,
-        ),
-        (
-            "not_in_world",
-            "{node} is not there: nothing like it is {where}; memory has dropped it",
-            "hallucinated_node",
-            True,
-        ),
-        (
-            "state_changed",
-            "{node} is {found}, not {believed} as memory had it; memory is corrected",
-            "incomplete_search",
-            True,
-        ),
-    )
+_WRONG, _MISSING = "wrong_action", "missing_action"
+# The built-in causes, the table `define_causes` registers: name, feedback sentence (over
+# the failure's facts), error type, repairable.
+CAUSES: tuple[CauseRow, ...] = (
+    ("unknown_action", "'{action}' is not an action; the actions are: {known}", _WRONG, False),
+    ("wrong_arity", "{action} takes {expected} argument(s), got {got}", _WRONG, False),
+    (
+        "unknown_node",
+        "there is no node called '{node}' in the scene graph{hint}",
+        "hallucinated_node",
+        False,
+    ),
+    ("wrong_kind", "{node} is {found}, but {action} needs {expected}", _WRONG, False),
+    (
+        "no_affordance",
+        "{node} cannot be used with {action} (its affordances: {affordances})",
+        _WRONG,
+        False,
+    ),
+    (
+        "not_adjacent",
+        "{x} is not reachable directly from {at}; go through the poses "
+        "connecting them (neighbours of {at}: {neighbours})",
+        "missing_pose",
+        True,
+    ),
+    ("not_in_room", "the agent is at {at}, not in {room} where {node} is", _MISSING, True),
+    (
+        "not_accessed",
+        "{node} is at {asset}, which has not been accessed (accessed: {accessed})",
+        _MISSING,
+        True,
+    ),
+    (
+        "nothing_accessed",
+        "no asset is accessed; access the asset to put {node} on first",
+        _MISSING,
+        True,
+    ),
+    (
+        "hand_full",
+        "the agent is already holding {held} and has no hand free; put something down first",
+        _MISSING,
+        True,
+    ),
+    ("not_holding", "the agent is not holding {node} (holding: {held})", _MISSING, True),
+    ("container_closed", "{node} is inside {container}, which is closed", _MISSING, True),
+    ("already_open", "{node} is already open", _WRONG, True),
+    ("already_closed", "{node} is already closed", _WRONG, True),
+    ("is_closed", "{node} is closed; open it first", _MISSING, True),
+    ("already_on", "{node} is already on", _WRONG, True),
+    ("already_off", "{node} is already off", _WRONG, True),
+    ("must_close_first", "{node} is open; close it before turning it on", _MISSING, True),
+    ("not_a_container", "{node} cannot hold things inside it", _WRONG, True),
+    ("already_plugged_in", "{node} is already plugged in", _WRONG, True),
+    ("already_plugged_out", "{node} is already unplugged", _WRONG, True),
+    ("already_clean", "{node} is already clean", _WRONG, True),
+    ("already_folded", "{node} is already folded", _WRONG, True),
+    ("already_unfolded", "{node} is already unfolded", _WRONG, True),
+    ("is_off", "{node} is off; turn it on first", _MISSING, True),
+    # substances (world/substances.py)
+    (
+        "no_substance",
+        "{node} holds no substance and gives none; fill it first",
+        _MISSING,
+        True,
+    ),
+    (
+        "nothing_to_remove",
+        "{node} is covered with nothing {tool} takes off now (covered with: {covering}); "
+        "mud, stains and oils come off only with a soaked tool",
+        _MISSING,
+        True,
+    ),
+    ("not_standing", "the agent is {posture}; stand_up() first", _MISSING, True),
+    ("already_standing", "the agent is already standing", _WRONG, True),
+    (
+        "carried",
+        "{node} is held by the agent, or is on or in what it holds (holding: {held}); "
+        "put it down first",
+        _WRONG,
+        True,
+    ),
+    # partial observability (world/partial.py): memory and the true world disagree
+    (
+        "stale_memory",
+        "{node} is not {where} as memory had it; memory has dropped it: look again to find it",
+        "incomplete_search",
+        True,
+    ),
+    (
+        "not_in_world",
+        "{node} is not there: nothing like it is {where}; memory has dropped it",
+        "hallucinated_node",
+        True,
+    ),
+    (
+        "state_changed",
+        "{node} is {found}, not {believed} as memory had it; memory is corrected",
+        "incomplete_search",
+        True,
+    ),
+)
 
 
-define_causes(_causes())
+define_causes(CAUSES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +209,7 @@ class ActionSchema:
 
     @property
     def signature(self) -> str:
+        """The action as a prompt names it: `name(<p>, ...)`."""
         return f"{self.name}({', '.join('<' + p.name + '>' for p in self.params)})"
 
     def afforded(self, affordances: Collection[tuple[NodeKind, str]]) -> bool:
@@ -254,83 +255,137 @@ ASSETS = frozenset({K.ASSET})
 OBJECTS = frozenset({K.OBJECT})
 THINGS = frozenset({K.ASSET, K.OBJECT})
 
+# The preconditions that several actions share, each written once. `Reach` is a
+# vocabulary's "the agent can touch parameter p" (SayPlan: on the accessed asset,
+# LookPlanGraph: in the agent's room); the actions both vocabularies have take it.
+Reach = Callable[[str], Pre]
+STANDING = Pre("agent_standing", (), Cause.NOT_STANDING)
+HAND_FREE = Pre("hand_free", (), Cause.HAND_FULL)
 
-def _toggle(
-    name: str,
-    affordance: str,
-    reach: Pre,
-    pre_state: Pre,
-    word: str,
-    doc: str,
-    extra: tuple[Pre, ...] = (),
+
+def holding(o: str) -> Pre:
+    """The agent holds parameter `o`."""
+    return Pre("holding", (o,), Cause.NOT_HOLDING)
+
+
+def accessible(x: str) -> Pre:
+    """Parameter `x` is not inside a closed container."""
+    return Pre("accessible", (x,), Cause.CONTAINER_CLOSED)
+
+
+def not_carried(x: str) -> Pre:
+    """Parameter `x` is not held, nor on or in what the agent holds."""
+    return Pre("not_carried", (x,), Cause.CARRIED)
+
+
+def opening_clear(x: str) -> Pre:
+    """Nothing closes parameter `x`'s opening (it is open, or has no lid)."""
+    return Pre("opening_clear", (x,), Cause.IS_CLOSED)
+
+
+def open_container(x: str) -> tuple[Pre, ...]:
+    """Parameter `x` holds things inside it, and its opening is clear."""
+    return (Pre("is_container", (x,), Cause.NOT_A_CONTAINER), opening_clear(x))
+
+
+def on_accessed(x: str) -> Pre:
+    """SayPlan's reach: `x` is the accessed asset or on or in it."""
+    return Pre("reachable_accessed", (x,), Cause.NOT_ACCESSED)
+
+
+def in_room(x: str) -> Pre:
+    """LookPlanGraph's reach: `x` is in the agent's room."""
+    return Pre("in_room_of", (x,), Cause.NOT_IN_ROOM)
+
+
+# One action that puts the held object on or in a target: its name, the target's kinds
+# and affordance, where the object goes (`ontop_of`, `inside_of`), its prompt text.
+PutRow = tuple[str, frozenset[NodeKind], str, str, str]
+
+
+def _puts(
+    reach: Reach, held: tuple[Param, ...], hold: tuple[Pre, ...], r: str, rows: tuple[PutRow, ...]
+) -> tuple[ActionSchema, ...]:
+    """A vocabulary's put actions, one per row, on target parameter `r` after the `held`
+    ones: the agent holds the object (`hold`), reaches r, r is not closed in, and, to put
+    the object inside, r is an open container."""
+    return tuple(
+        ActionSchema(
+            name,
+            (*held, Param(r, kinds, affordance)),
+            (*hold, reach(r), accessible(r), *(open_container(r) if where == "inside_of" else ())),
+            (Eff("place", (r, where)),),
+            doc,
+        )
+        for name, kinds, affordance, where, doc in rows
+    )
+
+
+# The actions that change one state word of the thing they act on (and that it must
+# afford, under the action's name): the word it must have, the word it gets, and the
+# cause when it has the second already.
+TOGGLES: dict[str, tuple[str, str, Cause]] = {
+    "open": ("closed", "open", Cause.ALREADY_OPEN),
+    "close": ("open", "closed", Cause.ALREADY_CLOSED),
+    "turn_on": ("off", "on", Cause.ALREADY_ON),
+    "turn_off": ("on", "off", Cause.ALREADY_OFF),
+    "plug_in": ("plugged_out", "plugged_in", Cause.ALREADY_PLUGGED_IN),
+    "plug_out": ("plugged_in", "plugged_out", Cause.ALREADY_PLUGGED_OUT),
+    "wipe": ("dirty", "clean", Cause.ALREADY_CLEAN),
+    "fold": ("unfolded", "folded", Cause.ALREADY_FOLDED),
+    "unfold": ("folded", "unfolded", Cause.ALREADY_UNFOLDED),
+}
+
+
+def toggle(
+    name: str, doc: str, reach: Reach, *extra: Pre, param: Param | None = None
 ) -> ActionSchema:
+    """The `TOGGLES` action `name` on `param` (a thing x that affords it, by default),
+    which the agent must reach; `extra` preconditions follow. Switching a thing on lets
+    it act as an appliance."""
+    before, word, cause = TOGGLES[name]
+    p = param or Param("x", THINGS, name)
     return ActionSchema(
         name,
-        (Param("x", THINGS, affordance),),
-        (reach, pre_state, *extra),
-        (Eff("set_state", ("x", word)),)
-        + ((Eff("apply_appliance", ("x",)),) if word == "on" else ()),
+        (p,),
+        (reach(p.name), Pre("has_state", (p.name, before), cause), *extra),
+        (Eff("set_state", (p.name, word)),)
+        + ((Eff("apply_appliance", (p.name,)),) if word == "on" else ()),
         doc,
     )
 
 
-def _switches(reach: Pre) -> tuple[ActionSchema, ...]:
+def _switches(reach: Reach) -> tuple[ActionSchema, ...]:
     return (
-        _toggle(
-            "open",
-            "open",
-            reach,
-            Pre("has_state", ("x", "closed"), Cause.ALREADY_OPEN),
-            "open",
-            "Open a closed container (fridge, cabinet, drawer).",
-        ),
-        _toggle(
-            "close",
-            "close",
-            reach,
-            Pre("has_state", ("x", "open"), Cause.ALREADY_CLOSED),
-            "closed",
-            "Close an open container.",
-        ),
-        _toggle(
+        toggle("open", "Open a closed container (fridge, cabinet, drawer).", reach),
+        toggle("close", "Close an open container.", reach),
+        toggle(
             "turn_on",
-            "turn_on",
-            reach,
-            Pre("has_state", ("x", "off"), Cause.ALREADY_ON),
-            "on",
             "Switch a device on; an appliance acts on what is on or in it.",
-            (Pre("closed_if_container", ("x",), Cause.MUST_CLOSE_FIRST),),
-        ),
-        _toggle(
-            "turn_off",
-            "turn_off",
             reach,
-            Pre("has_state", ("x", "on"), Cause.ALREADY_OFF),
-            "off",
-            "Switch a device off.",
+            Pre("closed_if_container", ("x",), Cause.MUST_CLOSE_FIRST),
         ),
+        toggle("turn_off", "Switch a device off.", reach),
     )
 
 
-def _postures(reach: Pre) -> tuple[ActionSchema, ...]:
+def _postures(reach: Reach) -> tuple[ActionSchema, ...]:
     """Sitting and lying down on what affords it, and standing up (VirtualHome's SIT, LIE,
     STANDUP): the agent's posture, state words `sitting` / `lying` of the agent node."""
-    standing = Pre("agent_standing", (), Cause.NOT_STANDING)
+
+    def rest(name: str, posture: str, doc: str) -> ActionSchema:
+        """Taking `posture` on a thing x that affords `name`, from standing."""
+        return ActionSchema(
+            name,
+            (Param("x", THINGS, name),),
+            (reach("x"), STANDING),
+            (Eff("set_posture", (posture,)),),
+            doc,
+        )
+
     return (
-        ActionSchema(
-            "sit",
-            (Param("x", THINGS, "sit"),),
-            (reach, standing),
-            (Eff("set_posture", ("sitting",)),),
-            "Sit down on a chair, sofa or bed.",
-        ),
-        ActionSchema(
-            "lie",
-            (Param("x", THINGS, "lie"),),
-            (reach, standing),
-            (Eff("set_posture", ("lying",)),),
-            "Lie down on a bed or sofa.",
-        ),
+        rest("sit", "sitting", "Sit down on a chair, sofa or bed."),
+        rest("lie", "lying", "Lie down on a bed or sofa."),
         ActionSchema(
             "stand_up",
             (),
@@ -342,58 +397,19 @@ def _postures(reach: Pre) -> tuple[ActionSchema, ...]:
     )
 
 
-def _care(reach: Pre, reach_water: Pre) -> tuple[ActionSchema, ...]:
+def _care(reach: Reach) -> tuple[ActionSchema, ...]:
     """Plugging (VirtualHome's plug_in / plug_out), cleaning (wipe, rinse) and folding
     cloth (BEHAVIOR-1K's folded / unfolded: towels, shirts, sheets)."""
     return (
-        _toggle(
-            "plug_in",
-            "plug_in",
-            reach,
-            Pre("has_state", ("x", "plugged_out"), Cause.ALREADY_PLUGGED_IN),
-            "plugged_in",
-            "Plug a device's cord into the socket.",
-        ),
-        _toggle(
-            "plug_out",
-            "plug_out",
-            reach,
-            Pre("has_state", ("x", "plugged_in"), Cause.ALREADY_PLUGGED_OUT),
-            "plugged_out",
-            "Unplug a device.",
-        ),
-        _toggle(
-            "wipe",
-            "wipe",
-            reach,
-            Pre("has_state", ("x", "dirty"), Cause.ALREADY_CLEAN),
-            "clean",
-            "Wipe a dirty surface or object clean.",
-        ),
-        _toggle(
-            "fold",
-            "fold",
-            reach,
-            Pre("has_state", ("x", "unfolded"), Cause.ALREADY_FOLDED),
-            "folded",
-            "Fold an unfolded cloth (a towel, a shirt, a sheet).",
-        ),
-        _toggle(
-            "unfold",
-            "unfold",
-            reach,
-            Pre("has_state", ("x", "folded"), Cause.ALREADY_UNFOLDED),
-            "unfolded",
-            "Unfold a folded cloth, spreading it out.",
-        ),
+        toggle("plug_in", "Plug a device's cord into the socket.", reach),
+        toggle("plug_out", "Unplug a device.", reach),
+        toggle("wipe", "Wipe a dirty surface or object clean.", reach),
+        toggle("fold", "Fold an unfolded cloth (a towel, a shirt, a sheet).", reach),
+        toggle("unfold", "Unfold a folded cloth, spreading it out.", reach),
         ActionSchema(
             "rinse",
             (Param("o", OBJECTS), Param("s", THINGS, "rinse")),
-            (
-                Pre("holding", ("o",), Cause.NOT_HOLDING),
-                reach_water,
-                Pre("has_state", ("s", "on"), Cause.IS_OFF),
-            ),
+            (holding("o"), reach("s"), Pre("has_state", ("s", "on"), Cause.IS_OFF)),
             (Eff("set_state", ("o", "clean")),),
             "Rinse the held object clean under a running tap (a sink or faucet that is on).",
         ),
@@ -409,26 +425,25 @@ ATTACH_DOC = (
 )
 
 
-def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
+def _substances(reach: Reach) -> tuple[ActionSchema, ...]:
     """Substances (BEHAVIOR-1K's filled / contains / covered / saturated / insource, see
     `world.substances`): fill a held container from a source, pour or sprinkle what a held
-    thing holds, soak a cloth, wipe a covered thing with a tool. `reach(p)` is the
-    vocabulary's precondition that the agent can touch parameter p. Affordances: `fill`
+    thing holds, soak a cloth, wipe a covered thing with a tool. Affordances: `fill`
     (a container for substances), `pour` (an object that pours or sprinkles), `source`
     (gives a substance), `soak` (a cloth), `wiper` (a cleaning tool), `coat` (a surface
     substances cover)."""
-    holding = (Pre("holding", ("o",), Cause.NOT_HOLDING),)
 
     def onto(x: str) -> tuple[Pre, ...]:
-        return (Pre("not_carried", (x,), Cause.CARRIED), reach(x))
+        return (holding("o"), not_carried(x), reach(x))
 
-    running = Pre("running", ("o",), Cause.IS_OFF)
-    holds = Pre("has_substance", ("o",), Cause.NO_SUBSTANCE)
+    def supplies(x: str) -> tuple[Pre, ...]:  # on (or switchless), holding or giving some
+        return (Pre("running", (x,), Cause.IS_OFF), Pre("has_substance", (x,), Cause.NO_SUBSTANCE))
+
     return (
         ActionSchema(
             "fill",
             (Param("o", OBJECTS, "fill"), Param("s", THINGS, "source")),
-            (*holding, reach("s"), Pre("running", ("s",), Cause.IS_OFF)),
+            (holding("o"), reach("s"), Pre("running", ("s",), Cause.IS_OFF)),
             (Eff("fill_from", ("o", "s")),),
             "Fill the held container from a source that gives a substance (water from a "
             "sink that is on).",
@@ -436,33 +451,21 @@ def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
         ActionSchema(
             "pour",
             (Param("o", OBJECTS, "pour"), Param("c", THINGS, "fill")),
-            (
-                *holding,
-                *onto("c"),
-                Pre("accessible", ("c",), Cause.CONTAINER_CLOSED),
-                Pre("opening_clear", ("c",), Cause.IS_CLOSED),
-                running,
-                holds,
-            ),
+            (*onto("c"), accessible("c"), opening_clear("c"), *supplies("o")),
             (Eff("pour_into", ("o", "c")),),
             "Pour what the held thing holds or gives into a container (it empties).",
         ),
         ActionSchema(
             "sprinkle",
             (Param("o", OBJECTS, "pour"), Param("x", THINGS, "coat")),
-            (*holding, *onto("x"), running, holds),
+            (*onto("x"), *supplies("o")),
             (Eff("sprinkle_on", ("o", "x")),),
             "Sprinkle or spray what the held thing holds or gives over a thing, covering it.",
         ),
         ActionSchema(
             "soak",
             (Param("o", OBJECTS, "soak"), Param("x", THINGS, "fill")),
-            (
-                *holding,
-                *onto("x"),
-                Pre("running", ("x",), Cause.IS_OFF),
-                Pre("has_substance", ("x",), Cause.NO_SUBSTANCE),
-            ),
+            (*onto("x"), *supplies("x")),
             (Eff("soak_in", ("o", "x")),),
             "Soak the held cloth in what a container holds or gives (a bucket of water, a "
             "running sink).",
@@ -470,12 +473,17 @@ def _substances(reach: Callable[[str], Pre]) -> tuple[ActionSchema, ...]:
         ActionSchema(
             "wipe_with",
             (Param("o", OBJECTS, "wiper"), Param("x", THINGS, "coat")),
-            (*holding, *onto("x"), Pre("removable", ("x", "o"), Cause.NOTHING_TO_REMOVE)),
+            (*onto("x"), Pre("removable", ("x", "o"), Cause.NOTHING_TO_REMOVE)),
             (Eff("remove_cover", ("x", "o")),),
             "Wipe what covers a thing off it with the held tool (a rag, a brush); mud, "
             "stains and oils need the tool soaked first.",
         ),
     )
+
+
+def _common(reach: Reach) -> tuple[ActionSchema, ...]:
+    """The actions SayPlan's and LookPlanGraph's vocabularies share, over their reach."""
+    return (*_switches(reach), *_care(reach), *_postures(reach), *_substances(reach))
 
 
 _DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
@@ -486,28 +494,21 @@ SAYPLAN: dict[str, ActionSchema] = {
         ActionSchema(
             "goto",
             (Param("x", PLACES),),
-            (
-                Pre("adjacent", ("x",), Cause.NOT_ADJACENT),
-                Pre("agent_standing", (), Cause.NOT_STANDING),
-            ),
+            (Pre("adjacent", ("x",), Cause.NOT_ADJACENT), STANDING),
             (Eff("move_agent", ("x",)),),
             "Move to a room or pose node linked to the current one.",
         ),
         ActionSchema(
             "access",
             (Param("a", ASSETS),),
-            (Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),),
+            (in_room("a"),),
             (Eff("set_accessed", ("a",)),),
             "Reach an asset in the current room, and the objects on or in it.",
         ),
         ActionSchema(
             "pickup",
             (Param("o", OBJECTS, "pickup"),),
-            (
-                Pre("hand_free", (), Cause.HAND_FULL),
-                Pre("asset_accessed", ("o",), Cause.NOT_ACCESSED),
-                Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
-            ),
+            (HAND_FREE, Pre("asset_accessed", ("o",), Cause.NOT_ACCESSED), accessible("o")),
             (Eff("grab", ("o",)),),
             "Pick up an accessible object from the accessed asset (one at a time).",
         ),
@@ -515,7 +516,7 @@ SAYPLAN: dict[str, ActionSchema] = {
             "release",
             (Param("o", OBJECTS),),
             (
-                Pre("holding", ("o",), Cause.NOT_HOLDING),
+                holding("o"),
                 Pre("something_accessed", ("o",), Cause.NOTHING_ACCESSED),
                 Pre("accessed_affords_release", (), Cause.NO_AFFORDANCE),
             ),
@@ -523,53 +524,38 @@ SAYPLAN: dict[str, ActionSchema] = {
             "Put the held object in the accessed asset if it is an open container, "
             "otherwise on top of it.",
         ),
-        ActionSchema(
-            "release_in",
-            (Param("o", OBJECTS), Param("r", OBJECTS, "release")),
+        *_puts(
+            on_accessed,
+            (Param("o", OBJECTS),),
+            (holding("o"),),
+            "r",
             (
-                Pre("holding", ("o",), Cause.NOT_HOLDING),
-                Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
-                Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
-                Pre("is_container", ("r",), Cause.NOT_A_CONTAINER),
-                Pre("opening_clear", ("r",), Cause.IS_CLOSED),
+                (
+                    "release_in",
+                    OBJECTS,
+                    "release",
+                    "inside_of",
+                    "Put the held object inside an object on the accessed asset (a bowl, a "
+                    "sack, an open box).",
+                ),
+                (
+                    "release_on",
+                    THINGS,
+                    "release",
+                    "ontop_of",
+                    "Put the held object on top of the accessed asset (even one that holds "
+                    "things inside, a shelf) or of an object on it (a plate, a tray).",
+                ),
+                ("attach", THINGS, "attach", "ontop_of", ATTACH_DOC),
             ),
-            (Eff("place", ("r", "inside_of")),),
-            "Put the held object inside an object on the accessed asset (a bowl, a sack, "
-            "an open box).",
         ),
-        ActionSchema(
-            "release_on",
-            (Param("o", OBJECTS), Param("r", THINGS, "release")),
-            (
-                Pre("holding", ("o",), Cause.NOT_HOLDING),
-                Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
-                Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
-            ),
-            (Eff("place", ("r", "ontop_of")),),
-            "Put the held object on top of the accessed asset (even one that holds things "
-            "inside, a shelf) or of an object on it (a plate, a tray).",
-        ),
-        ActionSchema(
-            "attach",
-            (Param("o", OBJECTS), Param("r", THINGS, "attach")),
-            (
-                Pre("holding", ("o",), Cause.NOT_HOLDING),
-                Pre("reachable_accessed", ("r",), Cause.NOT_ACCESSED),
-                Pre("accessible", ("r",), Cause.CONTAINER_CLOSED),
-            ),
-            (Eff("place", ("r", "ontop_of")),),
-            ATTACH_DOC,
-        ),
-        *_switches(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
-        *_care(
-            Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED),
-            Pre("reachable_accessed", ("s",), Cause.NOT_ACCESSED),
-        ),
-        *_postures(Pre("reachable_accessed", ("x",), Cause.NOT_ACCESSED)),
-        *_substances(lambda x: Pre("reachable_accessed", (x,), Cause.NOT_ACCESSED)),
+        *_common(on_accessed),
         _DONE,
     )
 }
+
+# LookPlanGraph's put actions act on the one held object, which stays unnamed.
+_HOLDING_ANY = Pre("holding_any", (), Cause.NOT_HOLDING)
 
 LOOKPLANGRAPH: dict[str, ActionSchema] = {
     s.name: s
@@ -577,82 +563,54 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
         ActionSchema(
             "go_to",
             (Param("r", ROOMS),),
-            (Pre("agent_standing", (), Cause.NOT_STANDING),),
+            (STANDING,),
             (Eff("move_agent", ("r",)),),
             "Move to a room node (navigation is handled for you).",
         ),
         ActionSchema(
             "pick_up",
             (Param("o", OBJECTS, "pickup"),),
-            (
-                Pre("hand_free", (), Cause.HAND_FULL),
-                Pre("in_room_of", ("o",), Cause.NOT_IN_ROOM),
-                Pre("accessible", ("o",), Cause.CONTAINER_CLOSED),
-            ),
+            (HAND_FREE, in_room("o"), accessible("o")),
             (Eff("grab", ("o",)),),
             "Pick up an accessible object in the current room (one at a time).",
         ),
-        ActionSchema(
-            "put_on",
-            (Param("a", THINGS, "release"),),
+        *_puts(
+            in_room,
+            (),
+            (_HOLDING_ANY, not_carried("a")),
+            "a",
             (
-                Pre("holding_any", (), Cause.NOT_HOLDING),
-                Pre("not_carried", ("a",), Cause.CARRIED),
-                Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
-                Pre("accessible", ("a",), Cause.CONTAINER_CLOSED),
+                (
+                    "put_on",
+                    THINGS,
+                    "release",
+                    "ontop_of",
+                    "Put the held object on top of an asset, or of an object that takes "
+                    "things (a plate, a tray).",
+                ),
+                (
+                    "put_inside",
+                    THINGS,
+                    "release",
+                    "inside_of",
+                    "Put the held object inside an open container or a receptacle (a bowl, "
+                    "a sack).",
+                ),
+                ("attach", THINGS, "attach", "ontop_of", ATTACH_DOC),
             ),
-            (Eff("place", ("a", "ontop_of")),),
-            "Put the held object on top of an asset, or of an object that takes things "
-            "(a plate, a tray).",
         ),
-        ActionSchema(
-            "put_inside",
-            (Param("a", THINGS, "release"),),
-            (
-                Pre("holding_any", (), Cause.NOT_HOLDING),
-                Pre("not_carried", ("a",), Cause.CARRIED),
-                Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
-                Pre("accessible", ("a",), Cause.CONTAINER_CLOSED),
-                Pre("is_container", ("a",), Cause.NOT_A_CONTAINER),
-                Pre("opening_clear", ("a",), Cause.IS_CLOSED),
-            ),
-            (Eff("place", ("a", "inside_of")),),
-            "Put the held object inside an open container or a receptacle (a bowl, a sack).",
-        ),
-        ActionSchema(
-            "attach",
-            (Param("a", THINGS, "attach"),),
-            (
-                Pre("holding_any", (), Cause.NOT_HOLDING),
-                Pre("not_carried", ("a",), Cause.CARRIED),
-                Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
-                Pre("accessible", ("a",), Cause.CONTAINER_CLOSED),
-            ),
-            (Eff("place", ("a", "ontop_of")),),
-            ATTACH_DOC,
-        ),
-        *_switches(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
-        *_care(
-            Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM),
-            Pre("in_room_of", ("s",), Cause.NOT_IN_ROOM),
-        ),
-        *_postures(Pre("in_room_of", ("x",), Cause.NOT_IN_ROOM)),
-        *_substances(lambda x: Pre("in_room_of", (x,), Cause.NOT_IN_ROOM)),
+        *_common(in_room),
         ActionSchema(
             "look_on",
             (Param("a", ASSETS),),
-            (Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),),
+            (in_room("a"),),
             (Eff("observe", ("a", "ontop_of")),),
             "Look on top of an asset; what is found is added to the graph.",
         ),
         ActionSchema(
             "look_inside",
             (Param("a", ASSETS),),
-            (
-                Pre("in_room_of", ("a",), Cause.NOT_IN_ROOM),
-                Pre("is_container", ("a",), Cause.NOT_A_CONTAINER),
-                Pre("opening_clear", ("a",), Cause.IS_CLOSED),
-            ),
+            (in_room("a"), *open_container("a")),
             (Eff("observe", ("a", "inside_of")),),
             "Look inside an open container; what is found is added to the graph.",
         ),
@@ -672,7 +630,7 @@ def _naming_the_held(schemas: dict[str, ActionSchema]) -> dict[str, ActionSchema
             # with a hand free, what is held (or on or in it) could be picked up again
             doc = schema.doc.replace("(one at a time)", "(two hands: up to two objects)")
             taken = schema.params[0].name
-            pre = (schema.pre[0], Pre("not_carried", (taken,), Cause.CARRIED), *schema.pre[1:])
+            pre = (schema.pre[0], not_carried(taken), *schema.pre[1:])
             out[name] = replace(schema, pre=pre, doc=doc)
             continue
         if not any(p.test == "holding_any" for p in schema.pre):
@@ -720,49 +678,27 @@ class Registry(dict[str, V], Generic[V]):
         if self.ready and not _extensions_loaded:
             load_extensions()
 
-    def __getitem__(self, key: str) -> V:
-        self._load()
-        return super().__getitem__(key)
 
-    def __contains__(self, key: object) -> bool:
-        self._load()
-        return super().__contains__(key)
+# every way to read or add to a dict, each of which `Registry` makes load the extensions
+_REGISTRY_READS = (
+    "__getitem__", "__contains__", "__iter__", "__len__", "__repr__", "get", "keys", "values",
+    "items", "setdefault", "pop",
+)  # fmt: skip
 
-    def __iter__(self) -> Any:
-        self._load()
-        return super().__iter__()
 
-    def __len__(self) -> int:
-        self._load()
-        return super().__len__()
+def _loading(name: str) -> Callable[..., Any]:
+    method = getattr(dict, name)
 
-    def __repr__(self) -> str:
+    @functools.wraps(method)
+    def loading(self: Registry[Any], *args: Any) -> Any:
         self._load()
-        return super().__repr__()
+        return method(self, *args)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        self._load()
-        return super().get(key, default)
+    return loading
 
-    def keys(self) -> Any:
-        self._load()
-        return super().keys()
 
-    def values(self) -> Any:
-        self._load()
-        return super().values()
-
-    def items(self) -> Any:
-        self._load()
-        return super().items()
-
-    def setdefault(self, key: str, default: Any = None) -> Any:
-        self._load()
-        return super().setdefault(key, default)
-
-    def pop(self, key: str, *default: Any) -> Any:
-        self._load()
-        return super().pop(key, *default)
+for _name in _REGISTRY_READS:
+    setattr(Registry, _name, _loading(_name))
 
 
 VOCABULARIES: Registry[dict[str, ActionSchema]] = Registry(

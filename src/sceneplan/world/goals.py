@@ -18,6 +18,7 @@ import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from sceneplan.errors import GoalParseError, UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
@@ -40,13 +41,18 @@ class Formula:
     """A goal formula. `holds` decides it; `failing` lists the literals that make it false."""
 
     def holds(self, state: WorldState, env: dict[str, str] | None = None) -> bool:
+        """Whether the formula is true in `state`, its variables bound as in `env`."""
         raise NotImplementedError
 
     def failing(self, state: WorldState, env: dict[str, str]) -> Iterator[str]:
+        """Why the formula is false in `state`, one sentence a part that fails (called
+        only where it does not hold)."""
         if not self.holds(state, env):
             yield f"{self.render(env)} is false"
 
     def render(self, env: dict[str, str] | None = None) -> str:
+        """The formula in the goal language, with the variables in `env` replaced by their
+        values; a part that binds tighter than its context is wrapped in brackets."""
         raise NotImplementedError
 
     def explain(self, state: WorldState) -> list[str]:
@@ -67,6 +73,8 @@ class Formula:
 
 @dataclass(frozen=True)
 class Const(Formula):
+    """`true` or `false`."""
+
     value: bool
 
     def holds(self, state, env=None):
@@ -85,6 +93,7 @@ class Atom(Formula):
 
     @property
     def predicate(self) -> GoalPredicate:
+        """The registered goal predicate the atom applies."""
         return get_predicate(self.name)
 
     def holds(self, state, env=None):
@@ -119,6 +128,8 @@ class Prop(Formula):
 
 @dataclass(frozen=True)
 class Not(Formula):
+    """`not A`."""
+
     body: Formula
 
     def holds(self, state, env=None):
@@ -132,8 +143,24 @@ class Not(Formula):
 
 
 @dataclass(frozen=True)
-class And(Formula):
+class Joined(Formula):
+    """Parts joined by a connective word (`and`, `or`, `then`), the formula's children."""
+
     parts: tuple[Formula, ...]
+    word: ClassVar[str]
+
+    def render(self, env=None):
+        return f" {self.word} ".join(_wrap(p, env) for p in self.parts)
+
+    def children(self):
+        return self.parts
+
+
+@dataclass(frozen=True)
+class And(Joined):
+    """`A and B and ...`: every part holds."""
+
+    word = "and"
 
     def holds(self, state, env=None):
         return all(p.holds(state, env) for p in self.parts)
@@ -143,16 +170,12 @@ class And(Formula):
             if not part.holds(state, env):
                 yield from part.failing(state, env)
 
-    def render(self, env=None):
-        return " and ".join(_wrap(p, env) for p in self.parts)
-
-    def children(self):
-        return self.parts
-
 
 @dataclass(frozen=True)
-class Or(Formula):
-    parts: tuple[Formula, ...]
+class Or(Joined):
+    """`A or B or ...`: some part holds."""
+
+    word = "or"
 
     def holds(self, state, env=None):
         return any(p.holds(state, env) for p in self.parts)
@@ -160,15 +183,11 @@ class Or(Formula):
     def failing(self, state, env):
         yield f"none of these holds: {self.render(env)}"
 
-    def render(self, env=None):
-        return " or ".join(_wrap(p, env) for p in self.parts)
-
-    def children(self):
-        return self.parts
-
 
 @dataclass(frozen=True)
 class Implies(Formula):
+    """`A implies B`: B holds wherever A does."""
+
     left: Formula
     right: Formula
 
@@ -185,8 +204,43 @@ class Implies(Formula):
         return (self.left, self.right)
 
 
+class Scoped(Formula):
+    """A formula that binds variables (`bound`) over its `body`, its one child: the nodes
+    it names are the body's but those."""
+
+    body: Formula
+
+    def bound(self) -> tuple[str, ...]:
+        """The variables the formula binds."""
+        raise NotImplementedError
+
+    def nodes(self):
+        return self.body.nodes() - set(self.bound())
+
+    def children(self):
+        return (self.body,)
+
+
+class OverMembers(Scoped):
+    """A formula that binds one variable `var` to each member of `selector` in turn."""
+
+    var: str
+    selector: str
+
+    def bound(self):
+        return (self.var,)
+
+    def domain(self, graph: SceneGraph) -> list[str]:
+        """The members of the selector in `graph`: the values `var` takes."""
+        return members(self.selector, graph)
+
+    def bindings(self, graph: SceneGraph, env: dict[str, str]) -> Iterator[dict[str, str]]:
+        """`env` with `var` bound to each member of the selector in turn."""
+        return ({**env, self.var: x} for x in self.domain(graph))
+
+
 @dataclass(frozen=True)
-class Quantified(Formula):
+class Quantified(OverMembers):
     """`forall`/`exists` VAR `in` a category or `kind:KIND`."""
 
     universal: bool
@@ -194,32 +248,21 @@ class Quantified(Formula):
     selector: str
     body: Formula
 
-    def domain(self, graph: SceneGraph) -> list[str]:
-        return members(self.selector, graph)
-
     def holds(self, state, env=None):
-        env = env or {}
-        results = (self.body.holds(state, {**env, self.var: x}) for x in self.domain(state.graph))
+        results = (self.body.holds(state, e) for e in self.bindings(state.graph, env or {}))
         return all(results) if self.universal else any(results)
 
     def failing(self, state, env):
         if not self.universal:
             yield f"no {self.selector} satisfies {self.body.render(env)}"
             return
-        for x in self.domain(state.graph):
-            inner = {**env, self.var: x}
+        for inner in self.bindings(state.graph, env):
             if not self.body.holds(state, inner):
                 yield from self.body.failing(state, inner)
 
     def render(self, env=None):
         word = "forall" if self.universal else "exists"
         return f"{word} {self.var} in {self.selector}: {_wrap(self.body, env)}"
-
-    def nodes(self):
-        return self.body.nodes() - {self.var}
-
-    def children(self):
-        return (self.body,)
 
 
 def members(selector: str, graph: SceneGraph) -> list[str]:
@@ -231,7 +274,7 @@ def members(selector: str, graph: SceneGraph) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Counted(Formula):
+class Counted(OverMembers):
     """`forn N VAR in SELECTOR: body`: at least N members satisfy the body (BDDL's forn)."""
 
     n: int
@@ -239,11 +282,9 @@ class Counted(Formula):
     selector: str
     body: Formula
 
-    def domain(self, graph: SceneGraph) -> list[str]:
-        return members(self.selector, graph)
-
     def count(self, state: WorldState, env: dict[str, str]) -> int:
-        return sum(self.body.holds(state, {**env, self.var: x}) for x in self.domain(state.graph))
+        """How many members of the selector satisfy the body."""
+        return sum(self.body.holds(state, e) for e in self.bindings(state.graph, env))
 
     def holds(self, state, env=None):
         return self.count(state, env or {}) >= self.n
@@ -257,15 +298,9 @@ class Counted(Formula):
     def render(self, env=None):
         return f"forn {self.n} {self.var} in {self.selector}: {_wrap(self.body, env)}"
 
-    def nodes(self):
-        return self.body.nodes() - {self.var}
-
-    def children(self):
-        return (self.body,)
-
 
 @dataclass(frozen=True)
-class Paired(Formula):
+class Paired(Scoped):
     """`forpairs X in S1, Y in S2: body`: a one-to-one pairing of the two sets in which
     every pair satisfies the body, covering the smaller set (BDDL's forpairs); with `n`
     (`fornpairs N ...`), at least n such disjoint pairs. A node is never paired with
@@ -278,7 +313,11 @@ class Paired(Formula):
     selector2: str
     body: Formula
 
+    def bound(self):
+        return (self.var1, self.var2)
+
     def domains(self, graph: SceneGraph) -> tuple[list[str], list[str]]:
+        """The members of the two selectors in `graph`."""
         return members(self.selector1, graph), members(self.selector2, graph)
 
     def required(self, graph: SceneGraph) -> int:
@@ -329,15 +368,9 @@ class Paired(Formula):
             f"{_wrap(self.body, env)}"
         )
 
-    def nodes(self):
-        return self.body.nodes() - {self.var1, self.var2}
-
-    def children(self):
-        return (self.body,)
-
 
 @dataclass(frozen=True)
-class Then(Formula):
+class Then(Joined):
     """`A then B`: A holds in some state of the run, and B at its end, after it.
 
     Checked over the trajectory a world state carries (`WorldState.trail`: the
@@ -346,7 +379,7 @@ class Then(Formula):
     later) B, and C at the end. Only at the top of a goal.
     """
 
-    parts: tuple[Formula, ...]
+    word = "then"
 
     def reached(self, state: WorldState, env: dict[str, str] | None = None) -> int:
         """How many of the parts before the last hold in order along the trajectory."""
@@ -369,16 +402,10 @@ class Then(Formula):
             yield f"{self.parts[done].render(env)} never held (in order) during the run"
         yield from self.parts[-1].failing(state, env)
 
-    def render(self, env=None):
-        return " then ".join(_wrap(p, env) for p in self.parts)
-
-    def children(self):
-        return self.parts
-
 
 def _wrap(formula: Formula, env) -> str:
     text = formula.render(env)
-    wrapped = And | Or | Implies | Quantified | Counted | Paired | Then
+    wrapped = Joined | Implies | Scoped
     return f"({text})" if isinstance(formula, wrapped) else text
 
 
@@ -424,7 +451,7 @@ def check_goal(
 
 def selectors(formula: Formula) -> tuple[str, ...]:
     """The selectors a quantifier ranges over (none for anything else)."""
-    if isinstance(formula, Quantified | Counted):
+    if isinstance(formula, OverMembers):
         return (formula.selector,)
     if isinstance(formula, Paired):
         return (formula.selector1, formula.selector2)

@@ -66,6 +66,7 @@ class Observation:
     id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The observation as JSON (`from_dict` reads it back)."""
         out = asdict(self)
         out["relation"] = self.relation.value if self.relation else None
         out["states"], out["properties"] = list(self.states), list(self.properties)
@@ -74,6 +75,7 @@ class Observation:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation `to_dict` wrote."""
         data = dict(data)
         data["relation"] = Relation(data["relation"]) if data.get("relation") else None
         for key in ("states", "properties", "affordances"):
@@ -93,6 +95,7 @@ class MemoryChange:
         return bool(self.added or self.forgotten or self.corrected)
 
     def merge(self, other: MemoryChange) -> None:
+        """Add another change's nodes to this one's lists (each node once)."""
         self.added += [n for n in other.added if n not in self.added]
         self.forgotten += [n for n in other.forgotten if n not in self.forgotten]
         self.corrected += [n for n in other.corrected if n not in self.corrected]
@@ -125,9 +128,11 @@ class Memory:
 
     @property
     def graph(self) -> SceneGraph:
+        """The memory graph (the robot's belief of the scene)."""
         return self.state.graph
 
     def knows(self, node_id: str) -> bool:
+        """Whether the memory graph has the node."""
         return node_id in self.state.graph
 
     def true_id(self, memory_id: str) -> str:

@@ -39,7 +39,7 @@ from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.domain import Cause
 from sceneplan.world.memory import Memory, MemoryChange, Observation
-from sceneplan.world.simulator import Failure, Simulator
+from sceneplan.world.simulator import Checked, Failure, Simulator
 from sceneplan.world.state import WorldState
 
 # The actions that look, and the relation each looks for.
@@ -47,7 +47,7 @@ LOOKS: dict[str, Relation] = {"look_on": Relation.ONTOP_OF, "look_inside": Relat
 
 
 @dataclass
-class Outcome:
+class Outcome(Checked):
     """What one action did: run (`ok`), refused by memory or by the true world, with why.
 
     `executed` is the action in the true world's ids (None when memory refused
@@ -61,14 +61,7 @@ class Outcome:
     refused_by: str | None = None  # "memory" or "world"
     look: tuple[str, Relation] | None = None
     change: MemoryChange = field(default_factory=MemoryChange)
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def feedback(self) -> str:
-        return "ok" if self.failure is None else self.failure.message
+    success = "ok"
 
 
 class PartialWorld:
@@ -282,10 +275,14 @@ class LookScore:
     inside_expected: int = 0
 
     def add(self, other: LookScore) -> None:
+        """Add another score's counts to this one's."""
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def rates(self) -> dict[str, float | None]:
+        """The rates of nodes found (`np`) and of on / inside relations right (None where
+        none was expected)."""
+
         def rate(a: int, b: int) -> float | None:
             return a / b if b else None
 

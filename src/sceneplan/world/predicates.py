@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar, Protocol
 
-from sceneplan.graph.model import NodeKind, Relation, SceneGraph
+from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
 from sceneplan.world.domain import Registry, setters
 from sceneplan.world.primitives import (
     Chain,
@@ -73,12 +73,20 @@ class GoalGrounding(Protocol):
     """
 
     @property
-    def g(self) -> Grounding: ...
+    def g(self) -> Grounding:
+        """The grounder of the task the goal is compiled for."""
 
-    def prop(self, fact: tuple) -> Any: ...
-    def const(self, value: bool) -> Any: ...
-    def all_of(self, parts: Iterable[Any]) -> Any: ...
-    def any_of(self, parts: Iterable[Any]) -> Any: ...
+    def prop(self, fact: tuple) -> Any:
+        """The goal-tree leaf for a task fact."""
+
+    def const(self, value: bool) -> Any:
+        """The goal-tree constant true or false."""
+
+    def all_of(self, parts: Iterable[Any]) -> Any:
+        """The conjunction of the parts, simplified."""
+
+    def any_of(self, parts: Iterable[Any]) -> Any:
+        """The disjunction of the parts, simplified."""
 
 
 Compiled = Any  # a goal-tree formula over task facts, built through GoalGrounding
@@ -99,17 +107,21 @@ class GoalPredicate(ABC):
 
     @property
     def arity(self) -> int:
+        """How many arguments the predicate takes."""
         return len(self.params)
 
     def node_args(self, args: tuple[str, ...]) -> tuple[str, ...]:
+        """The arguments that name nodes (not words such as a category), by `arg_kinds`."""
         kinds = self.arg_kinds or ("node",) * len(args)
         return tuple(a for a, k in zip(args, kinds, strict=True) if k == "node")
 
     def subject_of(self, args: tuple[str, ...]) -> str | None:
+        """The argument the atom is about (`subject`), or None."""
         return None if self.subject is None or not args else args[self.subject]
 
     @property
     def signature(self) -> str:
+        """The predicate with its parameters: `name(x, y)`."""
         return f"{self.name}({', '.join(self.params)})"
 
     @abstractmethod
@@ -170,10 +182,12 @@ def _links(c: GoalGrounding, facts: Iterable[tuple]) -> Compiled:
 
 
 def agent_at(c: GoalGrounding, place: str) -> Compiled:
+    """The compiled goal that the agent is at `place` (false for a place out of scope)."""
     return c.prop(("at", place)) if place in c.g.place_set else c.const(False)
 
 
 def agent_within(c: GoalGrounding, y: str) -> Compiled:
+    """The compiled goal that the agent is at y or at a place inside it."""
     g = c.g
     return c.any_of(c.prop(("at", p)) for p in g.places if p == y or y in g.graph.ancestors(p))
 
@@ -292,8 +306,54 @@ class At(_Relation):
     relations = (Relation.ONTOP_OF, Relation.INSIDE_OF)
 
 
+class SharedSupport(GoalPredicate):
+    """A relation of object x to y through what x rests on, the graph having no geometry:
+    x rests on a support that `rests` accepts, a support in fixed furniture y's room (y an
+    asset) or one that holds object y the same way."""
+
+    @abstractmethod
+    def rests(self, relation: Relation, support: Node, y_kind: NodeKind) -> bool:
+        """Whether x resting `relation` on `support` can relate it to a y of `y_kind`."""
+
+    def holds(self, state, x, y):
+        if x == y or state.node(x).kind is not K.OBJECT:
+            return False
+        relation, support = state.relation(x), state.parent(x)
+        kind = state.node(y).kind
+        if support is None or kind not in (K.ASSET, K.OBJECT):
+            return False
+        if not self.rests(relation, state.node(support), kind):
+            return False
+        if kind is K.ASSET:
+            return state.graph.room_of(support) == state.graph.room_of(y)
+        return support == state.parent(y) and state.relation(y) is relation
+
+    def compile(self, c, x, y):
+        if x == y or _kind(c, x) is not K.OBJECT:
+            return c.const(False)
+        graph, kind = c.g.graph, _kind(c, y)
+        if kind not in (K.ASSET, K.OBJECT):
+            return c.const(False)
+        spots = [(s, r) for s, r in c.g.placements(x) if self.rests(r, graph.nodes[s], kind)]
+        if kind is K.ASSET:
+            room = graph.room_of(y)
+            return c.any_of(c.prop((r.value, x, s)) for s, r in spots if graph.room_of(s) == room)
+        return c.any_of(
+            c.all_of([c.prop((r.value, x, s)), c.prop((r.value, y, s))])
+            for s, r in self.together(c, x, y, spots)
+        )
+
+    def together(
+        self, c: GoalGrounding, x: str, y: str, spots: list[tuple[str, Relation]]
+    ) -> list[tuple[str, Relation]]:
+        """The supports among x's `spots` that object y may rest on the same way, in the
+        order of x's placements."""
+        of_y = set(c.g.placements(y))
+        return [spot for spot in spots if spot in of_y]
+
+
 @register_predicate
-class NextTo(GoalPredicate):
+class NextTo(SharedSupport):
     """Side by side. The graph has no geometry, so nearness is shared support: two
     objects are next to each other when they rest directly on (or in) the same thing.
     Fixed furniture stands in its room on nothing, so x is next to an asset y when it
@@ -306,22 +366,14 @@ class NextTo(GoalPredicate):
         "furniture y, on top of an asset in y's room"
     )
 
-    def holds(self, state, x, y):
-        if x == y or state.node(x).kind is not K.OBJECT:
-            return False
-        relation, parent = state.relation(x), state.parent(x)
-        if state.node(y).kind is K.ASSET:
-            return (
-                relation is Relation.ONTOP_OF
-                and state.node(parent).kind is K.ASSET
-                and state.graph.room_of(parent) == state.graph.room_of(y)
-            )
-        return (
-            state.node(y).kind is K.OBJECT
-            and relation in (Relation.ONTOP_OF, Relation.INSIDE_OF)
-            and parent == state.parent(y)
-            and state.relation(y) is relation
-        )
+    def rests(self, relation, support, y_kind):
+        if y_kind is K.ASSET:
+            return relation is Relation.ONTOP_OF and support.kind is K.ASSET
+        return relation in (Relation.ONTOP_OF, Relation.INSIDE_OF)
+
+    def together(self, c, x, y, spots):
+        # in the order of y's placements, as nextto's compiled goals have always had it
+        return [(s, r) for s, r in c.g.placements(y) if (s, r) in spots and s not in (x, y)]
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or x[0] == y[0]:
@@ -340,27 +392,6 @@ class NextTo(GoalPredicate):
             for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)
         )
         return f"(exists ({s} - object) (or {together}))"
-
-    def compile(self, c, x, y):
-        if x == y or _kind(c, x) is not K.OBJECT:
-            return c.const(False)
-        spots = c.g.placements(x)
-        graph = c.g.graph
-        if _kind(c, y) is K.ASSET:
-            room = graph.room_of(y)
-            return c.any_of(
-                c.prop((r.value, x, s))
-                for s, r in spots
-                if r is Relation.ONTOP_OF
-                and graph.nodes[s].kind is K.ASSET
-                and graph.room_of(s) == room
-            )
-        if _kind(c, y) is not K.OBJECT:
-            return c.const(False)
-        shared = [(s, r) for s, r in c.g.placements(y) if (s, r) in spots and s not in (x, y)]
-        return c.any_of(
-            c.all_of([c.prop((r.value, x, s)), c.prop((r.value, y, s))]) for s, r in shared
-        )
 
     def achievable(self, graph, x, y):
         if graph.nodes[x].kind is not K.OBJECT or x == y:
@@ -481,7 +512,7 @@ class Touching(GoalPredicate):
 
 
 @register_predicate
-class Under(GoalPredicate):
+class Under(SharedSupport):
     """Beneath. With no heights, what rests directly on a floor (a node of category
     `floor`) is under the furniture of the floor's room: x is under a piece of fixed
     furniture y when it rests directly on a floor in y's room (a modem under the table,
@@ -494,19 +525,8 @@ class Under(GoalPredicate):
         "the floor that object y stands on"
     )
 
-    def holds(self, state, x, y):
-        if x == y or state.node(x).kind is not K.OBJECT:
-            return False
-        floor = state.parent(x)
-        if state.relation(x) is not Relation.ONTOP_OF or state.node(floor).category != FLOOR:
-            return False
-        if state.node(y).kind is K.ASSET:
-            return state.graph.room_of(floor) == state.graph.room_of(y)
-        return (
-            state.node(y).kind is K.OBJECT
-            and state.parent(y) == floor
-            and state.relation(y) is Relation.ONTOP_OF
-        )
+    def rests(self, relation, support, y_kind):
+        return relation is Relation.ONTOP_OF and support.category == FLOOR
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or x[0] == y[0]:
@@ -523,27 +543,6 @@ class Under(GoalPredicate):
         if y[1] is not K.OBJECT:
             return FALSE_PDDL
         return f"(exists ({s} - asset) (and (ontop_of {x[0]} {s}) (ontop_of {y[0]} {s}) {floor}))"
-
-    def compile(self, c, x, y):
-        if x == y or _kind(c, x) is not K.OBJECT:
-            return c.const(False)
-        graph = c.g.graph
-        floors = [
-            s
-            for s, r in c.g.placements(x)
-            if r is Relation.ONTOP_OF and graph.nodes[s].category == FLOOR
-        ]
-        if _kind(c, y) is K.ASSET:
-            room = graph.room_of(y)
-            return c.any_of(c.prop(("ontop_of", x, s)) for s in floors if graph.room_of(s) == room)
-        if _kind(c, y) is not K.OBJECT:
-            return c.const(False)
-        under_y = {s for s, r in c.g.placements(y) if r is Relation.ONTOP_OF}
-        return c.any_of(
-            c.all_of([c.prop(("ontop_of", x, s)), c.prop(("ontop_of", y, s))])
-            for s in floors
-            if s in under_y
-        )
 
     def achievable(self, graph, x, y):
         if x == y or graph.nodes[x].kind is not K.OBJECT:

@@ -108,6 +108,7 @@ class Cause(str, metaclass=_CauseNames):
 
     @classmethod
     def all(cls) -> list[Cause]:
+        """Every registered cause, in the order of registration."""
         return list(cls._registry.values())
 
     @classmethod
@@ -117,6 +118,7 @@ class Cause(str, metaclass=_CauseNames):
 
     @property
     def value(self) -> str:
+        """The cause's name, as an Enum member's value reads."""
         return str(self)
 
     def __repr__(self) -> str:
@@ -165,6 +167,7 @@ class Chain:
         return self.links[: self.parents.index(node) + 1]
 
     def enters(self, node: str) -> bool:
+        """Whether the path goes into `node` through an inside_of link."""
         return node in self.entered
 
 
@@ -178,18 +181,38 @@ class Grounding(Protocol):
     place_set: set[str]
 
     @property
-    def objects(self) -> frozenset[str]: ...
-    def affords(self, node_id: str, affordance: str) -> bool: ...
-    def is_container(self, node_id: str) -> bool: ...
-    def placements(self, o: str) -> list[tuple[str, Relation]]: ...
-    def chains(self, o: str) -> tuple[Chain, ...]: ...
-    def chains_for(self, b: Binding, o: str) -> Iterator[Chain]: ...
-    def contents_paths(self, o: str) -> list[tuple[str, tuple[Fact, ...]]]: ...
-    def room_assets(self, room: str | None) -> list[str]: ...
-    def move_sources(self, x: str) -> list[str]: ...
+    def objects(self) -> frozenset[str]:
+        """The objects in scope."""
+
+    def affords(self, node_id: str, affordance: str) -> bool:
+        """Whether the node has the affordance."""
+
+    def is_container(self, node_id: str) -> bool:
+        """Whether things can go inside the node."""
+
+    def placements(self, o: str) -> list[tuple[str, Relation]]:
+        """Where the object may rest: where it is now and, if it can be picked up, its
+        release spots."""
+
+    def chains(self, o: str) -> tuple[Chain, ...]:
+        """The support chains the object may have."""
+
+    def chains_for(self, b: Binding, o: str) -> Iterator[Chain]:
+        """The support chains of object `o`: the one the binding fixed, or every one."""
+
+    def contents_paths(self, o: str) -> list[tuple[str, tuple[Fact, ...]]]:
+        """Objects that may be below `o`, each with the links that keep it there."""
+
+    def room_assets(self, room: str | None) -> list[str]:
+        """The assets in scope in `room`."""
+
+    def move_sources(self, x: str) -> list[str]:
+        """The places a move to `x` can start from."""
+
     def appliance_effects(
         self, appliance: str, receivers: list[tuple[str, tuple[Fact, ...]]], condition: tuple
-    ) -> list: ...
+    ) -> list:
+        """Conditional effects of a running appliance on receivers (each with its own links)."""
 
 
 def bind(b: Binding, key: Any, value: Any, pos: tuple[Fact, ...] = ()) -> list[Alternative]:
@@ -200,6 +223,7 @@ def bind(b: Binding, key: Any, value: Any, pos: tuple[Fact, ...] = ()) -> list[A
 
 
 def holds_always() -> list[Alternative]:
+    """The one way a test holds with nothing needed: no binding, no facts."""
     return [({}, (), ())]
 
 
@@ -273,6 +297,31 @@ class Test(Primitive):
         """The ways the test can hold in the grounded task (none: it never can)."""
 
 
+class WordOrUnable(Test):
+    """A test that x has the state word `word`, or cannot get it: x does not afford
+    `affordance` (a thing with no lid is open, one with no switch runs). A subclass names
+    the two and gives its own `pddl`."""
+
+    word: ClassVar[str]
+    affordance: ClassVar[str]
+
+    @classmethod
+    def holds_in(cls, state: WorldState, x: str) -> bool:
+        """Whether the test holds for node x in `state`."""
+        return cls.word in state.states(x) or cls.affordance not in state.node(x).affordances
+
+    def check(self, state, x):
+        return None if self.holds_in(state, x) else {"node": x}
+
+    def ground(self, g, b, x):
+        if not g.affords(x, self.affordance):
+            return holds_always()
+        return [({}, (("state", self.word, x),), ())]
+
+    def words(self, args):
+        return {self.word}
+
+
 @dataclass(frozen=True)
 class RobotSkill:
     """What a robot is asked to do for an effect (the robot face): a skill's name, one of
@@ -316,6 +365,7 @@ TESTS: dict[str, Test] = {}
 EFFECTS: dict[str, Effect] = {}
 
 P = TypeVar("P", bound=type[Primitive])
+Entry = TypeVar("Entry", bound=Primitive)
 
 
 def primitive(cls: P) -> P:
@@ -371,19 +421,18 @@ def _takes(method: Any, leading: int, count: int) -> bool:
 
 def get_test(name: str) -> Test:
     """The registered test called `name`."""
-    try:
-        return TESTS[name]
-    except KeyError:
-        raise UnsupportedError(
-            f"no precondition test '{name}' is registered (known: {', '.join(sorted(TESTS))})"
-        ) from None
+    return _registered(TESTS, name, "precondition test")
 
 
 def get_effect(name: str) -> Effect:
     """The registered effect called `name`."""
+    return _registered(EFFECTS, name, "effect")
+
+
+def _registered(table: dict[str, Entry], name: str, what: str) -> Entry:
     try:
-        return EFFECTS[name]
+        return table[name]
     except KeyError:
         raise UnsupportedError(
-            f"no effect '{name}' is registered (known: {', '.join(sorted(EFFECTS))})"
+            f"no {what} '{name}' is registered (known: {', '.join(sorted(table))})"
         ) from None

@@ -48,6 +48,7 @@ from sceneplan.world.primitives import (
     Grounding,
     RobotSkill,
     Test,
+    WordOrUnable,
     bind,
     holds_always,
     opposite_facts,
@@ -100,6 +101,7 @@ class ApplianceFunction:
 
     @property
     def pddl_type(self) -> str:
+        """The PDDL type of the appliances of this function."""
         return f"{self.name}_appliance"
 
 
@@ -421,20 +423,12 @@ class IsContainer(Test):
 
 
 @primitive
-class OpeningClear(Test):
+class OpeningClear(WordOrUnable):
     name, params, text = "opening_clear", ("x",), "{x} is open or has no lid"
-
-    def check(self, state, x):
-        return None if state.opening_clear(x) else {"node": x}
+    word, affordance = "open", "open"
 
     def pddl(self, x):
         return f"(or (is_open {x}) (not (can_open {x})))"
-
-    def ground(self, g, b, x):
-        return [({}, (("state", "open", x),), ())] if g.affords(x, "open") else holds_always()
-
-    def words(self, args):
-        return {"open"}
 
 
 @primitive

@@ -20,7 +20,7 @@ import inspect
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import SceneGraph
@@ -53,6 +53,7 @@ class Failure:
         return f"{prefix}{self.action}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The failure as JSON: cause, action, step index, facts and message."""
         return {
             "cause": self.cause.value,
             "action": str(self.action),
@@ -67,8 +68,25 @@ class _Blank(dict):
         return "?"
 
 
+class Checked:
+    """What ran and either failed (`failure`) or did not: a verified plan, one step run."""
+
+    failure: Failure | None
+    success: ClassVar[str]  # the feedback when nothing failed
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing failed."""
+        return self.failure is None
+
+    @property
+    def feedback(self) -> str:
+        """The feedback sentence: the failure's message, or `success` when nothing failed."""
+        return self.success if self.failure is None else self.failure.message
+
+
 @dataclass
-class Verification:
+class Verification(Checked):
     """The outcome of forward-simulating a plan.
 
     `ignored` holds the steps after done(), which end the plan unrun: they are
@@ -82,15 +100,10 @@ class Verification:
     final_state: WorldState
     ignored: list[Action] = field(default_factory=list)
 
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def feedback(self) -> str:
-        return "plan verified" if self.failure is None else self.failure.message
+    success = "plan verified"
 
     def to_dict(self) -> dict[str, Any]:
+        """The verification as JSON: ok, steps executed, the plan, the failure, ignored steps."""
         return {
             "ok": self.ok,
             "executed": self.executed,
@@ -110,6 +123,7 @@ class RelaxedRun:
     skipped: list[Failure]  # steps that could not be applied at all, with why
 
     def to_dict(self) -> dict[str, Any]:
+        """The run's tolerated failures as JSON: the messages of ignored and of skipped steps."""
         return {
             "ignored": [f.message for f in self.ignored],
             "skipped": [f.message for f in self.skipped],

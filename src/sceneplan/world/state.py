@@ -113,6 +113,7 @@ class WorldState:
 
     @property
     def agent_id(self) -> str:
+        """The id of the graph's agent node."""
         return self.graph.agent.id
 
     @property

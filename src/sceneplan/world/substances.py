@@ -23,7 +23,7 @@ simplifies BEHAVIOR.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from sceneplan.world.primitives import (
     Alternative,
@@ -32,6 +32,7 @@ from sceneplan.world.primitives import (
     GroundEffects,
     Grounding,
     Test,
+    WordOrUnable,
     holds_always,
     pddl_word,
     primitive,
@@ -117,15 +118,10 @@ def _any_pddl(relations: tuple[str, ...], x: str, substances: tuple[str, ...]) -
     return f"(or {' '.join(parts)})"
 
 
-def _running(state: WorldState, x: str) -> bool:
-    """A thing acts now: it is on, or it has no switch."""
-    return "on" in state.states(x) or "turn_on" not in state.node(x).affordances
-
-
 def _gives(state: WorldState, x: str) -> list[str]:
     """The substances x gives or holds now (a source only while it runs)."""
     words = state.states(x)
-    given = held(words, (INSOURCE,)) if _running(state, x) else []
+    given = held(words, (INSOURCE,)) if Running.holds_in(state, x) else []
     return sorted({*given, *held(words)})
 
 
@@ -133,20 +129,12 @@ def _gives(state: WorldState, x: str) -> list[str]:
 
 
 @primitive
-class Running(Test):
+class Running(WordOrUnable):
     name, params, text = "running", ("x",), "{x} is on, or has no switch"
-
-    def check(self, state, x):
-        return None if _running(state, x) else {"node": x}
+    word, affordance = "on", "turn_on"
 
     def pddl(self, x):
         return f"(or (is_on {x}) (not (can_turn_on {x})))"
-
-    def ground(self, g, b, x):
-        return [({}, (("state", "on", x),), ())] if g.affords(x, "turn_on") else holds_always()
-
-    def words(self, args):
-        return {"on"}
 
 
 @primitive
@@ -281,15 +269,33 @@ class PourInto(Effect):
         return add, delete, cond
 
 
+class TakesOn(Effect):
+    """Of its two arguments (o, x), the target takes `relation` of each substance the
+    other, the source (x when `from_x`, else o), holds or gives."""
+
+    relation: ClassVar[str]
+    from_x: ClassVar[bool]
+
+    def ends(self, o: str, x: str) -> tuple[str, str]:
+        """The source and the target among the arguments."""
+        return (x, o) if self.from_x else (o, x)
+
+    def apply(self, state, o, x):
+        source, target = self.ends(o, x)
+        for m in _gives(state, source):
+            state.set_state(target, substance_word(self.relation, m))
+
+    def ground(self, g, b, o, x):
+        source, target = self.ends(o, x)
+        return _from_any(g, source, self.relation, target)
+
+
 @primitive
-class SoakIn(Effect):
+class SoakIn(TakesOn):
     """A held cloth takes up what a thing holds or (running) gives: saturated with it."""
 
     name, params, text = "soak_in", ("o", "x"), "{o} is soaked with what {x} holds or gives"
-
-    def apply(self, state, o, x):
-        for m in _gives(state, x):
-            state.set_state(o, substance_word(SATURATED, m))
+    relation, from_x = SATURATED, True
 
     def pddl(self, o, x, *, substances):
         # `running(x)` is among the action's preconditions: a source gives now
@@ -297,9 +303,6 @@ class SoakIn(Effect):
             _when(_any_pddl((*HELD_IN, INSOURCE), x, (m,)), _word_pddl(SATURATED, m, o))
             for m in substances
         )
-
-    def ground(self, g, b, o, x):
-        return _from_any(g, x, SATURATED, o)
 
 
 def _from_any(g: Grounding, x: str, relation: str, target: str) -> GroundEffects:
@@ -322,7 +325,7 @@ def _from_any(g: Grounding, x: str, relation: str, target: str) -> GroundEffects
 
 
 @primitive
-class SprinkleOn(Effect):
+class SprinkleOn(TakesOn):
     """What a held thing holds or gives covers another thing (salt on food, water on a
     plant, paint on a wall); the held thing keeps it (a shaker or sprayer is not used up)."""
 
@@ -331,10 +334,7 @@ class SprinkleOn(Effect):
         ("o", "x"),
         "{x} is covered with what {o} holds or gives",
     )
-
-    def apply(self, state, o, x):
-        for m in _gives(state, o):
-            state.set_state(x, substance_word(COVERED, m))
+    relation, from_x = COVERED, False
 
     def pddl(self, o, x, *, substances):
         # `running(o)` is among the action's preconditions
@@ -342,9 +342,6 @@ class SprinkleOn(Effect):
             _when(_any_pddl((*HELD_IN, INSOURCE), o, (m,)), _word_pddl(COVERED, m, x))
             for m in substances
         )
-
-    def ground(self, g, b, o, x):
-        return _from_any(g, o, COVERED, x)
 
 
 @primitive

@@ -30,6 +30,7 @@ class Family(StrEnum):
 
     @property
     def is_search(self) -> bool:
+        """Whether tasks of the family ask to find a node (simple or complex search)."""
         return self in (Family.SIMPLE_SEARCH, Family.COMPLEX_SEARCH)
 
 
@@ -115,6 +116,7 @@ class Task(BaseModel):
 
     @property
     def is_search(self) -> bool:
+        """Whether the task asks to find a node (its family is a search)."""
         return self.family.is_search
 
     @property
@@ -124,6 +126,7 @@ class Task(BaseModel):
 
     @property
     def has_no_answer(self) -> bool:
+        """Whether the task's answer is that no node fits (`answer: none`)."""
         return self.answer == "none"
 
     @property
