@@ -76,6 +76,17 @@ def split_word(word: str) -> tuple[str, str] | None:
     return (relation, substance) if relation in RELATIONS and substance else None
 
 
+def needs_soaked_tool(word: str) -> bool:
+    """Whether taking the substance word off a thing needs a soaked tool (mud, stains)."""
+    parts = split_word(word)
+    return parts is not None and parts[1] in NEEDS_SOAKED
+
+
+def supplied(words: Iterable[str]) -> list[str]:
+    """The substances a thing with these state words can pass on: what it holds or gives."""
+    return held(words, (*HELD_IN, INSOURCE))
+
+
 def substances_in(words: Iterable[str]) -> list[str]:
     """The substances named by substance state words, sorted."""
     return sorted({s[1] for w in words if (s := split_word(w)) is not None})
@@ -218,6 +229,7 @@ class FillFrom(Effect):
     containing it too: the goal predicate `contains`)."""
 
     name, params, text = "fill_from", ("c", "s"), "{c} is filled with what {s} gives"
+    flow = (0, 1, (FILLED, CONTAINS))  # c from s
 
     def apply(self, state, c, s):
         for m in held(state.states(s), (INSOURCE,)):
@@ -244,6 +256,7 @@ class PourInto(Effect):
         ("c", "d"),
         "what {c} holds or gives is in {d}, and {c} holds nothing",
     )
+    flow = (1, 0, (FILLED, CONTAINS))  # d from c
 
     def apply(self, state, c, d):
         words = state.states(c)
@@ -286,6 +299,7 @@ class SoakIn(Effect):
     """A held cloth takes up what a thing holds or (running) gives: saturated with it."""
 
     name, params, text = "soak_in", ("o", "x"), "{o} is soaked with what {x} holds or gives"
+    flow = (0, 1, (SATURATED,))  # o from x
 
     def apply(self, state, o, x):
         for m in _gives(state, x):
@@ -331,6 +345,7 @@ class SprinkleOn(Effect):
         ("o", "x"),
         "{x} is covered with what {o} holds or gives",
     )
+    flow = (1, 0, (COVERED,))  # x from o
 
     def apply(self, state, o, x):
         for m in _gives(state, o):
@@ -357,6 +372,7 @@ class RemoveCover(Effect):
         ("x", "o"),
         "{x} is no longer covered with what {o} takes off",
     )
+    removal = (0, 1, (COVERED,))  # off x by o
 
     def apply(self, state, x, o):
         soaked = bool(held(state.states(o), (SATURATED,)))
