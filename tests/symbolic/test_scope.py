@@ -346,3 +346,48 @@ def test_the_focus_bounds_how_deep_a_plan_stacks_but_keeps_what_is_stacked_now()
     assert any(len(c.parents) == 6 for c in deep)
     result = solve(PlanningProblem(graph, goal), timeout=30)
     assert result.ok and result.scope == "focused"
+
+
+# -- substances (world/substances.py): the helper that holds or gives one, the tool that
+# -- takes one off, and what that tool is soaked in
+
+
+def test_a_substance_goal_brings_what_holds_or_gives_the_substance():
+    from scenes import substance_scene
+
+    graph = substance_scene()
+    salted = focus(graph, Atom("covered", ("bowl", "salt")))
+    assert "shaker" in salted.objects  # it gives salt: sprinkle it over the bowl
+    assert "sink" not in salted.assets  # it gives water, not salt
+    watered = focus(graph, Atom("filled", ("bucket", "water")))
+    assert "sink" in watered.assets and "shaker" not in watered.objects
+
+
+def test_taking_dust_off_brings_a_tool_and_a_stain_also_something_to_soak_it_in():
+    from scenes import substance_scene
+
+    graph = substance_scene()
+    state = WorldState(graph)
+    dust = Atom("covered", ("bench", "dust"))
+    dusted = focused_scope(state, [dust], [(dust, False)])
+    assert {"rag", "brush"} & dusted.objects and "sink" not in dusted.assets
+    stain = Atom("covered", ("bench", "stain"))
+    cleaned = focused_scope(state, [stain], [(stain, False)])
+    assert "sink" in cleaned.assets  # a stain comes off only with a soaked tool
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "covered(bowl, salt)",
+        "filled(bucket, water)",
+        "not covered(bench, stain) and not covered(bench, dust)",
+    ],
+)
+def test_substance_goals_are_solved_in_focus_and_run_in_the_whole_graph(goal):
+    from scenes import substance_scene
+
+    graph = substance_scene()
+    result = solve(PlanningProblem(graph, goal))
+    assert result.scope == "focused"
+    assert_plan_runs_in_the_whole_graph(graph, goal, result)

@@ -13,15 +13,22 @@ focused one finds no plan, so the focus never makes a solvable task fail.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.nav import Navigator
-from sceneplan.world.domain import gives
+from sceneplan.world.domain import gives, takes_away
 from sceneplan.world.goals import Atom, Prop
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+from sceneplan.world.substances import (
+    SATURATED,
+    needs_soaked_tool,
+    split_word,
+    substance_word,
+    supplied,
+)
 
 K = NodeKind
 
@@ -141,21 +148,38 @@ class _Focus:
 
     def add_helpers(self, words: Iterable[tuple[str, str, bool]]) -> None:
         """Nodes that can give an object a needed word (or take it away, when `positive`
-        is False: give its opposite), as the vocabulary's actions and appliances say
-        (`world.domain.gives`): those in focused rooms, and the nearest."""
+        is False: give its opposite, or be the tool that takes a substance off), as the
+        vocabulary's actions and appliances say (`world.domain.gives`, `takes_away`): those
+        in focused rooms, and the nearest. A tool for mud or stains also needs something
+        to soak it in."""
         for word, obj, positive in words:
-            needed = word if positive else EXCLUSIVE_STATES.get(word)
-            if needed is None:
-                continue
             target = self.graph.nodes[obj]
-            candidates = [
-                n.id
-                for n in self.graph
-                if n.kind in (K.ASSET, K.OBJECT) and gives(n, target, needed, self.vocabulary)
-            ]
-            near = [c for c in candidates if self._room(c) in self.places]
-            for helper in near or self._nearest(candidates, 1):
-                self.add_node(helper)
+            needed = word if positive else EXCLUSIVE_STATES.get(word)
+            if needed is not None:
+                self._add_nearest(gives, target, needed)
+            if positive:
+                continue
+            tools = self._add_nearest(takes_away, target, word)
+            if tools and needs_soaked_tool(word):
+                substances = {m for n in self.graph for m in supplied(n.state)}
+                soak = [(substance_word(SATURATED, m), t, True) for t in tools for m in substances]
+                self.add_helpers(sorted(soak))
+
+    def _add_nearest(
+        self, helps: Callable[[Node, Node, str, str], bool], obj: Node, word: str
+    ) -> list[str]:
+        """Add the nodes that help obj to the word (`gives` or `takes_away`): those in
+        focused rooms, or else the nearest one; return them."""
+        candidates = [
+            n.id
+            for n in self.graph
+            if n.kind in (K.ASSET, K.OBJECT) and helps(n, obj, word, self.vocabulary)
+        ]
+        chosen = [c for c in candidates if self._room(c) in self.places]
+        chosen = chosen or self._nearest(candidates, 1)
+        for helper in chosen:
+            self.add_node(helper)
+        return chosen
 
     def ensure_release_asset(self) -> None:
         if any("release" in self.graph.nodes[a].affordances for a in self.assets):
@@ -220,9 +244,11 @@ def focused_scope(
     if state.accessed is not None:
         focus.add_asset(state.accessed)
     words = {
-        (atom.name, atom.args[0], positive)
+        (word, node, positive)
         for atom in seeds
-        if atom.predicate.state_word and atom.args and graph.nodes[atom.args[0]].kind is K.OBJECT
+        if (found := atom.predicate.word_of(atom.args)) is not None
+        for word, node in [found]
+        if graph.nodes[node].kind is K.OBJECT or split_word(word) is not None
         for positive in polarity.get(atom, (True, False))  # the way(s) the goal wants it
     }
     focus.add_helpers(sorted(words))

@@ -93,6 +93,13 @@ class GroundTask:
         """The facts of a state, sorted."""
         return sorted(self.facts[i] for i in state)
 
+    @property
+    def size(self) -> int:
+        """The actions of the delete relaxation (one per action and per conditional
+        effect): what one heuristic evaluation reads, so the solver's budgets of work
+        count these. A substance task's actions have ten such effects on average."""
+        return len(self.actions) + sum(len(a.effects) for a in self.actions)
+
 
 def complementary_pairs(task: GroundTask, candidates: Iterable[tuple[int, int]]) -> dict[int, int]:
     """Candidate pairs (p, q) of which exactly one fact holds in every reachable state,

@@ -26,6 +26,7 @@ from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.world import rules  # registers the built-in primitives
 from sceneplan.world import substances as _substances_primitives  # noqa: F401  (the same)
 from sceneplan.world.primitives import Cause, CauseRow, define_causes, get_effect, get_test
+from sceneplan.world.substances import split_word, supplied
 
 K = NodeKind
 
@@ -434,7 +435,9 @@ def _substances(reach: Reach) -> tuple[ActionSchema, ...]:
     substances cover)."""
 
     def onto(x: str) -> tuple[Pre, ...]:
-        return (holding("o"), not_carried(x), reach(x))
+        """The held o can act on x: x is in reach, not held, and in no closed container
+        (no sprinkling onto food in a shut fridge)."""
+        return (holding("o"), not_carried(x), reach(x), accessible(x))
 
     def supplies(x: str) -> tuple[Pre, ...]:  # on (or switchless), holding or giving some
         return (Pre("running", (x,), Cause.IS_OFF), Pre("has_substance", (x,), Cause.NO_SUBSTANCE))
@@ -451,7 +454,7 @@ def _substances(reach: Reach) -> tuple[ActionSchema, ...]:
         ActionSchema(
             "pour",
             (Param("o", OBJECTS, "pour"), Param("c", THINGS, "fill")),
-            (*onto("c"), accessible("c"), opening_clear("c"), *supplies("o")),
+            (*onto("c"), opening_clear("c"), *supplies("o")),
             (Eff("pour_into", ("o", "c")),),
             "Pour what the held thing holds or gives into a container (it empties).",
         ),
@@ -802,12 +805,50 @@ def gives(helper: Node, obj: Node, word: str, vocabulary: str) -> bool:
     it), or as an appliance whose function gives the word to obj's category."""
     if helper.id == obj.id:
         return False
+    moved = split_word(word)
+    if moved is not None:  # a substance: from a node that holds or gives it at the start
+        relation, substance = moved
+        return substance in supplied(helper.state) and any(
+            relation in relations and _fits(obj, target) and _fits(helper, other)
+            for target, other, relations in _substance_uses(vocabulary, "flow")
+        )
     if runs_appliances(vocabulary) and rules.appliance_gives(helper.category, word, obj.category):
         return True
     return any(
         _fits(obj, g.target) and any(_fits(helper, h) for h in g.helpers)
         for g in givers(word, vocabulary)
     )
+
+
+def takes_away(helper: Node, obj: Node, word: str, vocabulary: str) -> bool:
+    """Whether, in the vocabulary, node `helper` is a tool that can take the substance
+    word off `obj` (a rag wipes dust off a table); False for any other word."""
+    moved = split_word(word)
+    return (
+        moved is not None
+        and helper.id != obj.id
+        and any(
+            moved[0] in relations and _fits(obj, target) and _fits(helper, tool)
+            for target, tool, relations in _substance_uses(vocabulary, "removal")
+        )
+    )
+
+
+def _substance_uses(vocabulary: str, face: str) -> list[tuple[Param, Param, tuple[str, ...]]]:
+    """(target, other, relations) of each use of a substance effect's `flow` or `removal`
+    face in the vocabulary's actions: the params the effect's arguments name."""
+    out = []
+    for schema in get_vocabulary(vocabulary).values():
+        params = {p.name: p for p in schema.params}
+        for eff in schema.effects:
+            use = getattr(get_effect(eff.op), face)
+            if use is None:
+                continue
+            first, second, relations = use
+            target, other = eff.args[first], eff.args[second]
+            if target in params and other in params:
+                out.append((params[target], params[other], relations))
+    return out
 
 
 def _fits(node: Node, param: Param) -> bool:

@@ -140,6 +140,12 @@ class GoalPredicate(ABC):
         """False when no action can ever make the atom true (prunes hopeless literals)."""
         return True
 
+    def word_of(self, args: tuple[str, ...]) -> tuple[str, str] | None:
+        """(state word, node) when the atom says one node has a state word: `open(fridge)`,
+        or `covered(table, dust)` (`covered_dust` of the table). The symbolic planner's
+        focus looks for the nodes that can give or take away that word. None otherwise."""
+        return None
+
     # Whether a task's `initial` facts may use it (world.setup): those that override
     # `establish`, which makes the atom true in a start state or says why it cannot.
     establishable: ClassVar[bool] = False
@@ -749,6 +755,9 @@ class StateWord(GoalPredicate):
     def holds(self, state, x):
         return self.name in state.states(x)
 
+    def word_of(self, args):
+        return self.name, args[0]
+
     def establish(self, state, x):
         state.set_state(x, self.name)
         return None
@@ -783,6 +792,9 @@ class _Substance(GoalPredicate):
 
     def holds(self, state, x, substance):
         return substance_word(self.relation, substance) in state.states(x)
+
+    def word_of(self, args):
+        return substance_word(self.relation, args[1]), args[0]
 
     def establish(self, state, x, substance):
         state.set_state(x, substance_word(self.relation, substance))

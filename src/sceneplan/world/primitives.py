@@ -338,6 +338,13 @@ class Effect(Primitive):
 
     runs_appliances: ClassVar[bool] = False
     bookkeeping: ClassVar[bool] = False
+    # A substance effect's focus faces (world.substances; read by `world.domain.gives` and
+    # `takes_away`), each (target, other, relations) as indexes of the effect's arguments:
+    # `flow`, the target gets, in one of `relations`, a substance that the other argument
+    # holds or gives; `removal`, the other (a tool) takes such a substance off the target.
+    # None: the effect moves no substance.
+    flow: ClassVar[tuple[int, int, tuple[str, ...]] | None] = None
+    removal: ClassVar[tuple[int, int, tuple[str, ...]] | None] = None
 
     @abstractmethod
     def apply(self, state: WorldState, *args: str) -> None:

@@ -77,6 +77,17 @@ def split_word(word: str) -> tuple[str, str] | None:
     return (relation, substance) if relation in RELATIONS and substance else None
 
 
+def needs_soaked_tool(word: str) -> bool:
+    """Whether taking the substance word off a thing needs a soaked tool (mud, stains)."""
+    parts = split_word(word)
+    return parts is not None and parts[1] in NEEDS_SOAKED
+
+
+def supplied(words: Iterable[str]) -> list[str]:
+    """The substances a thing with these state words can pass on: what it holds or gives."""
+    return held(words, (*HELD_IN, INSOURCE))
+
+
 def substances_in(words: Iterable[str]) -> list[str]:
     """The substances named by substance state words, sorted."""
     return sorted({s[1] for w in words if (s := split_word(w)) is not None})
@@ -206,6 +217,7 @@ class FillFrom(Effect):
     containing it too: the goal predicate `contains`)."""
 
     name, params, text = "fill_from", ("c", "s"), "{c} is filled with what {s} gives"
+    flow = (0, 1, (FILLED, CONTAINS))  # c from s
 
     def apply(self, state, c, s):
         for m in held(state.states(s), (INSOURCE,)):
@@ -232,6 +244,7 @@ class PourInto(Effect):
         ("c", "d"),
         "what {c} holds or gives is in {d}, and {c} holds nothing",
     )
+    flow = (1, 0, (FILLED, CONTAINS))  # d from c
 
     def apply(self, state, c, d):
         words = state.states(c)
@@ -275,6 +288,11 @@ class TakesOn(Effect):
 
     relation: ClassVar[str]
     from_x: ClassVar[bool]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if hasattr(cls, "relation"):  # the focus face: the target takes it from the source
+            cls.flow = (0, 1, (cls.relation,)) if cls.from_x else (1, 0, (cls.relation,))
 
     def ends(self, o: str, x: str) -> tuple[str, str]:
         """The source and the target among the arguments."""
@@ -354,6 +372,7 @@ class RemoveCover(Effect):
         ("x", "o"),
         "{x} is no longer covered with what {o} takes off",
     )
+    removal = (0, 1, (COVERED,))  # off x by o
 
     def apply(self, state, x, o):
         soaked = bool(held(state.states(o), (SATURATED,)))
