@@ -168,12 +168,13 @@ def test_the_first_plan_is_improved_to_the_optimum_on_a_small_task():
 
 
 def test_the_improvement_search_on_a_large_task_is_bounded_by_its_work(monkeypatch):
-    """Each h_max evaluation reads every action: a task with many actions gets fewer."""
+    """Each h_max evaluation reads every action and conditional effect (the task's size):
+    a larger task gets fewer."""
     budgets: list[tuple[int, int]] = []
     astar = solver_module.astar
 
     def recording(task, timeout, bound=None, max_evaluated=None):
-        budgets.append((len(task.actions), max_evaluated))
+        budgets.append((task.size, max_evaluated))
         return astar(task, timeout, bound=bound, max_evaluated=max_evaluated)
 
     monkeypatch.setattr(solver_module, "astar", recording)
@@ -181,5 +182,24 @@ def test_the_improvement_search_on_a_large_task_is_bounded_by_its_work(monkeypat
     task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-05")
     result = solve(PlanningProblem(resolve(task).graph, task.goal))
     assert result.ok and budgets
-    actions, evaluations = budgets[0]
-    assert evaluations == 50_000 // actions < solver_module.IMPROVE_EVALS
+    size, evaluations = budgets[0]
+    assert evaluations == 50_000 // size < solver_module.IMPROVE_EVALS
+
+
+def test_a_task_size_counts_each_conditional_effect_as_the_heuristics_read_it(monkeypatch):
+    """`GroundTask.size` is what one evaluation reads: an action and each of its
+    conditional effects (a substance pour has one per substance it may carry)."""
+    from sceneplan.symbolic.gbfs import CompiledTask
+    from scenes import substance_scene
+
+    captured = []
+    improve = solver_module._improve
+
+    def recording(task, outcome, result, remaining):
+        captured.append(task)
+        return improve(task, outcome, result, remaining)
+
+    monkeypatch.setattr(solver_module, "_improve", recording)
+    assert solve(PlanningProblem(substance_scene(), "covered(bowl, water)")).ok
+    task = captured[0]
+    assert task.size == len(CompiledTask(task).relaxed) > len(task.actions)
