@@ -87,9 +87,9 @@ def _params(params: Mapping[str, str] | Iterable[tuple[str, str]]) -> Params:
 
 
 @dataclass(frozen=True, init=False)
-class Forall:
-    """`(forall (?v - type ...) body)`, a condition or an effect; `params` in order,
-    given as a mapping `{"?d": "nest"}` or as pairs."""
+class Quantifier:
+    """What `Forall` and `Exists` share: typed variables (`params`, in order, given as a
+    mapping `{"?d": "nest"}` or as pairs) and a body."""
 
     params: Params
     body: Expr
@@ -99,16 +99,12 @@ class Forall:
         object.__setattr__(self, "body", body)
 
 
-@dataclass(frozen=True, init=False)
-class Exists:
-    """`(exists (?v - type ...) body)`; `params` as for `Forall`."""
+class Forall(Quantifier):
+    """`(forall (?v - type ...) body)`, a condition or an effect."""
 
-    params: Params
-    body: Expr
 
-    def __init__(self, params: Mapping[str, str] | Iterable[tuple[str, str]], body: Expr) -> None:
-        object.__setattr__(self, "params", _params(params))
-        object.__setattr__(self, "body", body)
+class Exists(Quantifier):
+    """`(exists (?v - type ...) body)`."""
 
 
 @dataclass(frozen=True, init=False)

@@ -21,7 +21,12 @@ from sceneplan.symbolic.pddl.node_types import PDDL_TYPE
 from sceneplan.symbolic.pddl.write import expression
 from sceneplan.world import goals as g
 from sceneplan.world import pddl_expr as p
-from sceneplan.world.goal_forms import expand_counted, expand_paired, substitute
+from sceneplan.world.goal_forms import (
+    expand_counted,
+    expand_paired,
+    fold_junction,
+    substitute,
+)
 from sceneplan.world.primitives import pddl_category
 from sceneplan.world.state import WorldState
 
@@ -46,22 +51,11 @@ class GoalText:
 
 
 def _junction(kind: type[p.And | p.Or], parts: list[p.Expr]) -> p.Expr:
-    """`(and ...)` / `(or ...)` folded: constants dropped or absorbing, nested ones of the
-    same operator flattened, duplicates dropped, parts sorted by their text (so that the
-    copies of an expanded quantifier that differ in the order of their members are one)."""
+    """`(and ...)` / `(or ...)` folded (`world.goal_forms.fold_junction`), its parts sorted
+    by their text, so that the copies of an expanded quantifier that differ in the order
+    of their members are one."""
     unit, zero = (p.TRUE, p.FALSE) if kind is p.And else (p.FALSE, p.TRUE)
-    flat: set[p.Expr] = set()
-    for part in parts:
-        if part == zero:
-            return zero
-        if isinstance(part, kind):
-            flat.update(part.parts)
-        elif part != unit:
-            flat.add(part)
-    if not flat:
-        return unit
-    ordered = sorted(flat, key=expression)
-    return ordered[0] if len(ordered) == 1 else kind(*ordered)
+    return fold_junction(parts, kind, unit, zero, lambda flat: kind(*flat), key=expression)
 
 
 class _Translator:

@@ -9,23 +9,9 @@ from dataclasses import dataclass
 
 from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.pddl.node_types import ITEM_TYPES, supertypes
+from sceneplan.world import pddl_expr as tree
 from sceneplan.world.domain import ActionSchema
-from sceneplan.world.pddl_expr import (
-    FALSE,
-    TRUE,
-    And,
-    Atom,
-    Exists,
-    Expr,
-    Forall,
-    Imply,
-    Not,
-    Or,
-    Params,
-    When,
-    atom,
-    map_atoms,
-)
+from sceneplan.world.pddl_expr import FALSE, TRUE
 
 K = NodeKind
 
@@ -55,7 +41,9 @@ class SceneTypes:
     object_affordances: frozenset[str]
     two_handed: bool = False
 
-    def simplify(self, schema: ActionSchema, precondition: Expr, effect: Expr) -> tuple[Expr, Expr]:
+    def simplify(
+        self, schema: ActionSchema, precondition: tree.Expr, effect: tree.Expr
+    ) -> tuple[tree.Expr, tree.Expr]:
         """The precondition and effect without the type tests this scene's types make true."""
         not_items = {
             f"?{p.name}"
@@ -67,74 +55,74 @@ class SceneTypes:
         eff = self._effect(effect, not_items)
         return pre, eff if eff is not None else TRUE
 
-    def simplify_goal(self, goal: Expr) -> Expr:
+    def simplify_goal(self, goal: tree.Expr) -> tree.Expr:
         """A goal condition simplified for this problem: quantifiers over empty types
         dropped and constants folded; and when the goal asks for an empty hand at its
         top level, every `holding` atom in it is false (one hand: `(handempty)` and
         `(holding x)` never hold together), so that "x within the room" need not ask
         whether the robot carries x there."""
-        hand = atom("handempty")
-        if isinstance(goal, And) and hand in goal.parts:
-            goal = And(hand, *(_without_holding(p) for p in goal.parts if p != hand))
+        hand = tree.atom("handempty")
+        if isinstance(goal, tree.And) and hand in goal.parts:
+            goal = tree.And(hand, *(_without_holding(p) for p in goal.parts if p != hand))
         return self._condition(goal, set())
 
-    def _scope(self, params: Params, not_items: set[str]) -> set[str] | None:
+    def _scope(self, params: tree.Params, not_items: set[str]) -> set[str] | None:
         """Names that cannot be objects inside a quantifier (None: over an empty type)."""
         if any(t in self.empty for _, t in params):
             return None
         inner = not_items - {v for v, _ in params}
         return inner | {v for v, t in params if t not in ITEM_TYPES}
 
-    def _condition(self, x: Expr, not_items: set[str]) -> Expr:
-        if isinstance(x, And | Or):
+    def _condition(self, x: tree.Expr, not_items: set[str]) -> tree.Expr:
+        if isinstance(x, tree.And | tree.Or):
             parts = [self._condition(p, not_items) for p in x.parts]
-            unit, zero = (TRUE, FALSE) if isinstance(x, And) else (FALSE, TRUE)
+            unit, zero = (TRUE, FALSE) if isinstance(x, tree.And) else (FALSE, TRUE)
             if zero in parts:
                 return zero
             parts = [p for p in parts if p != unit]
             return parts[0] if len(parts) == 1 else type(x)(*parts)
-        if isinstance(x, Not):
+        if isinstance(x, tree.Not):
             body = self._condition(x.body, not_items)
-            return FALSE if body == TRUE else TRUE if body == FALSE else Not(body)
-        if isinstance(x, Imply):
-            return self._condition(Or(Not(x.left), x.right), not_items)
-        if isinstance(x, Forall | Exists):
+            return FALSE if body == TRUE else TRUE if body == FALSE else tree.Not(body)
+        if isinstance(x, tree.Imply):
+            return self._condition(tree.Or(tree.Not(x.left), x.right), not_items)
+        if isinstance(x, tree.Forall | tree.Exists):
             inner = self._scope(x.params, not_items)
             if inner is None:
-                return TRUE if isinstance(x, Forall) else FALSE
+                return TRUE if isinstance(x, tree.Forall) else FALSE
             body = self._condition(x.body, inner)
             if body in (TRUE, FALSE):
                 return body
             return type(x)(x.params, body)
-        if isinstance(x, Atom):
+        if isinstance(x, tree.Atom):
             if x.predicate in ITEM_FLUENTS and x.args and x.args[0] in not_items:
                 return FALSE
             if x.predicate == "two_handed":
                 return TRUE if self.two_handed else FALSE
         return x
 
-    def _effect(self, x: Expr, not_items: set[str]) -> Expr | None:
+    def _effect(self, x: tree.Expr, not_items: set[str]) -> tree.Expr | None:
         """The effect simplified; None when it does nothing."""
-        if isinstance(x, And):
+        if isinstance(x, tree.And):
             parts = [p for p in (self._effect(p, not_items) for p in x.parts) if p is not None]
-            return None if not parts else And(*parts)
-        if isinstance(x, Forall):
+            return None if not parts else tree.And(*parts)
+        if isinstance(x, tree.Forall):
             inner = self._scope(x.params, not_items)
             body = None if inner is None else self._effect(x.body, inner)
-            return None if body is None else Forall(x.params, body)
-        if isinstance(x, When):
+            return None if body is None else tree.Forall(x.params, body)
+        if isinstance(x, tree.When):
             condition = self._condition(x.condition, not_items)
             if condition == FALSE:
                 return None
             body = self._effect(x.effect, not_items)
             if body is None:
                 return None
-            return body if condition == TRUE else When(condition, body)
+            return body if condition == TRUE else tree.When(condition, body)
         return x
 
 
-def _without_holding(x: Expr) -> Expr:
-    return map_atoms(x, lambda a: FALSE if a.predicate == "holding" else a)
+def _without_holding(x: tree.Expr) -> tree.Expr:
+    return tree.map_atoms(x, lambda a: FALSE if a.predicate == "holding" else a)
 
 
 def scene_types(
