@@ -43,7 +43,7 @@ Leaf = Atom | Prop
 
 def fold_junction(
     parts: Iterable[Any],
-    kind: type,
+    kind: type[Any],
     unit: Any,
     zero: Any,
     make: Callable[[list[Any]], Any],
