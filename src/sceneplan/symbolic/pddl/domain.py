@@ -11,7 +11,7 @@ from typing import Any
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.symbolic.pddl import write
-from sceneplan.symbolic.pddl.hidden import HIDDEN_BY_NAME, hidden_terms, keywords
+from sceneplan.symbolic.pddl.hidden import HIDDEN_BY_NAME, Hidden, hidden_terms, keywords
 from sceneplan.symbolic.pddl.node_types import param_type, type_tree
 from sceneplan.symbolic.pddl.simplify import SceneTypes
 from sceneplan.world.alfworld import vocabulary_for
@@ -80,9 +80,8 @@ def export_vocabulary(graph: SceneGraph, vocabulary: str | None) -> str:
     return vocabulary_in(vocabulary or vocabulary_for(graph, "sayplan"), graph)
 
 
-def _hidden_conditions(schema: ActionSchema) -> list[Expr]:
+def _hidden_conditions(schema: ActionSchema, hidden: list[Hidden]) -> list[Expr]:
     """The preconditions that bind the schema's hidden parameters."""
-    hidden = hidden_terms(schema)
     first = f"?{schema.params[0].name}" if schema.params else "?x"
     conditions = [h.condition(h.var, first) for h in hidden]
     names = {h.name for h in hidden}
@@ -97,17 +96,20 @@ def _hidden_conditions(schema: ActionSchema) -> list[Expr]:
     return conditions
 
 
-def action_tree(schema: ActionSchema, substances: tuple[str, ...] = ()) -> tuple[Expr, Expr]:
+def action_tree(
+    schema: ActionSchema, substances: tuple[str, ...] = (), hidden: list[Hidden] | None = None
+) -> tuple[Expr, Expr]:
     """A schema's precondition and effect: each its primitive's PDDL face.
 
     A face that moves "whatever substance" (`world.substances`) takes the problem's
-    `substances` and writes them out.
+    `substances` and writes them out. `hidden`: the schema's `hidden_terms`, if known.
     """
+    hidden = hidden_terms(schema) if hidden is None else hidden
     terms = {p.name: f"?{p.name}" for p in schema.params}
     # effects that act on the held object get a bound term (the schema's parameter, or the
     # hidden `held`), not a quantified one, which a grounder crosses with every other term
     held = schema.held_param
-    given: dict[str, Any] = {h.name: h.var for h in hidden_terms(schema)}
+    given: dict[str, Any] = {h.name: h.var for h in hidden}
     given |= {"held": f"?{held}"} if held is not None else {}
     given["substances"] = substances
 
@@ -115,7 +117,7 @@ def action_tree(schema: ActionSchema, substances: tuple[str, ...] = ()) -> tuple
         kw = {k: v for k, v in given.items() if k in keywords(primitive.pddl)}
         return primitive.pddl(*(terms.get(a, a) for a in names), **kw)
 
-    conditions = _hidden_conditions(schema)
+    conditions = _hidden_conditions(schema, hidden)
     conditions += [atom(f"can_{p.affordance}", f"?{p.name}") for p in schema.params if p.affordance]
     conditions += [face(TESTS[pre.test], pre.args) for pre in schema.pre]
     effects = [e for eff in schema.effects for e in effects_of(face(EFFECTS[eff.op], eff.args))]
@@ -127,11 +129,12 @@ def _action(
 ) -> str:
     """A schema as a PDDL action; with `scene`, simplified for one problem
     (`SceneTypes.simplify`)."""
-    precondition, effect = action_tree(schema, substances)
+    hidden = hidden_terms(schema)
+    precondition, effect = action_tree(schema, substances, hidden)
     if scene is not None:
         precondition, effect = scene.simplify(schema, precondition, effect)
     params = tuple((f"?{p.name}", param_type(schema, p.kinds)) for p in schema.params)
-    params += tuple((h.var, h.type) for h in hidden_terms(schema))
+    params += tuple((h.var, h.type) for h in hidden)
     return write.action(schema.name, params, precondition, effect)
 
 

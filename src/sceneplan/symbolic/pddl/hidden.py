@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from sceneplan.graph.model import NodeKind
 from sceneplan.world.domain import ActionSchema
@@ -67,14 +68,17 @@ HIDDEN = (
 HIDDEN_BY_NAME = {h.name: h for h in HIDDEN}
 
 
-def keywords(face: Callable) -> set[str]:
-    """The keyword-only arguments of a PDDL face (hidden terms, `substances`)."""
-    return {p.name for p in inspect.signature(face).parameters.values() if p.kind is p.KEYWORD_ONLY}
+@cache
+def keywords(face: Callable) -> frozenset[str]:
+    """The keyword-only arguments of a PDDL face (hidden terms, `substances`); read once
+    per face (a signature costs more than the face's tree)."""
+    parameters = inspect.signature(face).parameters.values()
+    return frozenset(p.name for p in parameters if p.kind is p.KEYWORD_ONLY)
 
 
 def hidden_terms(schema: ActionSchema) -> list[Hidden]:
     """The hidden parameters of a schema's PDDL action, in order (after its own)."""
-    used = set().union(
+    used: set[str] = set().union(
         *(keywords(TESTS[p.test].pddl) for p in schema.pre),
         *(keywords(EFFECTS[e.op].pddl) for e in schema.effects),
     )
