@@ -133,16 +133,6 @@ def atom(predicate: str, *args: Term) -> Atom:
     return Atom(predicate, args)
 
 
-def conjoin(parts: Iterable[Expr]) -> And:
-    """`(and ...)` of the parts, as given (no folding: the export simplifies)."""
-    return And(*parts)
-
-
-def disjoin(parts: Iterable[Expr]) -> Or:
-    """`(or ...)` of the parts, as given."""
-    return Or(*parts)
-
-
 def effects_of(expr: Expr) -> tuple[Expr, ...]:
     """The effects an effect face returns: the parts of a top-level `And` (spliced into
     the action's effect), else the one effect."""

@@ -69,15 +69,18 @@ class _Translator:
         self._state: WorldState | None = None
 
     def fresh(self, stem: str) -> str:
+        """A new variable name `?stemN`."""
         return f"?{stem}{next(self.counter)}"
 
     @property
     def state(self) -> WorldState:
+        """The graph's start state, for static atoms decided now."""
         if self._state is None:
             self._state = WorldState(self.graph)
         return self._state
 
     def formula(self, f: g.Formula, env: dict[str, tuple[str, NodeKind]]) -> p.Expr:
+        """The PDDL tree of a goal formula; `env` maps bound variables to (term, kind)."""
         if isinstance(f, g.Const):
             return p.TRUE if f.value else p.FALSE
         if isinstance(f, g.Not):
@@ -122,6 +125,7 @@ class _Translator:
         raise UnsupportedError(f"goal part {f!r} has no PDDL translation")
 
     def quantified(self, q: g.Quantified, env: dict[str, tuple[str, NodeKind]]) -> p.Expr:
+        """A quantifier written out over a few members, else lifted, one per node kind."""
         members = q.domain(self.graph)
         junction = p.And if q.universal else p.Or
         if len(members) <= EXPAND_UP_TO and not q.selector.startswith("kind:"):
@@ -152,12 +156,15 @@ class _Translator:
     # -- what the predicates' PDDL faces may ask (world.predicates.GoalPDDL) -----------
 
     def need_word(self, word: str) -> None:
+        """Declare the state-word predicate `is_WORD`."""
         self.words.add(word)
 
     def need_attribute(self, word: str) -> None:
+        """Declare the attribute predicate `attr_WORD`."""
         self.attributes.add(word)
 
     def need_category(self, category: str) -> None:
+        """Declare the category predicate `category_C`."""
         self.categories.add(category)
 
 
