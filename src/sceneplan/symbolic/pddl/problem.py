@@ -139,11 +139,13 @@ def export_pddl(
     state: WorldState | None = None,
     vocabulary: str | None = None,
     scope: Scope | None = None,
+    goal_comment: Iterable[str] = (),
 ) -> PDDLFiles:
     """Domain and problem text: objects are the nodes, init the state, goal the formula.
 
     Without a goal the problem's goal is empty (true), which still lets a
-    validator check that a plan is executable. With a `scope` (see
+    validator check that a plan is executable. `goal_comment`: lines written as
+    `;` comments above the goal. With a `scope` (see
     `focused_problem`), only its nodes are written, and a macro scope links
     every two of its places, so a plan's moves are the solver's macro moves.
     The vocabulary is, unless given, the one planners use in the graph
@@ -185,7 +187,7 @@ def export_pddl(
             init += [atom(predicate, n.id) for n in members if word in n.attributes]
     name = re.sub(r"[^a-z0-9_]", "_", (graph.name or "scene").lower()) or "scene"
     goal_tree = scene.simplify_goal(translated.tree) if translated else TRUE
-    problem = write.problem(name, f"sceneplan_{vocabulary}", by_type, init, goal_tree)
+    problem = write.problem(name, f"sceneplan_{vocabulary}", by_type, init, goal_tree, goal_comment)
     return PDDLFiles(domain, problem)
 
 

@@ -85,16 +85,24 @@ def domain(name: str, types: TypeTree, predicates: Iterable[Predicate], actions:
 
 
 def problem(
-    name: str, domain_name: str, objects: dict[str, list[str]], init: Iterable[Atom], goal: Expr
+    name: str,
+    domain_name: str,
+    objects: dict[str, list[str]],
+    init: Iterable[Atom],
+    goal: Expr,
+    goal_comment: Iterable[str] = (),
 ) -> str:
-    """A whole problem file: the objects by type, the initial facts and the goal."""
+    """A whole problem file: the objects by type, the initial facts and the goal, with
+    `goal_comment`'s lines as `;` comments above the goal."""
     typed = "\n    ".join(f"{' '.join(ids)} - {type_}" for type_, ids in objects.items())
     facts = "\n    ".join(expression(f) for f in init)
+    comment = "".join(f"  ; {line}\n" for line in goal_comment)
     return (
         f"(define (problem {name})\n"
         f"  (:domain {domain_name})\n"
         f"  (:objects\n    {typed})\n"
         f"  (:init\n    {facts})\n"
+        f"{comment}"
         f"  (:goal {expression(goal)}))\n"
     )
 
