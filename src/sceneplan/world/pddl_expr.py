@@ -16,9 +16,13 @@ True
 >>> Forall({"?d": "item"}, When(atom("enclosed", "?d", "?x"), atom("shut", "?d"))).params
 (('?d', 'item'),)
 
-(unified-planning has its own expression trees, but it is a heavy optional
-dependency, its trees are built against a problem's declared fluents and
-objects, and its writer does not keep our text: these few frozen classes do.)
+Libraries considered: unified-planning's and tarski's expression trees are
+built against a declared problem or language (fluents, sorts, objects), which
+a face that knows only its arguments' terms does not have, and
+unified-planning pulls numpy and scipy into the default install; the `pddl`
+package (MIT) builds formulas standalone, but from typed `Variable` and
+`Constant` objects, and its writer would have had to reproduce the exported
+files byte for byte. These few frozen classes are all a face needs.
 """
 
 from __future__ import annotations
