@@ -23,6 +23,7 @@ from unified_planning.io import PDDLReader
 from sceneplan.graph import SceneGraph
 from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts
+from sceneplan.symbolic.pddl.write import expression as pddl_text
 from sceneplan.world import Action, Simulator
 from sceneplan.world.substances import split_word
 
@@ -110,7 +111,8 @@ class Judge:
             name, *args = fact.strip("()").split()
             return problem.fluent(name)(*(problem.object(a) for a in args))
 
-        facts, universe = set(state_facts(result.final_state)), self.universe()
+        facts = {pddl_text(f) for f in state_facts(result.final_state)}
+        universe = self.universe()
         goal = problem.clone()
         goal.clear_goals()
         parts = [expression(f) for f in sorted(facts)]

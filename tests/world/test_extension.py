@@ -29,6 +29,7 @@ from sceneplan.world.domain import (
     forget_action,
     register_action,
 )
+from sceneplan.world.pddl_expr import And, Not, atom
 from sceneplan.world.predicates import GoalPredicate, forget_predicate, register_predicate
 from sceneplan.world.primitives import (
     Cause,
@@ -56,7 +57,7 @@ def define_scrub() -> None:
             return None if "dirty" in state.states(x) else {}
 
         def pddl(self, x):
-            return f"(is_dirty {x})"
+            return atom("is_dirty", x)
 
         def ground(self, g, b, x):
             return [({}, (("state", "dirty", x),), ())]
@@ -72,7 +73,7 @@ def define_scrub() -> None:
             state.set_state(x, "clean")
 
         def pddl(self, x):
-            return f"(is_clean {x}) (not (is_dirty {x}))"
+            return And(atom("is_clean", x), Not(atom("is_dirty", x)))
 
         def ground(self, g, b, x):
             return [("state", "clean", x)], opposite_facts("clean", x), []
@@ -106,7 +107,7 @@ def define_scrub() -> None:
 
         def pddl(self, t, x, y):
             t.need_word("clean")
-            return f"(and (is_clean {x[0]}) (ontop_of {x[0]} {y[0]}))"
+            return And(atom("is_clean", x[0]), atom("ontop_of", x[0], y[0]))
 
         def compile(self, c, x, y):
             on = (

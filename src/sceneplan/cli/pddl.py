@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -20,8 +19,8 @@ from sceneplan.symbolic.pddl import export_pddl, focused_problem
 
 # Written above the goal of a problem exported without --goal or --task.
 NO_GOAL_COMMENT = (
-    "  ; No goal was given (--goal or --task): the goal (and) is true in every state,\n"
-    "  ; so this problem only checks that a plan is executable.\n"
+    "No goal was given (--goal or --task): the goal (and) is true in every state,",
+    "so this problem only checks that a plan is executable.",
 )
 
 
@@ -86,11 +85,8 @@ def pddl(
         assert goal_text is not None
         files = focused_problem(graph, goal_text)
     else:
-        files = export_pddl(graph, goal_text)
-    if goal_text is None:
-        files = replace(
-            files, problem=files.problem.replace("  (:goal", NO_GOAL_COMMENT + "  (:goal", 1)
-        )
+        comment = NO_GOAL_COMMENT if goal_text is None else ()
+        files = export_pddl(graph, goal_text, goal_comment=comment)
     try:
         domain_path, problem_path = files.write(out)
     except OSError as exc:

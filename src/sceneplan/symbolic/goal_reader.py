@@ -31,7 +31,7 @@ import re
 
 from sceneplan.errors import GoalParseError
 from sceneplan.graph.model import SceneGraph
-from sceneplan.symbolic.pddl import Sexp, parse_sexp
+from sceneplan.symbolic.pddl.sexp import Sexp, parse_sexp
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.predicates import PREDICATES
 

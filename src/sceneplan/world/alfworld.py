@@ -48,6 +48,19 @@ from sceneplan.world.domain import (
     register_action,
     toggle,
 )
+from sceneplan.world.pddl_expr import (
+    FALSE,
+    TRUE,
+    And,
+    Atom,
+    Exists,
+    Expr,
+    Not,
+    Or,
+    Predicate,
+    When,
+    atom,
+)
 from sceneplan.world.predicates import GoalPredicate, register_predicate
 from sceneplan.world.primitives import (
     Alternative,
@@ -150,8 +163,9 @@ def _at_check(state: WorldState, x: str) -> dict[str, str] | None:
     return {"asset": asset or "the agent's hand", "accessed": _accessed(state)}
 
 
-def _at_pddl(x: str) -> str:
-    return f"(exists (?acc - asset) (and (accessed ?acc) (or (= {x} ?acc) (below {x} ?acc))))"
+def _at_pddl(x: str) -> Expr:
+    at = Or(atom("=", x, "?acc"), atom("below", x, "?acc"))
+    return Exists({"?acc": "asset"}, And(atom("accessed", "?acc"), at))
 
 
 def _at_ground(g: Grounding, b: Binding, x: str) -> list[Alternative]:
@@ -185,7 +199,7 @@ class AlfworldIn(Test):
         return {"receptacle": r, "where": where or "nowhere"}
 
     def pddl(self, o, r):
-        return f"(or (ontop_of {o} {r}) (inside_of {o} {r}))"
+        return Or(atom("ontop_of", o, r), atom("inside_of", o, r))
 
     def ground(self, g, b, o, r):
         return [
@@ -200,7 +214,7 @@ class AlfworldFits(Test):
     """ALFRED's `canContain`: static, from the receptacle's `holds_CATEGORY` attributes."""
 
     name, params, text = "alfworld_fits", ("o", "r"), "{r} is of a kind that can hold {o}"
-    pddl_predicates = ("(alfworld_fits ?o - object ?r - object)",)
+    pddl_predicates = (Predicate("alfworld_fits", {"?o": "object", "?r": "object"}),)
 
     def check(self, state, o, r):
         if fits(state.graph, o, r):
@@ -209,18 +223,18 @@ class AlfworldFits(Test):
         return {"category": state.node(r).category, "holds": ", ".join(kinds) or "nothing"}
 
     def pddl(self, o, r):
-        return f"(alfworld_fits {o} {r})"
+        return atom("alfworld_fits", o, r)
 
     def ground(self, g, b, o, r):
         return [({}, (), ())] if fits(g.graph, o, r) else []
 
-    def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[str]:
+    def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[Atom]:
         """The `alfworld_fits` facts among `nodes`: each object with each receptacle whose
         `holds_CATEGORY` attributes take its category."""
         kinds = {n: graph.nodes[n].kind for n in nodes}
         receptacles = [n for n in nodes if kinds[n] is K.ASSET]
         return [
-            f"(alfworld_fits {o} {r})"
+            atom("alfworld_fits", o, r)
             for o in nodes
             if kinds[o] is K.OBJECT
             for r in receptacles
@@ -238,7 +252,7 @@ class AlfworldOpenIfContainer(Test):
         return {"receptacle": x}
 
     def pddl(self, x):
-        return f"(or (not (container {x})) (is_open {x}))"
+        return Or(Not(atom("container", x)), atom("is_open", x))
 
     def ground(self, g, b, x):
         return [({}, (("state", "open", x),) if g.is_container(x) else (), ())]
@@ -259,7 +273,7 @@ class AlfworldInView(Test):
         return _at_check(state, x)
 
     def pddl(self, x):
-        return f"(or (holding {x}) {_at_pddl(x)})"
+        return Or(atom("holding", x), _at_pddl(x))
 
     def ground(self, g, b, x):
         return [({}, (("holding", x),), ()), *_at_ground(g, b, x)]
@@ -275,10 +289,8 @@ class AlfworldSwitch(Effect):
         state.set_state(x, "off" if "on" in state.states(x) else "on")
 
     def pddl(self, x):
-        return (
-            f"(when (is_on {x}) (and (not (is_on {x})) (is_off {x}))) "
-            f"(when (not (is_on {x})) (and (is_on {x}) (not (is_off {x}))))"
-        )
+        on, off = atom("is_on", x), atom("is_off", x)
+        return And(When(on, And(Not(on), off)), When(Not(on), And(on, Not(off))))
 
     def ground(self, g, b, x):
         on, off = ("state", "on", x), ("state", "off", x)
@@ -298,7 +310,7 @@ class AlfworldExamine(Effect):
         """Nothing changes: the observation text says what is seen."""
 
     def pddl(self, x):
-        return ""
+        return TRUE  # no effect
 
     def ground(self, g, b, x):
         return None
@@ -320,13 +332,12 @@ class AgentNear(GoalPredicate):
 
     def pddl(self, t, x):
         if x[1] is K.ASSET:
-            return f"(accessed {x[0]})"
+            return atom("accessed", x[0])
         if x[1] is not K.OBJECT:
-            return "(or)"
+            return FALSE
         a = t.fresh("a")
-        return (
-            f"(or (holding {x[0]}) (exists ({a} - asset) (and (accessed {a}) (below {x[0]} {a}))))"
-        )
+        at = Exists({a: "asset"}, And(atom("accessed", a), atom("below", x[0], a)))
+        return Or(atom("holding", x[0]), at)
 
     def compile(self, c, x):
         kind = c.g.graph.nodes[x].kind

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
@@ -40,8 +41,19 @@ TRUE, FALSE = Const(True), Const(False)
 Leaf = Atom | Prop
 
 
-def _join(parts: Iterable[Formula], kind: type[And | Or], unit: Const, zero: Const) -> Formula:
-    flat: list[Formula] = []
+def fold_junction(
+    parts: Iterable[Any],
+    kind: type[Any],
+    unit: Any,
+    zero: Any,
+    make: Callable[[list[Any]], Any],
+    key: Callable[[Any], str] | None = None,
+) -> Any:
+    """An `and` / `or` of a tree's parts, folded: `zero` absorbs, `unit` drops out, parts
+    of the same `kind` are flattened, duplicates dropped, and (with `key`) the parts
+    sorted; `make` builds the junction of two or more. For the goal tree here and the
+    PDDL goal tree (`symbolic.pddl.goal`), whose junctions both keep `parts`."""
+    flat: list[Any] = []
     for part in parts:
         if part == zero:
             return zero
@@ -50,7 +62,13 @@ def _join(parts: Iterable[Formula], kind: type[And | Or], unit: Const, zero: Con
         elif part != unit:
             flat.append(part)
     flat = list(dict.fromkeys(flat))
-    return unit if not flat else flat[0] if len(flat) == 1 else kind(tuple(flat))
+    if key is not None:
+        flat.sort(key=key)
+    return unit if not flat else flat[0] if len(flat) == 1 else make(flat)
+
+
+def _join(parts: Iterable[Formula], kind: type[And | Or], unit: Const, zero: Const) -> Formula:
+    return fold_junction(parts, kind, unit, zero, lambda flat: kind(tuple(flat)))
 
 
 def conjoin(parts: Iterable[Formula]) -> Formula:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Protocol
 
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
 from sceneplan.world.domain import Registry, setters
+from sceneplan.world.pddl_expr import FALSE, And, Exists, Expr, Or, atom
 from sceneplan.world.primitives import (
     Chain,
     Grounding,
@@ -46,7 +47,6 @@ from sceneplan.world.substances import (
 K = NodeKind
 STATIC_KINDS = frozenset({K.BUILDING, K.FLOOR, K.ROOM, K.POSE, K.ASSET})
 Term = tuple[str, NodeKind | None]  # a PDDL term and the kind of node it stands for
-FALSE_PDDL = "(or)"
 
 
 class GoalPDDL(Protocol):
@@ -129,8 +129,9 @@ class GoalPredicate(ABC):
         """Whether the atom holds in a world state."""
 
     @abstractmethod
-    def pddl(self, t: GoalPDDL, *terms: Term) -> str:
-        """PDDL goal text; `terms` pair each argument's PDDL term with its node kind."""
+    def pddl(self, t: GoalPDDL, *terms: Term) -> Expr:
+        """The PDDL goal condition, a tree (`world.pddl_expr`); `terms` pair each
+        argument's PDDL term with its node kind."""
 
     @abstractmethod
     def compile(self, c: GoalGrounding, *args: str) -> Compiled:
@@ -198,25 +199,25 @@ def agent_within(c: GoalGrounding, y: str) -> Compiled:
     return c.any_of(c.prop(("at", p)) for p in g.places if p == y or y in g.graph.ancestors(p))
 
 
-def _held_chain(t: GoalPDDL, x: str) -> str:
+def _held_chain(t: GoalPDDL, x: str) -> Expr:
     # only a `nest` (an object that may carry others) can have x below it
     h = t.fresh("h")
-    return f"(or (holding {x}) (exists ({h} - nest) (and (holding {h}) (below {x} {h}))))"
+    return Or(atom("holding", x), Exists({h: "nest"}, And(atom("holding", h), atom("below", x, h))))
 
 
-def _rests_within(t: GoalPDDL, x: str, y: tuple[str, NodeKind]) -> str:
+def _rests_within(t: GoalPDDL, x: str, y: tuple[str, NodeKind]) -> Expr:
     """x rests, at any depth, on an asset within the static node y: `located` (kept
     by the domain's effects) names the room, so no quantifier over assets is needed."""
     if y[1] is K.ROOM:
-        return f"(located {x} {y[0]})"
+        return atom("located", x, y[0])
     r = t.fresh("r")
-    return f"(exists ({r} - room) (and (located {x} {r}) (static_within {r} {y[0]})))"
+    return Exists({r: "room"}, And(atom("located", x, r), atom("static_within", r, y[0])))
 
 
-def _agent_within_pddl(t: GoalPDDL, y: str) -> str:
+def _agent_within_pddl(t: GoalPDDL, y: str) -> Expr:
     p = t.fresh("p")
-    inside = f"(exists ({p} - place) (and (agent_at {p}) (static_within {p} {y})))"
-    return f"(or (agent_at {y}) {inside})"
+    inside = Exists({p: "place"}, And(atom("agent_at", p), atom("static_within", p, y)))
+    return Or(atom("agent_at", y), inside)
 
 
 # -- the predicates ----------------------------------------------------------------------
@@ -234,9 +235,9 @@ class _Relation(GoalPredicate):
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
-            return FALSE_PDDL
-        parts = [f"({r.value} {x[0]} {y[0]})" for r in self.relations]
-        return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+            return FALSE
+        parts = [atom(r.value, x[0], y[0]) for r in self.relations]
+        return parts[0] if len(parts) == 1 else Or(*parts)
 
     def compile(self, c, x, y):
         if _kind(c, x) is not K.OBJECT:
@@ -293,12 +294,10 @@ class Inside(_Relation):
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
-            return FALSE_PDDL
+            return FALSE
         z = t.fresh("z")
-        return (
-            f"(or (inside_of {x[0]} {y[0]}) "
-            f"(exists ({z} - object) (and (below {x[0]} {z}) (inside_of {z} {y[0]}))))"
-        )
+        nested = Exists({z: "object"}, And(atom("below", x[0], z), atom("inside_of", z, y[0])))
+        return Or(atom("inside_of", x[0], y[0]), nested)
 
     def compile(self, c, x, y):
         if _kind(c, x) is not K.OBJECT:
@@ -383,21 +382,19 @@ class NextTo(SharedSupport):
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or x[0] == y[0]:
-            return FALSE_PDDL
+            return FALSE
         s = t.fresh("s")
         if y[1] is K.ASSET:
             r = t.fresh("r")
-            return (
-                f"(exists ({s} - asset {r} - room) (and (ontop_of {x[0]} {s}) "
-                f"(asset_in_room {s} {r}) (asset_in_room {y[0]} {r})))"
-            )
+            rooms = (atom("asset_in_room", s, r), atom("asset_in_room", y[0], r))
+            return Exists({s: "asset", r: "room"}, And(atom("ontop_of", x[0], s), *rooms))
         if y[1] is not K.OBJECT:
-            return FALSE_PDDL
-        together = " ".join(
-            f"(and ({r.value} {x[0]} {s}) ({r.value} {y[0]} {s}))"
+            return FALSE
+        together = (
+            And(atom(r.value, x[0], s), atom(r.value, y[0], s))
             for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)
         )
-        return f"(exists ({s} - object) (or {together}))"
+        return Exists({s: "object"}, Or(*together))
 
     def achievable(self, graph, x, y):
         if graph.nodes[x].kind is not K.OBJECT or x == y:
@@ -451,8 +448,8 @@ class Attached(GoalPredicate):
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
-            return FALSE_PDDL
-        return f"(and (ontop_of {x[0]} {y[0]}) (can_{ATTACH} {y[0]}))"
+            return FALSE
+        return And(atom("ontop_of", x[0], y[0]), atom(f"can_{ATTACH}", y[0]))
 
     def compile(self, c, x, y):
         if ATTACH not in c.g.graph.nodes[y].affordances or _kind(c, x) is not K.OBJECT:
@@ -490,10 +487,10 @@ class Touching(GoalPredicate):
 
     def pddl(self, t, x, y):
         if x[0] == y[0]:
-            return FALSE_PDDL
+            return FALSE
         things = (K.ASSET, K.OBJECT)
-        parts = [
-            f"({r.value} {a[0]} {b[0]})"
+        parts: list[Expr] = [
+            atom(r.value, a[0], b[0])
             for a, b in ((x, y), (y, x))
             if a[1] is K.OBJECT and b[1] in things
             for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)
@@ -501,8 +498,8 @@ class Touching(GoalPredicate):
         if x[1] is K.OBJECT and y[1] is K.OBJECT:
             parts.append(NextTo().pddl(t, x, y))
         if not parts:
-            return FALSE_PDDL
-        return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
+            return FALSE
+        return parts[0] if len(parts) == 1 else Or(*parts)
 
     def compile(self, c, x, y):
         if x == y:
@@ -536,19 +533,18 @@ class Under(SharedSupport):
 
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or x[0] == y[0]:
-            return FALSE_PDDL
+            return FALSE
         t.need_category(FLOOR)
         s = t.fresh("s")
-        floor = f"({pddl_category(FLOOR)} {s})"
+        floor = atom(pddl_category(FLOOR), s)
         if y[1] is K.ASSET:
             r = t.fresh("r")
-            return (
-                f"(exists ({s} - asset {r} - room) (and (ontop_of {x[0]} {s}) {floor} "
-                f"(asset_in_room {s} {r}) (asset_in_room {y[0]} {r})))"
-            )
+            rooms = (atom("asset_in_room", s, r), atom("asset_in_room", y[0], r))
+            return Exists({s: "asset", r: "room"}, And(atom("ontop_of", x[0], s), floor, *rooms))
         if y[1] is not K.OBJECT:
-            return FALSE_PDDL
-        return f"(exists ({s} - asset) (and (ontop_of {x[0]} {s}) (ontop_of {y[0]} {s}) {floor}))"
+            return FALSE
+        both = (atom("ontop_of", x[0], s), atom("ontop_of", y[0], s))
+        return Exists({s: "asset"}, And(*both, floor))
 
     def achievable(self, graph, x, y):
         if x == y or graph.nodes[x].kind is not K.OBJECT:
@@ -577,20 +573,18 @@ class Within(GoalPredicate):
         kind, target = x[1], y[1]
         if kind is K.OBJECT:
             if target in (K.OBJECT, K.ASSET):
-                return f"(below {x[0]} {y[0]})"
+                return atom("below", x[0], y[0])
             if target is K.AGENT:
                 return _held_chain(t, x[0])
             if target in STATIC_KINDS:
-                return (
-                    f"(or {_rests_within(t, x[0], y)} "
-                    f"(and {_held_chain(t, x[0])} {_agent_within_pddl(t, y[0])}))"
-                )
-            return FALSE_PDDL
+                carried = And(_held_chain(t, x[0]), _agent_within_pddl(t, y[0]))
+                return Or(_rests_within(t, x[0], y), carried)
+            return FALSE
         if kind is K.AGENT:
-            return _agent_within_pddl(t, y[0]) if target in STATIC_KINDS else FALSE_PDDL
+            return _agent_within_pddl(t, y[0]) if target in STATIC_KINDS else FALSE
         if target in STATIC_KINDS and kind in STATIC_KINDS:
-            return f"(static_within {x[0]} {y[0]})"
-        return FALSE_PDDL
+            return atom("static_within", x[0], y[0])
+        return FALSE
 
     def compile(self, c, x, y):
         kind, target = _kind(c, x), _kind(c, y)
@@ -624,17 +618,18 @@ class InRoom(GoalPredicate):
 
     def pddl(self, t, x, r):
         if r[1] is not K.ROOM:
-            return FALSE_PDDL
+            return FALSE
         kind = x[1]
         if kind is K.OBJECT:
-            return f"(or (located {x[0]} {r[0]}) (and {_held_chain(t, x[0])} (agent_at {r[0]})))"
+            carried = And(_held_chain(t, x[0]), atom("agent_at", r[0]))
+            return Or(atom("located", x[0], r[0]), carried)
         if kind is K.ASSET:
-            return f"(asset_in_room {x[0]} {r[0]})"
+            return atom("asset_in_room", x[0], r[0])
         if kind is K.AGENT:
-            return f"(agent_at {r[0]})"
+            return atom("agent_at", r[0])
         if kind is K.ROOM:
-            return f"(= {x[0]} {r[0]})"
-        return FALSE_PDDL
+            return atom("=", x[0], r[0])
+        return FALSE
 
     def compile(self, c, x, r):
         kind = _kind(c, x)
@@ -669,7 +664,7 @@ class Held(GoalPredicate):
         return None
 
     def pddl(self, t, x):
-        return f"(holding {x[0]})" if x[1] is K.OBJECT else FALSE_PDDL
+        return atom("holding", x[0]) if x[1] is K.OBJECT else FALSE
 
     def compile(self, c, x):
         return c.prop(("holding", x)) if _kind(c, x) is K.OBJECT else c.const(False)
@@ -684,7 +679,7 @@ class HandEmpty(GoalPredicate):
         return not state.held
 
     def pddl(self, t):
-        return "(handempty)"
+        return atom("handempty")
 
     def compile(self, c):
         return c.prop(("handempty",))
@@ -705,7 +700,7 @@ class AgentAt(GoalPredicate):
         return None
 
     def pddl(self, t, p):
-        return f"(agent_at {p[0]})" if p[1] in (K.ROOM, K.POSE) else FALSE_PDDL
+        return atom("agent_at", p[0]) if p[1] in (K.ROOM, K.POSE) else FALSE
 
     def compile(self, c, p):
         return agent_at(c, p)
@@ -722,7 +717,7 @@ class Attr(GoalPredicate):
 
     def pddl(self, t, x, word):
         t.need_attribute(word[0])
-        return f"({pddl_attribute(word[0])} {x[0]})"
+        return atom(pddl_attribute(word[0]), x[0])
 
     def compile(self, c, x, word):
         return c.const(self.holds(c.g.state, x, word))
@@ -737,7 +732,7 @@ class Is(GoalPredicate):
         return x == y
 
     def pddl(self, t, x, y):
-        return f"(= {x[0]} {y[0]})"
+        return atom("=", x[0], y[0])
 
     def compile(self, c, x, y):
         return c.const(x == y)
@@ -764,7 +759,7 @@ class StateWord(GoalPredicate):
 
     def pddl(self, t, x):
         t.need_word(self.name)
-        return f"({pddl_word(self.name)} {x[0]})"
+        return atom(pddl_word(self.name), x[0])
 
     def compile(self, c, x):
         if x in c.g.objects or x in c.g.assets or c.g.graph.nodes[x].kind is K.AGENT:
@@ -803,7 +798,7 @@ class _Substance(GoalPredicate):
     def pddl(self, t, x, substance):
         word = substance_word(self.relation, substance[0])
         t.need_word(word)
-        return f"({pddl_word(word)} {x[0]})"
+        return atom(pddl_word(word), x[0])
 
     def compile(self, c, x, substance):
         word = substance_word(self.relation, substance)
@@ -835,12 +830,12 @@ class Contains(_Substance):
         return bool({substance_word(r, substance) for r in (FILLED, CONTAINS)} & words)
 
     def pddl(self, t, x, substance):
-        parts = []
+        parts: list[Expr] = []
         for relation in (FILLED, CONTAINS):
             word = substance_word(relation, substance[0])
             t.need_word(word)
-            parts.append(f"({pddl_word(word)} {x[0]})")
-        return f"(or {' '.join(parts)})"
+            parts.append(atom(pddl_word(word), x[0]))
+        return Or(*parts)
 
     def compile(self, c, x, substance):
         if x in c.g.objects or x in c.g.assets:

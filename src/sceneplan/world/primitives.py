@@ -6,8 +6,9 @@ one class body:
 
 - `check` / `apply`: what the simulator does (a test returns None when it
   holds, else the facts that fill its cause's feedback sentence);
-- `pddl`: its PDDL condition or effect, over the fluents of
-  `symbolic.pddl` (`agent_at`, `holding`, `below`, `is_WORD`, ...); a
+- `pddl`: its PDDL condition or effect, an expression tree
+  (`world.pddl_expr`) over the fluents of `symbolic.pddl` (`agent_at`,
+  `holding`, `below`, `is_WORD`, ...); a
   primitive that reads a static predicate of its own declares it
   (`pddl_predicates`) and writes its facts for a problem (`pddl_static`);
 - `ground`: what it means in the grounded task of `symbolic.grounding`
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
+from sceneplan.world.pddl_expr import Atom, Expr, Predicate
 from sceneplan.world.state import EXCLUSIVE_STATES
 
 if TYPE_CHECKING:
@@ -264,10 +266,10 @@ class Primitive(ABC):
     params: ClassVar[tuple[str, ...]]
     text: ClassVar[str]
     kinds: ClassVar[frozenset[NodeKind] | None] = None
-    # extra PDDL predicate declarations the pddl face uses, e.g. "(wet ?x - object)"
-    pddl_predicates: ClassVar[tuple[str, ...]] = ()
+    # extra PDDL predicate declarations the pddl face uses, e.g. Predicate("wet", {"?x": "object"})
+    pddl_predicates: ClassVar[tuple[Predicate, ...]] = ()
 
-    def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[str]:
+    def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[Atom]:
         """Static facts of `pddl_predicates` a problem over `nodes` needs (none by default):
         what the graph fixes, e.g. which receptacle can hold which object."""
         return []
@@ -289,8 +291,9 @@ class Test(Primitive):
         """None when the test holds; else facts for the cause's feedback sentence."""
 
     @abstractmethod
-    def pddl(self, *terms: str) -> str:
-        """The PDDL condition over the arguments' terms (`?x` or a literal word)."""
+    def pddl(self, *terms: str) -> Expr:
+        """The PDDL condition over the arguments' terms (`?x` or a literal word), a tree
+        (`world.pddl_expr`)."""
 
     @abstractmethod
     def ground(self, g: Grounding, b: Binding, *args: str) -> list[Alternative]:
@@ -351,8 +354,10 @@ class Effect(Primitive):
         """Change the world state in place."""
 
     @abstractmethod
-    def pddl(self, *terms: str) -> str:
-        """The PDDL effect over the arguments' terms."""
+    def pddl(self, *terms: str) -> Expr:
+        """The PDDL effect over the arguments' terms, a tree (`world.pddl_expr`); the parts
+        of a top-level `And` are spliced into the action's effect, and `TRUE` (`And()`)
+        is no effect."""
 
     @abstractmethod
     def ground(self, g: Grounding, b: Binding, *args: str) -> GroundEffects | None:

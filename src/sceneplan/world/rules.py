@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, Relation
+from sceneplan.world.pddl_expr import TRUE, And, Exists, Expr, Forall, Not, Or, When, atom
 from sceneplan.world.primitives import (
     HAND_FREE,
     HANDEMPTY,
@@ -104,6 +105,16 @@ class ApplianceFunction:
         """The PDDL type of the appliances of this function."""
         return f"{self.name}_appliance"
 
+    @property
+    def makes(self) -> str:
+        """The static predicate `makes_NAME`: true of the appliances of this function."""
+        return f"makes_{self.name}"
+
+    @property
+    def takes(self) -> str:
+        """The static predicate `takes_NAME`: true of the objects the function acts on."""
+        return f"takes_{self.name}"
+
 
 def appliance_functions() -> list[ApplianceFunction]:
     """The appliance categories grouped by (words, targets), named by their last word."""
@@ -142,12 +153,16 @@ def appliance_words() -> set[str]:
 # Hands. With one hand, "a hand is free" is "the hand is empty"; with two (`(two_handed)`,
 # a static fact), `(hand_free)` says that at most one object is held. A PDDL face writes
 # both cases; `symbolic.pddl.SceneTypes` folds `(two_handed)` away for a problem's scene.
-HAND_FREE_PDDL = "(or (handempty) (and (two_handed) (hand_free)))"
+HAND_FREE_PDDL = Or(atom("handempty"), And(atom("two_handed"), atom("hand_free")))
 # picking up with a hand already full leaves none free
-GRAB_HANDS_PDDL = "(not (handempty)) (when (and (two_handed) (not (handempty))) (not (hand_free)))"
+GRAB_HANDS_PDDL = (
+    Not(atom("handempty")),
+    When(And(atom("two_handed"), Not(atom("handempty"))), Not(atom("hand_free"))),
+)
 # putting one down frees a hand; the hand is empty if a hand was free before (one was held)
 PUT_HANDS_PDDL = (
-    "(when (or (not (two_handed)) (hand_free)) (handempty)) (when (two_handed) (hand_free))"
+    When(Or(Not(atom("two_handed")), atom("hand_free")), atom("handempty")),
+    When(atom("two_handed"), atom("hand_free")),
 )
 
 
@@ -179,7 +194,7 @@ class Adjacent(Test):
         return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
 
     def pddl(self, x, *, here):
-        return f"(or (same {here} {x}) (linked {here} {x}))"
+        return Or(atom("same", here, x), atom("linked", here, x))
 
     def ground(self, g, b, x):
         return [alt for p in g.move_sources(x) for alt in bind(b, "at", p, (("at", p),))]
@@ -203,8 +218,12 @@ class InRoomOf(Test):
         # The agent is in a room (`room`, a hidden parameter) that is x's: an asset's room,
         # or the room of the asset an object rests on (`located`); a held object, and what
         # is in it, is where the agent is.
-        carried = f"(exists (?in_h - nest) (and (holding ?in_h) (below {x} ?in_h)))"
-        return f"(or (asset_in_room {x} {room}) (located {x} {room}) (holding {x}) {carried})"
+        carried = Exists(
+            {"?in_h": "nest"}, And(atom("holding", "?in_h"), atom("below", x, "?in_h"))
+        )
+        return Or(
+            atom("asset_in_room", x, room), atom("located", x, room), atom("holding", x), carried
+        )
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is not K.OBJECT:
@@ -241,7 +260,7 @@ class Holding(Test):
         return None if state.holds(o) else {"held": state.held_text()}
 
     def pddl(self, o):
-        return f"(holding {o})"
+        return atom("holding", o)
 
     def ground(self, g, b, o):
         # binds the held object ("held") for effects that put it somewhere (`place`)
@@ -261,7 +280,7 @@ class HoldingAny(Test):
         return {"held": state.held_text(), "node": "one object" if state.held else "anything"}
 
     def pddl(self):
-        return "(and (not (handempty)) (or (not (two_handed)) (hand_free)))"
+        return And(Not(atom("handempty")), Or(Not(atom("two_handed")), atom("hand_free")))
 
     def ground(self, g, b):
         holdable = [o for o in sorted(g.objects) if g.affords(o, "pickup") or g.state.holds(o)]
@@ -291,7 +310,7 @@ class AssetAccessed(Test):
 
     def pddl(self, o, *, base):
         # the asset o rests on, at any depth (`base`, a hidden parameter), is accessed
-        return f"(accessed {base})"
+        return atom("accessed", base)
 
     def ground(self, g, b, o):
         return _chain_accessed(g, b, o)
@@ -305,7 +324,7 @@ class SomethingAccessed(Test):
         return None if state.accessed is not None else {}
 
     def pddl(self, o, *, acc):
-        return f"(accessed {acc})"
+        return atom("accessed", acc)
 
     def ground(self, g, b, o):
         if "accessed" in b:
@@ -334,7 +353,7 @@ class AccessedAffordsRelease(Test):
     def pddl(self, *, acc):
         # the accessed asset (`acc`, a hidden parameter: an action with this test needs
         # something accessed, as SayPlan's release does) affords release
-        return f"(can_release {acc})"
+        return atom("can_release", acc)
 
     def ground(self, g, b):
         if "accessed" in b:
@@ -362,7 +381,7 @@ class ReachableAccessed(Test):
         return {"node": x, "asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
 
     def pddl(self, x, *, acc):
-        return f"(or (same {x} {acc}) (below {x} {acc}))"
+        return Or(atom("same", x, acc), atom("below", x, acc))
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is K.ASSET:
@@ -380,7 +399,7 @@ class Accessible(Test):
 
     def pddl(self, o):
         # the fluent opening and closing maintain: a closed container encloses o
-        return f"(not (shut {o}))"
+        return Not(atom("shut", o))
 
     def ground(self, g, b, o):
         if g.graph.nodes[o].kind is not K.OBJECT:
@@ -399,7 +418,7 @@ class HasState(Test):
         return None if word in state.states(x) else {"node": x}
 
     def pddl(self, x, word):
-        return f"({pddl_word(word)} {x})"
+        return atom(pddl_word(word), x)
 
     def ground(self, g, b, x, word):
         return [({}, (("state", word, x),), ())]
@@ -416,7 +435,7 @@ class IsContainer(Test):
         return None if state.is_container(x) else {"node": x}
 
     def pddl(self, x):
-        return f"(container {x})"
+        return atom("container", x)
 
     def ground(self, g, b, x):
         return holds_always() if g.is_container(x) else []
@@ -428,7 +447,7 @@ class OpeningClear(WordOrUnable):
     word, affordance = "open", "open"
 
     def pddl(self, x):
-        return f"(or (is_open {x}) (not (can_open {x})))"
+        return Or(atom("is_open", x), Not(atom("can_open", x)))
 
 
 @primitive
@@ -443,8 +462,8 @@ class NotCarried(Test):
         return {"node": x, "held": state.held_text()} if state.carried(x) else None
 
     def pddl(self, x):
-        carried = f"(exists (?h - nest) (and (holding ?h) (below {x} ?h)))"
-        return f"(and (not (holding {x})) (not {carried}))"
+        carried = Exists({"?h": "nest"}, And(atom("holding", "?h"), atom("below", x, "?h")))
+        return And(Not(atom("holding", x)), Not(carried))
 
     def ground(self, g, b, x):
         if g.graph.nodes[x].kind is not K.OBJECT:
@@ -460,7 +479,7 @@ class ClosedIfContainer(Test):
         return None if not state.is_container(x) or "open" not in state.states(x) else {}
 
     def pddl(self, x):
-        return f"(or (not (container {x})) (not (is_open {x})))"
+        return Or(Not(atom("container", x)), Not(atom("is_open", x)))
 
     def ground(self, g, b, x):
         return [({}, (), (("state", "open", x),) if g.is_container(x) else ())]
@@ -492,7 +511,8 @@ class AgentStanding(Test):
 
     def pddl(self):
         # existential (the one robot), so that a grounder needs no axiom
-        return "(exists (?g - robot) (and (not (is_sitting ?g)) (not (is_lying ?g))))"
+        standing = And(Not(atom("is_sitting", "?g")), Not(atom("is_lying", "?g")))
+        return Exists({"?g": "robot"}, standing)
 
     def ground(self, g, b):
         return [({}, (), _agent_postures(g))]
@@ -509,7 +529,7 @@ class AgentResting(Test):
         return None if _posture(state) is not None else {}
 
     def pddl(self):
-        return "(exists (?g - robot) (or (is_sitting ?g) (is_lying ?g)))"
+        return Exists({"?g": "robot"}, Or(atom("is_sitting", "?g"), atom("is_lying", "?g")))
 
     def ground(self, g, b):
         return [({}, (fact,), ()) for fact in _agent_postures(g)]
@@ -521,48 +541,54 @@ class AgentResting(Test):
 # -- effects -----------------------------------------------------------------------------
 
 
-def _set_word_pddl(x: str, word: str) -> str:
+def _set_word_pddl(x: str, word: str) -> list[Expr]:
     opposite = EXCLUSIVE_STATES.get(word)
-    added = f"({pddl_word(word)} {x})"
-    return added + (f" (not ({pddl_word(opposite)} {x}))" if opposite else "")
+    added = atom(pddl_word(word), x)
+    return [added, Not(atom(pddl_word(opposite), x))] if opposite else [added]
 
 
-def _shut_pddl(x: str, word: str) -> str:
+def _shut_pddl(x: str, word: str) -> list[Expr]:
     """Keep `(shut d)` (a closed container encloses d) as x closes or opens: what x encloses
     is shut when it closes; when it opens, unless another closed container encloses it:
     one that encloses x, or a `nest` between d and x (the re-add wins over the delete).
     Each re-add names its own container (a grounder negates the re-adds' conditions for
     the delete: a condition over every container would multiply out)."""
+    enclosed, shut = atom("enclosed", "?d", x), atom("shut", "?d")
     if word == "closed":
-        return f" (forall (?d - item) (when (enclosed ?d {x}) (shut ?d)))"
+        return [Forall({"?d": "item"}, When(enclosed, shut))]
     if word != "open":
-        return ""
-    above = " ".join(
-        f"(forall (?d - item ?c - {t}) (when (and (enclosed ?d {x}) (enclosed {x} ?c) "
-        "(is_closed ?c)) (shut ?d)))"
+        return []
+    closed = atom(pddl_word("closed"), "?c")
+    above = [
+        Forall(
+            {"?d": "item", "?c": t}, When(And(enclosed, atom("enclosed", x, "?c"), closed), shut)
+        )
         for t in ("device", "nest")
+    ]
+    between = When(
+        And(enclosed, atom("enclosed", "?d", "?c"), atom("below", "?c", x), closed), shut
     )
-    between = (
-        f"(forall (?d - item ?c - nest) (when (and (enclosed ?d {x}) (enclosed ?d ?c) "
-        f"(below ?c {x}) (is_closed ?c)) (shut ?d)))"
-    )
-    return f" (forall (?d - item) (when (enclosed ?d {x}) (not (shut ?d)))) {above} {between}"
+    return [
+        Forall({"?d": "item"}, When(enclosed, Not(shut))),
+        *above,
+        Forall({"?d": "item", "?c": "nest"}, between),
+    ]
 
 
-def function_pddl(function: ApplianceFunction, receiver: str, condition: str) -> str:
-    """What an appliance of `function` does to `receiver` when `condition` holds."""
-    takes = f" (takes_{function.name} {receiver})" if function.targets is not None else ""
-    given = " ".join(_set_word_pddl(receiver, w) for w in function.words)
-    return f"(when (and {condition}{takes}) (and {given}))"
+def function_pddl(function: ApplianceFunction, receiver: str, condition: list[Expr]) -> Expr:
+    """What an appliance of `function` does to `receiver` when all of `condition` hold."""
+    takes = [atom(function.takes, receiver)] if function.targets is not None else []
+    given = [e for w in function.words for e in _set_word_pddl(receiver, w)]
+    return When(And(*condition, *takes), And(*given))
 
 
-def appliance_pddl(appliance: str, receiver: str, condition: str) -> str:
-    """What a running appliance does to `receiver` when `condition` holds (one `when` per
-    function; with `appliance` an action parameter, a validator keeps only its own)."""
-    return " ".join(
-        function_pddl(f, receiver, f"{condition} (makes_{f.name} {appliance})")
+def appliance_pddl(appliance: str, receiver: str, condition: list[Expr]) -> list[Expr]:
+    """What a running appliance does to `receiver` when all of `condition` hold (one `when`
+    per function; with `appliance` an action parameter, a validator keeps only its own)."""
+    return [
+        function_pddl(f, receiver, [*condition, atom(f.makes, appliance)])
         for f in appliance_functions()
-    )
+    ]
 
 
 @primitive
@@ -579,7 +605,12 @@ class MoveAgent(Effect):
     def pddl(self, x, *, here, slot, me):
         # deletes apply before adds, so (agent_at x) holds even when x is where the agent
         # was, and (accessed me) when nothing was accessed (`slot` is then the agent, `me`)
-        return f"(not (agent_at {here})) (agent_at {x}) (not (accessed {slot})) (accessed {me})"
+        return And(
+            Not(atom("agent_at", here)),
+            atom("agent_at", x),
+            Not(atom("accessed", slot)),
+            atom("accessed", me),
+        )
 
     def ground(self, g, b, x):
         source = b.get("at")
@@ -601,7 +632,7 @@ class SetAccessed(Effect):
 
     def pddl(self, a, *, slot):
         # what was accessed (an asset, or the agent's node when nothing was) no longer is
-        return f"(not (accessed {slot})) (accessed {a})"
+        return And(Not(atom("accessed", slot)), atom("accessed", a))
 
     def ground(self, g, b, a):
         others = [o for o in g.room_assets(g.graph.room_of(a)) if o != a]
@@ -622,21 +653,24 @@ class Grab(Effect):
         # o rests on assets and `nest` objects only, at any depth on the asset `base`, and
         # only a `nest` carries objects along; the agent is in o's room (`room`). Both are
         # hidden parameters.
-        unlink = (
-            f"(and (not (ontop_of {o} ?y)) (not (inside_of {o} ?y)) "
-            f"(not (below {o} ?y)) (not (enclosed {o} ?y)))"
-        )
-        carried = (
-            f"(when (and (below ?d {o}) (below {o} ?y)) "
-            "(and (not (below ?d ?y)) (not (enclosed ?d ?y))))"
-        )
-        return (
-            f"(holding {o}) {GRAB_HANDS_PDDL} "
-            f"{unlink.replace('?y', base)} (forall (?y - nest) {unlink}) "
-            f"(not (located {o} {room})) "
-            f"(forall (?d - nest) {carried.replace('?y', base)}) "
-            f"(forall (?d - nest ?y - nest) {carried}) "
-            f"(forall (?d - nest) (when (below ?d {o}) (not (located ?d {room}))))"
+        def unlink(y: str) -> Expr:
+            return And(
+                *(Not(atom(f, o, y)) for f in ("ontop_of", "inside_of", "below", "enclosed"))
+            )
+
+        def carried(y: str) -> Expr:
+            gone = And(Not(atom("below", "?d", y)), Not(atom("enclosed", "?d", y)))
+            return When(And(atom("below", "?d", o), atom("below", o, y)), gone)
+
+        return And(
+            atom("holding", o),
+            *GRAB_HANDS_PDDL,
+            unlink(base),
+            Forall({"?y": "nest"}, unlink("?y")),
+            Not(atom("located", o, room)),
+            Forall({"?d": "nest"}, carried(base)),
+            Forall({"?d": "nest", "?y": "nest"}, carried("?y")),
+            Forall({"?d": "nest"}, When(atom("below", "?d", o), Not(atom("located", "?d", room)))),
         )
 
     def ground(self, g, b, o):
@@ -711,35 +745,45 @@ class Place(Effect):
         # (`holding(o)` among its preconditions) or the hidden parameter `held` (see
         # `symbolic.pddl`). The agent is in a's room (`room`, a hidden parameter).
         inside = relation == Relation.INSIDE_OF.value
-        enclosed = (lambda d: f" (enclosed {d} {a})") if inside else (lambda d: "")
-        running = f"(is_on {a})" + ("" if inside else f" (not (container {a}))")
         h = held
 
-        def each(variables: str, condition: str, effect: str) -> str:
-            return f"(forall ({variables}) (when (and {condition}) {effect}))"
+        def enclosed(d: str) -> list[Expr]:
+            return [atom("enclosed", d, a)] if inside else []
+
+        running = [atom("is_on", a), *([] if inside else [Not(atom("container", a))])]
+
+        def each(variables: dict[str, str], condition: list[Expr], effect: Expr) -> Expr:
+            return Forall(variables, When(And(*condition), effect))
 
         # an object target passes on what is above it: what it rests on or in (assets
         # and `nest` objects), and the room; for an asset target these never hold
-        above = " ".join(
-            each(f"?up - {t}", f"({f} {a} ?up)", f"({f} {h} ?up)")
-            + " "
-            + each(f"?sub - nest ?up - {t}", f"(below ?sub {h}) ({f} {a} ?up)", f"({f} ?sub ?up)")
+        above = [
+            e
             for t in ("asset", "nest")
             for f in ("below", "enclosed")
-        )
-        subs = appliance_pddl(a, "?sub", f"(below ?sub {h}) {running}")
-        sub_in = enclosed("?sub")
-        return " ".join(
-            (
-                PUT_HANDS_PDDL,
-                f"(not (holding {h})) ({relation} {h} {a}) (below {h} {a}){enclosed(h)}",
-                f"(located {h} {room})",
-                each("?sub - nest", f"(below ?sub {h})", f"(and (below ?sub {a}){sub_in})"),
-                each("?sub - nest", f"(below ?sub {h})", f"(located ?sub {room})"),
-                above,
-                appliance_pddl(a, h, running),
-                f"(forall (?sub - nest) (and {subs}))",
+            for e in (
+                each({"?up": t}, [atom(f, a, "?up")], atom(f, h, "?up")),
+                each(
+                    {"?sub": "nest", "?up": t},
+                    [atom("below", "?sub", h), atom(f, a, "?up")],
+                    atom(f, "?sub", "?up"),
+                ),
             )
+        ]
+        subs = appliance_pddl(a, "?sub", [atom("below", "?sub", h), *running])
+        under = [atom("below", "?sub", h)]
+        return And(
+            *PUT_HANDS_PDDL,
+            Not(atom("holding", h)),
+            atom(relation, h, a),
+            atom("below", h, a),
+            *enclosed(h),
+            atom("located", h, room),
+            each({"?sub": "nest"}, under, And(atom("below", "?sub", a), *enclosed("?sub"))),
+            each({"?sub": "nest"}, under, atom("located", "?sub", room)),
+            *above,
+            *appliance_pddl(a, h, running),
+            Forall({"?sub": "nest"}, And(*subs)),
         )
 
     def ground(self, g, b, a, relation):
@@ -791,19 +835,25 @@ class PlaceAtAccessed(Effect):
     def pddl(self, o, *, acc, room):
         # the accessed asset (`acc`) and the agent's room (`room`) are hidden parameters;
         # only a `nest` object carries others along
-        clear = f"(or (is_open {acc}) (not (can_open {acc})))"  # open, or a receptacle with no lid
-        inside = f"(and (container {acc}) {clear})"
-        running = f"(is_on {acc}) (or (not (container {acc})) {clear})"
-        carried = appliance_pddl(acc, "?d", f"{running} (below ?d {o})")
-        functions = f"{appliance_pddl(acc, o, running)} (forall (?d - nest) (and {carried}))"
-        return (
-            f"(not (holding {o})) {PUT_HANDS_PDDL} (below {o} {acc}) (located {o} {room}) "
-            f"(when {inside} (and (inside_of {o} {acc}) (enclosed {o} {acc}))) "
-            f"(when (not {inside}) (ontop_of {o} {acc})) "
-            f"(forall (?d - nest) (when (below ?d {o}) (and (below ?d {acc}) "
-            f"(located ?d {room})))) "
-            f"(forall (?d - nest) (when (and {inside} (below ?d {o})) (enclosed ?d {acc}))) "
-            + functions
+        clear = Or(atom("is_open", acc), Not(atom("can_open", acc)))  # open, or no lid
+        inside = And(atom("container", acc), clear)
+        running = [atom("is_on", acc), Or(Not(atom("container", acc)), clear)]
+        carried = appliance_pddl(acc, "?d", [*running, atom("below", "?d", o)])
+        on_top = [atom("below", "?d", acc), atom("located", "?d", room)]
+        return And(
+            Not(atom("holding", o)),
+            *PUT_HANDS_PDDL,
+            atom("below", o, acc),
+            atom("located", o, room),
+            When(inside, And(atom("inside_of", o, acc), atom("enclosed", o, acc))),
+            When(Not(inside), atom("ontop_of", o, acc)),
+            Forall({"?d": "nest"}, When(atom("below", "?d", o), And(*on_top))),
+            Forall(
+                {"?d": "nest"},
+                When(And(inside, atom("below", "?d", o)), atom("enclosed", "?d", acc)),
+            ),
+            *appliance_pddl(acc, o, running),
+            Forall({"?d": "nest"}, And(*carried)),
         )
 
     def ground(self, g, b, o):
@@ -843,7 +893,7 @@ class SetState(Effect):
         return RobotSkill(name, (("target", x),)) if name is not None else None
 
     def pddl(self, x, word):
-        return _set_word_pddl(x, word) + _shut_pddl(x, word)
+        return And(*_set_word_pddl(x, word), *_shut_pddl(x, word))
 
     def ground(self, g, b, x, word):
         return [("state", word, x)], opposite_facts(word, x), []
@@ -863,8 +913,10 @@ class SetPosture(Effect):
         state.replace_states(agent, POSTURES, () if word == "standing" else (word,))
 
     def pddl(self, word):
-        parts = [f"(is_{w} ?g)" if w == word else f"(not (is_{w} ?g))" for w in POSTURES]
-        return f"(forall (?g - robot) (and {' '.join(parts)}))"
+        def posture(w: str) -> Expr:
+            return atom(pddl_word(w), "?g") if w == word else Not(atom(pddl_word(w), "?g"))
+
+        return Forall({"?g": "robot"}, And(*(posture(w) for w in POSTURES)))
 
     def ground(self, g, b, word):
         agent = g.state.agent_id
@@ -895,11 +947,11 @@ class ApplyAppliance(Effect):
 
     def pddl(self, x):
         # follows set_state(x, on) in the same schema (see check_use), so x runs
-        contained = (
-            f"(or (and (container {x}) (enclosed ?d {x})) "
-            f"(and (not (container {x})) (below ?d {x})))"
+        contained = Or(
+            And(atom("container", x), atom("enclosed", "?d", x)),
+            And(Not(atom("container", x)), atom("below", "?d", x)),
         )
-        return f"(forall (?d - item) (and {appliance_pddl(x, '?d', contained)}))"
+        return Forall({"?d": "item"}, And(*appliance_pddl(x, "?d", [contained])))
 
     def ground(self, g, b, x):
         container = g.is_container(x)
@@ -937,7 +989,7 @@ class Finish(Effect):
         state.done = True
 
     def pddl(self):
-        return "(finished)"
+        return atom("finished")
 
     def ground(self, g, b, *args) -> GroundEffects | None:
         return None  # `done` ends a plan; the planner never needs it
@@ -956,7 +1008,7 @@ class Observe(Effect):
         """Full observability: the world state already holds everything there is to see."""
 
     def pddl(self, a, relation):
-        return ""
+        return TRUE  # no effect
 
     def ground(self, g, b, *args) -> GroundEffects | None:
         return None

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from sceneplan.world.pddl_expr import And, Expr, Not, Or, When, atom
 from sceneplan.world.primitives import (
     Alternative,
     Effect,
@@ -120,13 +121,12 @@ def may_soak(g: Grounding, o: str) -> list[str]:
     return held(g.state.states(o), (SATURATED,))
 
 
-def _word_pddl(relation: str, substance: str, x: str) -> str:
-    return f"({pddl_word(substance_word(relation, substance))} {x})"
+def _word_pddl(relation: str, substance: str, x: str) -> Expr:
+    return atom(pddl_word(substance_word(relation, substance)), x)
 
 
-def _any_pddl(relations: tuple[str, ...], x: str, substances: tuple[str, ...]) -> str:
-    parts = [_word_pddl(r, m, x) for m in substances for r in relations]
-    return f"(or {' '.join(parts)})"
+def _any_pddl(relations: tuple[str, ...], x: str, substances: tuple[str, ...]) -> Expr:
+    return Or(*(_word_pddl(r, m, x) for m in substances for r in relations))
 
 
 def _gives(state: WorldState, x: str) -> list[str]:
@@ -145,7 +145,7 @@ class Running(WordOrUnable):
     word, affordance = "on", "turn_on"
 
     def pddl(self, x):
-        return f"(or (is_on {x}) (not (can_turn_on {x})))"
+        return Or(atom("is_on", x), Not(atom("can_turn_on", x)))
 
 
 @primitive
@@ -190,7 +190,7 @@ class Removable(Test):
         dry = [_word_pddl(COVERED, m, x) for m in substances if m not in NEEDS_SOAKED]
         wet = [_word_pddl(COVERED, m, x) for m in substances if m in NEEDS_SOAKED]
         soaked = _any_pddl((SATURATED,), o, substances)
-        return f"(or {' '.join(dry)} (and (or {' '.join(wet)}) {soaked}))"
+        return Or(*dry, And(Or(*wet), soaked))
 
     def ground(self, g, b, x, o):
         out: list[Alternative] = []
@@ -207,10 +207,6 @@ class Removable(Test):
 # -- effects -------------------------------------------------------------------------------
 
 
-def _when(condition: str, effect: str) -> str:
-    return f"(when {condition} {effect})"
-
-
 @primitive
 class FillFrom(Effect):
     """A held container takes what a running source gives: filled with it (which counts as
@@ -224,8 +220,8 @@ class FillFrom(Effect):
             state.set_state(c, substance_word(FILLED, m))
 
     def pddl(self, c, s, *, substances):
-        return " ".join(
-            _when(_word_pddl(INSOURCE, m, s), _word_pddl(FILLED, m, c)) for m in substances
+        return And(
+            *(When(_word_pddl(INSOURCE, m, s), _word_pddl(FILLED, m, c)) for m in substances)
         )
 
     def ground(self, g, b, c, s):
@@ -256,16 +252,17 @@ class PourInto(Effect):
         state.replace_states(c, gone, ())
 
     def pddl(self, c, d, *, substances):
-        parts = []
+        parts: list[Expr] = []
         for m in substances:
             filled, contains = _word_pddl(FILLED, m, c), _word_pddl(CONTAINS, m, c)
             into = _any_pddl((*HELD_IN, INSOURCE), c, (m,))
             parts += [
-                _when(filled, _word_pddl(FILLED, m, d)),
-                _when(into, _word_pddl(CONTAINS, m, d)),
-                f"(not {filled}) (not {contains})",
+                When(filled, _word_pddl(FILLED, m, d)),
+                When(into, _word_pddl(CONTAINS, m, d)),
+                Not(filled),
+                Not(contains),
             ]
-        return " ".join(parts)
+        return And(*parts)
 
     def ground(self, g, b, c, d):
         given = held(g.state.states(c), (INSOURCE,))  # static
@@ -317,9 +314,11 @@ class SoakIn(TakesOn):
 
     def pddl(self, o, x, *, substances):
         # `running(x)` is among the action's preconditions: a source gives now
-        return " ".join(
-            _when(_any_pddl((*HELD_IN, INSOURCE), x, (m,)), _word_pddl(SATURATED, m, o))
-            for m in substances
+        return And(
+            *(
+                When(_any_pddl((*HELD_IN, INSOURCE), x, (m,)), _word_pddl(SATURATED, m, o))
+                for m in substances
+            )
         )
 
 
@@ -356,9 +355,11 @@ class SprinkleOn(TakesOn):
 
     def pddl(self, o, x, *, substances):
         # `running(o)` is among the action's preconditions
-        return " ".join(
-            _when(_any_pddl((*HELD_IN, INSOURCE), o, (m,)), _word_pddl(COVERED, m, x))
-            for m in substances
+        return And(
+            *(
+                When(_any_pddl((*HELD_IN, INSOURCE), o, (m,)), _word_pddl(COVERED, m, x))
+                for m in substances
+            )
         )
 
 
@@ -384,11 +385,11 @@ class RemoveCover(Effect):
 
     def pddl(self, x, o, *, substances):
         soaked = _any_pddl((SATURATED,), o, substances)
-        parts = []
+        parts: list[Expr] = []
         for m in substances:
-            gone = f"(not {_word_pddl(COVERED, m, x)})"
-            parts.append(_when(soaked, gone) if m in NEEDS_SOAKED else gone)
-        return " ".join(parts)
+            gone = Not(_word_pddl(COVERED, m, x))
+            parts.append(When(soaked, gone) if m in NEEDS_SOAKED else gone)
+        return And(*parts)
 
     def ground(self, g, b, x, o):
         substances = scene_substances(g)

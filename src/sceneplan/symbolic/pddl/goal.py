@@ -1,4 +1,4 @@
-"""Goal formulas of the goal language as PDDL goal text.
+"""Goal formulas of the goal language as PDDL goal trees (`world.pddl_expr`).
 
 Quantifiers over a category of a few nodes (`EXPAND_UP_TO`) are written out
 member by member (nested lifted quantifiers make a validator try every tuple
@@ -17,35 +17,20 @@ from dataclasses import dataclass, field
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
-from sceneplan.world.goal_forms import expand_counted, expand_paired, substitute
-from sceneplan.world.goals import (
-    And,
-    Atom,
-    Const,
-    Counted,
-    Formula,
-    Implies,
-    Not,
-    Or,
-    Paired,
-    Quantified,
-    Then,
+from sceneplan.symbolic.pddl.node_types import PDDL_TYPE
+from sceneplan.symbolic.pddl.write import expression
+from sceneplan.world import goals as g
+from sceneplan.world import pddl_expr as p
+from sceneplan.world.goal_forms import (
+    expand_counted,
+    expand_paired,
+    fold_junction,
+    substitute,
 )
 from sceneplan.world.primitives import pddl_category
 from sceneplan.world.state import WorldState
 
 K = NodeKind
-
-PDDL_TYPE: dict[NodeKind, str] = {
-    K.BUILDING: "site",
-    K.FLOOR: "storey",
-    K.ROOM: "room",
-    K.POSE: "pose",
-    K.ASSET: "asset",
-    K.OBJECT: "item",  # PDDL reserves `object` for the root type
-    K.AGENT: "robot",
-}
-TRUE, FALSE = "(and)", "(or)"
 # A quantifier over a category of at most this many nodes is written out member by member.
 EXPAND_UP_TO = 8
 
@@ -54,55 +39,23 @@ EXPAND_UP_TO = 8
 class GoalText:
     """A translated goal and the problem-specific predicates it needs in the domain."""
 
-    text: str
+    tree: p.Expr
     words: set[str] = field(default_factory=set)
     categories: set[str] = field(default_factory=set)
     attributes: set[str] = field(default_factory=set)
 
-
-def _junction(op: str, parts: list[str]) -> str:
-    """`(and ...)` / `(or ...)` folded: constants dropped or absorbing, nested ones of the
-    same operator flattened, duplicates dropped, parts sorted (so that the copies of an
-    expanded quantifier that differ in the order of their members are one)."""
-    unit, zero = (TRUE, FALSE) if op == "and" else (FALSE, TRUE)
-    flat: set[str] = set()
-    for part in parts:
-        if part == zero:
-            return zero
-        if part.startswith(f"({op} ") and _balanced_inner(part):
-            flat.update(_split(part[len(op) + 2 : -1]))
-        elif part != unit:
-            flat.add(part)
-    if not flat:
-        return unit
-    ordered = sorted(flat)
-    return ordered[0] if len(ordered) == 1 else f"({op} {' '.join(ordered)})"
+    @property
+    def text(self) -> str:
+        """The goal as PDDL text (`write.expression`)."""
+        return expression(self.tree)
 
 
-def _split(text: str) -> list[str]:
-    """The top-level parenthesised parts of a space-joined list."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                out.append(text[start : i + 1])
-    return out
-
-
-def _balanced_inner(part: str) -> bool:
-    """Whether `part` is one parenthesised expression (its first paren closes last)."""
-    depth = 0
-    for i, ch in enumerate(part):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0:
-            return i == len(part) - 1
-    return False
+def _junction(kind: type[p.And | p.Or], parts: list[p.Expr]) -> p.Expr:
+    """`(and ...)` / `(or ...)` folded (`world.goal_forms.fold_junction`), its parts sorted
+    by their text, so that the copies of an expanded quantifier that differ in the order
+    of their members are one."""
+    unit, zero = (p.TRUE, p.FALSE) if kind is p.And else (p.FALSE, p.TRUE)
+    return fold_junction(parts, kind, unit, zero, lambda flat: kind(*flat), key=expression)
 
 
 class _Translator:
@@ -112,47 +65,50 @@ class _Translator:
         self.words: set[str] = set()
         self.categories: set[str] = set()
         self.attributes: set[str] = set()
-        self.atoms: dict[tuple, str] = {}  # an atom's text, written once
+        self.atoms: dict[tuple, p.Expr] = {}  # an atom's tree, built once
         self._state: WorldState | None = None
 
     def fresh(self, stem: str) -> str:
+        """A new variable name `?stemN`."""
         return f"?{stem}{next(self.counter)}"
 
     @property
     def state(self) -> WorldState:
+        """The graph's start state, for static atoms decided now."""
         if self._state is None:
             self._state = WorldState(self.graph)
         return self._state
 
-    def formula(self, f: Formula, env: dict[str, tuple[str, NodeKind]]) -> str:
-        if isinstance(f, Const):
-            return TRUE if f.value else FALSE
-        if isinstance(f, Not):
+    def formula(self, f: g.Formula, env: dict[str, tuple[str, NodeKind]]) -> p.Expr:
+        """The PDDL tree of a goal formula; `env` maps bound variables to (term, kind)."""
+        if isinstance(f, g.Const):
+            return p.TRUE if f.value else p.FALSE
+        if isinstance(f, g.Not):
             body = self.formula(f.body, env)
-            return FALSE if body == TRUE else TRUE if body == FALSE else f"(not {body})"
-        if isinstance(f, And):
-            return _junction("and", [self.formula(p, env) for p in f.parts])
-        if isinstance(f, Or):
-            return _junction("or", [self.formula(p, env) for p in f.parts])
-        if isinstance(f, Implies):
+            return p.FALSE if body == p.TRUE else p.TRUE if body == p.FALSE else p.Not(body)
+        if isinstance(f, g.And):
+            return _junction(p.And, [self.formula(x, env) for x in f.parts])
+        if isinstance(f, g.Or):
+            return _junction(p.Or, [self.formula(x, env) for x in f.parts])
+        if isinstance(f, g.Implies):
             left = self.formula(f.left, env)
-            if left in (TRUE, FALSE):
-                return self.formula(f.right, env) if left == TRUE else TRUE
+            if left in (p.TRUE, p.FALSE):
+                return self.formula(f.right, env) if left == p.TRUE else p.TRUE
             right = self.formula(f.right, env)
-            return TRUE if right == TRUE else f"(imply {left} {right})"
-        if isinstance(f, Quantified):
+            return p.TRUE if right == p.TRUE else p.Imply(left, right)
+        if isinstance(f, g.Quantified):
             return self.quantified(f, env)
-        if isinstance(f, Counted | Paired):
+        if isinstance(f, g.Counted | g.Paired):
             # no counting in PDDL: the `or` over the ways to choose the members
-            expand = expand_counted if isinstance(f, Counted) else expand_paired
+            expand = expand_counted if isinstance(f, g.Counted) else expand_paired
             bound = {v: t for v, (t, _) in env.items()}
             return self.formula(expand(_bind(f, bound), self.graph), env)  # type: ignore[arg-type]
-        if isinstance(f, Then):
+        if isinstance(f, g.Then):
             raise UnsupportedError(
                 f"the ordered goal '{f}' is not expressible in PDDL 2.1 (it constrains the "
                 "run, not its end); `sceneplan solve` plans it with a milestone fact per part"
             )
-        if isinstance(f, Atom):
+        if isinstance(f, g.Atom):
             predicate = f.predicate
             kinds = predicate.arg_kinds or ("node",) * len(f.args)
             terms = tuple(
@@ -161,15 +117,17 @@ class _Translator:
             )
             if predicate.static and not any(t[0].startswith("?") for t in terms):
                 # about nodes only, fixed by the graph: decided now
-                return TRUE if predicate.holds(self.state, *(t[0] for t in terms)) else FALSE
+                return p.TRUE if predicate.holds(self.state, *(t[0] for t in terms)) else p.FALSE
             key = (predicate.name, terms)
             if key not in self.atoms:
                 self.atoms[key] = predicate.pddl(self, *terms)
             return self.atoms[key]
         raise UnsupportedError(f"goal part {f!r} has no PDDL translation")
 
-    def quantified(self, q: Quantified, env: dict[str, tuple[str, NodeKind]]) -> str:
+    def quantified(self, q: g.Quantified, env: dict[str, tuple[str, NodeKind]]) -> p.Expr:
+        """A quantifier written out over a few members, else lifted, one per node kind."""
         members = q.domain(self.graph)
+        junction = p.And if q.universal else p.Or
         if len(members) <= EXPAND_UP_TO and not q.selector.startswith("kind:"):
             # a few members: one copy of the body each, so that a validator does not
             # expand nested quantifiers over every object of a type
@@ -177,41 +135,40 @@ class _Translator:
                 self.formula(q.body, {**env, q.var: (m, self.graph.nodes[m].kind)})
                 for m in sorted(members)
             ]
-            return _junction("and" if q.universal else "or", parts)
+            return _junction(junction, parts)
         kinds = sorted({self.graph.nodes[m].kind for m in members}, key=list(NodeKind).index)
-        pieces = []
+        pieces: list[p.Expr] = []
         for kind in kinds:
             var = self.fresh("g")
             body = self.formula(q.body, {**env, q.var: (var, kind)})
-            head = f"({var} - {PDDL_TYPE[kind]})"
             if q.selector.startswith("kind:"):
                 guarded = body
             else:
                 self.categories.add(q.selector)
-                guard = f"({pddl_category(q.selector)} {var})"
-                guarded = f"(imply {guard} {body})" if q.universal else f"(and {guard} {body})"
-            pieces.append(f"({'forall' if q.universal else 'exists'} {head} {guarded})")
+                guard = p.atom(pddl_category(q.selector), var)
+                guarded = p.Imply(guard, body) if q.universal else p.And(guard, body)
+            quantifier = p.Forall if q.universal else p.Exists
+            pieces.append(quantifier({var: PDDL_TYPE[kind]}, guarded))
         if not pieces:
-            return TRUE if q.universal else FALSE
-        return (
-            pieces[0]
-            if len(pieces) == 1
-            else f"({'and' if q.universal else 'or'} {' '.join(pieces)})"
-        )
+            return p.TRUE if q.universal else p.FALSE
+        return pieces[0] if len(pieces) == 1 else junction(*pieces)
 
     # -- what the predicates' PDDL faces may ask (world.predicates.GoalPDDL) -----------
 
     def need_word(self, word: str) -> None:
+        """Declare the state-word predicate `is_WORD`."""
         self.words.add(word)
 
     def need_attribute(self, word: str) -> None:
+        """Declare the attribute predicate `attr_WORD`."""
         self.attributes.add(word)
 
     def need_category(self, category: str) -> None:
+        """Declare the category predicate `category_C`."""
         self.categories.add(category)
 
 
-def _bind(f: Formula, names: dict[str, str]) -> Formula:
+def _bind(f: g.Formula, names: dict[str, str]) -> g.Formula:
     """The formula with variables bound to node ids (a PDDL variable of an enclosing
     lifted quantifier cannot be expanded over: such a goal is refused)."""
     lifted = [v for v, t in names.items() if t.startswith("?")]
@@ -223,8 +180,8 @@ def _bind(f: Formula, names: dict[str, str]) -> Formula:
     return substitute(f, names)
 
 
-def translate_goal(goal: Formula, graph: SceneGraph) -> GoalText:
-    """The PDDL text of a goal formula over this graph's nodes."""
+def translate_goal(goal: g.Formula, graph: SceneGraph) -> GoalText:
+    """The PDDL goal tree of a goal formula over this graph's nodes."""
     translator = _Translator(graph)
-    text = translator.formula(goal, {})
-    return GoalText(text, translator.words, translator.categories, translator.attributes)
+    tree = translator.formula(goal, {})
+    return GoalText(tree, translator.words, translator.categories, translator.attributes)
