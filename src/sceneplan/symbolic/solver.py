@@ -216,11 +216,12 @@ def solve(
     try:
         return _solve(problem, timeout, planner, focus, optimal, improve)
     except MemoryError:  # under a memory limit lower than the grounding budget
-        raise GroundingLimitError(
-            "this problem is too large to plan in the memory this process may use "
-            "(MemoryError while planning; docs/symbolic.md, 'Limits'): raise the limit, "
-            "or give a goal that needs fewer objects"
-        ) from None
+        pass  # raised below, out of the handler: the MemoryError's frames hold the grounding
+    raise GroundingLimitError(
+        "this problem is too large to plan in the memory this process may use "
+        "(MemoryError while planning; docs/symbolic.md, 'Limits'): raise the limit, "
+        "or give a goal that needs fewer objects"
+    )
 
 
 def _solve(
