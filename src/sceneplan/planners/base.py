@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel
 
@@ -195,7 +196,26 @@ class Planner(ABC):
     # in an ALFWorld room it plans with ALFWorld's actions (`world.alfworld.vocabulary_for`)
     alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
+    # the planner's algorithm on the robot's memory, for options that plan there
+    # (`observing.PartialOptions`: observe=partial): the name of a subclass, in the module
+    # that declares it, whose `_run` is that algorithm; None: `_run` is the only one
+    on_memory: ClassVar[str | None] = None
     options: PlannerOptions
+
+    def __new__(
+        cls,
+        options: PlannerOptions | Mapping[str, Any] | None = None,
+        *,
+        on_event: OnEvent | None = None,
+        perception: Perception | str | None = None,
+        **values: Any,
+    ) -> Self:
+        """A planner of this class, or of its `on_memory` class when the options plan on memory
+        (`sayplan[observe=partial]` is SayPlan's algorithm on memory, under the same name)."""
+        chosen = cls
+        if cls.on_memory is not None and cls._options(options, perception, values)[0].partial:
+            chosen = cls.on_memory_class()
+        return super().__new__(chosen)
 
     def __init__(
         self,
@@ -205,12 +225,29 @@ class Planner(ABC):
         perception: Perception | str | None = None,
         **values: Any,
     ) -> None:
-        given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
-        if isinstance(perception, str):  # a spec: the `perception` option
-            values["perception"], perception = perception, None
-        self.options = self.Options.build(self.name, {**given, **values})
+        self.options, self.perception = self._options(options, perception, values)
         self.on_event = on_event
-        self.perception = perception
+
+    @classmethod
+    def _options(
+        cls,
+        options: PlannerOptions | Mapping[str, Any] | None,
+        perception: Perception | str | None,
+        values: dict[str, Any],
+    ) -> tuple[PlannerOptions, Perception | None]:
+        """The validated options, and the Perception object given (a spec string given as
+        `perception` is the `perception` option)."""
+        given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
+        if isinstance(perception, str):
+            values, perception = {**values, "perception": perception}, None
+        return cls.Options.build(cls.name, {**given, **values}), perception
+
+    @classmethod
+    def on_memory_class(cls) -> type[Self]:
+        """The class named by `on_memory`, from the module of the class that declares it."""
+        declaring = next(c for c in cls.__mro__ if "on_memory" in c.__dict__)
+        found: type[Self] = getattr(sys.modules[declaring.__module__], str(cls.on_memory))
+        return found
 
     def plan(
         self,
