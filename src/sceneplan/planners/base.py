@@ -202,20 +202,15 @@ class Planner(ABC):
     on_memory: ClassVar[str | None] = None
     options: PlannerOptions
 
-    def __new__(
-        cls,
-        options: PlannerOptions | Mapping[str, Any] | None = None,
-        *,
-        on_event: OnEvent | None = None,
-        perception: Perception | str | None = None,
-        **values: Any,
-    ) -> Self:
-        """A planner of this class, or of its `on_memory` class when the options plan on memory
-        (`sayplan[observe=partial]` is SayPlan's algorithm on memory, under the same name)."""
-        chosen = cls
-        if cls.on_memory is not None and cls._options(options, perception, values)[0].partial:
-            chosen = cls.on_memory_class()
-        return super().__new__(chosen)
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """A planner of this class, or of its `on_memory` class when the options (`__init__`'s
+        arguments) plan on memory: `sayplan[observe=partial]` is SayPlan's algorithm on
+        memory, under the same name."""
+        if cls.on_memory is None:
+            return super().__new__(cls)
+        probe = super().__new__(cls)
+        Planner.__init__(probe, *args, **kwargs)  # the options, validated
+        return super().__new__(cls.on_memory_class() if probe.options.partial else cls)
 
     def __init__(
         self,
@@ -225,22 +220,12 @@ class Planner(ABC):
         perception: Perception | str | None = None,
         **values: Any,
     ) -> None:
-        self.options, self.perception = self._options(options, perception, values)
-        self.on_event = on_event
-
-    @classmethod
-    def _options(
-        cls,
-        options: PlannerOptions | Mapping[str, Any] | None,
-        perception: Perception | str | None,
-        values: dict[str, Any],
-    ) -> tuple[PlannerOptions, Perception | None]:
-        """The validated options, and the Perception object given (a spec string given as
-        `perception` is the `perception` option)."""
         given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
-        if isinstance(perception, str):
-            values, perception = {**values, "perception": perception}, None
-        return cls.Options.build(cls.name, {**given, **values}), perception
+        if isinstance(perception, str):  # a spec: the `perception` option
+            values["perception"], perception = perception, None
+        self.options = self.Options.build(self.name, {**given, **values})
+        self.on_event = on_event
+        self.perception = perception
 
     @classmethod
     def on_memory_class(cls) -> type[Self]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.react_loop import PVOptions, ReactOptions, react, refuse_search
+from sceneplan.planners.react_loop import PVOptions, ReactOptions, ReactTurns, refuse_search
 from sceneplan.planners.scene import choose_scene
 
 
@@ -42,7 +42,7 @@ class React(Planner):
         try:
             scene = await choose_scene(run, self.options.graph_budget, self.on_event)
             execution.observed = scene.observed
-            ended = await react(
+            turns = ReactTurns(
                 run,
                 execution,
                 scene,
@@ -51,6 +51,7 @@ class React(Planner):
                 pv=pv,
                 on_event=self.on_event,
             )
+            ended = await turns.until_done()
         finally:
             execution.finish(ended)
 

@@ -117,7 +117,7 @@ def _world_template(vocabulary: str) -> str:
 
 class ReactTurns:
     """The ReAct dialogue, one turn at a time: SCLPlan's loop runs its goal and global plan
-    between turns; `react` runs the turns back to back.
+    between turns; react runs them back to back (`until_done`).
 
     The dialogue (the full history) and the step count last across turns.
     """
@@ -150,6 +150,16 @@ class ReactTurns:
             return alfworld_text.intro(self.execution.state)
         return observation
 
+    async def until_done(self, observation: str = "none yet", goal: Formula | None = None) -> bool:
+        """Turns until the run ends by `done()` or with `goal` holding (True), or the step cap
+        is reached (False); `observation` is the first turn's: what happened before."""
+        observation = self.first_observation(observation)
+        while not self.exhausted:
+            ended, observation = await self.turn(observation, goal)
+            if ended:
+                return True
+        return False
+
     async def turn(self, observation: str, goal: Formula | None = None) -> tuple[bool, str]:
         """Ask for, check and run one action; whether the run ended (by `done()` or with `goal`
         holding), and the observation of that action."""
@@ -181,40 +191,6 @@ class ReactTurns:
             ended = ok and (run.simulator.ends_plan(action) or reached)
         emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
         return ended, observation
-
-
-async def react(
-    run: Run,
-    execution: Execution,
-    scene: Scene,
-    *,
-    max_steps: int,
-    path_planner: bool = True,
-    pv: PVOptions | None = None,
-    observation: str = "none yet",
-    goal: Formula | None = None,
-    on_event: OnEvent | None = None,
-) -> bool:
-    """Ask for, check and run actions; whether the run ended by `done()` or with `goal` holding.
-
-    With `pv`, precondition verification makes proposed actions executable.
-    `observation` is the first turn's: what happened before the loop started.
-    """
-    turns = ReactTurns(
-        run,
-        execution,
-        scene,
-        max_steps=max_steps,
-        path_planner=path_planner,
-        pv=pv,
-        on_event=on_event,
-    )
-    observation = turns.first_observation(observation)
-    while not turns.exhausted:
-        ended, observation = await turns.turn(observation, goal)
-        if ended:
-            return True
-    return False
 
 
 def _read(reply: Reply[ActionReply]) -> tuple[Action | None, str]:

@@ -151,12 +151,7 @@ class SCLPlan(Planner):
         observation = await self._global_plan(run, goal, execution)
         if observation is None:
             return True
-        observation = turns.first_observation(observation)
-        while not turns.exhausted:
-            ended, observation = await turns.turn(observation, goal)
-            if ended:
-                return True
-        return False
+        return await turns.until_done(observation, goal)
 
     async def _per_step(
         self, run: Run, scene: Scene, execution: Execution, turns: ReactTurns
