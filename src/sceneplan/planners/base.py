@@ -14,13 +14,23 @@ group (docs/extending.md).
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Concatenate,
+    Generic,
+    ParamSpec,
+    Self,
+    TypeVar,
+)
 
 from pydantic import BaseModel
 
@@ -48,6 +58,23 @@ if TYPE_CHECKING:
     from sceneplan.perception import Perception
 
 T = TypeVar("T", bound=BaseModel)
+S = TypeVar("S")
+R = TypeVar("R")
+P = ParamSpec("P")
+
+
+def blocking(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, P], R]:
+    """The blocking face of an async method: the same arguments, run in `asyncio.run`."""
+
+    @functools.wraps(method)
+    def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return asyncio.run(method(self, *args, **kwargs))
+
+    run.__name__ = run.__qualname__ = method.__name__.removeprefix("a")
+    run.__doc__ = f"Blocking `{method.__name__}`.\n\n{method.__doc__}"
+    return run
 
 
 @dataclass(frozen=True)
@@ -234,21 +261,6 @@ class Planner(ABC):
         found: type[Self] = getattr(sys.modules[declaring.__module__], str(cls.on_memory))
         return found
 
-    def plan(
-        self,
-        target: Task | str,
-        graph: SceneGraph,
-        llm: LLMClient | None = None,
-        *,
-        prior: SceneGraph | None = None,
-    ) -> Episode:
-        """Blocking `aplan`.
-
-        To plan by environment name or packaged task, resolve them first:
-        `sceneplan.runs.plan(get_planner("sayplan"), "Find the mug.", "office", llm)`.
-        """
-        return asyncio.run(self.aplan(target, graph, llm, prior=prior))
-
     async def aplan(
         self,
         target: Task | str,
@@ -305,6 +317,8 @@ class Planner(ABC):
             episode.wall_time_s = time.perf_counter() - started
         finish_episode(episode, task, graph, run.final_state, run.simulator.vocabulary)
         return episode
+
+    plan = blocking(aplan)
 
     @property
     def actions(self) -> str:
