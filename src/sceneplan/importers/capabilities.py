@@ -13,14 +13,19 @@ list written here, so a build rerun after the domain grows includes more.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 
 from sceneplan.graph.io import from_dict
+from sceneplan.world.domain import givers
 from sceneplan.world.goals import parse_goal, state_words
 from sceneplan.world.predicates import PREDICATES
 from sceneplan.world.simulator import Simulator
 
-__all__ = ["achievable", "can_place", "has_predicate"]
+__all__ = ["achievable", "can_place", "has_predicate", "lacks_setter", "placement_gap"]
+
+# The vocabulary of the importers' tasks (their reference plans) and of the probes here.
+VOCABULARY = "lookplangraph"
 
 
 def has_predicate(name: str) -> bool:
@@ -83,7 +88,7 @@ def can_place(
     if "closed" in state and "open" in affordances:
         plan.insert(0, "open(target)")
     try:
-        run = Simulator(graph, "lookplangraph").verify_plan(plan)
+        run = Simulator(graph, VOCABULARY).verify_plan(plan)
     except Exception as exc:  # the domain refuses the plan's very form
         return f"{verb} on {target_kind}s: {exc}"
     if not run.ok:
@@ -91,3 +96,19 @@ def can_place(
     if not parse_goal(f"{relation}(cup, target)", graph).holds(run.final_state):
         return f"{verb}(target) does not leave the cup {relation} it"
     return None
+
+
+def placement_gap(relation: str, node: dict, kind: str) -> str | None:
+    """`can_place` for a node as an importer writes it (a dict with its affordances and
+    state), of kind `kind`: None, or why nothing can be put `relation` it."""
+    affordances, state = tuple(node.get("affordances", ())), tuple(node.get("state", ()))
+    return can_place(relation, kind, affordances, state)
+
+
+def lacks_setter(word: str, affordances: Collection[str]) -> str | None:
+    """The action that makes a node `word`, when every action of the vocabulary that does
+    needs an affordance the node lacks (`open` of a box that cannot open); else None."""
+    found = givers(word, VOCABULARY)
+    if not found or any(g.target.affordance in (None, *affordances) for g in found):
+        return None
+    return found[0].action
