@@ -41,7 +41,8 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.textinput import parse_json
-from sceneplan.world.alfworld import HOLDS, MARK
+from sceneplan.world.alfworld import HOLDS, MARK, VOCABULARY
+from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.task import Task
 
 __all__ = [
@@ -493,13 +494,15 @@ def alfred_plan(game: Game, plan: list[str]) -> list[str]:
     for f in facts:
         if f[0] == "inReceptacle":
             parent.setdefault(f[1], f[2])
+    schemas = get_vocabulary(VOCABULARY)
     out = []
     for action in parse_plan(plan):
-        if action.name == "done":
+        schema = schemas[action.name]
+        if schema.ends_plan:
             break
         a = [original[x] for x in action.args]
         name = action.name
-        if name == "go_to":
+        if any(e.op == "set_accessed" for e in schema.effects):  # going to a receptacle
             step: tuple[Any, ...] = ("GotoLocation", agent, here, location[a[0]], a[0])
             here = location[a[0]]
         elif name in ("open", "close"):
