@@ -42,7 +42,7 @@ from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
 from sceneplan.planners.react_replies import ActionReply
-from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, robot_text
+from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
 from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.symbolic.precondition import Verified
@@ -138,6 +138,30 @@ class ReactTurns:
         self.on_event = on_event
         self.step = 0
         self.dialogue = Dialogue(system_prompt(run, path_planner))
+
+    @classmethod
+    async def start(
+        cls,
+        run: Run,
+        execution: Execution,
+        options: ReactOptions,
+        *,
+        pv: PVOptions | None = None,
+        on_event: OnEvent | None = None,
+    ) -> ReactTurns:
+        """The turns of a run with these options, on the scene they show (the whole graph,
+        or the rooms the model chooses: `choose_scene`), which the execution records."""
+        scene = await choose_scene(run, options.graph_budget, on_event)
+        execution.observed = scene.observed
+        return cls(
+            run,
+            execution,
+            scene,
+            max_steps=options.max_steps,
+            path_planner=options.path_planner,
+            pv=pv,
+            on_event=on_event,
+        )
 
     @property
     def exhausted(self) -> bool:
