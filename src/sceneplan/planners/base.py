@@ -55,6 +55,7 @@ from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
+    from sceneplan.llm.usage import Usage
     from sceneplan.perception import Perception
 
 T = TypeVar("T", bound=BaseModel)
@@ -134,18 +135,7 @@ class Run:
         try:
             response = await self.llm.acomplete(messages, schema=schema)
         except LLMReplyError as exc:
-            usage = exc.usage
-            call = LLMCall(
-                stage=stage,
-                messages=messages,
-                reply=exc.raw_reply or "",
-                error=str(exc),
-                input_tokens=usage.input_tokens if usage else 0,
-                output_tokens=usage.output_tokens if usage else 0,
-                latency_s=usage.latency_s if usage else 0.0,
-                cost_usd=usage.cost_usd if usage else 0.0,  # None: the model has no price
-                structured_mode=usage.structured_mode if usage else None,
-            )
+            call = _llm_call(stage, messages, exc.raw_reply or "", exc.usage, error=str(exc))
             self.episode.llm_calls.append(call)
             calls = self.episode.llm_calls
             if len(calls) >= UNUSABLE_CALLS and all(c.error for c in calls):
@@ -156,19 +146,15 @@ class Run:
                     problems=exc.problems,
                 ) from None
             return Reply(call)
-        usage = response.usage
         parsed = response.parsed
-        call = LLMCall(
-            stage=stage,
-            messages=messages,
-            reply=response.text,
-            parsed=parsed.model_dump(mode="json") if parsed is not None else None,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            latency_s=usage.latency_s,
-            cost_usd=usage.cost_usd,  # None: the model has no price, never 0
-            cached=usage.cached,
-            structured_mode=usage.structured_mode,
+        dumped = parsed.model_dump(mode="json") if parsed is not None else None
+        call = _llm_call(
+            stage,
+            messages,
+            response.text,
+            response.usage,
+            parsed=dumped,
+            cached=response.usage.cached,
         )
         self.episode.llm_calls.append(call)
         return Reply(call, parsed)
@@ -193,6 +179,24 @@ class Run:
     ) -> None:
         """Record a view operation (expand/contract) or a single simulator step."""
         self.episode.sim_calls.append(SimCall(op, target, ok, feedback, cause))
+
+
+def _llm_call(
+    stage: str, messages: list[dict[str, str]], reply: str, usage: Usage | None, **fields: Any
+) -> LLMCall:
+    """The record of one call: its reply and what it took (`usage`: tokens, latency, cost,
+    None when the model has no price, and structured mode; none known: zeros)."""
+    return LLMCall(
+        stage=stage,
+        messages=messages,
+        reply=reply,
+        input_tokens=usage.input_tokens if usage else 0,
+        output_tokens=usage.output_tokens if usage else 0,
+        latency_s=usage.latency_s if usage else 0.0,
+        cost_usd=usage.cost_usd if usage else 0.0,
+        structured_mode=usage.structured_mode if usage else None,
+        **fields,
+    )
 
 
 # A run whose first calls all came back unusable (each after its re-ask) ends as an error
