@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FuturesTimeout
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -93,34 +93,96 @@ def grasif(problem: Problem) -> bool:
     return predicates(problem.goal) <= GRASIF_GOAL and init <= GRASIF_INIT
 
 
+class WorkerDied(Exception):
+    """The worker process ended without an answer (a crash in the solver's C code)."""
+
+
+class Worker:
+    """One worker process, kept from call to call (its caches stay warm), killed when a call
+    runs past its limit: a stuck or crashing solver costs one task, not the build."""
+
+    def __init__(self) -> None:
+        self._process: multiprocessing.Process | None = None
+        self._conn: Connection | None = None
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], limit: float) -> Any:
+        """`fn(*args)` in the worker (an exception it raises is raised here); TimeoutError
+        after `limit` seconds (the worker is killed), WorkerDied when the worker died."""
+        if self._process is None or self._conn is None:
+            self._conn, theirs = multiprocessing.Pipe()
+            self._process = multiprocessing.Process(
+                target=_serve, args=(theirs, self._conn), daemon=True
+            )
+            self._process.start()
+            theirs.close()  # the worker's end: when the worker dies, our end reads EOF
+        self._conn.send((fn, args))
+        if not self._conn.poll(limit):
+            self.close(kill=True)
+            raise TimeoutError(f"no answer within {limit:g} s")
+        try:
+            ok, value = self._conn.recv()
+        except EOFError:
+            self.close(kill=True)
+            raise WorkerDied from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self, kill: bool = False) -> None:
+        """End the worker: at once with `kill`, else when it has read that it may go."""
+        if self._process is None or self._conn is None:
+            return
+        if kill:
+            self._process.kill()
+        else:
+            self._conn.send(None)  # the worker's loop ends
+        self._conn.close()
+        self._process.join()
+        self._process = self._conn = None
+
+
+def _serve(conn: Connection, builds: Connection) -> None:
+    """The worker's loop: call what the pipe brings, send back the result or the error
+    (`builds`, the build's end, is closed here: a forked worker holds a copy of it)."""
+    builds.close()
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:  # the build is gone
+            return
+        if message is None:  # the build closes the worker
+            return
+        fn, args = message
+        try:
+            conn.send((True, fn(*args)))
+        except Exception as exc:  # raised again in the build
+            conn.send((False, exc))
+
+
 class SolverPool:
     """Solves in a worker process, so that a solver crash costs one task, not the build."""
 
-    def __init__(self, timeout: float = TIMEOUT) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-        self.timeout = timeout
+    def __init__(self, timeout: float = TIMEOUT, hard_timeout: float = HARD_TIMEOUT) -> None:
+        self._worker = Worker()
+        self.timeout, self.hard_timeout = timeout, hard_timeout
 
     def plan(self, graph: SceneGraph, goal: str) -> tuple[list[str] | None, str, float]:
         """The verified plan (or None and why not), and the worker's CPU seconds for it."""
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1)
-        future = self._pool.submit(_solve_data, to_dict(graph), goal, self.timeout)
+        args = (to_dict(graph), goal, self.timeout)
         try:
-            return future.result(timeout=HARD_TIMEOUT)
-        except BrokenProcessPool:
-            self._pool = None
+            found: tuple[list[str] | None, str, float] = self._worker.call(
+                _solve_data, args, self.hard_timeout
+            )
+        except WorkerDied:
             return None, "oracle: the solver's process died (crash)", 0.0
-        except FuturesTimeout:
-            for process in list(self._pool._processes.values()):  # our own worker only
-                process.kill()
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        except TimeoutError:
             why = f"oracle: the solver ran past its {self.timeout:.0f} s timeout (killed)"
             return None, why, 0.0
+        return found
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
+        """End the worker process."""
+        self._worker.close()
 
 
 def _solve_data(

@@ -11,7 +11,15 @@ from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.errors import BadInputError, LLMUnavailableError
 from sceneplan.graph import to_dict
-from sceneplan.planners import Episode, ErrorType, Planner, Reply, Status, get_planner
+from sceneplan.planners import (
+    Episode,
+    ErrorType,
+    Planner,
+    Reply,
+    Status,
+    get_planner,
+    planner_class,
+)
 from sceneplan.planners.outcome import classify
 from sceneplan.world import Cause
 from sceneplan.world.task import Task
@@ -185,3 +193,23 @@ def test_no_planner_reads_the_episodes_call_list():
     planners = Path(__file__).parents[2] / "src" / "sceneplan" / "planners"
     for path in planners.glob("*.py"):
         assert "llm_calls[" not in path.read_text(encoding="utf-8"), path.name
+
+
+@pytest.mark.parametrize(
+    ("name", "on_memory"),
+    [
+        ("sayplan", "SayPlanOnMemory"),
+        ("sayplan_lite", "SayPlanLiteOnMemory"),
+        ("oracle", "OracleOnMemory"),
+    ],
+)
+def test_observe_partial_picks_the_planners_algorithm_on_memory_under_the_same_name(
+    name, on_memory
+):
+    full, partial = get_planner(name), get_planner(name, observe="partial")
+    assert type(partial).__name__ == on_memory and isinstance(partial, type(full))
+    assert partial.name == full.name == name
+    assert type(full).__name__ != on_memory
+    assert partial.actions == "lookplangraph"  # the vocabulary that looks
+    direct = planner_class(name)({"observe": "partial"})  # as the CLI builds it
+    assert type(direct) is type(partial)

@@ -41,7 +41,8 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.textinput import parse_json
-from sceneplan.world.alfworld import HOLDS, MARK
+from sceneplan.world.alfworld import HOLDS, MARK, VOCABULARY
+from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.task import Task
 
 __all__ = [
@@ -477,10 +478,23 @@ def _drop_block(text: str, start: str) -> str:
     return text[: match.start()] + text[end + 1 :]
 
 
+# ALFRED's action for an ALFWorld action that sets a state word, and which of its arguments
+# ALFRED's takes in which order (the receptacle that heats, cools or cleans comes first)
+_ALFRED_STATES = {
+    "open": ("OpenObject", (0,)),
+    "closed": ("CloseObject", (0,)),
+    "hot": ("HeatObject", (1, 0)),
+    "cold": ("CoolObject", (1, 0)),
+    "clean": ("CleanObject", (1, 0)),
+    "sliced": ("SliceObject", (0, 1)),
+}
+
+
 def alfred_plan(game: Game, plan: list[str]) -> list[str]:
     """A plan of the ALFWorld vocabulary as ALFRED actions (PDDL plan lines, lower case):
     `go_to(r)` is GotoLocation to r's location, `put(o, r)` is PutObject with both types,
-    `toggle(x)` is ToggleObject with the receptacle x is in, and so on."""
+    `toggle(x)` is ToggleObject with the receptacle x is in, and so on: read from each
+    action's effect, not its name."""
     from sceneplan.world.actions import parse_plan
 
     problem = _sexp(game.problem)
@@ -493,29 +507,28 @@ def alfred_plan(game: Game, plan: list[str]) -> list[str]:
     for f in facts:
         if f[0] == "inReceptacle":
             parent.setdefault(f[1], f[2])
+    schemas = get_vocabulary(VOCABULARY)
     out = []
     for action in parse_plan(plan):
-        if action.name == "done":
+        schema = schemas[action.name]
+        if schema.ends_plan:
             break
         a = [original[x] for x in action.args]
-        name = action.name
-        if name == "go_to":
+        effect = schema.effects[0]  # what the action does, as ALFRED's actions tell it
+        if effect.op == "set_accessed":  # going to a receptacle
             step: tuple[Any, ...] = ("GotoLocation", agent, here, location[a[0]], a[0])
             here = location[a[0]]
-        elif name in ("open", "close"):
-            step = (f"{name.capitalize()}Object", agent, here, a[0])
-        elif name == "take":
+        elif effect.op == "grab":
             step = ("PickupObject", agent, here, a[0], a[1])
             parent.pop(a[0], None)
-        elif name == "put":
+        elif effect.op == "place_at_accessed":
             step = ("PutObject", agent, here, a[0], a[1], types[a[0]], types[a[1]])
             parent[a[0]] = a[1]
-        elif name in ("heat", "cool", "clean"):
-            step = (f"{name.capitalize()}Object", agent, here, a[1], a[0])
-        elif name in ("toggle", "use"):
+        elif effect.op == "alfworld_switch":
             step = ("ToggleObject", agent, here, a[0], parent[a[0]])
-        elif name == "slice":
-            step = ("SliceObject", agent, here, a[0], a[1])
+        elif effect.op == "set_state" and effect.args[-1] in _ALFRED_STATES:
+            verb, order = _ALFRED_STATES[effect.args[-1]]
+            step = (verb, agent, here, *(a[i] for i in order))
         else:
             continue  # examine changes nothing
         out.append("(" + " ".join(step).lower() + ")")

@@ -13,14 +13,21 @@ list written here, so a build rerun after the domain grows includes more.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 
 from sceneplan.graph.io import from_dict
+from sceneplan.world.actions import Action
+from sceneplan.world.domain import givers
 from sceneplan.world.goals import parse_goal, state_words
 from sceneplan.world.predicates import PREDICATES
+from sceneplan.world.primitives import RobotSkill
 from sceneplan.world.simulator import Simulator
 
-__all__ = ["achievable", "can_place", "has_predicate"]
+__all__ = ["achievable", "can_place", "has_predicate", "lacks_setter", "placement_gap"]
+
+# The vocabulary of the importers' tasks (their reference plans) and of the probes here.
+VOCABULARY = "lookplangraph"
 
 
 def has_predicate(name: str) -> bool:
@@ -78,12 +85,19 @@ def can_place(
         target.update(parent="table", relation="ontop_of")
     nodes.insert(3, target)
     graph = from_dict({"format": "sceneplan-graph", "version": 1, "nodes": nodes}, "<probe>")
-    verb = "put_inside" if relation == "inside_of" else "put_on"
-    plan = ["pick_up(cup)", f"{verb}(target)"]
+    skills = [
+        _skill("pick", object="cup"),
+        _skill("place", object="cup", asset="target", relation=relation),
+    ]
     if "closed" in state and "open" in affordances:
-        plan.insert(0, "open(target)")
+        skills.insert(0, _skill("open", target="target"))
+    simulator = Simulator(graph, VOCABULARY)
+    plan = _actions(simulator, skills)
+    if isinstance(plan, str):
+        return plan
+    verb = plan[-1].name
     try:
-        run = Simulator(graph, "lookplangraph").verify_plan(plan)
+        run = simulator.verify_plan(plan)
     except Exception as exc:  # the domain refuses the plan's very form
         return f"{verb} on {target_kind}s: {exc}"
     if not run.ok:
@@ -91,3 +105,37 @@ def can_place(
     if not parse_goal(f"{relation}(cup, target)", graph).holds(run.final_state):
         return f"{verb}(target) does not leave the cup {relation} it"
     return None
+
+
+def placement_gap(relation: str, node: dict, kind: str) -> str | None:
+    """`can_place` for a node as an importer writes it (a dict with its affordances and
+    state), of kind `kind`: None, or why nothing can be put `relation` it."""
+    affordances, state = tuple(node.get("affordances", ())), tuple(node.get("state", ()))
+    return can_place(relation, kind, affordances, state)
+
+
+def lacks_setter(word: str, affordances: Collection[str]) -> str | None:
+    """The action that makes a node `word`, when every action of the vocabulary that does
+    needs an affordance the node lacks (`open` of a box that cannot open); else None."""
+    found = givers(word, VOCABULARY)
+    if not found or any(g.target.affordance in (None, *affordances) for g in found):
+        return None
+    return found[0].action
+
+
+def _skill(name: str, **args: str) -> RobotSkill:
+    """A robot skill (`execute.skills`) over these named arguments."""
+    return RobotSkill(name, tuple(args.items()))
+
+
+def _actions(simulator: Simulator, skills: list[RobotSkill]) -> list[Action] | str:
+    """The actions of the simulator's vocabulary that carry out these robot skills one after
+    the other (`Simulator.action_for`), or why there is none for one of them."""
+    state, actions = simulator.initial_state(), []
+    for skill in skills:
+        action = simulator.action_for(state, skill)
+        if action is None:
+            return f"no action of {simulator.vocabulary} does the robot's {skill.skill}"
+        simulator.apply(state, action)
+        actions.append(action)
+    return actions

@@ -14,12 +14,23 @@ group (docs/extending.md).
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
+import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Concatenate,
+    Generic,
+    ParamSpec,
+    Self,
+    TypeVar,
+)
 
 from pydantic import BaseModel
 
@@ -44,9 +55,27 @@ from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
+    from sceneplan.llm.usage import Usage
     from sceneplan.perception import Perception
 
 T = TypeVar("T", bound=BaseModel)
+S = TypeVar("S")
+R = TypeVar("R")
+P = ParamSpec("P")
+
+
+def blocking(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, P], R]:
+    """The blocking face of an async method: the same arguments, run in `asyncio.run`."""
+
+    @functools.wraps(method)
+    def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return asyncio.run(method(self, *args, **kwargs))
+
+    run.__name__ = run.__qualname__ = method.__name__.removeprefix("a")
+    run.__doc__ = f"Blocking `{method.__name__}`.\n\n{method.__doc__}"
+    return run
 
 
 @dataclass(frozen=True)
@@ -106,18 +135,7 @@ class Run:
         try:
             response = await self.llm.acomplete(messages, schema=schema)
         except LLMReplyError as exc:
-            usage = exc.usage
-            call = LLMCall(
-                stage=stage,
-                messages=messages,
-                reply=exc.raw_reply or "",
-                error=str(exc),
-                input_tokens=usage.input_tokens if usage else 0,
-                output_tokens=usage.output_tokens if usage else 0,
-                latency_s=usage.latency_s if usage else 0.0,
-                cost_usd=usage.cost_usd if usage else 0.0,  # None: the model has no price
-                structured_mode=usage.structured_mode if usage else None,
-            )
+            call = _llm_call(stage, messages, exc.raw_reply or "", exc.usage, error=str(exc))
             self.episode.llm_calls.append(call)
             calls = self.episode.llm_calls
             if len(calls) >= UNUSABLE_CALLS and all(c.error for c in calls):
@@ -128,19 +146,15 @@ class Run:
                     problems=exc.problems,
                 ) from None
             return Reply(call)
-        usage = response.usage
         parsed = response.parsed
-        call = LLMCall(
-            stage=stage,
-            messages=messages,
-            reply=response.text,
-            parsed=parsed.model_dump(mode="json") if parsed is not None else None,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            latency_s=usage.latency_s,
-            cost_usd=usage.cost_usd,  # None: the model has no price, never 0
-            cached=usage.cached,
-            structured_mode=usage.structured_mode,
+        dumped = parsed.model_dump(mode="json") if parsed is not None else None
+        call = _llm_call(
+            stage,
+            messages,
+            response.text,
+            response.usage,
+            parsed=dumped,
+            cached=response.usage.cached,
         )
         self.episode.llm_calls.append(call)
         return Reply(call, parsed)
@@ -165,6 +179,24 @@ class Run:
     ) -> None:
         """Record a view operation (expand/contract) or a single simulator step."""
         self.episode.sim_calls.append(SimCall(op, target, ok, feedback, cause))
+
+
+def _llm_call(
+    stage: str, messages: list[dict[str, str]], reply: str, usage: Usage | None, **fields: Any
+) -> LLMCall:
+    """The record of one call: its reply and what it took (`usage`: tokens, latency, cost,
+    None when the model has no price, and structured mode; none known: zeros)."""
+    return LLMCall(
+        stage=stage,
+        messages=messages,
+        reply=reply,
+        input_tokens=usage.input_tokens if usage else 0,
+        output_tokens=usage.output_tokens if usage else 0,
+        latency_s=usage.latency_s if usage else 0.0,
+        cost_usd=usage.cost_usd if usage else 0.0,
+        structured_mode=usage.structured_mode if usage else None,
+        **fields,
+    )
 
 
 # A run whose first calls all came back unusable (each after its re-ask) ends as an error
@@ -195,7 +227,21 @@ class Planner(ABC):
     # in an ALFWorld room it plans with ALFWorld's actions (`world.alfworld.vocabulary_for`)
     alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
+    # the planner's algorithm on the robot's memory, for options that plan there
+    # (`observing.PartialOptions`: observe=partial): the name of a subclass, in the module
+    # that declares it, whose `_run` is that algorithm; None: `_run` is the only one
+    on_memory: ClassVar[str | None] = None
     options: PlannerOptions
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """A planner of this class, or of its `on_memory` class when the options (`__init__`'s
+        arguments) plan on memory: `sayplan[observe=partial]` is SayPlan's algorithm on
+        memory, under the same name."""
+        if cls.on_memory is None:
+            return super().__new__(cls)
+        probe = super().__new__(cls)
+        Planner.__init__(probe, *args, **kwargs)  # the options, validated
+        return super().__new__(cls.on_memory_class() if probe.options.partial else cls)
 
     def __init__(
         self,
@@ -212,20 +258,12 @@ class Planner(ABC):
         self.on_event = on_event
         self.perception = perception
 
-    def plan(
-        self,
-        target: Task | str,
-        graph: SceneGraph,
-        llm: LLMClient | None = None,
-        *,
-        prior: SceneGraph | None = None,
-    ) -> Episode:
-        """Blocking `aplan`.
-
-        To plan by environment name or packaged task, resolve them first:
-        `sceneplan.runs.plan(get_planner("sayplan"), "Find the mug.", "office", llm)`.
-        """
-        return asyncio.run(self.aplan(target, graph, llm, prior=prior))
+    @classmethod
+    def on_memory_class(cls) -> type[Self]:
+        """The class named by `on_memory`, from the module of the class that declares it."""
+        declaring = next(c for c in cls.__mro__ if "on_memory" in c.__dict__)
+        found: type[Self] = getattr(sys.modules[declaring.__module__], str(cls.on_memory))
+        return found
 
     async def aplan(
         self,
@@ -283,6 +321,8 @@ class Planner(ABC):
             episode.wall_time_s = time.perf_counter() - started
         finish_episode(episode, task, graph, run.final_state, run.simulator.vocabulary)
         return episode
+
+    plan = blocking(aplan)
 
     @property
     def actions(self) -> str:

@@ -21,6 +21,7 @@ name a configuration: `sclplan[planner=gbfs]` (the default) is `sclplan`.
 from __future__ import annotations
 
 import enum
+import itertools
 import types
 import typing
 from collections.abc import Mapping
@@ -148,22 +149,17 @@ def _plain(value: Any) -> Any:
 
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of planner specs; commas inside [...] stay with their spec."""
-    specs, depth, current = [], 0, list[str]()
-    for char in text:
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth < 0:
-                raise BadInputError(f"planner list '{text}': a ']' without its '['")
-        if char == "," and depth == 0:
-            specs.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    if depth:
+    depths = list(itertools.accumulate((char == "[") - (char == "]") for char in text))
+    if min(depths, default=0) < 0:
+        raise BadInputError(f"planner list '{text}': a ']' without its '['")
+    if depths and depths[-1]:
         raise BadInputError(f"planner list '{text}': a '[' without its ']'")
-    specs.append("".join(current))
+    cuts = [
+        i
+        for i, (char, depth) in enumerate(zip(text, depths, strict=True))
+        if char == "," and not depth
+    ]
+    specs = (text[start + 1 : end] for start, end in itertools.pairwise([-1, *cuts, len(text)]))
     return [s.strip() for s in specs if s.strip()]
 
 

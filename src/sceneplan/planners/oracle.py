@@ -7,7 +7,8 @@ oracle knows where things truly are but its memory does not: it goes and
 looks where the task's objects are (opening containers to look inside),
 then solves the goal on its memory and runs that plan through the true
 world, re-solving from memory when the world refuses a step (a noisy
-perception can make it fail: that failure rate measures the perception).
+perception can make it fail: that failure rate measures the perception):
+that is `OracleOnMemory`, the class `observe=partial` picks.
 
 A search task is answered from its answer set after expanding the rooms
 that hold the answer and those the task says must be searched, so that it
@@ -42,6 +43,7 @@ class Oracle(Planner):
 
     name = "oracle"
     vocabulary = "sayplan"  # on memory (`observe=partial`): LookPlanGraph's, which looks
+    on_memory = "OracleOnMemory"
     alfworld_actions = True
     needs_llm = False
     cpu_bound = True  # the symbolic planner: `eval` runs its episodes in parallel processes
@@ -57,17 +59,17 @@ class Oracle(Planner):
     options: Options
 
     async def _run(self, run: Run) -> None:
-        """Solve the task's goal (on memory, after looking, with `observe=partial`), or
-        answer a search task from its answer set."""
+        """Solve the task's goal, or answer a search task from its answer set."""
         task = run.task
         if task is not None and task.is_search:
             self._answer(run, task)
             return
         if task is None or task.goal is None:
             raise BadInputError("the oracle plans to a task's goal: give a planning task")
-        if self.options.partial:
-            await self._partial(run, task)
-            return
+        await self._solve(run, task)
+
+    async def _solve(self, run: Run, task: Task) -> None:
+        """Solve the goal on the whole graph and verify the plan."""
         problem = PlanningProblem(run.graph, task.goal, vocabulary=run.simulator.vocabulary)
         options = self.options
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
@@ -85,7 +87,28 @@ class Oracle(Planner):
         episode.executable = verification.ok
         run.final_state = verification.final_state
 
-    async def _partial(self, run: Run, task: Task) -> None:
+    def _answer(self, run: Run, task: Task) -> None:
+        """Expand the answer's rooms and the rooms to search, then name the answer nodes."""
+        graph = run.graph
+        holding = task.answer_rooms or sorted(
+            {room for node in task.answers if (room := graph.room_of(node)) is not None}
+        )
+        view = collapse(graph)
+        try:
+            for room in dict.fromkeys([*holding, *task.must_explore]):
+                shown = view.expand(room)
+                run.record_sim("expand", room, True, f"expand({room}) shows {len(shown)} node(s)")
+        finally:
+            run.episode.explored = view.memory
+        run.episode.answer = sorted(task.answers)[: task.needed]
+
+
+class OracleOnMemory(Oracle):
+    """The oracle on the robot's memory (`observe=partial`): it knows where things truly are,
+    goes and looks there, then solves the goal on memory and acts the plan out, re-solving
+    when the world refuses a step."""
+
+    async def _solve(self, run: Run, task: Task) -> None:
         """Look where the task's objects truly are, then plan on memory and act."""
         options = self.options
         observer = Observer.start(run, options, self.perception)
@@ -143,21 +166,6 @@ class Oracle(Planner):
             return False
         episode.executable, episode.failure = True, None
         return True
-
-    def _answer(self, run: Run, task: Task) -> None:
-        """Expand the answer's rooms and the rooms to search, then name the answer nodes."""
-        graph = run.graph
-        holding = task.answer_rooms or sorted(
-            {room for node in task.answers if (room := graph.room_of(node)) is not None}
-        )
-        view = collapse(graph)
-        try:
-            for room in dict.fromkeys([*holding, *task.must_explore]):
-                shown = view.expand(room)
-                run.record_sim("expand", room, True, f"expand({room}) shows {len(shown)} node(s)")
-        finally:
-            run.episode.explored = view.memory
-        run.episode.answer = sorted(task.answers)[: task.needed]
 
 
 def _objects(run: Run, plan: list[Action], task: Task) -> list[str]:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.react_loop import PVOptions, ReactOptions, react, refuse_search
-from sceneplan.planners.scene import choose_scene
+from sceneplan.planners.react_loop import PVOptions, ReactOptions, ReactTurns, refuse_search
 
 
 class React(Planner):
@@ -40,17 +39,10 @@ class React(Planner):
             execution.info["solver"] = pv.planner  # PV's symbolic planner (the report names it)
         ended = False
         try:
-            scene = await choose_scene(run, self.options.graph_budget, self.on_event)
-            execution.observed = scene.observed
-            ended = await react(
-                run,
-                execution,
-                scene,
-                max_steps=self.options.max_steps,
-                path_planner=self.options.path_planner,
-                pv=pv,
-                on_event=self.on_event,
+            turns = await ReactTurns.start(
+                run, execution, self.options, pv=pv, on_event=self.on_event
             )
+            ended = await turns.until_done()
         finally:
             execution.finish(ended)
 

@@ -42,7 +42,7 @@ from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import OnEvent, PlanEvent, emit
 from sceneplan.planners.react_replies import ActionReply
-from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, robot_text
+from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
 from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.symbolic.precondition import Verified
@@ -117,7 +117,7 @@ def _world_template(vocabulary: str) -> str:
 
 class ReactTurns:
     """The ReAct dialogue, one turn at a time: SCLPlan's loop runs its goal and global plan
-    between turns; `react` runs the turns back to back.
+    between turns; react runs them back to back (`until_done`).
 
     The dialogue (the full history) and the step count last across turns.
     """
@@ -139,6 +139,30 @@ class ReactTurns:
         self.step = 0
         self.dialogue = Dialogue(system_prompt(run, path_planner))
 
+    @classmethod
+    async def start(
+        cls,
+        run: Run,
+        execution: Execution,
+        options: ReactOptions,
+        *,
+        pv: PVOptions | None = None,
+        on_event: OnEvent | None = None,
+    ) -> ReactTurns:
+        """The turns of a run with these options, on the scene they show (the whole graph,
+        or the rooms the model chooses: `choose_scene`), which the execution records."""
+        scene = await choose_scene(run, options.graph_budget, on_event)
+        execution.observed = scene.observed
+        return cls(
+            run,
+            execution,
+            scene,
+            max_steps=options.max_steps,
+            path_planner=options.path_planner,
+            pv=pv,
+            on_event=on_event,
+        )
+
     @property
     def exhausted(self) -> bool:
         """Whether the step cap is reached."""
@@ -149,6 +173,16 @@ class ReactTurns:
         if observation == "none yet" and self.run.simulator.vocabulary == alfworld.VOCABULARY:
             return alfworld_text.intro(self.execution.state)
         return observation
+
+    async def until_done(self, observation: str = "none yet", goal: Formula | None = None) -> bool:
+        """Turns until the run ends by `done()` or with `goal` holding (True), or the step cap
+        is reached (False); `observation` is the first turn's: what happened before."""
+        observation = self.first_observation(observation)
+        while not self.exhausted:
+            ended, observation = await self.turn(observation, goal)
+            if ended:
+                return True
+        return False
 
     async def turn(self, observation: str, goal: Formula | None = None) -> tuple[bool, str]:
         """Ask for, check and run one action; whether the run ended (by `done()` or with `goal`
@@ -181,40 +215,6 @@ class ReactTurns:
             ended = ok and (run.simulator.ends_plan(action) or reached)
         emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
         return ended, observation
-
-
-async def react(
-    run: Run,
-    execution: Execution,
-    scene: Scene,
-    *,
-    max_steps: int,
-    path_planner: bool = True,
-    pv: PVOptions | None = None,
-    observation: str = "none yet",
-    goal: Formula | None = None,
-    on_event: OnEvent | None = None,
-) -> bool:
-    """Ask for, check and run actions; whether the run ended by `done()` or with `goal` holding.
-
-    With `pv`, precondition verification makes proposed actions executable.
-    `observation` is the first turn's: what happened before the loop started.
-    """
-    turns = ReactTurns(
-        run,
-        execution,
-        scene,
-        max_steps=max_steps,
-        path_planner=path_planner,
-        pv=pv,
-        on_event=on_event,
-    )
-    observation = turns.first_observation(observation)
-    while not turns.exhausted:
-        ended, observation = await turns.turn(observation, goal)
-        if ended:
-            return True
-    return False
 
 
 def _read(reply: Reply[ActionReply]) -> tuple[Action | None, str]:

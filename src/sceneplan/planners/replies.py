@@ -14,10 +14,20 @@ from pydantic import BaseModel, ConfigDict, Field
 Thought = str | list[str]
 
 
-class Command(BaseModel):
-    """A scene-graph API call of semantic search."""
+class StrictReply(BaseModel):
+    """A reply with its declared fields only: the schema of strict structured output."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class ReasonedReply(StrictReply):
+    """A reply that opens with the model's chain of thought."""
+
+    chain_of_thought: Thought
+
+
+class Command(StrictReply):
+    """A scene-graph API call of semantic search."""
 
     name: Literal["expand", "contract"]
     node: str = Field(description="the id of a room, floor or building node")
@@ -26,12 +36,9 @@ class Command(BaseModel):
         return f"{self.name}({self.node})"
 
 
-class SearchReply(BaseModel):
+class SearchReply(ReasonedReply):
     """One semantic-search turn: explore with a command, or switch to planning."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    chain_of_thought: Thought
     reasoning: str
     mode: Literal["exploring", "planning"]
     command: Command | None = Field(description="the next expand/contract; null when planning")
@@ -50,7 +57,7 @@ class PlanningSearchReply(SearchReply):
     """A search turn of SayPlan's one dialogue (000, Algorithm 1): the reply that switches to
     planning carries the first plan; null (or []) while exploring."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_all_required)
+    model_config = ConfigDict(json_schema_extra=_all_required)
 
     plan: list[str] | None = Field(
         None, description="with mode planning: the plan, actions as name(node); else null"
@@ -63,20 +70,15 @@ class FindReply(SearchReply):
     answer: list[str] = Field(description="ids of the nodes that answer the instruction")
 
 
-class PlanReply(BaseModel):
+class PlanReply(ReasonedReply):
     """A task plan: actions written as `name(node)`."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    chain_of_thought: Thought
     reasoning: str
     plan: list[str]
 
 
-class NextMove(BaseModel):
+class NextMove(StrictReply):
     """LookPlanGraph's next action (App. A.1): a function and the node it acts on."""
-
-    model_config = ConfigDict(extra="forbid")
 
     function_name: str
     function_target: str = Field(
@@ -88,10 +90,7 @@ class NextMove(BaseModel):
         return f"{self.function_name}({self.function_target.strip()})"
 
 
-class NextMoveReply(BaseModel):
+class NextMoveReply(ReasonedReply):
     """One LookPlanGraph turn: reasoning, then the next move."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    chain_of_thought: Thought
     next_move: NextMove

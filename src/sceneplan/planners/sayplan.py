@@ -14,8 +14,8 @@ the model names.
 `sayplan[actions=lookplangraph]` is LookPlanGraph's SayPlan* (§6.1, its
 Tables 2-3): the same method on the graph without its pose nodes, with the
 room-level actions (go_to, pick_up, put_on, put_inside) instead of access
-and release. With `observe=partial` the search and the plans also work on
-the robot's memory (`planners/observing.py`), with the
+and release. With `observe=partial` it is `SayPlanOnMemory`: the search and
+the plans work on the robot's memory (`planners/observing.py`), with the
 room-level actions (go_to, pick_up, put_on, put_inside, and looks), and each
 plan runs in the true world, which may refuse a step memory had wrong.
 """
@@ -68,7 +68,11 @@ class SayPlan(Planner):
 
     name = "sayplan"
     vocabulary = "sayplan"
+    on_memory = "SayPlanOnMemory"  # observe=partial
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
+    # the search's reply that switches to planning carries the first plan (one dialogue that
+    # sees the whole graph; on memory, the plans come after the switch)
+    plans_at_switch: ClassVar[bool] = True
 
     class Options(PartialOptions, ReplanOptions):
         """SayPlan's options: search, replanning, the actions, observing the world partially."""
@@ -114,11 +118,7 @@ class SayPlan(Planner):
         return None
 
     async def _run(self, run: Run) -> None:
-        """Algorithm 1: search the collapsed graph, then plan, verify and replan (on memory
-        with `observe=partial`: `_on_memory`)."""
-        if self.options.partial:
-            await self._on_memory(run)
-            return
+        """Algorithm 1: search the collapsed graph, then plan, verify and replan."""
         find = is_search(run)
         poses = self.poses(run)
         view = self.start_view(run, topology=poses)
@@ -155,11 +155,39 @@ class SayPlan(Planner):
             with_plan=plans and not find,
         )
 
-    async def _on_memory(self, run: Run) -> None:
-        """Search and plan on memory, act in the true world (`observe=partial`).
+    def system_prompt(self, run: Run, find: bool, view: GraphView | None = None) -> str:
+        """The static prompt: role, the view, actions, states, API, output format, example.
 
-        The stages are those of `_run`, on the graph without poses.
+        `view` is the one the search starts from (default: collapsed to rooms).
         """
+        with_plan = "_with_plan" if self.plans_at_switch and not find else ""
+        if not self.poses(run):
+            navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
+        elif self.path_planner:
+            navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"
+        else:
+            navigation, example = "sayplan_nav_poses.md", "sayplan_example_plan_poses.md"
+        return render(
+            "sayplan_system.md",
+            view=render(f"sayplan_view_{view_mode(view) if view else 'rooms'}.md"),
+            actions=actions_text(run.simulator),
+            navigation=render(navigation),
+            answer=render("sayplan_answer.md") if find else "",
+            switch=render(f"sayplan_switch{with_plan}.md"),
+            example_switch=render(f"sayplan_example_switch{with_plan}.md"),
+            example_plan=render(example),
+        )
+
+
+class SayPlanOnMemory(SayPlan):
+    """SayPlan* on the robot's memory (LookPlanGraph §6.1, `observe=partial`): the search and
+    the plans on memory, each plan acted out in the true world."""
+
+    plans_at_switch = False
+
+    async def _run(self, run: Run) -> None:
+        """SayPlan's stages on memory, on the graph without poses: search memory, then plan
+        on it and act each plan out, replanning from what the world refused or a look found."""
         observer = Observer.start(run, self.options, self.perception)
         find = is_search(run)
         note = render("partial_memory_note.md")
@@ -184,27 +212,3 @@ class SayPlan(Planner):
             )
         finally:
             observer.finish()
-
-    def system_prompt(self, run: Run, find: bool, view: GraphView | None = None) -> str:
-        """The static prompt: role, the view, actions, states, API, output format, example.
-
-        `view` is the one the search starts from (default: collapsed to rooms).
-        """
-        # SayPlan's one dialogue, fully observing: the reply that switches carries the plan
-        with_plan = "" if find or self.options.partial else "_with_plan"
-        if not self.poses(run):
-            navigation, example = "sayplan_nav_rooms.md", "sayplan_example_plan_rooms.md"
-        elif self.path_planner:
-            navigation, example = "sayplan_nav_path_planner.md", "sayplan_example_plan.md"
-        else:
-            navigation, example = "sayplan_nav_poses.md", "sayplan_example_plan_poses.md"
-        return render(
-            "sayplan_system.md",
-            view=render(f"sayplan_view_{view_mode(view) if view else 'rooms'}.md"),
-            actions=actions_text(run.simulator),
-            navigation=render(navigation),
-            answer=render("sayplan_answer.md") if find else "",
-            switch=render(f"sayplan_switch{with_plan}.md"),
-            example_switch=render(f"sayplan_example_switch{with_plan}.md"),
-            example_plan=render(example),
-        )

@@ -3,21 +3,21 @@
 The search dialogue only explores (its prompt knows nothing of actions); the
 planning dialogue starts afresh from the explored subgraph and only plans,
 with the room-level vocabulary (go_to, pick_up, put_on, put_inside, ...),
-so there are no poses to show or insert.
+so there are no poses to show or insert. With `observe=partial` it is
+`SayPlanLiteOnMemory`: SayPlan's stages on memory with these two dialogues.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import render
-from sceneplan.planners.sayplan import SayPlan
+from sceneplan.planners.sayplan import SayPlan, SayPlanOnMemory
 from sceneplan.planners.search import view_mode
 from sceneplan.planners.shared import actions_text
 from sceneplan.world.partial import LOOKS
-
-# Looking is for graphs that are not fully known; fully observing, the search shows everything.
-_NOT_PLANNED = frozenset(LOOKS)
 
 
 class SayPlanLite(SayPlan):
@@ -25,6 +25,10 @@ class SayPlanLite(SayPlan):
 
     name = "sayplan_lite"
     vocabulary = "lookplangraph"
+    on_memory = "SayPlanLiteOnMemory"  # observe=partial
+    # the actions the planning prompt leaves out: looking is for graphs that are not fully
+    # known; fully observing, the search shows everything
+    unplanned: ClassVar[frozenset[str]] = frozenset(LOOKS)
 
     class Options(SayPlan.Options):
         """SayPlan's options; the actions are always the room-level ones (`actions` is moot)."""
@@ -39,8 +43,14 @@ class SayPlanLite(SayPlan):
 
     def planning_prompt(self, run: Run) -> str:
         """The planning dialogue's prompt: the actions (looks only on memory)."""
-        skip = frozenset() if self.options.partial else _NOT_PLANNED
-        return render("sayplan_lite_plan.md", actions=actions_text(run.simulator, skip))
+        return render("sayplan_lite_plan.md", actions=actions_text(run.simulator, self.unplanned))
+
+
+class SayPlanLiteOnMemory(SayPlanOnMemory, SayPlanLite):
+    """SayPlan Lite on the robot's memory (`observe=partial`): SayPlan's stages on memory
+    (`SayPlanOnMemory`) with SayPlan Lite's two dialogues, whose plans may look."""
+
+    unplanned: ClassVar[frozenset[str]] = frozenset()
 
 
 def search_prompt(view: GraphView, answer: str) -> str:

@@ -44,7 +44,7 @@ from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.planners.progress import PlanEvent, emit
 from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
-from sceneplan.planners.scene import Scene, choose_scene, robot_text
+from sceneplan.planners.scene import Scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
 from sceneplan.symbolic.solver import (
@@ -126,17 +126,10 @@ class SCLPlan(Planner):
         execution.info["solver"] = self.options.planner  # of the GSP and PV (the report names it)
         ended = False
         try:
-            scene = await choose_scene(run, self.options.graph_budget, self.on_event)
-            execution.observed = scene.observed
-            turns = ReactTurns(
-                run,
-                execution,
-                scene,
-                max_steps=self.options.max_steps,
-                path_planner=self.options.path_planner,
-                pv=self.options,
-                on_event=self.on_event,
+            turns = await ReactTurns.start(
+                run, execution, self.options, pv=self.options, on_event=self.on_event
             )
+            scene = turns.scene
             if self.options.loop == "once":
                 ended = await self._once(run, scene, execution, turns)
             else:
@@ -151,12 +144,7 @@ class SCLPlan(Planner):
         observation = await self._global_plan(run, goal, execution)
         if observation is None:
             return True
-        observation = turns.first_observation(observation)
-        while not turns.exhausted:
-            ended, observation = await turns.turn(observation, goal)
-            if ended:
-                return True
-        return False
+        return await turns.until_done(observation, goal)
 
     async def _per_step(
         self, run: Run, scene: Scene, execution: Execution, turns: ReactTurns

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.graph.io import from_dict
+from sceneplan.graph.model import SceneGraph
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.behavior.bddl import Problem, parse_problem
 from sceneplan.importers.behavior.convert import (
@@ -36,7 +37,12 @@ from sceneplan.importers.behavior.goal import GoalTooLarge, Ground, atoms, groun
 from sceneplan.importers.behavior.instructions import instruction
 from sceneplan.importers.behavior.substances import substance_gaps, substance_targets
 from sceneplan.importers.behavior.taxonomy import Taxonomy, default_taxonomy
-from sceneplan.importers.capabilities import achievable, can_place, has_predicate
+from sceneplan.importers.capabilities import (
+    achievable,
+    has_predicate,
+    lacks_setter,
+    placement_gap,
+)
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
@@ -91,37 +97,16 @@ def convert(
     except GoalTooLarge:
         goal = None
         gaps.append("goal too large once its quantifiers are written out")
-    targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set(), "attach": set()}
-    targets["under"] = set()
     dirt = {i for i, s in things.items() if is_dirt(s)}
     substances = {i: s for i, s in things.items() if is_substance(taxonomy.properties(s))}
+    targets = _targets(goal, things, taxonomy, dirt, gaps)
     targets |= substance_targets(goal, substances) if goal else {}
-    for atom, negated in atoms(goal) if goal else ():
-        if atom[1] in RELATIONS and not negated and len(atom) == 4:
-            targets[RELATIONS[atom[1]]].add(atom[3])
-            if atom[1] in SPREAD and not taxonomy_fixed(taxonomy, things.get(atom[3])):
-                targets["ontop_of"].add(atom[2])  # the cloth a thing is wrapped in
-        if atom[1] in (ATTACHED, "under") and not negated and len(atom) == 4:
-            targets["attach" if atom[1] == ATTACHED else "under"].add(atom[3])
-        if _dirties(atom, dirt) and not negated:
-            gaps.append("goal makes a thing dirty (no action does)")
     scene = build_scene(problem, taxonomy, report, targets)
     gaps += scene.gaps
     if goal is not None:
         gaps += _unpowered(goal, scene, ids)
     environment = environment or f"behavior-{problem.name}"
-    hall, links = _hall(scene.rooms, report)
-    graph = from_dict(
-        {
-            "format": "sceneplan-graph",
-            "version": 1,
-            "name": environment,
-            "description": f"BEHAVIOR-1K activity {problem.name} (bddl problem0)",
-            "nodes": [*scene.nodes, *hall],
-            "links": links,
-        },
-        problem.source,
-    )
+    graph = _graph(problem, scene, environment, report)
     tasks = []
     if goal is not None:
         goal = _readings(goal, report, lambda i: taxonomy_fixed(taxonomy, things.get(i)))
@@ -156,6 +141,41 @@ def convert(
     for gap in gaps:
         report.dropped(f"task: {gap}")
     return Imported(graph, report, tasks, extra={"gaps": gaps, "activity": problem.name})
+
+
+def _targets(
+    goal: Ground | None, things: dict[str, str], taxonomy: Taxonomy, dirt: set[str], gaps: list[str]
+) -> dict[str, set[str]]:
+    """The nodes the goal puts things on, in, attaches things to or under (by relation), so
+    that the scene gives them the affordance; a goal that makes a thing dirty is a gap."""
+    targets: dict[str, set[str]] = {"ontop_of": set(), "inside_of": set(), "attach": set()}
+    targets["under"] = set()
+    for atom, negated in atoms(goal) if goal else ():
+        if atom[1] in RELATIONS and not negated and len(atom) == 4:
+            targets[RELATIONS[atom[1]]].add(atom[3])
+            if atom[1] in SPREAD and not taxonomy_fixed(taxonomy, things.get(atom[3])):
+                targets["ontop_of"].add(atom[2])  # the cloth a thing is wrapped in
+        if atom[1] in (ATTACHED, "under") and not negated and len(atom) == 4:
+            targets["attach" if atom[1] == ATTACHED else "under"].add(atom[3])
+        if _dirties(atom, dirt) and not negated:
+            gaps.append("goal makes a thing dirty (no action does)")
+    return targets
+
+
+def _graph(problem: Problem, scene: Scene, environment: str, report: ImportReport) -> SceneGraph:
+    """The scene as a graph named `environment`, its rooms joined by the hall."""
+    hall, links = _hall(scene.rooms, report)
+    return from_dict(
+        {
+            "format": "sceneplan-graph",
+            "version": 1,
+            "name": environment,
+            "description": f"BEHAVIOR-1K activity {problem.name} (bddl problem0)",
+            "nodes": [*scene.nodes, *hall],
+            "links": links,
+        },
+        problem.source,
+    )
 
 
 def taxonomy_fixed(taxonomy: Taxonomy, synset: str | None) -> bool:
@@ -281,12 +301,7 @@ def _atom_text(
         if scene.kinds[subject] == "asset":
             gaps.append("goal moves fixed furniture (a sceneObject)")
         node = next(n for n in scene.nodes if n["id"] == target)
-        why = can_place(
-            relation,
-            scene.kinds[target],
-            tuple(node.get("affordances", ())),
-            tuple(node.get("state", ())),
-        )
+        why = placement_gap(relation, node, scene.kinds[target])
         if why is not None:
             where = "on" if relation == "ontop_of" else "in"
             gaps.append(f"goal puts things {where} {scene.kinds[target]}s: {why}")
@@ -301,10 +316,10 @@ def _atom_text(
         return f"{name}({subject}, {other})"
     if name in STATES and len(args) == 1:
         node = next(n for n in scene.nodes if n["id"] == args[0])
-        verb = "open" if name == "open" else "turn_on"
-        if verb not in node.get("affordances", ()):
+        word = STATES[name][0]
+        if (verb := lacks_setter(word, node.get("affordances", ()))) is not None:
             gaps.append(f"goal needs {verb} on a thing that cannot (taxonomy: not {name}able)")
-        return f"{STATES[name][0]}({args[0]})"
+        return f"{word}({args[0]})"
     if len(args) == 1:
         if not achievable(name):
             gaps.append(f"goal uses predicate {name}")

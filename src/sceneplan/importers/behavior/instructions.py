@@ -47,6 +47,26 @@ def _join(parts: list[str], word: str) -> str:
     return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
 
 
+# The words that ask for a goal atom, by its predicate and number of arguments ({0}, {1}:
+# the arguments' names); another atom is asked for as "make X <predicate>".
+_MAKE = {
+    ("ontop", 2): "put {0} on {1}",
+    ("inside", 2): "put {0} in {1}",
+    ("nextto", 2): "put {0} next to {1}",
+    ("overlaid", 2): "spread {0} over {1}",
+    ("draped", 2): "drape {0} over {1}",
+    ("open", 1): "open {0}",
+    ("toggled_on", 1): "turn on {0}",
+}
+# The words that ask for a goal atom's negation (what sits on top is taken off, first).
+_UNDO = {
+    ("inside", 2): "take {0} out of {1}",
+    ("nextto", 2): "move {0} away from {1}",
+    ("open", 1): "close {0}",
+    ("toggled_on", 1): "turn off {0}",
+}
+
+
 class _Words:
     def __init__(self, ids: dict[str, str], members: Callable[[str], list[str]]):
         self.ids = ids
@@ -109,20 +129,8 @@ class _Words:
 
     def positive(self, e: SExpr, env: dict[str, str]) -> str:
         head, args = e[0], [self.name(a, env) for a in e[1:]]
-        if head == "ontop" and len(args) == 2:
-            return f"put {args[0]} on {args[1]}"
-        if head == "inside" and len(args) == 2:
-            return f"put {args[0]} in {args[1]}"
-        if head == "nextto" and len(args) == 2:
-            return f"put {args[0]} next to {args[1]}"
-        if head == "overlaid" and len(args) == 2:
-            return f"spread {args[0]} over {args[1]}"
-        if head == "draped" and len(args) == 2:
-            return f"drape {args[0]} over {args[1]}"
-        if head == "open" and len(args) == 1:
-            return f"open {args[0]}"
-        if head == "toggled_on" and len(args) == 1:
-            return f"turn on {args[0]}"
+        if (words := _MAKE.get((head, len(args)))) is not None:
+            return words.format(*args)
         if len(args) == 1:
             return f"make {args[0]} {head.replace('_', ' ')}"
         return f"make {args[0]} {head.replace('_', ' ')} {' '.join(args[1:])}"
@@ -133,16 +141,10 @@ class _Words:
         head, args = e[0], [self.name(a, env) for a in e[1:]]
         if RELATIONS.get(head) == "ontop_of" and len(args) == 2:  # ontop, overlaid, draped
             return f"take {args[0]} off {args[1]}"
-        if head == "inside" and len(args) == 2:
-            return f"take {args[0]} out of {args[1]}"
-        if head == "nextto" and len(args) == 2:
-            return f"move {args[0]} away from {args[1]}"
+        if (words := _UNDO.get((head, len(args)))) is not None:
+            return words.format(*args)
         if head == "covered" and len(args) == 2 and isinstance(e[2], str):
             return f"clean the {lemma(e[2].lstrip('?')).replace('_', ' ')} off {args[0]}"
-        if head == "open" and len(args) == 1:
-            return f"close {args[0]}"
-        if head == "toggled_on" and len(args) == 1:
-            return f"turn off {args[0]}"
         return f"make sure {args[0]} is not {head.replace('_', ' ')} {' '.join(args[1:])}".strip()
 
     def states(self, e: SExpr, env: dict[str, str]) -> list[str]:

@@ -273,6 +273,16 @@ def _add_data_asset(b: Builder, item: dict, names: dict[int, str]) -> None:
     )
 
 
+def _hand_fields(spec: HandAsset | HandObject) -> dict[str, Any]:
+    """The fields an asset or object added by hand gives its node as they are written."""
+    return {
+        "affordances": spec.affordances,
+        "state": spec.state,
+        "attributes": spec.attributes,
+        "description": spec.description,
+    }
+
+
 def _add_hand_asset(b: Builder, spec: HandAsset) -> None:
     b.report.guessed("asset added by hand")
     if spec.room not in b.room_boxes:
@@ -282,18 +292,7 @@ def _add_hand_asset(b: Builder, spec: HandAsset) -> None:
     asset_id = b.next_id(spec.stem)
     b.asset_boxes[asset_id] = Box.around(centre, spec.size)
     b.room_of[asset_id] = spec.room
-    b.add(
-        _node(
-            asset_id,
-            "asset",
-            spec.room,
-            affordances=spec.affordances,
-            state=spec.state,
-            attributes=spec.attributes,
-            position=point(*centre),
-            description=spec.description,
-        )
-    )
+    b.add(_node(asset_id, "asset", spec.room, position=point(*centre), **_hand_fields(spec)))
 
 
 def _place_data_objects(b: Builder, items: list[dict], names: dict[int, str]) -> None:
@@ -405,11 +404,8 @@ def _add_hand_object(b: Builder, spec: HandObject) -> None:
             spec.parent,
             relation=spec.relation,
             category=spec.category,
-            affordances=spec.affordances,
-            state=spec.state,
-            attributes=spec.attributes,
             position=point(x, y, z),
-            description=spec.description,
+            **_hand_fields(spec),
         )
     )
 

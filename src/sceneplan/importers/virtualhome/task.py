@@ -50,9 +50,15 @@ translate, and the reason names it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from sceneplan.importers.capabilities import achievable, can_place, has_predicate
+from sceneplan.importers.capabilities import (
+    achievable,
+    has_predicate,
+    lacks_setter,
+    placement_gap,
+)
 from sceneplan.importers.virtualhome.scene import Scene
 
 __all__ = ["parse_program", "translate_goal", "translate_program"]
@@ -100,122 +106,100 @@ def translate_goal(
     goal: dict[str, Any], scene: Scene, vh: dict[Any, dict]
 ) -> tuple[str, list[str]]:
     """The goal text and the gaps that keep it from being expressible."""
-    gaps: list[str] = []
-    atoms: list[str] = []
+    reader = _GoalReader(scene, {n["id"]: n for n in scene.nodes})
     for action in goal.get("actions", ()):
-        gaps.append(f"goal needs action {action.split('|')[0].lower()}")
-    postures: list[str] = []  # the character's SITTING / LYING states
-    seats: list[str] = []  # what the goal puts the character ON
-    nodes = {n["id"]: n for n in scene.nodes}
+        reader.gaps.append(f"goal needs action {action.split('|')[0].lower()}")
+    atoms: list[str] = []
     for item in goal.get("goal", ()):
-        if "state" in item:
-            atom = _state_atom(item, scene, nodes, gaps, postures)
-        else:
-            atom = _relation_atom(item, scene, nodes, gaps, seats)
+        atom = reader.state(item) if "state" in item else reader.relation(item)
         if atom is not None:
             atoms.append(atom)
-    atoms += _posture_atoms(postures, seats, nodes, gaps)
+    gaps = reader.gaps
+    atoms += _posture_atoms(reader.postures, reader.seats, reader.nodes, gaps)
     return " and ".join(dict.fromkeys(atoms)) or "true", list(dict.fromkeys(gaps))
 
 
-# the action a goal's state word needs of its thing
-STATE_ACTIONS = {
-    "on": "turn_on",
-    "off": "turn_off",
-    "open": "open",
-    "closed": "close",
-    "plugged_in": "plug_in",
-    "plugged_out": "plug_out",
-}
+@dataclass
+class _GoalReader:
+    """Reads a goal's items as atoms of the goal language, noting what it cannot express
+    (`gaps`), the character's SITTING / LYING states (`postures`) and what the goal puts
+    the character ON (`seats`)."""
 
+    scene: Scene
+    nodes: dict[str, dict]
+    gaps: list[str] = field(default_factory=list)
+    postures: list[str] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
 
-def _state_atom(
-    item: dict[str, Any],
-    scene: Scene,
-    nodes: dict[str, dict],
-    gaps: list[str],
-    postures: list[str],
-) -> str | None:
-    """A goal state item as an atom (the character's posture goes to `postures`)."""
-    nid = scene.ids.get(item["id"])
-    word = str(item["state"]).lower()
-    if nid is None:
-        gaps.append("goal names a dropped node (wall, floor, door)")
-    elif nid == "agent":
-        if word in POSTURE.values() and achievable(word):
-            postures.append(word)
+    def state(self, item: dict[str, Any]) -> str | None:
+        """A goal state item as an atom (the character's posture goes to `postures`)."""
+        nid = self.scene.ids.get(item["id"])
+        word = str(item["state"]).lower()
+        gaps = self.gaps
+        if nid is None:
+            gaps.append("goal names a dropped node (wall, floor, door)")
+        elif nid == "agent":
+            if word in POSTURE.values() and achievable(word):
+                self.postures.append(word)
+            else:
+                gaps.append(f"goal uses state {word} of the character")
+        elif not achievable(word):
+            gaps.append(f"goal uses state {word}")
         else:
-            gaps.append(f"goal uses state {word} of the character")
-    elif not achievable(word):
-        gaps.append(f"goal uses state {word}")
-    else:
-        need = STATE_ACTIONS.get(word)
-        if need is not None and need not in nodes[nid].get("affordances", ()):
-            gaps.append(f"goal needs {need} on a thing without it")
-        return f"{word}({nid})"
-    return None
+            need = lacks_setter(word, self.nodes[nid].get("affordances", ()))
+            if need is not None:
+                gaps.append(f"goal needs {need} on a thing without it")
+            return f"{word}({nid})"
+        return None
 
+    def relation(self, item: dict[str, Any]) -> str | None:
+        """A goal edge as an atom (what the character is put ON goes to `seats`)."""
+        relation = item.get("relation_type")
+        kinds, gaps = self.scene.kinds, self.gaps
+        a, b = self.scene.ids.get(item["from_id"]), self.scene.ids.get(item["to_id"])
+        if a is None or b is None:
+            gaps.append("goal names a dropped node (wall, floor, door)")
+            return None
+        if relation in HOLDS and a == "agent":
+            return f"held({b})"
+        if relation == "ON" and a == "agent":
+            self.seats.append(b)
+            return None
+        if relation == "INSIDE" and a == "agent":
+            if kinds.get(b) == "room":
+                return f"agent_at({b})"
+            gaps.append("goal puts the character inside a thing")
+            return None
+        if relation == "CLOSE":
+            if "agent" in (a, b):
+                gaps.append("goal puts the character close to a thing")
+            elif not has_predicate("nextto"):
+                gaps.append("goal uses relation CLOSE")
+            elif kinds.get(a) == "object" and kinds.get(b) == "object":
+                return f"nextto({a}, {b})"
+            else:
+                gaps.append("goal puts a thing close to an asset or room")
+            return None
+        if relation == "INSIDE" and kinds.get(b) == "room":
+            return f"in_room({a}, {b})"
+        if relation in ("ON", "INSIDE"):
+            return self.placement(relation, a, b)
+        gaps.append(f"goal uses relation {relation}")
+        return None
 
-def _relation_atom(
-    item: dict[str, Any],
-    scene: Scene,
-    nodes: dict[str, dict],
-    gaps: list[str],
-    seats: list[str],
-) -> str | None:
-    """A goal edge as an atom (what the character is put ON goes to `seats`)."""
-    relation = item.get("relation_type")
-    a, b = scene.ids.get(item["from_id"]), scene.ids.get(item["to_id"])
-    if a is None or b is None:
-        gaps.append("goal names a dropped node (wall, floor, door)")
-        return None
-    if relation in HOLDS and a == "agent":
-        return f"held({b})"
-    if relation == "ON" and a == "agent":
-        seats.append(b)
-        return None
-    if relation == "INSIDE" and a == "agent":
-        if scene.kinds.get(b) == "room":
-            return f"agent_at({b})"
-        gaps.append("goal puts the character inside a thing")
-        return None
-    if relation == "CLOSE":
-        if "agent" in (a, b):
-            gaps.append("goal puts the character close to a thing")
-        elif not has_predicate("nextto"):
-            gaps.append("goal uses relation CLOSE")
-        elif scene.kinds.get(a) == "object" and scene.kinds.get(b) == "object":
-            return f"nextto({a}, {b})"
-        else:
-            gaps.append("goal puts a thing close to an asset or room")
-        return None
-    if relation == "INSIDE" and scene.kinds.get(b) == "room":
-        return f"in_room({a}, {b})"
-    if relation in ("ON", "INSIDE"):
-        return _placement_atom(relation, a, b, scene, nodes, gaps)
-    gaps.append(f"goal uses relation {relation}")
-    return None
-
-
-def _placement_atom(
-    relation: str, a: str, b: str, scene: Scene, nodes: dict[str, dict], gaps: list[str]
-) -> str | None:
-    rel = "ontop_of" if relation == "ON" else "inside_of"
-    if scene.kinds.get(b) not in ("asset", "object"):
-        gaps.append(f"goal puts things {relation.lower()} the character")
-        return None
-    if scene.kinds.get(a) != "object":
-        gaps.append("goal moves an asset")
-    node = nodes[b]
-    why = can_place(
-        rel,
-        scene.kinds[b],
-        tuple(node.get("affordances", ())),
-        tuple(node.get("state", ())),
-    )
-    if why is not None:
-        gaps.append(f"goal puts things {relation.lower()} {scene.kinds[b]}s: {why}")
-    return f"{rel}({a}, {b})"
+    def placement(self, relation: str, a: str, b: str) -> str | None:
+        """`a` put ON or INSIDE `b` as an atom, noting why the domain cannot do it."""
+        rel = "ontop_of" if relation == "ON" else "inside_of"
+        kinds = self.scene.kinds
+        if kinds.get(b) not in ("asset", "object"):
+            self.gaps.append(f"goal puts things {relation.lower()} the character")
+            return None
+        if kinds.get(a) != "object":
+            self.gaps.append("goal moves an asset")
+        why = placement_gap(rel, self.nodes[b], kinds[b])
+        if why is not None:
+            self.gaps.append(f"goal puts things {relation.lower()} {kinds[b]}s: {why}")
+        return f"{rel}({a}, {b})"
 
 
 def goal_holds(goal: dict[str, Any]) -> int:
