@@ -71,6 +71,14 @@ def _current(**settings: Any) -> Console:
 # --json, as the commands that print data declare it; `plan` and `execute` print an Episode
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 EpisodeJsonOpt = Annotated[bool, typer.Option("--json", help="Print the Episode summary as JSON.")]
+# --trace of the commands that run an Episode (`plan`, `execute`): see show_episode
+TraceOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Write the full Episode (every call) to this JSON file, also after an error; "
+        "missing folders are created. Checked before the run starts."
+    ),
+]
 # --planner of the commands that run one (`plan`, `execute`), each with its own default
 PlannerOpt = Annotated[
     str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")

@@ -14,7 +14,6 @@ of the wrong shape).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -24,6 +23,7 @@ from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
     PlannerOpt,
+    TraceOpt,
     check_trace,
     console,
     err_console,
@@ -89,13 +89,7 @@ def execute_command(
         int, typer.Option(min=0, max=MAX_REPLANS_OPTION, help="Replans after the first plan.")
     ] = MAX_REPLANS,
     as_json: EpisodeJsonOpt = False,
-    trace: Annotated[
-        Path | None,
-        typer.Option(
-            help="Write the full Episode to this JSON file (also after an error); checked "
-            "before the run starts."
-        ),
-    ] = None,
+    trace: TraceOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Plan, then run it on a robot: observe, correct the graph, replan."""

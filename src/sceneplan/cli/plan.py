@@ -12,7 +12,6 @@ for a search instruction that is no known task, an answer naming something);
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,6 +23,7 @@ from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
     PlannerOpt,
+    TraceOpt,
     check_trace,
     console,
     exit_for,
@@ -100,13 +100,7 @@ def plan(
         ),
     ] = None,
     as_json: EpisodeJsonOpt = False,
-    trace: Annotated[
-        Path | None,
-        typer.Option(
-            help="Write the full Episode (every call) to this JSON file; missing folders "
-            "are created. Checked before the run starts."
-        ),
-    ] = None,
+    trace: TraceOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Plan an instruction: search the scene graph, plan, verify, and report the outcome."""

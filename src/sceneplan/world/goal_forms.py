@@ -207,18 +207,24 @@ def expand(f: Formula, graph: SceneGraph) -> Formula:
         return conjoin(parts) if f.universal else disjoin(parts)
     if isinstance(f, Not):
         return Not(expand(f.body, graph))
-    if isinstance(f, And):
-        return conjoin(expand(p, graph) for p in f.parts)
-    if isinstance(f, Or):
-        return disjoin(expand(p, graph) for p in f.parts)
     if isinstance(f, Implies):
         return Implies(expand(f.left, graph), expand(f.right, graph))
     if isinstance(f, Counted):
         return expand_counted(f, graph)
     if isinstance(f, Paired):
         return expand_paired(f, graph)
+    return _map_parts(f, lambda p: expand(p, graph))
+
+
+def _map_parts(f: Formula, fn: Callable[[Formula], Formula]) -> Formula:
+    """An and / or / then with `fn` applied to each part (and / or simplified); any other
+    formula as it is."""
+    if isinstance(f, And):
+        return conjoin(fn(p) for p in f.parts)
+    if isinstance(f, Or):
+        return disjoin(fn(p) for p in f.parts)
     if isinstance(f, Then):
-        return Then(tuple(expand(p, graph) for p in f.parts))
+        return Then(tuple(fn(p) for p in f.parts))
     return f
 
 
@@ -229,13 +235,7 @@ def map_leaves(f: Formula, fn: Callable[[Leaf], Formula]) -> Formula:
         return fn(f)
     if isinstance(f, Not):
         return negate(map_leaves(f.body, fn))
-    if isinstance(f, And):
-        return conjoin(map_leaves(p, fn) for p in f.parts)
-    if isinstance(f, Or):
-        return disjoin(map_leaves(p, fn) for p in f.parts)
-    if isinstance(f, Then):
-        return Then(tuple(map_leaves(p, fn) for p in f.parts))
-    return f
+    return _map_parts(f, lambda p: map_leaves(p, fn))
 
 
 def ground(f: Formula, graph: SceneGraph) -> Formula:

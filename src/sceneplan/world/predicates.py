@@ -30,6 +30,7 @@ from sceneplan.world.primitives import (
     Grounding,
     add_once,
     check_faces,
+    pddl_affordance,
     pddl_attribute,
     pddl_category,
     pddl_word,
@@ -449,7 +450,7 @@ class Attached(GoalPredicate):
     def pddl(self, t, x, y):
         if x[1] is not K.OBJECT or y[1] not in (K.ASSET, K.OBJECT):
             return FALSE
-        return And(atom("ontop_of", x[0], y[0]), atom(f"can_{ATTACH}", y[0]))
+        return And(atom("ontop_of", x[0], y[0]), atom(pddl_affordance(ATTACH), y[0]))
 
     def compile(self, c, x, y):
         if ATTACH not in c.g.graph.nodes[y].affordances or _kind(c, x) is not K.OBJECT:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import NodeKind
-from sceneplan.world.pddl_expr import Atom, Expr, Predicate
+from sceneplan.world.pddl_expr import Atom, Expr, Not, Or, Predicate, atom
 from sceneplan.world.state import EXCLUSIVE_STATES
 
 if TYPE_CHECKING:
@@ -240,6 +240,11 @@ def pddl_word(word: str) -> str:
     return f"is_{word}"
 
 
+def pddl_affordance(affordance: str) -> str:
+    """Affordances are static PDDL predicates `can_AFFORDANCE` (`can_open`, `can_turn_on`)."""
+    return f"can_{affordance}"
+
+
 def pddl_attribute(word: str) -> str:
     """Attributes are static PDDL predicates `attr_WORD`."""
     return f"attr_{word}"
@@ -303,7 +308,7 @@ class Test(Primitive):
 class WordOrUnable(Test):
     """A test that x has the state word `word`, or cannot get it: x does not afford
     `affordance` (a thing with no lid is open, one with no switch runs). A subclass names
-    the two and gives its own `pddl`."""
+    the two; its PDDL is `(or (is_WORD x) (not (can_AFFORDANCE x)))`."""
 
     word: ClassVar[str]
     affordance: ClassVar[str]
@@ -323,6 +328,9 @@ class WordOrUnable(Test):
 
     def words(self, args):
         return {self.word}
+
+    def pddl(self, x):
+        return Or(atom(pddl_word(self.word), x), Not(atom(pddl_affordance(self.affordance), x)))
 
 
 @dataclass(frozen=True)

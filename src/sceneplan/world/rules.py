@@ -53,6 +53,7 @@ from sceneplan.world.primitives import (
     bind,
     holds_always,
     opposite_facts,
+    pddl_affordance,
     pddl_word,
     primitive,
 )
@@ -353,7 +354,7 @@ class AccessedAffordsRelease(Test):
     def pddl(self, *, acc):
         # the accessed asset (`acc`, a hidden parameter: an action with this test needs
         # something accessed, as SayPlan's release does) affords release
-        return atom("can_release", acc)
+        return atom(pddl_affordance("release"), acc)
 
     def ground(self, g, b):
         if "accessed" in b:
@@ -445,9 +446,6 @@ class IsContainer(Test):
 class OpeningClear(WordOrUnable):
     name, params, text = "opening_clear", ("x",), "{x} is open or has no lid"
     word, affordance = "open", "open"
-
-    def pddl(self, x):
-        return Or(atom("is_open", x), Not(atom("can_open", x)))
 
 
 @primitive
@@ -835,7 +833,7 @@ class PlaceAtAccessed(Effect):
     def pddl(self, o, *, acc, room):
         # the accessed asset (`acc`) and the agent's room (`room`) are hidden parameters;
         # only a `nest` object carries others along
-        clear = Or(atom("is_open", acc), Not(atom("can_open", acc)))  # open, or no lid
+        clear = OpeningClear().pddl(acc)  # open, or no lid
         inside = And(atom("container", acc), clear)
         running = [atom("is_on", acc), Or(Not(atom("container", acc)), clear)]
         carried = appliance_pddl(acc, "?d", [*running, atom("below", "?d", o)])

@@ -144,9 +144,6 @@ class Running(WordOrUnable):
     name, params, text = "running", ("x",), "{x} is on, or has no switch"
     word, affordance = "on", "turn_on"
 
-    def pddl(self, x):
-        return Or(atom("is_on", x), Not(atom("can_turn_on", x)))
-
 
 @primitive
 class HasSubstance(Test):

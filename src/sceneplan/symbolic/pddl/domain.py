@@ -23,6 +23,7 @@ from sceneplan.world.primitives import (
     Effect,
     Primitive,
     Test,
+    pddl_affordance,
     pddl_attribute,
     pddl_category,
     pddl_word,
@@ -118,7 +119,9 @@ def action_tree(
         return primitive.pddl(*(terms.get(a, a) for a in names), **kw)
 
     conditions = _hidden_conditions(schema, hidden)
-    conditions += [atom(f"can_{p.affordance}", f"?{p.name}") for p in schema.params if p.affordance]
+    conditions += [
+        atom(pddl_affordance(p.affordance), f"?{p.name}") for p in schema.params if p.affordance
+    ]
     conditions += [face(TESTS[pre.test], pre.args) for pre in schema.pre]
     effects = [e for eff in schema.effects for e in effects_of(face(EFFECTS[eff.op], eff.args))]
     return And(*conditions), And(*effects)
@@ -190,7 +193,7 @@ def domain_pddl(
     functions = appliance_functions()
     predicates = [
         *PREDICATES,
-        *(Predicate(f"can_{a}", _object("x")) for a in sorted(domain_affordances(schemas))),
+        *(Predicate(pddl_affordance(a), _object("x")) for a in sorted(domain_affordances(schemas))),
         *(Predicate(f.makes, _object("x")) for f in functions),
         *(Predicate(f.takes, _object("o")) for f in functions if f.targets is not None),
         *(Predicate(pddl_word(w), _object("x")) for w in all_words),

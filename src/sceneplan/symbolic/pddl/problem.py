@@ -26,7 +26,7 @@ from sceneplan.symbolic.scope import Scope
 from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.pddl_expr import TRUE, Atom, atom
-from sceneplan.world.primitives import pddl_attribute, pddl_category, pddl_word
+from sceneplan.world.primitives import pddl_affordance, pddl_attribute, pddl_category, pddl_word
 from sceneplan.world.rules import appliance_functions
 from sceneplan.world.state import WorldState, holds_inside
 
@@ -63,7 +63,7 @@ def static_facts(
             facts.append(atom("asset_in_room", node.id, room))
         if node.kind not in (K.ASSET, K.OBJECT):
             continue
-        facts += [atom(f"can_{a}", node.id) for a in node.affordances if a in affordances]
+        facts += [atom(pddl_affordance(a), node.id) for a in node.affordances if a in affordances]
         if holds_inside(node):
             facts.append(atom("container", node.id))
         facts += [atom(f.makes, node.id) for f in functions if node.category in f.categories]
