@@ -22,7 +22,9 @@ from rich.text import Text
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
+    LlmOpt,
     PlannerOpt,
+    PlannerOptionOpt,
     TraceOpt,
     check_trace,
     console,
@@ -50,13 +52,8 @@ def execute_command(
     task: TaskOpt = None,
     tasks: TasksOpt = None,
     planner: PlannerOpt = "oracle",
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", metavar="KEY=VALUE", help="A planner option (repeatable)."),
-    ] = None,
-    llm: Annotated[
-        str | None, typer.Option("--llm", help="PROVIDER:MODEL, for planners that need one.")
-    ] = None,
+    option: PlannerOptionOpt = None,
+    llm: LlmOpt = None,
     robot: Annotated[
         str,
         typer.Option(
