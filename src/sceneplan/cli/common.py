@@ -93,6 +93,14 @@ PlannerOptionOpt = Annotated[
         help="A planner option, e.g. -o timeout=5 (repeatable; see `sceneplan planners`).",
     ),
 ]
+# --faults of the commands that run plans on a robot (`execute`, `eval --robot`): Faults.parse
+FaultsOpt = Annotated[
+    str,
+    typer.Option(
+        help="Faults of the simulated robot (--robot sim): moved:P,grasp:P,stuck:P,blocked:P "
+        "(or none)."
+    ),
+]
 LlmOpt = Annotated[
     str | None,
     typer.Option(

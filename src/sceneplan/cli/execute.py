@@ -22,6 +22,7 @@ from rich.text import Text
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
+    FaultsOpt,
     LlmOpt,
     PlannerOpt,
     PlannerOptionOpt,
@@ -60,12 +61,7 @@ def execute_command(
             help="sim (the simulator) or a robot server's URL, e.g. http://127.0.0.1:8765."
         ),
     ] = "sim",
-    faults: Annotated[
-        str,
-        typer.Option(
-            help="Faults of the simulated robot: moved:P,grasp:P,stuck:P,blocked:P (or none)."
-        ),
-    ] = "none",
+    faults: FaultsOpt = "none",
     seed: Annotated[
         int,
         typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),
