@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import reprlib
+from pathlib import Path
 from typing import Any
 
 from sceneplan.errors import BadInputError
@@ -38,6 +39,24 @@ def shown(value: Any) -> str:
     ("'fridge'", '[[[[...]]]]')
     """
     return _SHOWN.repr(value)
+
+
+def read_text(path: Path, what: str = "") -> str:
+    """The UTF-8 text of a user's file; one BadInputError naming `what` and `path` when it
+    cannot be read (the system's reason) or is not UTF-8 text (the first byte that is not).
+
+    >>> read_text(Path("missing.txt"), "the episode")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sceneplan.errors.BadInputError: cannot read the episode missing.txt: No such file or directory
+    """
+    named = f"{what} {path}" if what else str(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"cannot read {named}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise BadInputError(f"cannot read {named}: not UTF-8 text (byte {exc.start})") from None
 
 
 def too_deep(source: str, kind: str = "JSON") -> BadInputError:

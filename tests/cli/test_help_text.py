@@ -37,3 +37,29 @@ def test_help_shows_click_style_types_and_argument_names():
     result = runner.invoke(app, ["graph", "show", "--help"], env={"COLUMNS": "200"})
     assert "Usage: sceneplan graph show [OPTIONS] ENV_OR_FILE" in result.output
     assert "[building|floor|room|full]" in result.output
+
+
+# Options that two commands share: the same flag, the same meaning, one declaration (cli/common.py,
+# cli/targets.py, cli/paths.py, cli/pddl.py). Look-alikes that differ stay apart: eval's --robot,
+# --seed and --open-loop (no default robot, a seed per run, needs --robot) are not execute's.
+SHARED = [
+    (("plan", "execute"), ("--option", "--llm", "--planner", "--trace", "--json", "--force")),
+    (("plan", "execute"), ("--env", "--task", "--tasks", "instruction")),
+    (("eval", "execute"), ("--faults",)),
+    (("pddl", "solve"), ("env", "--goal", "--task")),
+]
+
+
+@pytest.mark.parametrize(("commands", "names"), SHARED, ids=lambda v: ",".join(v))
+def test_a_shared_option_reads_the_same_in_each_command(commands, names):
+    root = typer.main.get_command(app)
+    for name in names:
+        declared = set()
+        for command in commands:
+            params = root.commands[command].params
+            found = [p for p in params if name in (p.name, *p.opts)]
+            assert len(found) == 1, (command, name)
+            param = found[0]
+            assert param.help, (command, name)
+            declared.add((tuple(param.opts), param.metavar, param.help))
+        assert len(declared) == 1, (name, declared)

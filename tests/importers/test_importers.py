@@ -190,6 +190,13 @@ def test_behavior_bad_input(tmp_path, taxonomy):
     bad.write_text("(define (domain omnigibson))")
     with pytest.raises(BadInputError, match="not BDDL"):
         read_problem(bad)
+    with pytest.raises(BadInputError, match=r"cannot read the BDDL problem .*: No such file"):
+        read_problem(tmp_path / "missing.bddl")
+    bad.write_bytes(b"(define (problem caf\xe9))")
+    with pytest.raises(
+        BadInputError, match=r"the BDDL problem .*x\.bddl: not UTF-8 text \(byte 20\)"
+    ):
+        read_problem(bad)
     text = (DATA / "put_away.bddl").read_text().replace("box.n.01", "boxx.n.01")
     bad.write_text(text)
     with pytest.raises(BadInputError, match=r"unknown synset 'boxx\.n\.01'"):

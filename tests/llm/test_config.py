@@ -111,6 +111,17 @@ def test_provider_urls_and_keys(monkeypatch):
     assert OllamaProvider.normalize_base_url("localhost") == "http://localhost:11434/v1"
 
 
+def test_anthropic_urls_and_key(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    claude = create_provider("anthropic:claude-sonnet-4-5", load_settings())
+    assert (claude.base_url, claude.api_key) == ("https://api.anthropic.com", "sk-ant-test")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://proxy:9000/")
+    assert create_provider("anthropic:m", load_settings()).base_url == "http://proxy:9000"
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "proxy:9000")
+    with pytest.raises(BadInputError, match="set ANTHROPIC_BASE_URL or base_url"):
+        create_provider("anthropic:m", load_settings())
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [

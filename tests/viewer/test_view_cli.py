@@ -113,6 +113,10 @@ BAD = [
     (["view", "no_such_graph.json"], "cannot read scene graph file no_such_graph.json"),
     (["view", "no_such_env"], "unknown environment 'no_such_env'"),
     (["view", "--episode", "missing.json"], "cannot read the episode missing.json"),
+    (
+        ["view", "--episode", "{latin1}"],
+        "cannot read the episode latin1.json: not UTF-8 text (byte 13)",
+    ),
     (["view", "--episode", "{not_json}"], "not valid JSON"),
     (["view", "--episode", "{list}"], "not a sceneplan episode (the top level is not an object)"),
     (["view", "--episode", "{fields}"], "a malformed sceneplan episode"),
@@ -133,6 +137,7 @@ BAD = [
 def test_bad_input_is_one_message_and_exit_2(args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "not_json.json").write_text("{oops")
+    (tmp_path / "latin1.json").write_bytes(b'{"name": "caf\xe9"}')
     (tmp_path / "list.json").write_text("[1, 2]")
     (tmp_path / "fields.json").write_text(
         json.dumps(
@@ -166,6 +171,7 @@ def test_bad_input_is_one_message_and_exit_2(args, message, tmp_path, monkeypatc
     (tmp_path / "folder").mkdir()
     names = {
         "not_json": "not_json.json",
+        "latin1": "latin1.json",
         "list": "list.json",
         "fields": "fields.json",
         "types": "types.json",

@@ -83,6 +83,32 @@ TraceOpt = Annotated[
 PlannerOpt = Annotated[
     str, typer.Option("--planner", "-p", help="A planner (`sceneplan planners` lists them).")
 ]
+# the planner's options and model in the commands that run one (`plan`, `execute`)
+PlannerOptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="A planner option, e.g. -o timeout=5 (repeatable; see `sceneplan planners`).",
+    ),
+]
+# --faults of the commands that run plans on a robot (`execute`, `eval --robot`): Faults.parse
+FaultsOpt = Annotated[
+    str,
+    typer.Option(
+        help="Faults of the simulated robot (--robot sim): moved:P,grasp:P,stuck:P,blocked:P "
+        "(or none)."
+    ),
+]
+LlmOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--llm",
+        help="PROVIDER:MODEL for planners that need one, e.g. ollama:qwen2.5:7b "
+        "(default: configured).",
+    ),
+]
 
 
 def report_line(name: str, *parts: Any) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand
 
-from sceneplan.cli.common import console, err_console, planner_lines
+from sceneplan.cli.common import FaultsOpt, console, err_console, planner_lines
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
 from sceneplan.cli.paths import ForceOpt, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
@@ -111,9 +111,7 @@ def eval_command(
             "server's URL (docs/execute.md).",
         ),
     ] = None,
-    faults: Annotated[
-        str, typer.Option(help="Faults of --robot sim, e.g. moved:0.3,grasp:0.1.")
-    ] = "none",
+    faults: FaultsOpt = "none",
     seed: Annotated[
         int,
         typer.Option(

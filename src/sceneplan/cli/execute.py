@@ -22,7 +22,10 @@ from rich.text import Text
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
+    FaultsOpt,
+    LlmOpt,
     PlannerOpt,
+    PlannerOptionOpt,
     TraceOpt,
     check_trace,
     console,
@@ -50,25 +53,15 @@ def execute_command(
     task: TaskOpt = None,
     tasks: TasksOpt = None,
     planner: PlannerOpt = "oracle",
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", metavar="KEY=VALUE", help="A planner option (repeatable)."),
-    ] = None,
-    llm: Annotated[
-        str | None, typer.Option("--llm", help="PROVIDER:MODEL, for planners that need one.")
-    ] = None,
+    option: PlannerOptionOpt = None,
+    llm: LlmOpt = None,
     robot: Annotated[
         str,
         typer.Option(
             help="sim (the simulator) or a robot server's URL, e.g. http://127.0.0.1:8765."
         ),
     ] = "sim",
-    faults: Annotated[
-        str,
-        typer.Option(
-            help="Faults of the simulated robot: moved:P,grasp:P,stuck:P,blocked:P (or none)."
-        ),
-    ] = "none",
+    faults: FaultsOpt = "none",
     seed: Annotated[
         int,
         typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),

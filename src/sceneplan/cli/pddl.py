@@ -24,6 +24,14 @@ NO_GOAL_COMMENT = (
 )
 
 
+# The scene, task and goal of the commands that plan to a goal (`pddl`, `solve`): see planning_start
+SceneArg = Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")]
+GoalOpt = Annotated[str | None, typer.Option("--goal", help="A goal formula.")]
+GoalTaskOpt = Annotated[
+    str | None, typer.Option("--task", help="Use this task's goal and start state.")
+]
+
+
 def planning_start(
     env: str, task_id: str | None, goal: str | None, required: bool
 ) -> tuple[SceneGraph, str | None]:
@@ -45,7 +53,7 @@ def planning_start(
 
 
 def pddl(
-    env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
+    env: SceneArg,
     out: Annotated[
         Path,
         typer.Option(
@@ -54,10 +62,8 @@ def pddl(
             "files of those names in it are replaced only with --force).",
         ),
     ],
-    task: Annotated[
-        str | None, typer.Option("--task", help="Use this task's goal and start state.")
-    ] = None,
-    goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
+    task: GoalTaskOpt = None,
+    goal: GoalOpt = None,
     focus: Annotated[
         bool,
         typer.Option(

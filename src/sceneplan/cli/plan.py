@@ -22,7 +22,9 @@ from typer.core import TyperCommand
 from sceneplan.cli import targets
 from sceneplan.cli.common import (
     EpisodeJsonOpt,
+    LlmOpt,
     PlannerOpt,
+    PlannerOptionOpt,
     TraceOpt,
     check_trace,
     console,
@@ -49,19 +51,8 @@ def plan(
     instruction: InstructionArg = None,
     env: EnvOpt = None,
     planner: PlannerOpt = "sayplan",
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            "-o",
-            metavar="KEY=VALUE",
-            help="A planner option, e.g. -o timeout=5 (repeatable; see `sceneplan planners`).",
-        ),
-    ] = None,
-    llm: Annotated[
-        str | None,
-        typer.Option("--llm", help="PROVIDER:MODEL, e.g. ollama:qwen2.5:7b (default: configured)."),
-    ] = None,
+    option: PlannerOptionOpt = None,
+    llm: LlmOpt = None,
     task: TaskOpt = None,
     tasks: TasksOpt = None,
     max_turns: Annotated[

@@ -10,7 +10,7 @@ import typer
 from rich.text import Text
 
 from sceneplan.cli.common import JsonOpt, console
-from sceneplan.cli.pddl import planning_start
+from sceneplan.cli.pddl import GoalOpt, GoalTaskOpt, SceneArg, planning_start
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
 
@@ -27,11 +27,9 @@ def positive_seconds(value: float | None) -> float | None:
 
 
 def solve_command(
-    env: Annotated[str, typer.Argument(help="A packaged environment name or a graph file.")],
-    goal: Annotated[str | None, typer.Option("--goal", help="A goal formula.")] = None,
-    task: Annotated[
-        str | None, typer.Option("--task", help="Use this task's goal and start state.")
-    ] = None,
+    env: SceneArg,
+    goal: GoalOpt = None,
+    task: GoalTaskOpt = None,
     planner: Annotated[
         str, typer.Option(help="Back end: gbfs, wastar, astar or bfsf (LAPKT).")
     ] = DEFAULT_PLANNER,

@@ -16,16 +16,14 @@ before the message's text.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Self
+from types import ModuleType
+from typing import Any, ClassVar
 
 import anthropic
 
 from sceneplan import envvars
-from sceneplan.llm.base import SDKProvider, checked_base_url
+from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.messages import JSON_SCHEMA, ImagePart, ProviderReply, Request
-
-if TYPE_CHECKING:
-    from sceneplan.llm.config import LLMSettings
 
 REPLY_TOOL = "reply"
 DEFAULT_MAX_TOKENS = 4096  # the API requires max_tokens
@@ -36,30 +34,11 @@ class AnthropicProvider(SDKProvider):
 
     name = "anthropic"
     label = "the Anthropic API"
+    sdk: ClassVar[ModuleType] = anthropic
+    client_class = anthropic.AsyncAnthropic
+    default_base_url = "https://api.anthropic.com"
+    api_key_env = envvars.ANTHROPIC_API_KEY
     unreachable_hint = f"check the network, or {envvars.ANTHROPIC_BASE_URL} if you set it"
-    status_error = anthropic.APIStatusError
-    connection_error = anthropic.APIConnectionError
-    timeout_error = anthropic.APITimeoutError
-
-    @classmethod
-    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
-        """A provider for `model`; needs an API key."""
-        conf = settings.provider(cls.name)
-        if not conf.api_key:
-            raise cls.no_api_key(model, envvars.ANTHROPIC_API_KEY)
-        base_url = conf.base_url or "https://api.anthropic.com"
-        return cls(
-            model,
-            base_url=checked_base_url(base_url, cls.name).rstrip("/"),
-            api_key=conf.api_key,
-            timeout=settings.timeout,
-            concurrency=conf.concurrency or settings.concurrency,
-        )
-
-    def _make_client(self) -> anthropic.AsyncAnthropic:
-        return anthropic.AsyncAnthropic(
-            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
-        )
 
     async def _complete(self, request: Request) -> ProviderReply:
         system = "\n\n".join(m.content for m in request.messages if m.role == "system")

@@ -6,6 +6,7 @@ import asyncio
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from sceneplan.errors import (
@@ -110,13 +111,62 @@ class SDKProvider(Provider):
     The SDK client is made up front (it takes a noticeable fraction of a
     second, which should not count as the first call's latency) and belongs to
     the first event loop that uses it; another loop gets a client of its own.
-    Subclasses name the SDK's error classes and build the client.
+    Subclasses name the SDK module and its async client class; the `openai` and
+    `anthropic` SDKs are generated alike (Stainless), so both name their errors
+    `APIStatusError`, `APIConnectionError` and `APITimeoutError` and take the
+    same client arguments. The server and key come from the class's defaults
+    and the settings (`from_settings`).
     """
 
+    sdk: ClassVar[ModuleType]
+    """The SDK module, whose error classes `translate_error` reads."""
+    client_class: ClassVar[Callable[..., Any]]
+    """The SDK's async client class (`openai.AsyncOpenAI`)."""
+    default_base_url: ClassVar[str | None] = None
+    """The server when the settings name none (None: the settings must)."""
+    api_key_env: ClassVar[str | None] = None
+    """Set means the provider needs a key, and names where it comes from."""
+    placeholder_key: ClassVar[str] = "not-needed"
+    """Sent to servers that ignore the key (the SDKs insist on one)."""
     unreachable_hint: ClassVar[str] = "is the server running?"
-    status_error: ClassVar[type[Exception]]
-    connection_error: ClassVar[type[Exception]]
-    timeout_error: ClassVar[type[Exception]]
+
+    @classmethod
+    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
+        """A provider for `model`, with base URL and key from the settings of `cls.name`."""
+        conf = settings.provider(cls.name)
+        base_url = (
+            checked_base_url(conf.base_url, cls.name, cls.normalize_base_url)
+            if conf.base_url
+            else cls.default_base_url
+        )
+        if base_url is None:
+            raise BadInputError(
+                f"{cls.name}:{model} names no server: write {cls.name}:http://HOST:PORT/v1/{model} "
+                f"or set base_url under [llm.providers.{cls.name}] in {config_path()}"
+            )
+        if not conf.api_key and cls.api_key_env:
+            raise cls.no_api_key(model, cls.api_key_env)
+        return cls.configured(model, settings, base_url=base_url, api_key=conf.api_key)
+
+    @classmethod
+    def configured(
+        cls, model: str, settings: LLMSettings, *, base_url: str, api_key: str | None
+    ) -> Self:
+        """A provider for `model` at `base_url`, with `api_key` (or the placeholder), the
+        timeout of the settings and the concurrency of `cls.name`'s settings (or the default)."""
+        conf = settings.provider(cls.name)
+        return cls(
+            model,
+            base_url=base_url,
+            api_key=api_key or cls.placeholder_key,
+            timeout=settings.timeout,
+            concurrency=conf.concurrency or settings.concurrency,
+        )
+
+    @staticmethod
+    def normalize_base_url(url: str) -> str:
+        """The base URL without a trailing slash."""
+        return url.rstrip("/")
 
     @classmethod
     def no_api_key(cls, model: str, variable: str) -> ModelNotConfiguredError:
@@ -140,9 +190,11 @@ class SDKProvider(Provider):
         self._client: Any = self._make_client()
         self._client_loop: asyncio.AbstractEventLoop | None = None
 
-    @abstractmethod
     def _make_client(self) -> Any:
         """A new SDK async client for this provider (no SDK retries: the LLM client retries)."""
+        return self.client_class(
+            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
+        )
 
     def client(self) -> Any:
         """The SDK client of the running event loop."""
@@ -165,19 +217,19 @@ class SDKProvider(Provider):
         server may refuse (`json_schema`, `json_object`); a refusal about it
         becomes ResponseFormatRejected, so that the client falls back.
         """
-        if isinstance(exc, self.timeout_error):
+        if isinstance(exc, self.sdk.APITimeoutError):
             return LLMTimeoutError(
                 f"{self.where} did not answer within {self.timeout:g} s", url=self.base_url
             )
-        if isinstance(exc, self.connection_error):
+        if isinstance(exc, self.sdk.APIConnectionError):
             cause = exc.__cause__ or exc
             return LLMUnavailableError(
                 f"cannot reach {self.where}: {cause}",
                 url=self.base_url,
                 hint=self.unreachable_hint,
             )
-        if isinstance(exc, self.status_error):
-            status: int = exc.status_code  # type: ignore[attr-defined]
+        if isinstance(exc, self.sdk.APIStatusError):
+            status: int = exc.status_code
             detail = _error_detail(exc)
             if status in RETRYABLE_STATUS or status >= 500:
                 return LLMUnavailableError(

@@ -12,6 +12,7 @@ text (see `sceneplan.llm.structured`). Images in a user message go as
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 from urllib.parse import urlsplit
 
@@ -20,7 +21,6 @@ import openai
 from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError
 from sceneplan.llm.base import SDKProvider, checked_base_url
-from sceneplan.llm.config import config_path
 from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ImagePart, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
 
@@ -35,51 +35,12 @@ class OpenAIProvider(SDKProvider):
 
     name = "openai"
     label = "the OpenAI API"
+    sdk: ClassVar[ModuleType] = openai
+    client_class = openai.AsyncOpenAI
     default_base_url: ClassVar[str | None] = "https://api.openai.com/v1"
     api_key_env: ClassVar[str | None] = envvars.OPENAI_API_KEY
-    """Set means the provider needs a key, and names where it comes from."""
-    placeholder_key: ClassVar[str] = "not-needed"
-    """Sent to servers that ignore the key (the SDK insists on one)."""
     max_tokens_param: ClassVar[str] = "max_completion_tokens"
     unreachable_hint = f"check the network, or {envvars.OPENAI_BASE_URL} if you set it"
-    status_error = openai.APIStatusError
-    connection_error = openai.APIConnectionError
-    timeout_error = openai.APITimeoutError
-
-    @classmethod
-    def from_settings(cls, model: str, settings: LLMSettings) -> Self:
-        """A provider for `model`, with base URL and key from the settings of `cls.name`."""
-        conf = settings.provider(cls.name)
-        base_url = (
-            checked_base_url(conf.base_url, cls.name, cls.normalize_base_url)
-            if conf.base_url
-            else cls.default_base_url
-        )
-        if base_url is None:
-            raise BadInputError(
-                f"{cls.name}:{model} names no server: write {cls.name}:http://HOST:PORT/v1/{model} "
-                f"or set base_url under [llm.providers.{cls.name}] in {config_path()}"
-            )
-        api_key = conf.api_key
-        if not api_key and cls.api_key_env:
-            raise cls.no_api_key(model, cls.api_key_env)
-        return cls(
-            model,
-            base_url=base_url,
-            api_key=api_key or cls.placeholder_key,
-            timeout=settings.timeout,
-            concurrency=conf.concurrency or settings.concurrency,
-        )
-
-    @staticmethod
-    def normalize_base_url(url: str) -> str:
-        """The base URL without a trailing slash."""
-        return url.rstrip("/")
-
-    def _make_client(self) -> openai.AsyncOpenAI:
-        return openai.AsyncOpenAI(
-            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
-        )
 
     async def _complete(self, request: Request) -> ProviderReply:
         params: dict[str, Any] = {
@@ -208,14 +169,8 @@ class OpenAICompatibleProvider(OpenAIProvider):
         base_url = checked_base_url(
             base_url, cls.name, fix="write the model as openai-compatible:http://HOST:PORT/v1/MODEL"
         )
-        conf = settings.provider(cls.name)
-        return cls(
-            name,
-            base_url=base_url,
-            api_key=conf.api_key or cls.placeholder_key,
-            timeout=settings.timeout,
-            concurrency=conf.concurrency or settings.concurrency,
-        )
+        api_key = settings.provider(cls.name).api_key
+        return cls.configured(name, settings, base_url=base_url, api_key=api_key)
 
 
 def split_url_model(value: str) -> tuple[str, str]:

@@ -19,7 +19,7 @@ from sceneplan.eval.store import Store
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.episode import Episode
 from sceneplan.runs import resolve
-from sceneplan.textinput import parse_json, shown
+from sceneplan.textinput import parse_json, read_text, shown
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -42,12 +42,7 @@ def from_environment(name_or_file: str) -> Shown:
 
 def read_episode(path: Path) -> Episode:
     """An Episode from a trace file (`sceneplan plan --trace FILE`)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"cannot read the episode {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"cannot read the episode {path}: not UTF-8 text") from None
+    text = read_text(path, "the episode")
     try:
         data = parse_json(text, str(path))
     except json.JSONDecodeError as exc:

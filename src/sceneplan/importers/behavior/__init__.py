@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sceneplan.errors import BadInputError, SceneplanError
+from sceneplan.errors import SceneplanError
 from sceneplan.graph.io import from_dict
 from sceneplan.graph.model import SceneGraph
 from sceneplan.importers.base import Imported, ImportReport
@@ -43,6 +43,7 @@ from sceneplan.importers.capabilities import (
     lacks_setter,
     placement_gap,
 )
+from sceneplan.textinput import read_text
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
@@ -54,14 +55,9 @@ LONG_HORIZON_ATOMS = 4  # goals with at least this many atoms count as long-hori
 
 
 def read_problem(path: str | Path) -> Problem:
+    """The BDDL problem in the file `path`; BadInputError when it cannot be read or parsed."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"{path}: not BDDL (not UTF-8 text)") from None
-    return parse_problem(text, str(path))
+    return parse_problem(read_text(path, "the BDDL problem"), str(path))
 
 
 def import_(
