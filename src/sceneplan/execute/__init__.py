@@ -11,7 +11,7 @@ from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
 from sceneplan.execute.replan import PlannerReplanner, Replanner, SymbolicReplanner
 from sceneplan.execute.robot import Robot, skill_for
-from sceneplan.execute.run import execute, get_robot, run_plan
+from sceneplan.execute.run import ExecutionSettings, execute, get_robot, run_plan
 from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.execute.skills import (
     Reason,
@@ -26,6 +26,7 @@ from sceneplan.execute.skills import (
 __all__ = [
     "MAX_REPLANS",
     "Belief",
+    "ExecutionSettings",
     "Executor",
     "Faults",
     "HttpRobot",

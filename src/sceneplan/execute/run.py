@@ -11,8 +11,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError
 from sceneplan.execute.executor import MAX_REPLANS, Executor
@@ -30,6 +31,28 @@ from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
+
+
+@dataclass(frozen=True)
+class ExecutionSettings:
+    """How the executor runs a plan: what `execute` and `run_plan` take (as an object or as
+    keywords: `execute(..., closed_loop=False)`).
+
+    >>> ExecutionSettings.choose(None, max_replans=2)
+    ExecutionSettings(closed_loop=True, replan='auto', max_replans=2, replan_timeout=15.0, search='likely')
+    """  # noqa: E501
+
+    closed_loop: bool = True  # correct the belief and replan (False: send the plan as it is)
+    replan: str = "auto"  # who replans: auto, symbolic or planner (`make_replanner`)
+    max_replans: int = MAX_REPLANS  # rounds of replanning after the first plan
+    replan_timeout: float = TIMEOUT_S  # seconds for each symbolic replan
+    search: str = "likely"  # the order rooms are searched in (search.py): likely or nearest
+
+    @classmethod
+    def choose(cls, settings: ExecutionSettings | None, **changes: Any) -> ExecutionSettings:
+        """`settings` (default: the defaults) with the keyword `changes` made; a keyword that
+        names no setting raises TypeError."""
+        return replace(settings if settings is not None else cls(), **changes)
 
 
 def get_robot(
@@ -77,13 +100,13 @@ async def execute(
     robot: str | Robot = "sim",
     faults: Faults | str | None = None,
     seed: int = 0,
-    closed_loop: bool = True,
-    replan: str = "auto",
-    max_replans: int = MAX_REPLANS,
-    replan_timeout: float = TIMEOUT_S,
-    search: str = "likely",
+    settings: ExecutionSettings | None = None,
+    **changes: Any,
 ) -> Episode:
     """Plan for `target` with `planner`, then run the plan on `robot`; the Episode of both.
+
+    The executor runs as `settings` says, with the keyword `changes` made
+    (`ExecutionSettings.choose`: `closed_loop=False`, `search="nearest"`...).
 
     Where the task has a prior (a `world_script` moved things after the robot
     last mapped the building), the planner plans and the executor keeps its
@@ -92,22 +115,12 @@ async def execute(
     executable is not sent: the planner's Episode comes back as it is, with
     `extra["execute"]["skipped"]` saying why.
     """
+    chosen = ExecutionSettings.choose(settings, **changes)
     setup = resolve(target, env)
     made = get_robot(robot, setup.graph, faults, seed, stream_of(setup), believed(setup))
-    make_replanner(replan, planner, setup.target, llm)  # a bad choice stops here
+    make_replanner(chosen.replan, planner, setup.target, llm)  # a bad choice stops here
     episode = await plan_on_memory(planner, setup, llm)
-    return await run_plan(
-        episode,
-        setup,
-        made,
-        planner,
-        llm,
-        closed_loop=closed_loop,
-        replan=replan,
-        max_replans=max_replans,
-        replan_timeout=replan_timeout,
-        search=search,
-    )
+    return await run_plan(episode, setup, made, planner, llm, chosen)
 
 
 def believed(setup: Setup) -> SceneGraph:
@@ -142,22 +155,22 @@ async def run_plan(
     robot: Robot,
     planner: Planner,
     llm: LLMClient | None = None,
-    *,
-    closed_loop: bool = True,
-    replan: str = "auto",
-    max_replans: int = MAX_REPLANS,
-    replan_timeout: float = TIMEOUT_S,
-    search: str = "likely",
+    settings: ExecutionSettings | None = None,
+    **changes: Any,
 ) -> Episode:
     """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`:
-    the executor's belief starts from `believed(setup)`."""
+    the executor's belief starts from `believed(setup)`, and it runs as `settings` with the
+    keyword `changes` say (`ExecutionSettings.choose`)."""
+    chosen = ExecutionSettings.choose(settings, **changes)
     if not episode.executable:
         episode.extra["execute"] = {
             **robot.describe(),
             "skipped": "the planner's plan is not executable: nothing was sent to the robot",
         }
         return episode
-    replanner = make_replanner(replan, planner, setup.target, llm, timeout=replan_timeout)
+    replanner = make_replanner(
+        chosen.replan, planner, setup.target, llm, timeout=chosen.replan_timeout
+    )
     plan = parse_plan(episode.full_plan or episode.plan)
     executor = Executor(
         robot,
@@ -165,9 +178,9 @@ async def run_plan(
         goal=setup.task.goal if setup.task is not None else None,
         replanner=replanner,
         vocabulary=planner.actions,
-        closed_loop=closed_loop,
-        max_replans=max_replans,
-        search=search,
+        closed_loop=chosen.closed_loop,
+        max_replans=chosen.max_replans,
+        search=chosen.search,
         llm=llm,  # ranks the rooms of a search (a planner with an LLM passes one)
     )
     try:
