@@ -73,7 +73,7 @@ def test_settings_as_an_object_or_as_keywords_run_the_same():
     )
     assert as_keywords.plan == as_object.plan and as_keywords.status is as_object.status
     with pytest.raises(TypeError, match="closed_lop"):
-        ExecutionSettings.choose(given, closed_lop=True)
+        asyncio.run(execute(get_planner("oracle"), task, closed_lop=True))
 
 
 def test_it_retries_a_grasp_that_failed():

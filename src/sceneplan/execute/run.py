@@ -35,10 +35,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ExecutionSettings:
-    """How the executor runs a plan: what `execute` and `run_plan` take (as an object or as
+    """How the executor runs a plan: what `run_plan` takes, and `execute` (as an object or as
     keywords: `execute(..., closed_loop=False)`).
 
-    >>> ExecutionSettings.choose(None, max_replans=2)
+    >>> ExecutionSettings(max_replans=2)
     ExecutionSettings(closed_loop=True, replan='auto', max_replans=2, replan_timeout=15.0, search='likely')
     """  # noqa: E501
 
@@ -48,11 +48,8 @@ class ExecutionSettings:
     replan_timeout: float = TIMEOUT_S  # seconds for each symbolic replan
     search: str = "likely"  # the order rooms are searched in (search.py): likely or nearest
 
-    @classmethod
-    def choose(cls, settings: ExecutionSettings | None, **changes: Any) -> ExecutionSettings:
-        """`settings` (default: the defaults) with the keyword `changes` made; a keyword that
-        names no setting raises TypeError."""
-        return replace(settings if settings is not None else cls(), **changes)
+
+DEFAULT_SETTINGS = ExecutionSettings()
 
 
 def get_robot(
@@ -100,13 +97,13 @@ async def execute(
     robot: str | Robot = "sim",
     faults: Faults | str | None = None,
     seed: int = 0,
-    settings: ExecutionSettings | None = None,
+    settings: ExecutionSettings = DEFAULT_SETTINGS,
     **changes: Any,
 ) -> Episode:
     """Plan for `target` with `planner`, then run the plan on `robot`; the Episode of both.
 
     The executor runs as `settings` says, with the keyword `changes` made
-    (`ExecutionSettings.choose`: `closed_loop=False`, `search="nearest"`...).
+    (`closed_loop=False`, `search="nearest"`...; one that names no setting is a TypeError).
 
     Where the task has a prior (a `world_script` moved things after the robot
     last mapped the building), the planner plans and the executor keeps its
@@ -115,12 +112,12 @@ async def execute(
     executable is not sent: the planner's Episode comes back as it is, with
     `extra["execute"]["skipped"]` saying why.
     """
-    chosen = ExecutionSettings.choose(settings, **changes)
+    chosen = replace(settings, **changes)
     setup = resolve(target, env)
     made = get_robot(robot, setup.graph, faults, seed, stream_of(setup), believed(setup))
     make_replanner(chosen.replan, planner, setup.target, llm)  # a bad choice stops here
     episode = await plan_on_memory(planner, setup, llm)
-    return await run_plan(episode, setup, made, planner, llm, chosen)
+    return await run_plan(episode, setup, made, planner, llm, settings=chosen)
 
 
 def believed(setup: Setup) -> SceneGraph:
@@ -155,13 +152,11 @@ async def run_plan(
     robot: Robot,
     planner: Planner,
     llm: LLMClient | None = None,
-    settings: ExecutionSettings | None = None,
-    **changes: Any,
+    *,
+    settings: ExecutionSettings = DEFAULT_SETTINGS,
 ) -> Episode:
     """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`:
-    the executor's belief starts from `believed(setup)`, and it runs as `settings` with the
-    keyword `changes` say (`ExecutionSettings.choose`)."""
-    chosen = ExecutionSettings.choose(settings, **changes)
+    the executor's belief starts from `believed(setup)`, and it runs as `settings` say."""
     if not episode.executable:
         episode.extra["execute"] = {
             **robot.describe(),
@@ -169,7 +164,7 @@ async def run_plan(
         }
         return episode
     replanner = make_replanner(
-        chosen.replan, planner, setup.target, llm, timeout=chosen.replan_timeout
+        settings.replan, planner, setup.target, llm, timeout=settings.replan_timeout
     )
     plan = parse_plan(episode.full_plan or episode.plan)
     executor = Executor(
@@ -178,9 +173,9 @@ async def run_plan(
         goal=setup.task.goal if setup.task is not None else None,
         replanner=replanner,
         vocabulary=planner.actions,
-        closed_loop=chosen.closed_loop,
-        max_replans=chosen.max_replans,
-        search=chosen.search,
+        closed_loop=settings.closed_loop,
+        max_replans=settings.max_replans,
+        search=settings.search,
         llm=llm,  # ranks the rooms of a search (a planner with an LLM passes one)
     )
     try:
