@@ -6,12 +6,12 @@ and executes in one call.
 """
 
 from sceneplan.execute.belief import Belief, Update
-from sceneplan.execute.executor import MAX_REPLANS, Executor
+from sceneplan.execute.executor import MAX_REPLANS, ExecutionSettings, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
 from sceneplan.execute.replan import PlannerReplanner, Replanner, SymbolicReplanner
 from sceneplan.execute.robot import Robot, skill_for
-from sceneplan.execute.run import ExecutionSettings, execute, get_robot, run_plan
+from sceneplan.execute.run import execute, get_robot, run_plan
 from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.execute.skills import (
     Reason,

@@ -11,15 +11,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.execute.executor import MAX_REPLANS, Executor
+from sceneplan.execute.executor import DEFAULT_SETTINGS, ExecutionSettings, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
-from sceneplan.execute.replan import TIMEOUT_S, make_replanner
+from sceneplan.execute.replan import make_replanner
 from sceneplan.execute.robot import Robot
 from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.graph.model import SceneGraph
@@ -31,25 +31,6 @@ from sceneplan.world.task import Task
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
-
-
-@dataclass(frozen=True)
-class ExecutionSettings:
-    """How the executor runs a plan: what `run_plan` takes, and `execute` (as an object or as
-    keywords: `execute(..., closed_loop=False)`).
-
-    >>> ExecutionSettings(max_replans=2)
-    ExecutionSettings(closed_loop=True, replan='auto', max_replans=2, replan_timeout=15.0, search='likely')
-    """  # noqa: E501
-
-    closed_loop: bool = True  # correct the belief and replan (False: send the plan as it is)
-    replan: str = "auto"  # who replans: auto, symbolic or planner (`make_replanner`)
-    max_replans: int = MAX_REPLANS  # rounds of replanning after the first plan
-    replan_timeout: float = TIMEOUT_S  # seconds for each symbolic replan
-    search: str = "likely"  # the order rooms are searched in (search.py): likely or nearest
-
-
-DEFAULT_SETTINGS = ExecutionSettings()
 
 
 def get_robot(
