@@ -25,7 +25,7 @@ import time
 
 from sceneplan.datasets.tasks import load_suite
 from sceneplan.eval.faults import fault_rows, render_faults, write_fault_plot
-from sceneplan.execute import SimulatedRobot, run_plan
+from sceneplan.execute import ExecutionSettings, SimulatedRobot, run_plan
 from sceneplan.execute.run import believed, plan_on_memory
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode
@@ -36,6 +36,7 @@ TARGET = 0.95
 
 async def measure(planned, faults: str, seeds: range, closed_loop: bool, timeout: float):
     """Every (task, seed) run of one fault spec, closed or open loop."""
+    settings = ExecutionSettings(closed_loop=closed_loop, replan_timeout=timeout)
     planner = get_planner("oracle")
     out = []
     for seed in seeds:
@@ -43,11 +44,7 @@ async def measure(planned, faults: str, seeds: range, closed_loop: bool, timeout
             known = believed(setup)  # a task with a world script: the map before it
             robot = SimulatedRobot(setup.graph, faults, seed, stream=setup.task.id, known=known)
             copy = Episode.from_dict(episode.to_dict())
-            out.append(
-                await run_plan(
-                    copy, setup, robot, planner, closed_loop=closed_loop, replan_timeout=timeout
-                )
-            )
+            out.append(await run_plan(copy, setup, robot, planner, settings=settings))
     return out
 
 

@@ -5,7 +5,13 @@ import asyncio
 import pytest
 
 from sceneplan.datasets.tasks import get_task
-from sceneplan.execute import Executor, SimulatedRobot, SymbolicReplanner, execute
+from sceneplan.execute import (
+    ExecutionSettings,
+    Executor,
+    SimulatedRobot,
+    SymbolicReplanner,
+    execute,
+)
 from sceneplan.graph.model import Relation, SceneGraph
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode, Status
@@ -51,6 +57,23 @@ def test_it_recovers_from_objects_moved_before_the_robot_arrives():
     opened = run_task("planning-simple-02", "moved:1", seed=1, closed_loop=False)
     assert opened.status is Status.FAILED and opened.replans == 0
     assert opened.steps[-1].cause == "not_found"
+
+
+def test_settings_as_an_object_or_as_keywords_run_the_same():
+    given = ExecutionSettings(closed_loop=False, max_replans=2)
+    task = get_task("planning-simple-02")
+    as_object = asyncio.run(
+        execute(get_planner("oracle"), task, faults="moved:1", seed=1, settings=given)
+    )
+    record = as_object.extra["execute"]
+    assert record["closed_loop"] is False and record["max_replans"] == 2
+    assert as_object.status is Status.FAILED and as_object.replans == 0
+    as_keywords = run_task(
+        "planning-simple-02", "moved:1", seed=1, closed_loop=False, max_replans=2
+    )
+    assert as_keywords.plan == as_object.plan and as_keywords.status is as_object.status
+    with pytest.raises(TypeError, match="closed_lop"):
+        asyncio.run(execute(get_planner("oracle"), task, closed_lop=True))
 
 
 def test_it_retries_a_grasp_that_failed():

@@ -25,7 +25,7 @@ from typing import Any
 from sceneplan.errors import BadInputError
 from sceneplan.eval.plots import require_matplotlib
 from sceneplan.eval.store import options_key
-from sceneplan.execute import Faults, get_robot, run_plan
+from sceneplan.execute import ExecutionSettings, Faults, get_robot, run_plan
 from sceneplan.execute.run import believed, check_robot, plan_on_memory, stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
@@ -247,4 +247,5 @@ async def plan_and_execute(
         execution.robot, setup.graph, execution.faults, seed, stream_of(setup), believed(setup)
     )
     episode = await plan_on_memory(planner, setup, llm)
-    return await run_plan(episode, setup, robot, planner, llm, closed_loop=execution.closed_loop)
+    settings = ExecutionSettings(closed_loop=execution.closed_loop)
+    return await run_plan(episode, setup, robot, planner, llm, settings=settings)

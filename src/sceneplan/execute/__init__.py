@@ -6,7 +6,7 @@ and executes in one call.
 """
 
 from sceneplan.execute.belief import Belief, Update
-from sceneplan.execute.executor import MAX_REPLANS, Executor
+from sceneplan.execute.executor import MAX_REPLANS, ExecutionSettings, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
 from sceneplan.execute.replan import PlannerReplanner, Replanner, SymbolicReplanner
@@ -26,6 +26,7 @@ from sceneplan.execute.skills import (
 __all__ = [
     "MAX_REPLANS",
     "Belief",
+    "ExecutionSettings",
     "Executor",
     "Faults",
     "HttpRobot",

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
 from sceneplan.execute.belief import Belief, Update
-from sceneplan.execute.replan import Replanner
+from sceneplan.execute.replan import TIMEOUT_S, Replanner
 from sceneplan.execute.robot import Robot, skill_for
 from sceneplan.execute.search import (
     CALLS_PER_PLACE,
@@ -70,6 +70,25 @@ CALLS_PER_STEP, MIN_CALLS = 4, 50
 CORRECTIONS = frozenset({"moved", "missing", "found", "new", "state", "locked", "blocked"})
 
 
+@dataclass(frozen=True)
+class ExecutionSettings:
+    """How the executor runs a plan: what `run.run_plan` takes, and `run.execute` (as an object
+    or as keywords: `execute(..., closed_loop=False)`); the `Executor`'s defaults too.
+
+    >>> ExecutionSettings(max_replans=2)
+    ExecutionSettings(closed_loop=True, replan='auto', max_replans=2, replan_timeout=15.0, search='likely')
+    """  # noqa: E501
+
+    closed_loop: bool = True  # correct the belief and replan (False: send the plan as it is)
+    replan: str = "auto"  # who replans: auto, symbolic or planner (`make_replanner`)
+    max_replans: int = MAX_REPLANS  # rounds of replanning after the first plan
+    replan_timeout: float = TIMEOUT_S  # seconds for each symbolic replan
+    search: str = "likely"  # the order rooms are searched in (search.py): likely or nearest
+
+
+DEFAULT_SETTINGS = ExecutionSettings()
+
+
 class _Stop(Exception):
     """The run cannot go on: `reason` says why."""
 
@@ -87,9 +106,9 @@ class Executor:
     goal: str | None = None
     replanner: Replanner | None = None
     vocabulary: str = "sayplan"
-    closed_loop: bool = True
-    max_replans: int = MAX_REPLANS
-    search: str = "likely"  # the search order (search.py): likely or nearest
+    closed_loop: bool = DEFAULT_SETTINGS.closed_loop
+    max_replans: int = DEFAULT_SETTINGS.max_replans
+    search: str = DEFAULT_SETTINGS.search  # the search order (search.py): likely or nearest
     confirm: bool = True  # look at the goal's facts that rest only on memory before done
     llm: LLMClient | None = None  # ranks the rooms of a likely search, when given
     belief: Belief = field(init=False)

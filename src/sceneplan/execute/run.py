@@ -11,14 +11,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.execute.executor import MAX_REPLANS, Executor
+from sceneplan.execute.executor import DEFAULT_SETTINGS, ExecutionSettings, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
-from sceneplan.execute.replan import TIMEOUT_S, make_replanner
+from sceneplan.execute.replan import make_replanner
 from sceneplan.execute.robot import Robot
 from sceneplan.execute.sim import SimulatedRobot
 from sceneplan.graph.model import SceneGraph
@@ -77,13 +78,13 @@ async def execute(
     robot: str | Robot = "sim",
     faults: Faults | str | None = None,
     seed: int = 0,
-    closed_loop: bool = True,
-    replan: str = "auto",
-    max_replans: int = MAX_REPLANS,
-    replan_timeout: float = TIMEOUT_S,
-    search: str = "likely",
+    settings: ExecutionSettings = DEFAULT_SETTINGS,
+    **changes: Any,
 ) -> Episode:
     """Plan for `target` with `planner`, then run the plan on `robot`; the Episode of both.
+
+    The executor runs as `settings` says, with the keyword `changes` made
+    (`closed_loop=False`, `search="nearest"`...; one that names no setting is a TypeError).
 
     Where the task has a prior (a `world_script` moved things after the robot
     last mapped the building), the planner plans and the executor keeps its
@@ -92,22 +93,12 @@ async def execute(
     executable is not sent: the planner's Episode comes back as it is, with
     `extra["execute"]["skipped"]` saying why.
     """
+    chosen = replace(settings, **changes)
     setup = resolve(target, env)
     made = get_robot(robot, setup.graph, faults, seed, stream_of(setup), believed(setup))
-    make_replanner(replan, planner, setup.target, llm)  # a bad choice stops here
+    make_replanner(chosen.replan, planner, setup.target, llm)  # a bad choice stops here
     episode = await plan_on_memory(planner, setup, llm)
-    return await run_plan(
-        episode,
-        setup,
-        made,
-        planner,
-        llm,
-        closed_loop=closed_loop,
-        replan=replan,
-        max_replans=max_replans,
-        replan_timeout=replan_timeout,
-        search=search,
-    )
+    return await run_plan(episode, setup, made, planner, llm, settings=chosen)
 
 
 def believed(setup: Setup) -> SceneGraph:
@@ -143,21 +134,19 @@ async def run_plan(
     planner: Planner,
     llm: LLMClient | None = None,
     *,
-    closed_loop: bool = True,
-    replan: str = "auto",
-    max_replans: int = MAX_REPLANS,
-    replan_timeout: float = TIMEOUT_S,
-    search: str = "likely",
+    settings: ExecutionSettings = DEFAULT_SETTINGS,
 ) -> Episode:
     """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`:
-    the executor's belief starts from `believed(setup)`."""
+    the executor's belief starts from `believed(setup)`, and it runs as `settings` say."""
     if not episode.executable:
         episode.extra["execute"] = {
             **robot.describe(),
             "skipped": "the planner's plan is not executable: nothing was sent to the robot",
         }
         return episode
-    replanner = make_replanner(replan, planner, setup.target, llm, timeout=replan_timeout)
+    replanner = make_replanner(
+        settings.replan, planner, setup.target, llm, timeout=settings.replan_timeout
+    )
     plan = parse_plan(episode.full_plan or episode.plan)
     executor = Executor(
         robot,
@@ -165,9 +154,9 @@ async def run_plan(
         goal=setup.task.goal if setup.task is not None else None,
         replanner=replanner,
         vocabulary=planner.actions,
-        closed_loop=closed_loop,
-        max_replans=max_replans,
-        search=search,
+        closed_loop=settings.closed_loop,
+        max_replans=settings.max_replans,
+        search=settings.search,
         llm=llm,  # ranks the rooms of a search (a planner with an LLM passes one)
     )
     try:

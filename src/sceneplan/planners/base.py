@@ -46,7 +46,7 @@ from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
-from sceneplan.planners.progress import OnEvent
+from sceneplan.planners.progress import OnEvent, PlanEvent
 from sceneplan.plugins import GROUPS, load_plugin_class, plugin_names
 from sceneplan.world import alfworld
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
@@ -114,6 +114,12 @@ class Run:
     navigator: Navigator
     final_state: WorldState | None = None
     prior: SceneGraph | None = None  # the world as last mapped, before the task's world_script
+    on_event: OnEvent | None = None  # the planner's: called with each PlanEvent of the run
+
+    def emit(self, event: PlanEvent) -> None:
+        """Report `event` to the run's `on_event` callback, if it has one."""
+        if self.on_event is not None:
+            self.on_event(event)
 
     @property
     def instruction(self) -> str:
@@ -311,6 +317,7 @@ class Planner(ABC):
             Simulator(graph, vocabulary),
             Navigator(graph, vocabulary),
             prior=prior,
+            on_event=self.on_event,
         )
         started = time.perf_counter()
         try:

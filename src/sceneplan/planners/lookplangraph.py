@@ -36,7 +36,7 @@ from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.observing import ObserveOptions, Observer
 from sceneplan.planners.options import ViewOptions
-from sceneplan.planners.progress import PlanEvent, emit
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import NextMove, NextMoveReply
 from sceneplan.planners.search import initial_view, unusable_reply_feedback
 from sceneplan.planners.shared import MAX_STEPS, actions_text
@@ -90,14 +90,14 @@ class LookPlanGraph(Planner):
                 action, shown = await self._propose(run, observer, system, feedback, last, step)
                 if isinstance(action, NextMove):  # expand or contract: only the view changes
                     last, feedback = str(action), _change_view(run, view, action)
-                    emit(self.on_event, PlanEvent("search", "act", step, feedback))
+                    run.emit(PlanEvent("search", "act", step, feedback))
                     continue
                 if action is None:  # corrections used up: memory kept refusing
                     run.episode.executable = False
                     return
                 outcome = await observer.act(action, shown=shown)  # ENV(action), and looks
                 last, feedback = str(action), observer.feedback(outcome)
-                emit(self.on_event, PlanEvent("verify", "act", step, feedback, outcome.ok))
+                run.emit(PlanEvent("verify", "act", step, feedback, outcome.ok))
                 if outcome.ok and run.simulator.ends_plan(action):
                     run.episode.executable = True
                     return
@@ -134,7 +134,7 @@ class LookPlanGraph(Planner):
                     max_steps=str(self.options.max_steps),
                 )
             )
-            emit(self.on_event, PlanEvent("ask", "act", step, "waiting for the next move"))
+            run.emit(PlanEvent("ask", "act", step, "waiting for the next move"))
             reply = await run.ask("act", dialogue.snapshot(), NextMoveReply)
             if reply.parsed is None:
                 feedback = unusable_reply_feedback(reply.text, NextMoveReply)

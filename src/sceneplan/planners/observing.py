@@ -31,7 +31,6 @@ from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue
 from sceneplan.planners.episode import WorldStep
 from sceneplan.planners.options import PlannerOptions
-from sceneplan.planners.progress import OnEvent
 from sceneplan.planners.replanning import replan
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
@@ -340,7 +339,6 @@ async def plan_and_act(
     *,
     max_replans: int,
     collapse: str = "rooms",
-    on_event: OnEvent | None = None,
 ) -> None:
     """SayPlan's iterative replanning when the graph is memory and the world may differ.
 
@@ -378,7 +376,6 @@ async def plan_and_act(
         view=lambda: memory_view(observer, rooms, collapse),
         max_replans=max_replans,
         topology=False,
-        on_event=on_event,
         passed="plan ran",
     )
     run.episode.executable = done

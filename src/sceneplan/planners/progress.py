@@ -1,7 +1,8 @@
 """Progress events a planner reports while it runs, for a live display.
 
-Planners know nothing of the CLI: they call an optional `on_event` callback
-with a `PlanEvent`, and whoever listens decides how to show it.
+Planners know nothing of the CLI: a planner is given an optional `on_event`
+callback, its `Run` carries it to every loop, and each step reports a `PlanEvent`
+with `run.emit(event)`; whoever listens decides how to show it.
 """
 
 from __future__ import annotations
@@ -32,9 +33,3 @@ class PlanEvent:
 
 
 OnEvent = Callable[[PlanEvent], None]
-
-
-def emit(on_event: OnEvent | None, event: PlanEvent) -> None:
-    """Report an event to the listener, if there is one."""
-    if on_event is not None:
-        on_event(event)

@@ -39,9 +39,7 @@ class React(Planner):
             execution.info["solver"] = pv.planner  # PV's symbolic planner (the report names it)
         ended = False
         try:
-            turns = await ReactTurns.start(
-                run, execution, self.options, pv=pv, on_event=self.on_event
-            )
+            turns = await ReactTurns.start(run, execution, self.options, pv=pv)
             ended = await turns.until_done()
         finally:
             execution.finish(ended)

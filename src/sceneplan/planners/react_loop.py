@@ -40,7 +40,7 @@ from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, has_template, render
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
-from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import ActionReply
 from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
@@ -127,17 +127,13 @@ class ReactTurns:
         run: Run,
         execution: Execution,
         scene: Scene,
-        *,
-        max_steps: int,
-        path_planner: bool = True,
+        options: ReactOptions,
         pv: PVOptions | None = None,
-        on_event: OnEvent | None = None,
     ):
         self.run, self.execution, self.scene = run, execution, scene
-        self.max_steps, self.path_planner, self.pv = max_steps, path_planner, pv
-        self.on_event = on_event
+        self.options, self.pv = options, pv  # the step cap and path planner; PV's, if it runs
         self.step = 0
-        self.dialogue = Dialogue(system_prompt(run, path_planner))
+        self.dialogue = Dialogue(system_prompt(run, options.path_planner))
 
     @classmethod
     async def start(
@@ -147,26 +143,17 @@ class ReactTurns:
         options: ReactOptions,
         *,
         pv: PVOptions | None = None,
-        on_event: OnEvent | None = None,
     ) -> ReactTurns:
         """The turns of a run with these options, on the scene they show (the whole graph,
         or the rooms the model chooses: `choose_scene`), which the execution records."""
-        scene = await choose_scene(run, options.graph_budget, on_event)
+        scene = await choose_scene(run, options.graph_budget)
         execution.observed = scene.observed
-        return cls(
-            run,
-            execution,
-            scene,
-            max_steps=options.max_steps,
-            path_planner=options.path_planner,
-            pv=pv,
-            on_event=on_event,
-        )
+        return cls(run, execution, scene, options, pv)
 
     @property
     def exhausted(self) -> bool:
         """Whether the step cap is reached."""
-        return self.step >= self.max_steps
+        return self.step >= self.options.max_steps
 
     def first_observation(self, observation: str) -> str:
         """What the first turn says happened: in an ALFWorld room, ALFWorld's opening text."""
@@ -198,9 +185,9 @@ class ReactTurns:
             robot=robot_text(state),
             observation=observation,
             step=str(step),
-            max_steps=str(self.max_steps),
+            max_steps=str(self.options.max_steps),
         )
-        emit(self.on_event, PlanEvent("ask", "react", step, "waiting for the next action"))
+        self.run.emit(PlanEvent("ask", "react", step, "waiting for the next action"))
         reply = await run.ask("react", self.dialogue.snapshot(), ActionReply)
         if reply.text:
             self.dialogue.assistant(reply.text)
@@ -210,10 +197,10 @@ class ReactTurns:
         if action is None:
             execution.react_invalid += 1
         else:
-            ok, observation = await _act(run, execution, action, self.pv, self.path_planner)
+            ok, observation = await _act(run, execution, action, self.pv, self.options.path_planner)
             reached = goal is not None and goal.holds(execution.state)
             ended = ok and (run.simulator.ends_plan(action) or reached)
-        emit(self.on_event, PlanEvent("verify", "react", step, observation, ok))
+        self.run.emit(PlanEvent("verify", "react", step, observation, ok))
         return ended, observation
 
 

@@ -17,7 +17,7 @@ from sceneplan.errors import PlanParseError, UnreachableError
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
-from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import PlanReply
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.world.actions import Action, parse_plan
@@ -37,7 +37,6 @@ async def replan(
     view: Callable[[], GraphView],
     max_replans: int,
     topology: bool = True,
-    on_event: OnEvent | None = None,
     first_plan: list[str] | None = None,
     passed: str = "plan verified",
 ) -> bool:
@@ -58,20 +57,15 @@ async def replan(
         if round_ == 1 and first_plan:
             steps: list[str] | None = list(first_plan)
         else:
-            steps, feedback = await _ask(
-                run, dialogue, view(), topology, feedback, round_, on_event
-            )
+            steps, feedback = await _ask(run, dialogue, view(), topology, feedback, round_)
         if steps is not None:
-            emit(
-                on_event, PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps})
-            )
+            run.emit(PlanEvent("plan", "plan", round_, " > ".join(steps), data={"plan": steps}))
             feedback = await judge(steps)
             if feedback and dialogue.markov:
                 feedback = f"{feedback} (in your last plan: {' > '.join(steps)})"
         data = {"full_plan": episode.full_plan}
-        emit(
-            on_event,
-            PlanEvent("verify", "plan", round_, feedback or passed, ok=not feedback, data=data),
+        run.emit(
+            PlanEvent("verify", "plan", round_, feedback or passed, ok=not feedback, data=data)
         )
         if not feedback:
             return True
@@ -85,7 +79,6 @@ async def _ask(
     topology: bool,
     feedback: str,
     round_: int,
-    on_event: OnEvent | None,
 ) -> tuple[list[str] | None, str]:
     """Ask for a plan over `view` given the last feedback: its steps, or None and why not."""
     dialogue.user_turn(
@@ -95,7 +88,7 @@ async def _ask(
         memory=memory_text(view),
         feedback=feedback or "none",
     )
-    emit(on_event, PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
+    run.emit(PlanEvent("ask", "plan", round_, "waiting for the model's plan"))
     reply = await run.ask("plan", dialogue.snapshot(), PlanReply)
     if reply.text:
         dialogue.assistant(reply.text)
@@ -113,7 +106,6 @@ async def iterative_replanning(
     max_replans: int,
     path_planner: bool,
     topology: bool = True,
-    on_event: OnEvent | None = None,
     first_plan: list[str] | None = None,
 ) -> None:
     """Replan on a fully known graph: the simulator verifies each plan (with the path
@@ -135,7 +127,6 @@ async def iterative_replanning(
         view=lambda: view,
         max_replans=max_replans,
         topology=topology,
-        on_event=on_event,
         first_plan=first_plan,
     )
 

@@ -135,7 +135,6 @@ class SayPlan(Planner):
             max_replans=self.max_replans,
             path_planner=self.path_planner and poses,
             topology=poses,
-            on_event=self.on_event,
             first_plan=result.plan,
         )
 
@@ -151,7 +150,6 @@ class SayPlan(Planner):
             max_turns=self.options.max_search_turns,
             topology=poses,
             view=view,
-            on_event=self.on_event,
             with_plan=plans and not find,
         )
 
@@ -208,7 +206,6 @@ class SayPlanOnMemory(SayPlan):
                 result.view.memory,
                 max_replans=self.max_replans,
                 collapse=view_mode(result.view),
-                on_event=self.on_event,
             )
         finally:
             observer.finish()

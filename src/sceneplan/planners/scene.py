@@ -17,7 +17,7 @@ from sceneplan.graph.tokens import count_tokens
 from sceneplan.graph.views import collapse, full_view
 from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, render
-from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import RoomsReply
 from sceneplan.world.state import WorldState
 
@@ -65,7 +65,7 @@ def robot_text(state: WorldState) -> str:
     )
 
 
-async def choose_scene(run: Run, budget: int, on_event: OnEvent | None = None) -> Scene:
+async def choose_scene(run: Run, budget: int) -> Scene:
     """The whole graph if it fits `budget` tokens; else ask the model which rooms it needs.
 
     Names that are not rooms of the graph are left out and kept in `ignored`;
@@ -83,7 +83,7 @@ async def choose_scene(run: Run, budget: int, on_event: OnEvent | None = None) -
                 graph=graph_text(collapse(run.graph)),
             )
         )
-        emit(on_event, PlanEvent("ask", "rooms", 1, "waiting for the rooms to show"))
+        run.emit(PlanEvent("ask", "rooms", 1, "waiting for the rooms to show"))
         reply = await run.ask("rooms", dialogue.snapshot(), RoomsReply)
         named = list(reply.parsed.rooms) if reply.parsed is not None else []
         nodes = run.graph.nodes

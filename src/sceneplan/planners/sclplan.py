@@ -41,7 +41,7 @@ from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
-from sceneplan.planners.progress import PlanEvent, emit
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
 from sceneplan.planners.scene import Scene, robot_text
@@ -126,9 +126,7 @@ class SCLPlan(Planner):
         execution.info["solver"] = self.options.planner  # of the GSP and PV (the report names it)
         ended = False
         try:
-            turns = await ReactTurns.start(
-                run, execution, self.options, pv=self.options, on_event=self.on_event
-            )
+            turns = await ReactTurns.start(run, execution, self.options, pv=self.options)
             scene = turns.scene
             if self.options.loop == "once":
                 ended = await self._once(run, scene, execution, turns)
@@ -188,7 +186,7 @@ class SCLPlan(Planner):
         info = execution.info
         info.update(goal=None, goal_valid=False)
         for attempt in (1, 2):
-            emit(self.on_event, PlanEvent("ask", "goal", attempt, "waiting for the goal"))
+            run.emit(PlanEvent("ask", "goal", attempt, "waiting for the goal"))
             reply = await run.ask("goal", dialogue.snapshot(), GoalReply)
             info["goal_attempts"] = attempt
             info["goal_calls"] += 1
@@ -205,9 +203,9 @@ class SCLPlan(Planner):
                 else:
                     reply.call.command = "goal"
                     info["goal_valid"] = True
-                    emit(self.on_event, PlanEvent("plan", "goal", attempt, str(formula)))
+                    run.emit(PlanEvent("plan", "goal", attempt, str(formula)))
                     return formula
-            emit(self.on_event, PlanEvent("verify", "goal", attempt, error, ok=False))
+            run.emit(PlanEvent("verify", "goal", attempt, error, ok=False))
             if attempt == 1:
                 dialogue.user(render("sclplan_goal_retry.md", error=error))
         return None
@@ -233,10 +231,10 @@ class SCLPlan(Planner):
             )
         execution.info["global_plan_found"] = True
         plan = " > ".join(map(str, result.plan)) or "nothing to do"
-        emit(self.on_event, PlanEvent("plan", "planner", 1, plan))
+        run.emit(PlanEvent("plan", "planner", 1, plan))
         failure = execution.steps(result.plan, "planner")
         verdict = failure.message if failure else "global plan executed"
-        emit(self.on_event, PlanEvent("verify", "planner", 1, verdict, ok=failure is None))
+        run.emit(PlanEvent("verify", "planner", 1, verdict, ok=failure is None))
         if failure is None:
             return None
         done = run.episode.plan

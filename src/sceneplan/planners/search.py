@@ -28,7 +28,7 @@ from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.options import AUTO_BUDGET, Collapse
-from sceneplan.planners.progress import OnEvent, PlanEvent, emit
+from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import Command, FindReply, PlanningSearchReply, SearchReply
 from sceneplan.world.domain import Cause
 from sceneplan.world.task import Task
@@ -128,7 +128,6 @@ async def semantic_search(
     max_turns: int,
     topology: bool = True,
     view: GraphView | None = None,
-    on_event: OnEvent | None = None,
     with_plan: bool = False,
 ) -> SearchResult:
     """Run the search in `dialogue`; record every turn in the Episode and `explored`.
@@ -161,7 +160,7 @@ async def semantic_search(
             )
             tokens = (count_tokens(graph), dialogue.tokens())
             record = SearchTurn(turn, "invalid", None, False, "", *tokens)
-            emit(on_event, PlanEvent("ask", "search", turn, "waiting for the model"))
+            run.emit(PlanEvent("ask", "search", turn, "waiting for the model"))
             reply = await run.ask("search", dialogue.snapshot(), schema)
             if reply.text:
                 dialogue.assistant(reply.text)
@@ -170,10 +169,10 @@ async def semantic_search(
             data = {"command": record.command, "node": record.node, "memory": record.memory}
             if answer is not None:
                 data["answer"] = answer
-                emit(on_event, PlanEvent("answer", "search", turn, record.feedback, data=data))
+                run.emit(PlanEvent("answer", "search", turn, record.feedback, data=data))
                 carried = getattr(reply.parsed, "plan", None) or None
                 return SearchResult(view, answer, switched=True, plan=carried)
-            emit(on_event, PlanEvent("search", "search", turn, record.feedback, record.ok, data))
+            run.emit(PlanEvent("search", "search", turn, record.feedback, record.ok, data))
             feedback = record.feedback
         return SearchResult(view)
     finally:
