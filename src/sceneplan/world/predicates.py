@@ -813,10 +813,16 @@ class _Substance(GoalPredicate):
         return any(words & set(n.state) for n in graph)
 
 
-@register_predicate
-class Filled(_Substance):
-    name, relation = "filled", FILLED
-    doc = "x is filled with the substance (fill it from a source, or pour into it)"
+def _plain(relation: str, doc: str, static: bool = False) -> type[GoalPredicate]:
+    """A substance predicate with nothing of its own but its relation (it is named after
+    it), its doc, and whether it is static (no action changes it)."""
+    fields = {"name": relation, "relation": relation, "doc": doc, "static": static}
+    return type(relation.capitalize(), (_Substance,), fields)
+
+
+register_predicate(
+    _plain(FILLED, "x is filled with the substance (fill it from a source, or pour into it)")
+)
 
 
 @register_predicate
@@ -855,16 +861,12 @@ class Covered(_Substance):
         return True  # scrubbing takes any covering off; `not covered(...)` is the usual goal
 
 
-@register_predicate
-class Saturated(_Substance):
-    name, relation = "saturated", SATURATED
-    doc = "x (a cloth) is soaked with the substance"
-
-
-@register_predicate
-class Insource(_Substance):
-    name, relation, static = "insource", INSOURCE, True
-    doc = "x gives the substance (a sink water, a shaker salt); no action changes it"
+register_predicate(_plain(SATURATED, "x (a cloth) is soaked with the substance"))
+register_predicate(
+    _plain(
+        INSOURCE, "x gives the substance (a sink water, a shaker salt); no action changes it", True
+    )
+)
 
 
 PREDICATES.ready = True

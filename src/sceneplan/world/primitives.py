@@ -333,6 +333,13 @@ class WordOrUnable(Test):
         return Or(atom(pddl_word(self.word), x), Not(atom(pddl_affordance(self.affordance), x)))
 
 
+def word_or_unable(name: str, text: str, word: str, affordance: str) -> type[WordOrUnable]:
+    """Register the test `name(x)`: x has the state `word`, or does not afford `affordance`;
+    `text` is its prompt wording. The class, for callers that ask it (`holds_in`)."""
+    fields = {"name": name, "params": ("x",), "text": text, "word": word, "affordance": affordance}
+    return primitive(type(name.title().replace("_", ""), (WordOrUnable,), fields))
+
+
 @dataclass(frozen=True)
 class RobotSkill:
     """What a robot is asked to do for an effect (the robot face): a skill's name, one of

@@ -49,13 +49,13 @@ from sceneplan.world.primitives import (
     Grounding,
     RobotSkill,
     Test,
-    WordOrUnable,
     bind,
     holds_always,
     opposite_facts,
     pddl_affordance,
     pddl_word,
     primitive,
+    word_or_unable,
 )
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
@@ -442,10 +442,7 @@ class IsContainer(Test):
         return holds_always() if g.is_container(x) else []
 
 
-@primitive
-class OpeningClear(WordOrUnable):
-    name, params, text = "opening_clear", ("x",), "{x} is open or has no lid"
-    word, affordance = "open", "open"
+OpeningClear = word_or_unable("opening_clear", "{x} is open or has no lid", "open", "open")
 
 
 @primitive

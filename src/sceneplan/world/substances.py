@@ -33,10 +33,10 @@ from sceneplan.world.primitives import (
     GroundEffects,
     Grounding,
     Test,
-    WordOrUnable,
     holds_always,
     pddl_word,
     primitive,
+    word_or_unable,
 )
 from sceneplan.world.state import WorldState
 
@@ -139,10 +139,7 @@ def _gives(state: WorldState, x: str) -> list[str]:
 # -- tests ---------------------------------------------------------------------------------
 
 
-@primitive
-class Running(WordOrUnable):
-    name, params, text = "running", ("x",), "{x} is on, or has no switch"
-    word, affordance = "on", "turn_on"
+Running = word_or_unable("running", "{x} is on, or has no switch", "on", "turn_on")
 
 
 @primitive
