@@ -180,6 +180,9 @@ class ActionSchema:
     doc: str
     # offered in a scene only with one of these actions (stand_up, after sit or lie)
     only_with: tuple[str, ...] = ()
+    # the VirtualHome program verbs that do what this action does (pick_up: GRAB), which
+    # the VirtualHome importer translates programs by (`importers.virtualhome.task`)
+    virtualhome: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for pre in self.pre:
@@ -300,8 +303,9 @@ def in_room(x: str) -> Pre:
 
 
 # One action that puts the held object on or in a target: its name, the target's kinds
-# and affordance, where the object goes (`ontop_of`, `inside_of`), its prompt text.
-PutRow = tuple[str, frozenset[NodeKind], str, str, str]
+# and affordance, where the object goes (`ontop_of`, `inside_of`), its prompt text, and
+# the VirtualHome verbs that do it (`ActionSchema.virtualhome`).
+PutRow = tuple[str, frozenset[NodeKind], str, str, str, tuple[str, ...]]
 
 
 def _puts(
@@ -317,8 +321,9 @@ def _puts(
             (*hold, reach(r), accessible(r), *(open_container(r) if where == "inside_of" else ())),
             (Eff("place", (r, where)),),
             doc,
+            virtualhome=verbs,
         )
-        for name, kinds, affordance, where, doc in rows
+        for name, kinds, affordance, where, doc, verbs in rows
     )
 
 
@@ -339,11 +344,16 @@ TOGGLES: dict[str, tuple[str, str, Cause]] = {
 
 
 def toggle(
-    name: str, doc: str, reach: Reach, *extra: Pre, param: Param | None = None
+    name: str,
+    doc: str,
+    reach: Reach,
+    *extra: Pre,
+    param: Param | None = None,
+    virtualhome: tuple[str, ...] = (),
 ) -> ActionSchema:
     """The `TOGGLES` action `name` on `param` (a thing x that affords it, by default),
-    which the agent must reach; `extra` preconditions follow. Switching a thing on lets
-    it act as an appliance."""
+    which the agent must reach; `extra` preconditions follow; `virtualhome`, the
+    VirtualHome verbs that do it. Switching a thing on lets it act as an appliance."""
     before, word, cause = TOGGLES[name]
     p = param or Param("x", THINGS, name)
     return ActionSchema(
@@ -353,20 +363,27 @@ def toggle(
         (Eff("set_state", (p.name, word)),)
         + ((Eff("apply_appliance", (p.name,)),) if word == "on" else ()),
         doc,
+        virtualhome=virtualhome,
     )
 
 
 def _switches(reach: Reach) -> tuple[ActionSchema, ...]:
     return (
-        toggle("open", "Open a closed container (fridge, cabinet, drawer).", reach),
-        toggle("close", "Close an open container.", reach),
+        toggle(
+            "open",
+            "Open a closed container (fridge, cabinet, drawer).",
+            reach,
+            virtualhome=("OPEN",),
+        ),
+        toggle("close", "Close an open container.", reach, virtualhome=("CLOSE",)),
         toggle(
             "turn_on",
             "Switch a device on; an appliance acts on what is on or in it.",
             reach,
             Pre("closed_if_container", ("x",), Cause.MUST_CLOSE_FIRST),
+            virtualhome=("SWITCHON",),
         ),
-        toggle("turn_off", "Switch a device off.", reach),
+        toggle("turn_off", "Switch a device off.", reach, virtualhome=("SWITCHOFF",)),
     )
 
 
@@ -374,19 +391,21 @@ def _postures(reach: Reach) -> tuple[ActionSchema, ...]:
     """Sitting and lying down on what affords it, and standing up (VirtualHome's SIT, LIE,
     STANDUP): the agent's posture, state words `sitting` / `lying` of the agent node."""
 
-    def rest(name: str, posture: str, doc: str) -> ActionSchema:
-        """Taking `posture` on a thing x that affords `name`, from standing."""
+    def rest(name: str, posture: str, doc: str, verb: str) -> ActionSchema:
+        """Taking `posture` on a thing x that affords `name`, from standing (VirtualHome's
+        `verb`)."""
         return ActionSchema(
             name,
             (Param("x", THINGS, name),),
             (reach("x"), STANDING),
             (Eff("set_posture", (posture,)),),
             doc,
+            virtualhome=(verb,),
         )
 
     return (
-        rest("sit", "sitting", "Sit down on a chair, sofa or bed."),
-        rest("lie", "lying", "Lie down on a bed or sofa."),
+        rest("sit", "sitting", "Sit down on a chair, sofa or bed.", "SIT"),
+        rest("lie", "lying", "Lie down on a bed or sofa.", "LIE"),
         ActionSchema(
             "stand_up",
             (),
@@ -394,6 +413,7 @@ def _postures(reach: Reach) -> tuple[ActionSchema, ...]:
             (Eff("set_posture", ("standing",)),),
             "Stand up after sitting or lying down (needed before moving).",
             only_with=("sit", "lie"),
+            virtualhome=("STANDUP",),
         ),
     )
 
@@ -402,9 +422,9 @@ def _care(reach: Reach) -> tuple[ActionSchema, ...]:
     """Plugging (VirtualHome's plug_in / plug_out), cleaning (wipe, rinse) and folding
     cloth (BEHAVIOR-1K's folded / unfolded: towels, shirts, sheets)."""
     return (
-        toggle("plug_in", "Plug a device's cord into the socket.", reach),
-        toggle("plug_out", "Unplug a device.", reach),
-        toggle("wipe", "Wipe a dirty surface or object clean.", reach),
+        toggle("plug_in", "Plug a device's cord into the socket.", reach, virtualhome=("PLUGIN",)),
+        toggle("plug_out", "Unplug a device.", reach, virtualhome=("PLUGOUT",)),
+        toggle("wipe", "Wipe a dirty surface or object clean.", reach, virtualhome=("WIPE",)),
         toggle("fold", "Fold an unfolded cloth (a towel, a shirt, a sheet).", reach),
         toggle("unfold", "Unfold a folded cloth, spreading it out.", reach),
         ActionSchema(
@@ -413,6 +433,7 @@ def _care(reach: Reach) -> tuple[ActionSchema, ...]:
             (holding("o"), reach("s"), Pre("has_state", ("s", "on"), Cause.IS_OFF)),
             (Eff("set_state", ("o", "clean")),),
             "Rinse the held object clean under a running tap (a sink or faucet that is on).",
+            virtualhome=("WASH", "RINSE", "SCRUB"),
         ),
     )
 
@@ -540,6 +561,7 @@ SAYPLAN: dict[str, ActionSchema] = {
                     "inside_of",
                     "Put the held object inside an object on the accessed asset (a bowl, a "
                     "sack, an open box).",
+                    (),
                 ),
                 (
                     "release_on",
@@ -548,8 +570,9 @@ SAYPLAN: dict[str, ActionSchema] = {
                     "ontop_of",
                     "Put the held object on top of the accessed asset (even one that holds "
                     "things inside, a shelf) or of an object on it (a plate, a tray).",
+                    (),
                 ),
-                ("attach", THINGS, "attach", "ontop_of", ATTACH_DOC),
+                ("attach", THINGS, "attach", "ontop_of", ATTACH_DOC, ()),
             ),
         ),
         *_common(on_accessed),
@@ -569,6 +592,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             (STANDING,),
             (Eff("move_agent", ("r",)),),
             "Move to a room node (navigation is handled for you).",
+            virtualhome=("WALK", "RUN"),
         ),
         ActionSchema(
             "pick_up",
@@ -576,6 +600,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             (HAND_FREE, in_room("o"), accessible("o")),
             (Eff("grab", ("o",)),),
             "Pick up an accessible object in the current room (one at a time).",
+            virtualhome=("GRAB",),
         ),
         *_puts(
             in_room,
@@ -590,6 +615,7 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
                     "ontop_of",
                     "Put the held object on top of an asset, or of an object that takes "
                     "things (a plate, a tray).",
+                    ("PUTBACK",),
                 ),
                 (
                     "put_inside",
@@ -598,8 +624,9 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
                     "inside_of",
                     "Put the held object inside an open container or a receptacle (a bowl, "
                     "a sack).",
+                    ("PUTIN",),
                 ),
-                ("attach", THINGS, "attach", "ontop_of", ATTACH_DOC),
+                ("attach", THINGS, "attach", "ontop_of", ATTACH_DOC, ()),
             ),
         ),
         *_common(in_room),

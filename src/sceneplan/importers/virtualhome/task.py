@@ -54,37 +54,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sceneplan.importers.capabilities import (
+    VOCABULARY,
     achievable,
     has_predicate,
     lacks_setter,
     placement_gap,
 )
 from sceneplan.importers.virtualhome.scene import Scene
+from sceneplan.world.actions import Action
+from sceneplan.world.domain import TWO_HANDED, ActionSchema, get_vocabulary
 
 __all__ = ["parse_program", "translate_goal", "translate_program"]
 
 _LINE = re.compile(r"\[(\w+)\]((?:\s*<[^>]+>\s*\([\d.]+\))*)")
 _ARG = re.compile(r"<([^>]+)>\s*\(\d+\.(\d+)\)")
 SKIPPED = {"FIND", "TURNTO", "LOOKAT", "POINTAT", "WATCH"}
-SIMPLE = {
-    "GRAB": "pick_up",
-    "OPEN": "open",
-    "CLOSE": "close",
-    "SWITCHON": "turn_on",
-    "SWITCHOFF": "turn_off",
-    "PLUGIN": "plug_in",
-    "PLUGOUT": "plug_out",
-    "SIT": "sit",
-    "LIE": "lie",
-    "WIPE": "wipe",
-}
+# the verbs whose step is one action on its one thing; which action each verb is, the
+# vocabulary's schemas declare (`ActionSchema.virtualhome`, read by `verbs`)
+SIMPLE = frozenset(
+    {"GRAB", "OPEN", "CLOSE", "SWITCHON", "SWITCHOFF", "PLUGIN", "PLUGOUT", "SIT", "LIE", "WIPE"}
+)
 # the affordance (and state) each one-to-one step needs of its thing
 NEEDS = {"SIT": ("sit", None), "LIE": ("lie", None), "WIPE": ("wipe", "dirty")}
 WASHES = {"WASH", "RINSE", "SCRUB"}
 POSTURE = {"sit": "sitting", "lie": "lying"}
-PUT = {"PUTBACK": "put_on", "PUTIN": "put_inside"}
+PUT = frozenset({"PUTBACK", "PUTIN"})
 HOLDS = ("HOLDS_RH", "HOLDS_LH")
 HOLDS_TWO = "program holds two objects at once"
+
+
+def verbs(vocabulary: str) -> dict[str, ActionSchema]:
+    """VirtualHome verb -> the action of the vocabulary that does it, as the actions
+    declare (`ActionSchema.virtualhome`: GRAB is LookPlanGraph's pick_up)."""
+    return {verb: s for s in get_vocabulary(vocabulary).values() for verb in s.virtualhome}
 
 
 def parse_program(text: str) -> tuple[str, str, list[tuple[str, list[int]]]]:
@@ -243,7 +245,8 @@ def translate_program(
     vocabulary's two-handed form (`put_on(o, a)`); one-handed, a program that
     holds two at once does not translate (`HOLDS_TWO`).
     """
-    program = _Program(scene, room_of, two_handed)
+    vocabulary = TWO_HANDED.get(VOCABULARY, VOCABULARY) if two_handed else VOCABULARY
+    program = _Program(scene, room_of, two_handed, vocabulary)
     for action, args in steps:
         names = [scene.ids[i] for i in args if i in scene.ids]
         if action in SKIPPED:
@@ -253,16 +256,19 @@ def translate_program(
         why = program.step(action, [n for n in names if n is not None])
         if why:
             return None, why
-    return [*program.plan, "done()"], ""
+    return program.finished(), ""
 
 
 class _Program:
     """A program being translated: the plan so far and what it has done to the scene."""
 
-    def __init__(self, scene: Scene, room_of: dict[str, str], two_handed: bool) -> None:
+    def __init__(
+        self, scene: Scene, room_of: dict[str, str], two_handed: bool, vocabulary: str
+    ) -> None:
         self.where = dict(room_of)
         self.here = room_of["agent"]
-        self.two_handed = two_handed
+        self.actions = get_vocabulary(vocabulary)
+        self.verbs = verbs(vocabulary)
         self.hands = 2 if two_handed else 1
         self.holding = list(scene.held)
         self.plan: list[str] = []
@@ -273,20 +279,31 @@ class _Program:
         self.taps = sorted(nid for nid, n in nodes.items() if "rinse" in n.get("affordances", ()))
         self.resting = bool(set(nodes["agent"].get("state", ())) & set(POSTURE.values()))
 
+    def do(self, verb: str, *args: str) -> None:
+        """Add the action that does VirtualHome's `verb` to the plan, on `args`."""
+        self.plan.append(str(Action(self.verbs[verb].name, args)))
+
+    def finished(self) -> list[str]:
+        """The plan, ended by the vocabulary's action that ends a plan (`done()`)."""
+        end = next(s for s in self.actions.values() if s.ends_plan and not s.params)
+        return [*self.plan, str(Action(end.name))]
+
     def go(self, room: str) -> None:
         if room != self.here:
-            self.plan.append(f"go_to({room})")
+            self.do("WALK", room)
             self.here = room
 
     def step(self, action: str, names: list[str]) -> str:
         """Translate one step; why it does not translate, or ""."""
+        if action not in self.verbs:  # no action of the vocabulary does it
+            return f"program uses {action}"
         if action in ("WALK", "RUN"):
             target = names[0]
             room = target if self.kinds.get(target) == "room" else self.where.get(target)
             if room is not None:
                 self.go(room)
         elif action == "STANDUP":
-            self.plan.append("stand_up()")
+            self.do(action)
             self.resting = False
         elif action in SIMPLE:
             return self.simple(action, names[0])
@@ -309,13 +326,13 @@ class _Program:
         self.go(self.where[target])
         if action in ("SIT", "LIE"):
             if self.resting:  # VirtualHome sits or lies down straight from the other posture
-                self.plan.append("stand_up()")
+                self.do("STANDUP")
             self.resting = True
         if action == "GRAB" and target not in self.holding:
             if len(self.holding) == self.hands:
                 return HOLDS_TWO if self.hands == 1 else "program holds three objects"
             self.holding.append(target)
-        self.plan.append(f"{SIMPLE[action]}({target})")
+        self.do(action, target)
         if action == "SWITCHON":
             self.running.add(target)
         elif action == "SWITCHOFF":
@@ -330,15 +347,15 @@ class _Program:
         )
         if tap is None:
             return f"program uses {action} with no running tap in the room"
-        self.plan.append(f"rinse({thing}, {tap})")
+        self.do(action, thing, tap)
         return ""
 
     def put(self, action: str, thing: str, target: str) -> str:
         if target not in self.where:
             return f"program puts on {target}, which has no room"
         self.go(self.where[target])
-        put = f"{thing}, {target}" if self.two_handed else target  # two hands: name the object
-        self.plan.append(f"{PUT[action]}({put})")
+        # one-handed, the put acts on the one held object, unnamed; two-handed, it names it
+        self.do(action, *((thing, target) if self.verbs[action].held_param else (target,)))
         self.where[thing] = self.where[target]
         if thing in self.holding:
             self.holding.remove(thing)
