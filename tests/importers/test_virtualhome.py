@@ -8,10 +8,16 @@ plate and a cup added here; nothing needs virtualhome-eval.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from sceneplan.errors import UnsupportedError
 from sceneplan.importers.virtualhome import convert_task
+from sceneplan.importers.virtualhome.task import PUT, SIMPLE, WASHES, verbs
+from sceneplan.world.domain import TWO_HANDED, forget_action, get_vocabulary, register_action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
 
@@ -223,3 +229,27 @@ def test_a_guess_never_puts_an_object_where_the_goal_wants_it():
     ]
     run = Simulator(imported.graph, "lookplangraph").verify_plan(task.reference_plan)
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
+
+
+def test_every_verb_the_translator_handles_is_one_action_of_both_vocabularies():
+    # the translator writes what the actions declare (ActionSchema.virtualhome); each verb
+    # it handles must be declared, by an action taking the arguments the step gives it
+    one, two = verbs("lookplangraph"), verbs(TWO_HANDED["lookplangraph"])
+    for table in (one, two):
+        assert {"WALK", "RUN", "STANDUP", *SIMPLE, *WASHES, *PUT} <= set(table)
+        assert all(len(table[verb].params) == 1 for verb in (*SIMPLE, "WALK", "RUN"))
+        assert all(len(table[verb].params) == 2 for verb in WASHES)
+        assert table["STANDUP"].params == ()
+    # one hand: a put acts on the one held object; two: it names it (PUTBACK <o> <target>)
+    assert all(len(one[v].params) == 1 and len(two[v].params) == 2 for v in PUT)
+
+
+def test_a_verb_two_actions_declare_is_refused():
+    grab = replace(get_vocabulary("lookplangraph")["pick_up"], name="grab_it")
+    register_action("lookplangraph", grab)
+    try:
+        with pytest.raises(UnsupportedError, match=r"pick_up and grab_it both declare .* GRAB"):
+            verbs("lookplangraph")
+    finally:
+        forget_action("lookplangraph", "grab_it")
+    assert verbs("lookplangraph")["GRAB"].name == "pick_up"

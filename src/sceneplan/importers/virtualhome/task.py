@@ -53,6 +53,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from sceneplan.errors import UnsupportedError
 from sceneplan.importers.capabilities import (
     VOCABULARY,
     achievable,
@@ -85,8 +86,22 @@ HOLDS_TWO = "program holds two objects at once"
 
 def verbs(vocabulary: str) -> dict[str, ActionSchema]:
     """VirtualHome verb -> the action of the vocabulary that does it, as the actions
-    declare (`ActionSchema.virtualhome`: GRAB is LookPlanGraph's pick_up)."""
-    return {verb: s for s in get_vocabulary(vocabulary).values() for verb in s.virtualhome}
+    declare (`ActionSchema.virtualhome`: GRAB is LookPlanGraph's pick_up). A verb that
+    two actions of the vocabulary declare is an error: a program step is one action.
+
+    >>> verbs("lookplangraph")["GRAB"].name
+    'pick_up'
+    """
+    out: dict[str, ActionSchema] = {}
+    for schema in get_vocabulary(vocabulary).values():
+        for verb in schema.virtualhome:
+            if verb in out:
+                raise UnsupportedError(
+                    f"vocabulary '{vocabulary}': {out[verb].name} and {schema.name} both "
+                    f"declare the VirtualHome verb {verb}; keep it on one of them"
+                )
+            out[verb] = schema
+    return out
 
 
 def parse_program(text: str) -> tuple[str, str, list[tuple[str, list[int]]]]:
