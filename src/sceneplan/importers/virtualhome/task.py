@@ -44,7 +44,8 @@ of a dirty thing is `wipe` (elsewhere they do not translate: VirtualHome
 washes hands and other things that are not held, and wipes clean things,
 which the domain refuses); find, turn-to, look-at, point-at and watch steps
 are perception and are left out; any other action means the program does not
-translate, and the reason names it.
+translate, and the reason names it. Which action of the vocabulary a verb
+becomes, the action declares (`ActionSchema.virtualhome`, read by `verbs`).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ from sceneplan.importers.virtualhome.scene import Scene
 from sceneplan.world.actions import Action
 from sceneplan.world.domain import TWO_HANDED, ActionSchema, get_vocabulary
 
-__all__ = ["parse_program", "translate_goal", "translate_program"]
+__all__ = ["parse_program", "translate_goal", "translate_program", "verbs"]
 
 _LINE = re.compile(r"\[(\w+)\]((?:\s*<[^>]+>\s*\([\d.]+\))*)")
 _ARG = re.compile(r"<([^>]+)>\s*\(\d+\.(\d+)\)")
