@@ -253,3 +253,14 @@ def test_a_verb_two_actions_declare_is_refused():
     finally:
         forget_action("lookplangraph", "grab_it")
     assert verbs("lookplangraph")["GRAB"].name == "pick_up"
+
+
+def test_a_step_on_a_thing_without_what_its_action_needs_does_not_translate():
+    # sit's seat and lie's bed need the affordance the action's parameter declares
+    goal = [state(33, "ON")]
+    table = convert(goal, ("[WALK] <kitchen_table> (1.10)", "[SIT] <kitchen_table> (1.10)"))
+    assert table.extra["program_gap"] == "program uses SIT on a thing without sit"
+    toilet = convert(goal, ("[LIE] <toilet> (1.31)",))
+    assert toilet.extra["program_gap"] == "program uses LIE on a thing without lie"
+    (sat,) = convert(goal, ("[SIT] <toilet> (1.31)", "[SWITCHON] <television> (1.33)")).tasks
+    assert sat.reference_plan == ["sit(toilet_31)", "turn_on(television_33)", "done()"]

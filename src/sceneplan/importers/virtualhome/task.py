@@ -76,8 +76,9 @@ SKIPPED = {"FIND", "TURNTO", "LOOKAT", "POINTAT", "WATCH"}
 SIMPLE = frozenset(
     {"GRAB", "OPEN", "CLOSE", "SWITCHON", "SWITCHOFF", "PLUGIN", "PLUGOUT", "SIT", "LIE", "WIPE"}
 )
-# the affordance (and state) each one-to-one step needs of its thing
-NEEDS = {"SIT": ("sit", None), "LIE": ("lie", None), "WIPE": ("wipe", "dirty")}
+# the one-to-one steps checked against their thing: it must afford what the action's
+# parameter needs (sit's seat affords sit) and be in this state, if any
+NEEDS = {"SIT": None, "LIE": None, "WIPE": "dirty"}
 WASHES = {"WASH", "RINSE", "SCRUB"}
 POSTURE = {"sit": "sitting", "lie": "lying"}
 PUT = frozenset({"PUTBACK", "PUTIN"})
@@ -334,7 +335,8 @@ class _Program:
     def simple(self, action: str, target: str) -> str:
         if target not in self.where:
             return f"program {action.lower()}s {target}, which has no room"
-        need, state = NEEDS.get(action, (None, None))
+        state = NEEDS.get(action)
+        need = self.verbs[action].params[0].affordance if action in NEEDS else None
         if state is not None and state not in self.nodes[target].get("state", ()):
             return f"program uses {action} on a thing that is not {state}"
         if need is not None and need not in self.nodes[target].get("affordances", ()):
