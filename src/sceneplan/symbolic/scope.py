@@ -25,7 +25,6 @@ from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 from sceneplan.world.substances import (
     SATURATED,
     needs_soaked_tool,
-    split_word,
     substance_word,
     supplied,
 )
@@ -161,9 +160,13 @@ class _Focus:
                 continue
             tools = self._add_nearest(takes_away, target, word)
             if tools and needs_soaked_tool(word):
-                substances = {m for n in self.graph for m in supplied(n.state)}
-                soak = [(substance_word(SATURATED, m), t, True) for t in tools for m in substances]
+                soak = [(substance_word(SATURATED, m), t, True) for t in tools for m in self.soaks]
                 self.add_helpers(sorted(soak))
+
+    @cached_property
+    def soaks(self) -> set[str]:
+        """The substances some node holds or gives at the start: what a tool can be soaked in."""
+        return {m for n in self.graph for m in supplied(n.state)}
 
     def _add_nearest(
         self, helps: Callable[[Node, Node, str, str], bool], obj: Node, word: str
@@ -244,11 +247,9 @@ def focused_scope(
     if state.accessed is not None:
         focus.add_asset(state.accessed)
     words = {
-        (word, node, positive)
+        (*found, positive)
         for atom in seeds
         if (found := atom.predicate.word_of(atom.args)) is not None
-        for word, node in [found]
-        if graph.nodes[node].kind is K.OBJECT or split_word(word) is not None
         for positive in polarity.get(atom, (True, False))  # the way(s) the goal wants it
     }
     focus.add_helpers(sorted(words))
