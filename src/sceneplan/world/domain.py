@@ -287,6 +287,11 @@ def opening_clear(x: str) -> Pre:
     return Pre("opening_clear", (x,), Cause.IS_CLOSED)
 
 
+def running(x: str) -> Pre:
+    """Parameter `x` acts now: it is on, or has no switch."""
+    return Pre("running", (x,), Cause.IS_OFF)
+
+
 def open_container(x: str) -> tuple[Pre, ...]:
     """Parameter `x` holds things inside it, and its opening is clear."""
     return (Pre("is_container", (x,), Cause.NOT_A_CONTAINER), opening_clear(x))
@@ -461,13 +466,13 @@ def _substances(reach: Reach) -> tuple[ActionSchema, ...]:
         return (holding("o"), not_carried(x), reach(x), accessible(x))
 
     def supplies(x: str) -> tuple[Pre, ...]:  # on (or switchless), holding or giving some
-        return (Pre("running", (x,), Cause.IS_OFF), Pre("has_substance", (x,), Cause.NO_SUBSTANCE))
+        return (running(x), Pre("has_substance", (x,), Cause.NO_SUBSTANCE))
 
     return (
         ActionSchema(
             "fill",
             (Param("o", OBJECTS, "fill"), Param("s", THINGS, "source")),
-            (holding("o"), reach("s"), Pre("running", ("s",), Cause.IS_OFF)),
+            (holding("o"), reach("s"), running("s")),
             (Eff("fill_from", ("o", "s")),),
             "Fill the held container from a source that gives a substance (water from a "
             "sink that is on).",
