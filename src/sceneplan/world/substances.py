@@ -84,11 +84,6 @@ def needs_soaked_tool(word: str) -> bool:
     return parts is not None and parts[1] in NEEDS_SOAKED
 
 
-def supplied(words: Iterable[str]) -> list[str]:
-    """The substances a thing with these state words can pass on: what it holds or gives."""
-    return held(words, (*HELD_IN, INSOURCE))
-
-
 def substances_in(words: Iterable[str]) -> list[str]:
     """The substances named by substance state words, sorted."""
     return sorted({s[1] for w in words if (s := split_word(w)) is not None})
@@ -97,6 +92,11 @@ def substances_in(words: Iterable[str]) -> list[str]:
 def held(words: Iterable[str], relations: tuple[str, ...] = HELD_IN) -> list[str]:
     """The substances the words put in one of `relations`, sorted."""
     return sorted({s[1] for w in words if (s := split_word(w)) is not None and s[0] in relations})
+
+
+def supplied(words: Iterable[str]) -> list[str]:
+    """The substances a thing with these state words can pass on: what it holds or gives."""
+    return held(words, (*HELD_IN, INSOURCE))
 
 
 def scene_substances(g: Grounding) -> list[str]:
@@ -132,8 +132,7 @@ def _any_pddl(relations: tuple[str, ...], x: str, substances: tuple[str, ...]) -
 def _gives(state: WorldState, x: str) -> list[str]:
     """The substances x gives or holds now (a source only while it runs)."""
     words = state.states(x)
-    given = held(words, (INSOURCE,)) if Running.holds_in(state, x) else []
-    return sorted({*given, *held(words)})
+    return supplied(words) if Running.holds_in(state, x) else held(words)
 
 
 # -- tests ---------------------------------------------------------------------------------
@@ -151,8 +150,7 @@ class HasSubstance(Test):
     )
 
     def check(self, state, x):
-        words = state.states(x)
-        return None if held(words) or held(words, (INSOURCE,)) else {"node": x}
+        return None if supplied(state.states(x)) else {"node": x}
 
     def pddl(self, x, *, substances):
         return _any_pddl((*HELD_IN, INSOURCE), x, substances)
