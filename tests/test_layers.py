@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sceneplan"
 
 # Modules every layer may import: they import nothing else of sceneplan.
-ALWAYS = {"errors", "plugins", "envvars", "textinput", "sqlite_migrations"}
+ALWAYS = {"errors", "plugins", "envvars", "textinput", "sqlite_migrations", "probabilities"}
 
 # What each part may import, besides itself and ALWAYS.
 ALLOWED = {

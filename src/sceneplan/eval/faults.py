@@ -31,7 +31,7 @@ from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
 
-KINDS = ("moved", "grasp", "stuck", "blocked")
+KINDS = Faults.names()
 
 
 @dataclass

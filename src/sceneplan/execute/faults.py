@@ -18,60 +18,23 @@ Faults(moved=0.3, grasp=0.1, stuck=0.0, blocked=0.0)
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 
-from sceneplan.errors import BadInputError
-
-KINDS = ("moved", "grasp", "stuck", "blocked")
+from sceneplan.probabilities import Probabilities
 
 
 @dataclass(frozen=True)
-class Faults:
-    """The probability of each fault kind."""
+class Faults(Probabilities):
+    """The probability of each fault kind; `parse` reads `kind:p,...`, `str` writes it."""
+
+    NOUN = "fault"
+    SOURCE = "--faults"
 
     moved: float = 0.0
     grasp: float = 0.0
     stuck: float = 0.0
     blocked: float = 0.0
 
-    @classmethod
-    def parse(cls, spec: str | None) -> Faults:
-        """`kind:p,...` (kinds: moved, grasp, stuck, blocked); '' or 'none' is no fault."""
-        text = (spec or "").strip()
-        if text.lower() in ("", "none"):
-            return cls()
-        values: dict[str, float] = {}
-        for part in text.split(","):
-            kind, sep, number = (p.strip() for p in part.strip().partition(":"))
-            if kind not in KINDS:
-                raise BadInputError(
-                    f"unknown fault '{kind}' in --faults {spec!r}; the faults are "
-                    + ", ".join(KINDS)
-                    + " (e.g. moved:0.3,grasp:0.1)"
-                )
-            try:
-                p = float(number) if sep else float("nan")
-            except ValueError:
-                p = float("nan")
-            if not 0.0 <= p <= 1.0:
-                raise BadInputError(
-                    f"fault '{kind}' in --faults {spec!r} needs a probability from 0 to 1, "
-                    f"e.g. {kind}:0.1"
-                )
-            if kind in values:
-                raise BadInputError(f"fault '{kind}' is given twice in --faults {spec!r}")
-            values[kind] = p
-        return cls(**values)
 
-    def __str__(self) -> str:
-        parts = [
-            f"{f.name}:{getattr(self, f.name):g}" for f in fields(self) if getattr(self, f.name)
-        ]
-        return ",".join(parts) or "none"
-
-    def to_dict(self) -> dict[str, float]:
-        return asdict(self)
-
-    @property
-    def any(self) -> bool:
-        return any(asdict(self).values())
+KINDS = Faults.names()
+"""The fault kinds, in order: moved, grasp, stuck, blocked."""

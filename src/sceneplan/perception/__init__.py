@@ -31,6 +31,7 @@ from sceneplan.errors import BadInputError
 from sceneplan.perception.base import LOOK_RELATIONS, Perception
 from sceneplan.perception.names import NameMatcher, match_category, normalise
 from sceneplan.perception.simulated import PRESETS, Noise, SimulatedPerception
+from sceneplan.probabilities import is_probability
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
@@ -52,7 +53,7 @@ KINDS = ("simulated", "vlm")
 
 
 def _allowed() -> str:
-    knobs = ", ".join([*Noise.knobs(), "swap", "seed"])
+    knobs = ", ".join([*Noise.names(), "swap", "seed"])
     return (
         f"use simulated, simulated:PRESET (presets: {', '.join(PRESETS)}), "
         f"simulated:[PRESET,]KEY=VALUE,... (keys: {knobs}; noise values 0 to 1; "
@@ -114,13 +115,13 @@ def _simulated(text: str, rest: str) -> SimulatedPerception:
                     f"bad perception '{text}': seed must be a whole number >= 0, got '{value}'"
                 ) from None
             continue
-        if key not in (*Noise.knobs(), "swap"):
+        if key not in (*Noise.names(), "swap"):
             raise BadInputError(f"bad perception '{text}': unknown key '{key}'; {_allowed()}")
         try:
             number = float(value)
         except ValueError:
             number = math.nan
-        if not 0.0 <= number <= 1.0:
+        if not is_probability(number):
             raise BadInputError(
                 f"bad perception '{text}': {key} must be a number from 0 to 1, got '{value}'"
             )

@@ -37,12 +37,13 @@ import random
 import weakref
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.perception.base import Perception
 from sceneplan.perception.names import NameMatcher, normalise, synonyms
+from sceneplan.probabilities import Probabilities
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import visible
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
@@ -54,8 +55,10 @@ MAX_HALLUCINATIONS = 3
 
 
 @dataclass(frozen=True)
-class Noise:
+class Noise(Probabilities):
     """How often a simulated perception errs, per object (module doc); all 0 is perfect."""
+
+    NOUN = "noise knob"
 
     miss: float = 0.0
     swap_on: float = 0.0
@@ -65,35 +68,23 @@ class Noise:
     hallucinate: float = 0.0
     synonym: float = 0.0
 
-    def __post_init__(self) -> None:
-        for knob in fields(self):
-            value = getattr(self, knob.name)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise BadInputError(f"noise {knob.name} must be a number, got {value!r}")
-            if not 0.0 <= value <= 1.0:  # also refuses nan
-                raise BadInputError(f"noise {knob.name} must be between 0 and 1, got {value!r}")
-
-    @classmethod
-    def knobs(cls) -> tuple[str, ...]:
-        """The knobs' names, in order."""
-        return tuple(knob.name for knob in fields(cls))
-
     def with_(self, **changes: float) -> Noise:
         """A copy with some knobs changed; `swap` sets both swap knobs."""
         if "swap" in changes:
             swap = changes.pop("swap")
             changes = {"swap_on": swap, "swap_inside": swap, **changes}
-        unknown = sorted(set(changes) - set(self.knobs()))
+        unknown = sorted(set(changes) - set(self.names()))
         if unknown:
             raise BadInputError(
                 f"unknown noise knob(s) {', '.join(unknown)}; knobs: "
-                f"{', '.join(self.knobs())}, swap (both swaps)"
+                f"{', '.join(self.names())}, swap (both swaps)"
             )
         return replace(self, **changes)
 
     @property
     def perfect(self) -> bool:
-        return not any(asdict(self).values())
+        """Whether every knob is 0: each observation is exact."""
+        return not self.any
 
 
 PRESETS: dict[str, Noise] = {
@@ -181,7 +172,7 @@ def describe(noise: Noise, seed: int = 0) -> str:
     ('simulated:gpt4o-like,seed=3', 'simulated:miss=0.25', 'simulated:perfect')
     """
     preset = next((name for name, values in PRESETS.items() if values == noise), None)
-    parts = [preset] if preset else [f"{k}={v:g}" for k, v in asdict(noise).items() if v]
+    parts = [preset] if preset else noise.pairs("=")
     if seed and not noise.perfect:
         parts.append(f"seed={seed}")
     return "simulated:" + ",".join(parts)
