@@ -287,3 +287,24 @@ def test_relaxed_run_of_an_executable_plan_is_the_run(sim):
     assert relaxed.final_state.agent_at == "kitchen"  # stopped at done
     assert start.changes() == sim.initial_state().changes()  # the input is not changed
     assert relaxed.to_dict() == {"ignored": [], "skipped": []}
+
+
+@pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph", "alfworld"])
+def test_the_action_that_ends_a_plan_is_the_vocabularys_one_parameterless_plan_ender(vocabulary):
+    from sceneplan.world.domain import end_schema, get_vocabulary
+
+    enders = [s for s in get_vocabulary(vocabulary).values() if s.ends_plan and not s.params]
+    assert [end_schema(vocabulary)] == enders
+    assert Simulator(kitchen(), vocabulary).end_action().name == enders[0].name
+
+
+def test_a_vocabulary_without_a_plan_ender_is_refused_by_name(monkeypatch):
+    from sceneplan.world.domain import VOCABULARIES, end_schema, get_vocabulary
+
+    kept = {n: s for n, s in get_vocabulary("sayplan").items() if not s.ends_plan}
+    monkeypatch.setitem(VOCABULARIES, "endless", kept)
+    message = "the vocabulary endless has no action that ends a plan"
+    with pytest.raises(UnsupportedError, match=message):
+        end_schema("endless")
+    with pytest.raises(UnsupportedError, match=message):
+        Simulator(kitchen(), "endless").end_action()

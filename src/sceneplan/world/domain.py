@@ -759,6 +759,15 @@ def plan_enders() -> frozenset[str]:
     )
 
 
+def end_schema(vocabulary: str) -> ActionSchema:
+    """The action that ends a plan in `vocabulary` (`done`): its parameterless plan ender.
+    An UnsupportedError names a vocabulary that has none (or that is not known)."""
+    for schema in get_vocabulary(vocabulary).values():
+        if not schema.params and schema.ends_plan:
+            return schema
+    raise UnsupportedError(f"the vocabulary {vocabulary} has no action that ends a plan")
+
+
 def vocabulary_in(name: str, graph: SceneGraph) -> str:
     """The vocabulary a run of `name` uses in `graph`: its two-handed form (`TWO_HANDED`)
     where the graph's agent has two hands, else `name` itself."""

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_action, parse_plan
-from sceneplan.world.domain import ActionSchema, get_vocabulary, vocabulary_in
+from sceneplan.world.domain import ActionSchema, end_schema, get_vocabulary, vocabulary_in
 from sceneplan.world.primitives import EFFECTS, TESTS, Cause, Effect, RobotSkill
 from sceneplan.world.state import WorldState
 
@@ -288,11 +288,8 @@ class Simulator:
         return schema is not None and schema.ends_plan
 
     def end_action(self) -> Action:
-        """The action that ends a plan in this vocabulary."""
-        for schema in self.schemas.values():
-            if not schema.params and schema.ends_plan:
-                return Action(schema.name)
-        raise UnsupportedError(f"the vocabulary {self.vocabulary} has no action that ends a plan")
+        """The action that ends a plan in this vocabulary (`domain.end_schema`)."""
+        return Action(end_schema(self.vocabulary).name)
 
     def action_for(self, state: WorldState, skill: RobotSkill) -> Action | None:
         """The action of this vocabulary whose robot face is `skill` in `state` (the robot

@@ -64,7 +64,7 @@ from sceneplan.importers.capabilities import (
 )
 from sceneplan.importers.virtualhome.scene import Scene
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import TWO_HANDED, ActionSchema, get_vocabulary
+from sceneplan.world.domain import TWO_HANDED, ActionSchema, end_schema, get_vocabulary
 
 __all__ = ["parse_program", "translate_goal", "translate_program", "verbs"]
 
@@ -284,7 +284,7 @@ class _Program:
     ) -> None:
         self.where = dict(room_of)
         self.here = room_of["agent"]
-        self.actions = get_vocabulary(vocabulary)
+        self.vocabulary = vocabulary
         self.verbs = verbs(vocabulary)
         self.hands = 2 if two_handed else 1
         self.holding = list(scene.held)
@@ -302,8 +302,7 @@ class _Program:
 
     def finished(self) -> list[str]:
         """The plan, ended by the vocabulary's action that ends a plan (`done()`)."""
-        end = next(s for s in self.actions.values() if s.ends_plan and not s.params)
-        return [*self.plan, str(Action(end.name))]
+        return [*self.plan, str(Action(end_schema(self.vocabulary).name))]
 
     def go(self, room: str) -> None:
         if room != self.here:
