@@ -20,6 +20,7 @@ from sceneplan.planners import (
     get_planner,
     planner_class,
 )
+from sceneplan.planners.observing import PartialOptions
 from sceneplan.planners.outcome import classify
 from sceneplan.world import Cause
 from sceneplan.world.task import Task
@@ -213,3 +214,55 @@ def test_observe_partial_picks_the_planners_algorithm_on_memory_under_the_same_n
     assert partial.actions == "lookplangraph"  # the vocabulary that looks
     direct = planner_class(name)({"observe": "partial"})  # as the CLI builds it
     assert type(direct) is type(partial)
+
+
+class CountedOptions(PartialOptions):
+    """SayPlan's partial-observation options, counting each time they are read."""
+
+    reads: ClassVar[list[dict]] = []
+
+    @classmethod
+    def build(cls, planner, values):
+        cls.reads.append(dict(values))
+        return super().build(planner, values)
+
+
+class Counted(Planner):
+    name = "counted"
+    needs_llm = False
+    Options = CountedOptions
+    on_memory = "CountedOnMemory"
+
+    async def _run(self, run):
+        run.episode.plan = ["done"]
+
+
+class CountedOnMemory(Counted):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("given", "values", "chosen"),
+    [
+        (None, {}, Counted),
+        ({"observe": "partial"}, {}, CountedOnMemory),
+        (None, {"observe": "partial", "memory": "prior"}, CountedOnMemory),
+        (None, {"perception": "simulated:miss=0.2"}, Counted),
+    ],
+)
+def test_a_planner_that_may_plan_on_memory_reads_its_options_once(given, values, chosen):
+    CountedOptions.reads.clear()
+    planner = Counted(given, **values)
+    assert type(planner) is chosen
+    assert len(CountedOptions.reads) == 1
+    assert planner.options.changed() == {**(given or {}), **values}
+    assert planner.perception is None  # a spec is an option, not a Perception
+
+
+def test_bad_options_of_a_planner_that_may_plan_on_memory_are_one_error_read_once():
+    CountedOptions.reads.clear()
+    with pytest.raises(BadInputError, match=r"^planner 'counted': no option 'depth'; options"):
+        Counted(observe="partial", depth=3)
+    assert len(CountedOptions.reads) == 1
+    with pytest.raises(BadInputError, match="planner 'sayplan': option 'observe'"):
+        get_planner("sayplan", observe="sideways")

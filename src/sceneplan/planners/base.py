@@ -242,12 +242,15 @@ class Planner(ABC):
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """A planner of this class, or of its `on_memory` class when the options (`__init__`'s
         arguments) plan on memory: `sayplan[observe=partial]` is SayPlan's algorithm on
-        memory, under the same name."""
+        memory, under the same name. The options that choose are read here, once: `__init__`
+        keeps them."""
         if cls.on_memory is None:
             return super().__new__(cls)
-        probe = super().__new__(cls)
-        Planner.__init__(probe, *args, **kwargs)  # the options, validated
-        return super().__new__(cls.on_memory_class() if probe.options.partial else cls)
+        kwargs.pop("on_event", None)  # a hook, not an option
+        options = cls._read_options(*args, **kwargs)
+        planner = super().__new__(cls.on_memory_class() if options.partial else cls)
+        planner.options = options
+        return planner
 
     def __init__(
         self,
@@ -257,12 +260,25 @@ class Planner(ABC):
         perception: Perception | str | None = None,
         **values: Any,
     ) -> None:
-        given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
-        if isinstance(perception, str):  # a spec: the `perception` option
-            values["perception"], perception = perception, None
-        self.options = self.Options.build(self.name, {**given, **values})
+        if "options" not in vars(self):  # else `__new__` read them to choose the class
+            self.options = self._read_options(options, perception=perception, **values)
         self.on_event = on_event
-        self.perception = perception
+        self.perception = None if isinstance(perception, str) else perception
+
+    @classmethod
+    def _read_options(
+        cls,
+        options: PlannerOptions | Mapping[str, Any] | None = None,
+        *,
+        perception: Perception | str | None = None,
+        **values: Any,
+    ) -> PlannerOptions:
+        """The options `__init__`'s arguments give, validated against `Options` (a
+        BadInputError names the bad one); a `perception` spec string is an option."""
+        given = options.model_dump() if isinstance(options, BaseModel) else dict(options or {})
+        if isinstance(perception, str):
+            values["perception"] = perception
+        return cls.Options.build(cls.name, {**given, **values})
 
     @classmethod
     def on_memory_class(cls) -> type[Self]:
