@@ -7,7 +7,7 @@ import pytest
 
 from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.goal_compile import compile_goal
-from sceneplan.symbolic.grounding import Grounder
+from sceneplan.symbolic.grounding import Grounder, exclusive_key
 from sceneplan.symbolic.scope import full_scope
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import LOOKPLANGRAPH, SAYPLAN, Simulator, WorldState, parse_goal
@@ -135,3 +135,25 @@ def test_the_lookplangraph_vocabulary_is_plannable():
     assert {"go_to", "pick_up", "put_inside", "turn_on"} <= set(names)
     final = Simulator(GRAPH, "lookplangraph").run(result.plan)
     assert parse_goal(goal, GRAPH).holds(final)
+
+
+def test_no_ground_action_wants_two_facts_that_never_hold_together():
+    """The grounder reaches a target through any chain, so the held box gets variants of
+    `release_in(box, box)` in which it is also inside the cabinet: they never run, and
+    h_FF would take them as shortcuts (cook_kabobs: a pour from a held plate onto kabobs
+    reached through that plate on the grill). The built task has none of them."""
+    for vocabulary in ("sayplan", "lookplangraph", "lookplangraph_two_hands"):
+        goal = ground(parse_goal("inside_of(soup, box)", GRAPH), GRAPH)
+        task = build_task(WorldState(GRAPH), full_scope(GRAPH), goal, vocabulary=vocabulary)
+        assert not isinstance(task, bool)
+        for action in task.actions:
+            for pre, neg in [(action.pre, action.neg)] + [
+                (action.pre | e.pre, action.neg | e.neg) for e in action.effects
+            ]:
+                keys = [exclusive_key(task.facts[f]) for f in pre]
+                keys = [k for k in keys if k is not None]
+                assert len(keys) == len(set(keys)), (vocabulary, action.name)
+                assert pre.isdisjoint(neg), (vocabulary, action.name)
+        # pruning kept every action that can run: the goal is still reached
+        problem = PlanningProblem(GRAPH, "inside_of(soup, box)", vocabulary=vocabulary)
+        assert solve(problem, planner="gbfs").ok

@@ -12,6 +12,9 @@ from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import packaged_tasks
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.symbolic import lapkt_backend
+from sceneplan.symbolic.build import build_task
+from sceneplan.symbolic.gbfs import CompiledTask, fact_mask
+from sceneplan.symbolic.scope import full_scope
 from sceneplan.symbolic.solver import (
     BACKENDS,
     DEFAULT_PLANNER,
@@ -20,10 +23,13 @@ from sceneplan.symbolic.solver import (
     SolveStatus,
     available_backends,
     get_backend,
+    positive_task,
     solve,
 )
-from sceneplan.world import Simulator, parse_action, parse_goal
+from sceneplan.world import Simulator, WorldState, parse_action, parse_goal
+from sceneplan.world.goal_forms import ground
 from sceneplan.world.setup import with_facts
+from scenes import kitchen
 
 HAS_LAPKT = importlib.util.find_spec("lapkt") is not None
 PLANNERS = [
@@ -272,3 +278,28 @@ def test_a_goal_no_action_can_complete_is_proved_unsolvable_without_search():
     # the same goal where something does heat inside the fridge's place: solved
     result = solve(PlanningProblem(graph, "hot(noodles) and inside_of(noodles, microwave)"))
     assert_verified(graph, result)
+
+
+def test_the_searched_task_counts_what_a_negative_precondition_asks():
+    """Soup in the closed fridge: the delete relaxation ignores `not closed(fridge)`, so
+    h_FF leaves out the opening; written as `open(fridge)` (open and closed are
+    complements: exactly one holds in every reachable state), the opening is counted,
+    and it is among the preferred actions once the fridge is accessed."""
+    graph = kitchen()
+    state = WorldState(graph)
+    goal = ground(parse_goal("ontop_of(soup, bench)", graph), graph)
+    plain = build_task(state, full_scope(graph), goal)
+    assert not isinstance(plain, bool)
+    positive = positive_task(plain)
+    assert [a.name for a in positive.actions] == [a.name for a in plain.actions]  # same plans
+    closed = plain.facts.index(("state", "closed", "fridge"))
+    assert any(closed in a.neg for a in plain.actions)
+    assert not any(closed in a.neg for a in positive.actions)
+    start = fact_mask(plain.init)
+    h_plain, _ = CompiledTask(plain).h_ff(start)
+    h_positive, _ = CompiledTask(positive).h_ff(start)
+    assert h_positive == h_plain + 1  # open(fridge)
+    at_fridge = next(a for a in positive.actions if a.name.startswith("access(fridge)"))
+    there = CompiledTask(positive).successor(start, positive.actions.index(at_fridge))
+    _, preferred = CompiledTask(positive).h_ff(there)
+    assert any(positive.actions[i].name.startswith("open(fridge)") for i in preferred)
