@@ -290,7 +290,7 @@ def test_the_searched_task_counts_what_a_negative_precondition_asks():
     goal = ground(parse_goal("ontop_of(soup, bench)", graph), graph)
     plain = build_task(state, full_scope(graph), goal)
     assert not isinstance(plain, bool)
-    positive = positive_task(plain)
+    positive, _ = positive_task(plain)
     assert [a.name for a in positive.actions] == [a.name for a in plain.actions]  # same plans
     closed = plain.facts.index(("state", "closed", "fridge"))
     assert any(closed in a.neg for a in plain.actions)

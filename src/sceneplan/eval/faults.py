@@ -26,12 +26,11 @@ from sceneplan.errors import BadInputError
 from sceneplan.eval.plots import require_matplotlib
 from sceneplan.eval.store import options_key
 from sceneplan.execute import ExecutionSettings, Faults, get_robot, run_plan
+from sceneplan.execute.faults import KINDS
 from sceneplan.execute.run import believed, check_robot, plan_on_memory, stream_of
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
-
-KINDS = Faults.names()
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sceneplan.symbolic.goal_compile import PLAYING, compile_goal
-from sceneplan.symbolic.grounding import Grounder, exclusive_key
+from sceneplan.symbolic.grounding import Exclusion, Grounder
 from sceneplan.symbolic.scope import Scope
 from sceneplan.symbolic.task import CondEffect, FactTable, GroundAction, GroundTask
 from sceneplan.world.actions import Action
@@ -85,8 +85,8 @@ def build_task(
     for schema in schemas.values():
         for args in grounder.arguments(schema):
             actions.extend(grounder.ground_schema(schema, args))
-    exclusive = _Exclusive(facts)
-    actions = [a for a in map(exclusive.possible, actions) if a is not None]
+    exclusion = Exclusion(facts.facts)
+    actions = [p for a in actions if (p := _possible(a, exclusion)) is not None]
     init = set(map(facts, grounder.initial_facts() | reached))
     if phase:
         playing = facts(PLAYING)
@@ -104,10 +104,10 @@ def build_task(
     return task
 
 
-class _Exclusive:
-    """Drops what no reachable state lets run: a ground action, or a conditional effect,
-    whose condition wants two facts that never hold together (`grounding.exclusive_key`:
-    an object held and on a table; a door open and closed), or a fact and its absence.
+def _possible(action: GroundAction, exclusion: Exclusion) -> GroundAction | None:
+    """The action without its conditional effects that never fire; None if it never runs:
+    its condition wants two facts that never hold together (`grounding.Exclusion`: an
+    object held and on a table; a door open and closed), or a fact and its absence.
 
     The grounder builds one variant per way of reaching each argument, so a pour from
     a held plate onto kabobs gets variants in which the kabobs are reached through that
@@ -115,37 +115,14 @@ class _Exclusive:
     them for the cheapest way to its goal, and greedy search then wanders on a plateau
     (cook_kabobs: 16,000 evaluations at h = 3, 12 s).
     """
-
-    def __init__(self, facts: FactTable) -> None:
-        self.facts = facts
-        self.keys: dict[int, tuple | None] = {}
-
-    def key(self, fact: int) -> tuple | None:
-        if fact not in self.keys:
-            self.keys[fact] = exclusive_key(self.facts.facts[fact])
-        return self.keys[fact]
-
-    def clash(self, pos: frozenset[int], neg: frozenset[int]) -> bool:
-        """Whether a condition wanting `pos` and none of `neg` never holds."""
-        if not pos.isdisjoint(neg):
-            return True
-        seen: set[tuple] = set()
-        for fact in pos:
-            key = self.key(fact)
-            if key is not None:
-                if key in seen:
-                    return True
-                seen.add(key)
-        return False
-
-    def possible(self, action: GroundAction) -> GroundAction | None:
-        """The action without its conditional effects that never fire; None if it never runs."""
-        if self.clash(action.pre, action.neg):
-            return None
-        effects = [
-            e for e in action.effects if not self.clash(action.pre | e.pre, action.neg | e.neg)
-        ]
-        return _with_effects(action, effects)
+    if exclusion.contradicts(action.pre, action.neg):
+        return None
+    effects = [
+        e
+        for e in action.effects
+        if not exclusion.contradicts(action.pre | e.pre, action.neg | e.neg)
+    ]
+    return _with_effects(action, effects)
 
 
 def _requiring(action: GroundAction, fact: int) -> GroundAction:

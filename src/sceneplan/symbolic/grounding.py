@@ -68,6 +68,35 @@ def exclusive_key(fact: Fact) -> tuple | None:
     return None
 
 
+class Exclusion:
+    """Which conditions never hold, over facts numbered as in `facts` (a task's, or a
+    `FactTable`'s list while it grows): one wanting a fact and its absence, or two facts
+    of one exclusive key (`exclusive_key`). Keys are worked out once per fact."""
+
+    def __init__(self, facts: list[Fact]) -> None:
+        self.facts = facts
+        self.keys: dict[int, tuple | None] = {}
+
+    def key(self, fact: int) -> tuple | None:
+        """The exclusive key of fact number `fact`."""
+        if fact not in self.keys:
+            self.keys[fact] = exclusive_key(self.facts[fact])
+        return self.keys[fact]
+
+    def contradicts(self, pos: frozenset[int] | set[int], neg: frozenset[int] | set[int]) -> bool:
+        """Whether no state has every fact of `pos` and none of `neg`."""
+        if not pos.isdisjoint(neg):
+            return True
+        seen: set[tuple] = set()
+        for fact in pos:
+            key = self.key(fact)
+            if key is not None:
+                if key in seen:
+                    return True
+                seen.add(key)
+        return False
+
+
 class Grounder:
     """Ground actions and chains for one world state and scope."""
 

@@ -8,7 +8,7 @@ each choice of which of the action's conditional effects on the goal fire (an
 effect that does not fire has a condition false: when all but one fact of its
 condition must hold, that one must not; when all must, the choice is out),
 and looks for a contradiction in what must hold before: a fact wanted true and
-false, two facts that never hold together (`grounding.exclusive_key`: an
+false, two facts that never hold together (`grounding.Exclusion`: an
 object in two places; a word and its opposite), or a fact that never changes
 wanted otherwise (`static_facts`). If every case contradicts itself, no plan
 reaches the goal. Sound, not complete: one regression step only.
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import product
 
-from sceneplan.symbolic.grounding import exclusive_key
+from sceneplan.symbolic.grounding import Exclusion
 from sceneplan.symbolic.task import CondEffect, GroundAction, GroundTask
 
 # An action with more conditional effects on the goal than this is not regressed (2^n cases)
@@ -55,17 +55,12 @@ def never_reached(task: GroundTask) -> bool:
     if goal & goal_neg:
         return True
     every, never = static_facts(task)
-    keys = [exclusive_key(f) for f in task.facts]
+    exclusion = Exclusion(task.facts)
 
     def consistent(pos: set[int], neg: set[int]) -> bool:
-        if pos & neg or pos & never or neg & every:
+        if pos & never or neg & every:
             return False
-        seen: dict[tuple, int] = {}
-        for f in pos:
-            key = keys[f]
-            if key is not None and seen.setdefault(key, f) != f:
-                return False
-        return True
+        return not exclusion.contradicts(pos, neg)
 
     touched = goal | goal_neg
     for a in task.actions:

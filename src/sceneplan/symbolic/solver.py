@@ -263,9 +263,9 @@ def _solve(
         if isinstance(task, bool):
             continue  # decided False here: nothing in this scope can change it
         result.stats.update(task.stats)
-        task = positive_task(task)
+        task, complement = positive_task(task)
         remaining = timeout - (t1 - started)
-        outcome, searched = _search(backend, task, max(remaining, 0.001), result.stats)
+        outcome, searched = _search(backend, task, complement, max(remaining, 0.001), result.stats)
         result.search_s += time.perf_counter() - t1
         result.stats.update(expanded=outcome.expanded, evaluated=outcome.evaluated)
         if outcome.status == "timeout":
@@ -317,10 +317,15 @@ STALL_WORK = 2_000_000
 
 
 def _search(
-    backend: Backend, task: GroundTask, timeout: float, stats: dict[str, Any]
+    backend: Backend,
+    task: GroundTask,
+    complement: dict[int, int],
+    timeout: float,
+    stats: dict[str, Any],
 ) -> tuple[SearchOutcome, GroundTask]:
     """The back end's search, and the task its plan is for: on a disjunctive goal where
-    search stalls, that of a committed goal.
+    search stalls, that of a committed goal. `task` is written with positive conditions
+    (`positive_task`), whose `complement` pairs also rewrite a committed goal.
 
     A goal is first checked for a consistent choice of one disjunct per
     disjunction (`goal_compile.commit_goal`; a plain conjunction has one choice,
@@ -354,7 +359,6 @@ def _search(
     first = backend.search(task, timeout, max_stall=stall)  # type: ignore[call-arg]
     if first.status != "limit":
         return first, task
-    complement = complementary_pairs(task, _word_pairs(task))
     costs = CompiledTask(task).fact_costs(fact_mask(task.init))
     index = {fact: i for i, fact in enumerate(task.facts)}
     commitment = commit_goal(
@@ -376,13 +380,15 @@ def _search(
     return SearchOutcome(third.status, third.plan, *spent), task
 
 
-def positive_task(task: GroundTask) -> GroundTask:
+def positive_task(task: GroundTask) -> tuple[GroundTask, dict[int, int]]:
     """The task with each negative condition that has a complement written positively
-    (`task.positive_conditions`): the same plans, but the delete relaxation now counts
-    what a negative precondition asks (a closed cabinet costs its opening). Without it,
-    greedy search wanders on plateaus: cleaning_up_after_an_event evaluated 14,651 states
-    at h = 3, with the relaxed plan taking a cup out of a closed cabinet; with it, 152."""
-    return positive_conditions(task, complementary_pairs(task, _word_pairs(task)))
+    (`task.positive_conditions`), and those complements (`task.complementary_pairs`): the
+    same plans, but the delete relaxation now counts what a negative precondition asks (a
+    closed cabinet costs its opening). Without it, greedy search wanders on plateaus:
+    cleaning_up_after_an_event evaluated 14,651 states at h = 3, with the relaxed plan
+    taking a cup out of a closed cabinet; with it, 152."""
+    complement = complementary_pairs(task, _word_pairs(task))
+    return positive_conditions(task, complement), complement
 
 
 def _word_pairs(task: GroundTask) -> list[tuple[int, int]]:
