@@ -44,6 +44,17 @@ ALLOWED = {
     },
     "execute": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "runs"},
     "viewer": {"graph", "world", "nav", "datasets", "planners", "runs", "eval"},
+    "agents": {
+        "graph",
+        "world",
+        "nav",
+        "symbolic",
+        "datasets",
+        "planners",
+        "runs",
+        "eval",
+        "execute",
+    },
 }
 
 

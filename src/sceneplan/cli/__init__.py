@@ -122,6 +122,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "view": ("view", "Write one self-contained HTML page showing a scene graph, or a run on it."),
     "execute": ("execute", "Plan, then run it on a robot: observe, correct the graph, replan."),
+    "mcp": ("mcp", "Serve a scene to LLM agents over MCP: its graph, the simulator, the planner."),
     "graph": ("graph", "Inspect a scene graph: node counts, tokens, and the views an LLM sees."),
     "tasks": ("tasks", "List and show task suites."),
     "llm": ("llm", "Check the chat models sceneplan plans with (see docs/llm.md)."),
@@ -141,6 +142,7 @@ TOPICS: tuple[str, ...] = (
     "view",
 )
 TOPICS += ("execute",)
+TOPICS += ("mcp",)
 
 
 class _Group(TyperGroup):
