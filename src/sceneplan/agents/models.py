@@ -110,6 +110,10 @@ class Solution(BaseModel):
     plan: list[str]
     planner: str
     scope: str
+    grounding_s: float
+    search_s: float
+    validation_s: float
+    stats: dict[str, Any]
     goal: str
     verification: Verdict
     goal_reached: bool
