@@ -6,6 +6,7 @@ free loopback port, shared by the module's HTTP tests.
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import time
@@ -17,7 +18,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client
+from mcp import Client, MCPError
 
 from agent_helpers import command, free_port, stdio
 
@@ -163,9 +164,13 @@ def test_resources_and_prompt(url):
             envs = await client.read_resource("sceneplan://environments")
             task = await client.read_resource("sceneplan://tasks/planning-simple-02")
             prompt = await client.get_prompt("sayplan_agent", {"instruction": "Make coffee."})
-            return envs, task, prompt
+            with pytest.raises(MCPError, match="unknown task 'nope'"):
+                await client.read_resource("sceneplan://tasks/nope")
+            suite = await client.read_resource("sceneplan://suites/office-planning")
+            return envs, task, prompt, suite
 
-    envs, task, prompt = anyio.run(main)
+    envs, task, prompt, suite = anyio.run(main)
+    assert len(json.loads(suite.contents[0].text)) == 30
     assert "office" in envs.contents[0].text
     text = task.contents[0].text
     assert '"goal": "inside_of(orange, fridge)"' in text or "orange" in text

@@ -53,12 +53,13 @@ SIMULATED = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_w
 
 
 @contextmanager
-def _as_tool_error() -> Iterator[None]:
-    """Bad input (a `SceneplanError`) as a tool error with the CLI's message."""
+def _reported_as(kind: type[Exception]) -> Iterator[None]:
+    """Bad input (a `SceneplanError`) as the SDK's error `kind` (a tool or resource error),
+    with the CLI's message: the client gets it as the call's error, the server goes on."""
     try:
         yield
     except SceneplanError as exc:
-        raise ToolError(str(exc)) from None
+        raise kind(str(exc)) from None
 
 
 def build_server(session: AgentSession) -> MCPServer[Any]:
@@ -74,19 +75,19 @@ def build_server(session: AgentSession) -> MCPServer[Any]:
     def graph_view() -> View:
         """The scene graph as the agent sees it now: collapsed to its rooms (SayPlan's
         start), with the nodes expanded so far; `memory` lists them."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.view()
 
     @server.tool(annotations=SIMULATED)
     def expand(node: NodeId) -> View:
         """Show the assets and objects of a room (or what a floor or zone holds)."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.expand(node)
 
     @server.tool(annotations=SIMULATED)
     def contract(node: NodeId) -> View:
         """Hide what `expand` showed under a node; it stays in `memory`."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.contract(node)
 
     @server.tool(annotations=READ_ONLY)
@@ -99,7 +100,7 @@ def build_server(session: AgentSession) -> MCPServer[Any]:
     ) -> Found:
         """Nodes whose id contains `query` or whose category is `query`, with their room,
         state and affordances, whether or not the view shows them."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.find(query, kind)
 
     @server.tool(annotations=SIMULATED)
@@ -107,7 +108,7 @@ def build_server(session: AgentSession) -> MCPServer[Any]:
         """Run a plan in the scene-graph simulator: the path planner fills in the poses,
         then every step's preconditions are checked. The feedback names the failing step
         and why. The last plan verified is the agent's answer to a planning task."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.verify_plan(plan)
 
     @server.tool(annotations=READ_ONLY)
@@ -117,14 +118,14 @@ def build_server(session: AgentSession) -> MCPServer[Any]:
     ) -> Solution:
         """A plan that reaches a formal goal (default: this task's), found by the symbolic
         planner and verified; `reason` says why there is none."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.solve(goal, timeout)
 
     @server.tool(annotations=READ_ONLY)
     def check_goal(goal: GoalText | None = None, plan: PlanSteps | None = None) -> GoalCheck:
         """Whether a formal goal (default: this task's) holds at the start, or after a
         plan; `unmet` lists the parts that do not hold."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.check_goal(goal, plan)
 
     @server.tool(annotations=SIMULATED)
@@ -134,7 +135,7 @@ def build_server(session: AgentSession) -> MCPServer[Any]:
         ],
     ) -> Answered:
         """Name the node ids that answer a search instruction ("find me ..."); [] for none."""
-        with _as_tool_error():
+        with _reported_as(ToolError):
             return session.answer(nodes)
 
     if session.robot is not None:
@@ -148,7 +149,7 @@ def build_server(session: AgentSession) -> MCPServer[Any]:
 
         @server.tool(description=about, annotations=acts)
         async def execute(plan: PlanSteps | None = None) -> Execution:
-            with _as_tool_error():
+            with _reported_as(ToolError):
                 return await session.execute(plan)
 
     _resources(server, session)
@@ -177,7 +178,7 @@ def _resources(server: MCPServer[Any], session: AgentSession) -> None:
     @server.resource("sceneplan://suites/{suite}", mime_type="application/json")
     def suite(suite: str) -> str:
         """A suite's tasks: id, family, environment and instruction."""
-        with _as_resource_error():
+        with _reported_as(ResourceError):
             tasks = load_suite(suite)
         fields = {"id", "family", "environment", "instruction"}
         return json.dumps([t.model_dump(mode="json", include=fields) for t in tasks])
@@ -185,7 +186,7 @@ def _resources(server: MCPServer[Any], session: AgentSession) -> None:
     @server.resource("sceneplan://tasks/{task_id}", mime_type="application/json")
     def task(task_id: str) -> str:
         """A task's instruction and formal goal (what an agent is given, not its answers)."""
-        with _as_resource_error():
+        with _reported_as(ResourceError):
             return json.dumps(task_brief(get_task(task_id)))
 
     @server.resource("sceneplan://task", mime_type="application/json")
@@ -212,15 +213,6 @@ BRIEF = {
 def task_brief(task: Task) -> dict[str, Any]:
     """A task as an agent is given it: its instruction and formal goal, not its answers."""
     return task.model_dump(mode="json", include=BRIEF, exclude_none=True)
-
-
-@contextmanager
-def _as_resource_error() -> Iterator[None]:
-    """Bad input as a resource error with the CLI's message."""
-    try:
-        yield
-    except SceneplanError as exc:
-        raise ResourceError(str(exc)) from None
 
 
 def agent_prompt(session: AgentSession, instruction: str | None = None) -> str:

@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sceneplan.cli import fail, make_console
+from sceneplan.cli.limits import SEED_LIMIT
 from sceneplan.cli.paths import check_output_file
 from sceneplan.errors import BadInputError
 
@@ -100,6 +101,11 @@ FaultsOpt = Annotated[
         help="Faults of the simulated robot (--robot sim): moved:P,grasp:P,stuck:P,blocked:P "
         "(or none)."
     ),
+]
+# --seed of the commands that run plans on the simulated robot (`execute`, `mcp --robot sim`)
+SeedOpt = Annotated[
+    int,
+    typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),
 ]
 LlmOpt = Annotated[
     str | None,

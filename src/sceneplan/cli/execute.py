@@ -26,6 +26,7 @@ from sceneplan.cli.common import (
     LlmOpt,
     PlannerOpt,
     PlannerOptionOpt,
+    SeedOpt,
     TraceOpt,
     check_trace,
     console,
@@ -38,7 +39,7 @@ from sceneplan.cli.common import (
     show_episode,
     status_part,
 )
-from sceneplan.cli.limits import MAX_REPLANS_OPTION, SEED_LIMIT
+from sceneplan.cli.limits import MAX_REPLANS_OPTION
 from sceneplan.cli.paths import ForceOpt
 from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.execute import MAX_REPLANS, Faults, execute
@@ -62,10 +63,7 @@ def execute_command(
         ),
     ] = "sim",
     faults: FaultsOpt = "none",
-    seed: Annotated[
-        int,
-        typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),
-    ] = 0,
+    seed: SeedOpt = 0,
     open_loop: Annotated[
         bool,
         typer.Option("--open-loop", help="Run the plan as it is and stop at its first failure."),

@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from sceneplan.cli.common import FaultsOpt, err_console
-from sceneplan.cli.limits import MAX_RUNS, SEED_LIMIT
+from sceneplan.cli.common import FaultsOpt, SeedOpt, err_console
+from sceneplan.cli.limits import MAX_RUNS
 from sceneplan.cli.targets import EnvOpt, TaskOpt, TasksOpt
 from sceneplan.errors import BackendUnavailableError, BadInputError
 
@@ -46,10 +46,7 @@ def mcp_command(
         ),
     ] = False,
     faults: FaultsOpt = "none",
-    seed: Annotated[
-        int,
-        typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),
-    ] = 0,
+    seed: SeedOpt = 0,
     out: Annotated[
         str | None,
         typer.Option(
