@@ -102,3 +102,24 @@ def test_every_call_is_recorded_refused_ones_too(tmp_path):
     # the plan reaches no goal: judged as every planner's run is
     assert episode.executable and episode.goal_reached is False and not episode.success
     assert episode.error_type is not None
+
+
+def test_execute_on_a_real_robot_says_so_and_an_unreachable_one_is_an_error_in_the_record():
+    session = AgentSession(resolve(get_task("planning-simple-01")), robot="http://127.0.0.1:9")
+    plan = "goto(jasons_office) > access(cabinet5) > close(cabinet5) > done()"
+
+    async def main() -> tuple[Any, Any, Any]:
+        async with Client(build_server(session)) as client:
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+            ran = await client.call_tool("execute", {"plan": plan})
+            after = await client.call_tool("graph_view", {})
+            return tools["execute"], ran, after
+
+    tool, ran, after = anyio.run(main)
+    assert "The robot is REAL" in (tool.description or "")
+    assert tool.annotations.destructive_hint and tool.annotations.open_world_hint
+    execution = ran.structured_content
+    assert execution["status"] == "error" and execution["goal_reached"] is False
+    assert execution["error"].startswith("cannot reach the robot server at http://127.0.0.1:9")
+    assert not after.is_error  # the server goes on
+    assert session.episode().status.value == "error"

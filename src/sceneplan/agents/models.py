@@ -140,7 +140,8 @@ class Answered(BaseModel):
 class Execution(BaseModel):
     """What the robot did: the closed-loop executor's record (docs/execute.md)."""
 
-    status: str
+    status: str = Field(description="success, failed, or error (the robot could not be used).")
+    error: str | None = Field(None, description="What stopped the run, for status error.")
     goal_reached: bool | None
     steps: list[dict[str, Any]] = Field(description="Every skill run: action, ok, feedback.")
     record: dict[str, Any] = Field(description="The executor's record (Episode extra 'execute').")

@@ -325,6 +325,7 @@ class AgentSession:
             self._executed = executed
         return Execution(
             status=executed.status.value,
+            error=executed.error,
             goal_reached=executed.goal_reached,
             steps=[
                 {"action": s.action, "ok": s.ok, "feedback": s.feedback, "cause": s.cause}
