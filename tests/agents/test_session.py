@@ -1,4 +1,5 @@
-"""The tools' output models have the fields the CLI's `--json` prints for the same thing."""
+"""An agent's session without a server: the tools' outputs have the fields the CLI's `--json`
+prints for the same thing, and a search task's answer is judged as a planner's."""
 
 from __future__ import annotations
 
@@ -47,3 +48,21 @@ def test_a_view_is_sceneplan_graph_show_json_with_a_message():
     # the CLI's view starts from the rooms; the agent's from the planners' initial view,
     # which is the rooms view for the Office graph
     assert view.model_dump(exclude={"message"}) == printed
+
+
+def test_a_search_task_is_judged_on_the_answer_and_the_rooms_expanded():
+    from sceneplan.datasets.tasks import get_task
+
+    task = get_task("office-simple-02")  # the carrot, in the kitchen fridge
+    guessed = AgentSession(resolve(task))
+    assert guessed.answer(["carrot", "unicorn"]).unknown == ["unicorn"]
+    guessed.answer(["carrot"])
+    lucky = guessed.episode()  # right without looking: not found by search
+    assert lucky.answer_correct and lucky.answer_room_explored is False
+
+    searched = AgentSession(resolve(task))
+    searched.expand("kitchen")
+    searched.answer(["carrot"])
+    episode = searched.episode()
+    assert episode.success and episode.answer_correct and episode.answer_room_explored
+    assert episode.explored == ["kitchen"] and episode.search[0].ok
