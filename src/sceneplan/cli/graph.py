@@ -206,7 +206,9 @@ def _node_label(node: Node, *, positions: bool) -> str:
 def _class_option(flag: str, what: str) -> Any:
     """A repeatable option of `graph import` naming object classes that are `what`."""
     return typer.Option(
-        flag, metavar="CLASS", help=f"spark-dsg, mp3d: this class {what} (repeatable)."
+        flag,
+        metavar="CLASS",
+        help=f"stanford3dsg, spark-dsg, mp3d: this class {what} (repeatable).",
     )
 
 

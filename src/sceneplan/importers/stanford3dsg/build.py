@@ -8,8 +8,9 @@
    several parts are joined at the closest pair of rooms; each staircase
    leads through a pose pair to the room above it that it overlaps most.
 3. Objects become assets (immovable furniture and appliances) or objects
-   (movable things) by class (`classes.CLASSES`; an unknown class is guessed
-   from its dataset affordances). Each object is placed on the nearest
+   (movable things) by the shared taxonomy (`importers.taxonomy`, through
+   `classes.class_spec`); an unknown class stays fixed, counted with the
+   `--movable` / `--fixed` hint. Each object is placed on the nearest
    suitable surface of its room within reach; objects with none get a
    derived shelf per room.
 4. Hand-made content (a `Hand`) adds assets, objects, states and attributes.
@@ -25,15 +26,15 @@ from sceneplan.errors import BadInputError
 from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
 from sceneplan.importers.stanford3dsg.classes import (
-    CLASSES,
     PLACEMENT_SURFACES,
     ClassSpec,
     Hand,
     HandAsset,
     HandObject,
-    guess_class,
+    class_spec,
 )
 from sceneplan.importers.stanford3dsg.geometry import Box, point
+from sceneplan.importers.stanford3dsg.repair import repaired
 
 __all__ = ["Builder", "build"]
 
@@ -85,7 +86,12 @@ class Builder:
 
 
 def build(
-    data: dict[str, Any], hand: Hand | None = None, report: ImportReport | None = None
+    data: dict[str, Any],
+    hand: Hand | None = None,
+    report: ImportReport | None = None,
+    *,
+    movable: frozenset[str] = frozenset(),
+    fixed: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """The native-format graph of a Stanford 3DSG file, with `hand`-made content added.
 
@@ -96,7 +102,8 @@ def build(
     if report is not None:
         b.report = report
     _check_data(data)
-    b.classes = _class_table(data, b.report)
+    data = repaired(data, b.report)
+    b.classes = _class_table(data, b.report, movable, fixed)
     b.add({"id": hand.building, "kind": "building"})
     rooms = sorted(data["rooms"], key=lambda r: r["id"])
     floor_letters = sorted({r["floor_number"] for r in rooms})
@@ -107,7 +114,7 @@ def build(
     room_names = _add_rooms(b, rooms, floor_ids)
     _add_doors(b, rooms, room_names, floor_ids)
     _add_stairs(b, rooms, room_names, floor_ids, floor_letters)
-    _check_connected(b)
+    _join_floors(b, rooms, room_names, floor_ids, floor_letters)
 
     objects = sorted(data["objects"], key=lambda o: o["id"])
     data_assets = [o for o in objects if b.classes[o["class_"]].kind == "asset"]
@@ -166,12 +173,25 @@ def _add_doors(
                 name = component[name]
             return name
 
-        def door(a: str, c: str, floor: str = floor, component: dict[str, str] = component):
+        def door(
+            a: str,
+            c: str,
+            floor: str = floor,
+            component: dict[str, str] = component,
+            bridge: bool = False,
+        ) -> None:
             box_a, box_c = b.room_boxes[a], b.room_boxes[c]
             x, y = box_a.contact_centre(box_c)
             z = (box_a.zmin + box_c.zmin) / 2
             pose = b.add_pose(floor, x, y, z)
-            b.report.guessed("door pose: two rooms whose boxes touch")
+            if bridge:
+                b.report.guessed("door pose: joins rooms touching no other to the closest room")
+                b.report.notes.append(
+                    f"{a} and {c} are in two pieces of {floor} no touching rooms join: "
+                    f"joined at their closest point ({box_a.gap(box_c):.1f} m apart)"
+                )
+            else:
+                b.report.guessed("door pose: two rooms whose boxes touch")
             b.links.extend([(a, pose), (c, pose)])
             component[find(a)] = find(c)
 
@@ -188,7 +208,7 @@ def _add_doors(
                 if find(a) != find(c)
             ]
             _, a, c = min(candidates)
-            door(a, c)
+            door(a, c, bridge=True)
 
 
 def _add_stairs(
@@ -225,22 +245,58 @@ def _add_stairs(
         b.links.extend([(stair, bottom), (bottom, top), (target, top)])
 
 
-def _check_connected(b: Builder) -> None:
-    """Fail loudly if some room cannot be reached from the others."""
-    neighbours: dict[str, set[str]] = defaultdict(set)
+def _join_floors(
+    b: Builder,
+    rooms: list[dict],
+    names: dict[int, str],
+    floor_ids: dict[str, str],
+    floor_letters: list[str],
+) -> None:
+    """Join floors no staircase reaches: a stair between the closest rooms of adjacent floors."""
+    piece = {name: name for name in b.room_boxes}
+
+    def find(name: str) -> str:
+        while piece[name] != name:
+            name = piece[name]
+        return name
+
+    for a, c in _room_links(b):
+        piece[find(a)] = find(c)
+    level = {names[r["id"]]: floor_letters.index(r["floor_number"]) for r in rooms}
+    while len({find(name) for name in piece}) > 1:
+        candidates = [
+            (abs(level[a] - level[c]), b.room_boxes[a].gap(b.room_boxes[c]), a, c)
+            for a in piece
+            for c in piece
+            if level[a] < level[c] and find(a) != find(c)
+        ]
+        _, _, lower, upper = min(candidates)
+        low_box, up_box = b.room_boxes[lower], b.room_boxes[upper]
+        x, y = low_box.contact_centre(up_box)
+        bottom = b.add_pose(floor_ids[floor_letters[level[lower]]], x, y, low_box.zmin)
+        top = b.add_pose(floor_ids[floor_letters[level[upper]]], x, y, up_box.zmin)
+        b.links.extend([(lower, bottom), (bottom, top), (upper, top)])
+        b.report.guessed("stair pose: joins a floor no staircase reaches", 2)
+        b.report.notes.append(
+            f"no staircase joins {upper} to {lower}: joined by a stair between them (closest)"
+        )
+        piece[find(lower)] = find(upper)
+
+
+def _room_links(b: Builder) -> list[tuple[str, str]]:
+    """Pairs of rooms joined through poses so far."""
+    rooms_at: dict[str, list[str]] = defaultdict(list)
+    pose_pose = []
     for a, c in b.links:
-        neighbours[a].add(c)
-        neighbours[c].add(a)
-    start = next(iter(b.room_boxes))
-    seen, stack = {start}, [start]
-    while stack:
-        for nxt in neighbours[stack.pop()]:
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    missing = sorted(set(b.room_boxes) - seen)
-    if missing:
-        raise RuntimeError(f"rooms not connected to {start}: {', '.join(missing)}")
+        if a in b.room_boxes:
+            rooms_at[c].append(a)
+        elif c in b.room_boxes:
+            rooms_at[a].append(c)
+        else:
+            pose_pose.append((a, c))
+    pairs = [(r, s) for members in rooms_at.values() for r in members for s in members]
+    pairs += [(r, s) for p, q in pose_pose for r in rooms_at[p] for s in rooms_at[q]]
+    return pairs
 
 
 def _materials(item: dict) -> list[str]:
@@ -442,26 +498,36 @@ def _check_data(data: Any) -> None:
                     f"not a Stanford 3D Scene Graph file: {key}[{index}] has no "
                     f"{', '.join(missing)}"
                 )
-    rooms = {room["id"] for room in data["rooms"]}
-    for item in data.get("objects") or []:
-        if item["parent_room"] not in rooms:
-            raise BadInputError(
-                f"object {item['id']} ({item['class_']}) names room {item['parent_room']}, "
-                "which the file does not have"
-            )
+            for name in ("location", "size"):
+                if not _three_numbers(item[name]):
+                    raise BadInputError(
+                        f"not a Stanford 3D Scene Graph file: {key}[{index}] {name} is "
+                        f"{item[name]!r}, not three numbers (x, y, z)"
+                    )
+    if not data["rooms"]:
+        raise BadInputError("not a Stanford 3D Scene Graph building: its 'rooms' list is empty")
     data.setdefault("objects", [])
 
 
-def _class_table(data: dict[str, Any], report: ImportReport) -> dict[str, ClassSpec]:
-    """The spec of every class in the data: the known table, else a guess from affordances."""
-    table = {}
+def _three_numbers(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 3
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _class_table(
+    data: dict[str, Any], report: ImportReport, movable: frozenset[str], fixed: frozenset[str]
+) -> dict[str, ClassSpec]:
+    """The spec of every class in the data, from the shared taxonomy (`class_spec`)."""
+    table: dict[str, ClassSpec] = {}
     for item in data["objects"]:
         name = item["class_"]
-        if name in table:
-            continue
-        if name in CLASSES:
-            table[name] = CLASSES[name]
-        else:
-            table[name] = guess_class(name, item.get("action_affordance") or [])
-            report.guessed(f"class not in the table, {table[name].kind} by its affordances")
+        if name not in table:
+            table[name], why = class_spec(name, movable, fixed)
+            if why:
+                count = sum(other["class_"] == name for other in data["objects"])
+                kind = "movable object" if table[name].kind == "object" else "fixed asset"
+                report.guessed(f"object -> {kind}: {why}", count)
     return table
