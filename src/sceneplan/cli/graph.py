@@ -234,9 +234,10 @@ def import_command(
         str | None,
         typer.Option(
             "--labelspace",
-            metavar="FILE",
-            help="spark-dsg: the object classes of a file without a labelspace (Hydra's "
-            "label-space YAML, a label: name mapping, or uhumans2, the default).",
+            metavar="NAME|FILE",
+            help="spark-dsg: the object classes of a file without a labelspace: one of Hydra's "
+            "label spaces by name (mpcat40, ade20k_mp3d, uhumans2, ...) or a label-space YAML "
+            "(Hydra's, or a label: name mapping).",
         ),
     ] = None,
     movable: Annotated[list[str] | None, _class_option("--movable", "can be picked up")] = None,
