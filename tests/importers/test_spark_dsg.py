@@ -249,3 +249,23 @@ def test_a_node_named_by_its_class_in_a_file_without_labelspace():
     assert mug.kind is NodeKind.OBJECT and mug.category == "mug"
     assert imported.graph.node("agent").parent == "kitchen"  # no agent node: the first room
     assert any("no agent node" in note for note in imported.report.notes)
+
+
+def test_pieces_hydra_left_apart_are_joined_where_its_own_edges_reach(tmp_path):
+    g = scenes.house()  # places 0..5 in a chain; its longest place edge is 3 m
+    scenes.add_room(g, 3, 1, [14, 0, 0])
+    scenes.add_place(g, 7, [12.5, 0, 0])  # 2.5 m from the living room's place p5
+    g.insert_edge(scenes.P(7), scenes.R(3))
+    scenes.add_room(g, 4, 2, [40, 0, 0])
+    scenes.add_place(g, 8, [40, 0, 0])  # 27.5 m from anything
+    g.insert_edge(scenes.P(8), scenes.R(4))
+    out = tmp_path / "o.json"
+    result = cli("graph", "import", "--from", "spark-dsg", scenes.save(g, tmp_path / "h.json"), out)
+    assert result.exit_code == 0, result.output
+    graph = load(out)
+    assert graph.linked("pose5", "pose7")
+    assert "pose5 - pose7: joins two pieces no edge of the file joins (2.5 m apart" in result.output
+    assert "hallway4 stay apart: no place of theirs is within 3.0 m" in result.output
+    check = cli("graph", "check", out)
+    assert check.exit_code == 1 and "cannot reach 1 room(s)" in check.output
+    assert "hallway4" in check.output

@@ -16,6 +16,7 @@ from sceneplan.errors import BadInputError
 from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
 from sceneplan.importers.spark_dsg import labelspaces
+from sceneplan.importers.spark_dsg.pieces import join_pieces
 from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
 
 __all__ = ["Options", "convert_nodes", "kept_ids", "symbol_of"]
@@ -82,6 +83,13 @@ class _Conversion:
         self._buildings_and_rooms()
         self.place_room = self._place_rooms()
         self._poses_and_links()
+        join_pieces(
+            {self.ids[n]: self.position(n) for n in (*self.of("room"), *self.place_room)},
+            self.links,
+            {self.ids[r] for r in self.of("room")},
+            {self.ids[p] for p in self.place_room},
+            report,
+        )
         self._objects()
         self._robot()
 
