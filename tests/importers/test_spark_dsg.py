@@ -269,3 +269,17 @@ def test_pieces_hydra_left_apart_are_joined_where_its_own_edges_reach(tmp_path):
     check = cli("graph", "check", out)
     assert check.exit_code == 1 and "cannot reach 1 room(s)" in check.output
     assert "hallway4" in check.output
+
+
+def test_labels_only_one_packaged_space_names_are_read_with_it_said_first(tmp_path):
+    g = spark_dsg.DynamicSceneGraph()
+    scenes.add_room(g, 0, None, [0, 0, 0])
+    scenes.add_place(g, 0, [0, 0, 0])
+    g.insert_edge(scenes.P(0), scenes.R(0))
+    scenes.add_object(g, 0, 120, [0, 0, 1], place=0)  # 120: only ADE20K's full space has it
+    src = scenes.save(g, tmp_path / "nolabels.json")
+    result = cli("graph", "import", "--from", "spark-dsg", src, tmp_path / "o.json")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[1]  # after "wrote ..."
+    assert first.startswith("spark-dsg: ") and "Hydra's ade20k_full label space" in first
+    assert "food120" not in result.output and load(tmp_path / "o.json").node("food0")

@@ -6,10 +6,12 @@ brings `spark_dsg`. Rules (docs/importers.md counts each in the report):
 
 - buildings -> the building (and one floor); rooms -> rooms, named by their
   `name` (any script) or their labelspace class and symbol index
-  (`kitchen0`), else `room<i>`; places -> poses, in the room that the
-  fewest place hops lead to; places no path leads from to a room, and mesh
-  places, are dropped and counted;
-- links: place-place, place-room and room-room edges;
+  (`kitchen0`), else `room<i>`; places (3D, and 2D: partition 1) -> poses,
+  in the room that the fewest place hops lead to; places no path leads from
+  to a room are dropped and counted;
+- links: place-place, place-room and room-room edges; edges naming nodes the
+  file lacks are left out (noted); pieces no edge joins are linked where the
+  file's own place edges reach (`pieces`);
 - objects -> a class through the file's labelspace (`semantic_label`), else
   through `--labelspace` (Hydra's label spaces are packaged by name), else
   through the one packaged space the labels fit (`labelspaces`);
