@@ -62,7 +62,7 @@ def test_graph_check_warns_of_rooms_the_robot_cannot_reach(scene):
     ("goal", "reason"),
     [
         ("held(radiator)", "radiator is fixed: it is an asset with affordances none"),
-        ("held(statue)", "statue is fixed: it is a object with affordances none"),
+        ("held(statue)", "statue is fixed: it is an object with affordances none"),
         ("ontop_of(cup, radiator)", "nothing there accepts it: radiator takes nothing"),
         ("ontop_of(saw, shelf)", "shed cannot be reached: no path of rooms and poses"),
     ],

@@ -197,6 +197,28 @@ def test_an_npz_imports_to_the_same_graph_as_its_json(tmp_path):
     assert cli("graph", "import", "--from", "stanford3dsg", npz, out).exit_code == 0
 
 
+def test_an_npz_numpy_1_wrote_reads_too(tmp_path):
+    import io
+    import pickle
+    import zipfile
+
+    rooms = {1: _room(1, "A", "kitchen", (0, 0, 1.5), (6, 6, 3))}
+    rooms[1]["location"] = np.array(rooms[1]["location"], dtype=float)
+    objects = {1: {"id": 1, "class_": "cup", "parent_room": None, "location": np.zeros(3),
+                   "size": np.full(3, 0.1)}}  # fmt: skip
+    body = pickle.dumps(np.array({"room": rooms, "object": objects}, dtype=object), protocol=2)
+    body = body.replace(b"numpy._core.multiarray", b"numpy.core.multiarray")  # numpy 1's names
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "|O", "fortran_order": False, "shape": ()}
+    )
+    path = tmp_path / "3DSceneGraph_Old.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("output.npy", header.getvalue() + body)
+    graph = import_source("stanford3dsg", path).graph
+    assert graph.node("cup0").kind is NodeKind.OBJECT and graph.room_of("cup0") == "kitchen0"
+
+
 class _Payload:
     def __init__(self, marker: Path):
         self.marker = marker

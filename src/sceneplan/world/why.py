@@ -118,8 +118,8 @@ def _fixed(graph: SceneGraph, node_id: str, vocabulary: str) -> str:
         return ""
     needs = sorted({p.affordance for p in takers if p.affordance})
     return (
-        f"{node.id} is fixed: it is {'an' if node.kind is NodeKind.ASSET else 'a'} "
-        f"{node.kind.value} with affordances {', '.join(node.affordances) or 'none'}, and "
+        f"{node.id} is fixed: it is {node.kind.with_article} with affordances "
+        f"{', '.join(node.affordances) or 'none'}, and "
         f"picking up needs an object that affords {' or '.join(needs) or 'it'}"
     )
 

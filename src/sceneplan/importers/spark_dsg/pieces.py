@@ -33,7 +33,7 @@ def join_pieces(
     places = {n for n in rooms | poses if positions.get(n) is not None}
     pose_links = [math.dist(_xyz(positions, a), _xyz(positions, b)) for a, b in links
                   if a in poses and b in poses and a in places and b in places]  # fmt: skip
-    reach = max(pose_links, default=DEFAULT_REACH)
+    reach = max(pose_links, default=DEFAULT_REACH) or DEFAULT_REACH
     piece = {n: n for n in rooms | poses}
 
     def find(n: str) -> str:

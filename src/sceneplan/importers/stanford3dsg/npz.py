@@ -34,6 +34,7 @@ ADMITTED = frozenset(
         ("builtins", "set"),
         ("builtins", "frozenset"),
         ("collections", "OrderedDict"),
+        ("_codecs", "encode"),  # bytes in protocol 2 pickles (Python 2's numpy)
     }
 )
 
@@ -68,7 +69,7 @@ def read_npz(path: Path) -> dict[str, Any]:
                     f"{path}: its 'output' is a plain array, not the 3D Scene Graph dict of "
                     "building, room and object records"
                 )
-            output = _DataOnly(member).load()
+            output = _DataOnly(member, encoding="latin1").load()  # Python 2 text, as numpy
     except KeyError:
         raise BadInputError(
             f"{path}: no 'output' in the .npz; a 3D Scene Graph file (3DSceneGraph_NAME.npz) "
