@@ -37,7 +37,7 @@ from typing import Any
 from sceneplan.errors import SceneplanError
 from sceneplan.graph.io import format_text
 from sceneplan.importers.stanford3dsg import Hand, HandAsset, HandObject, build, read
-from sceneplan.importers.stanford3dsg.classes import OPENABLE, SWITCHABLE
+from sceneplan.importers.taxonomy import OPENABLE, SWITCHABLE
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data" / "klickitat"

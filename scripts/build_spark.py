@@ -62,6 +62,7 @@ class Environment:
     suite_file: str
     header: str
     tasks: tuple[Spec, ...]
+    options: tuple[tuple[str, str], ...] = ()  # importer options (the file's label space)
 
 
 APARTMENT_TASKS = (
@@ -211,6 +212,7 @@ ENVIRONMENTS = (
         "Spark-DSG's apartment_dsg.json (a Hydra run in the uHumans2 apartment) through\n# "
         "the spark-dsg importer.",
         APARTMENT_TASKS,
+        (("labelspace", "uhumans2"),),  # the file names none; its run was Hydra's uHumans2
     ),
     Environment(
         "mp3d-house",
@@ -229,7 +231,7 @@ APARTMENT_NOTE = """\
 
 
 def build_environment(env: Environment, data: Path) -> tuple[SceneGraph, str]:
-    imported = import_source(env.source, data / env.file, name=env.name)
+    imported = import_source(env.source, data / env.file, name=env.name, **dict(env.options))
     graph = imported.graph
     data_dict = to_dict(graph)
     data_dict["description"] = (

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -96,15 +97,27 @@ def test_rooms_only_graph_navigates_and_no_path_is_no_plan(tmp_path):
     assert result.exit_code == 1 and "no plan exists" in result.output
 
 
-def test_mesh_places_and_places_in_no_room_are_counted(tmp_path):
+def _place_2d(g, i: int, pos) -> None:
+    """A 2D place (places layer, partition 1), as spark_dsg 1.1 and Hydra write them."""
+    attrs = spark_dsg.Place2dNodeAttributes()
+    attrs.position = np.array(pos, dtype=float)
+    g.add_node(3, scenes.P(i), attrs, 1)
+
+
+def test_objects_reach_their_room_through_2d_places(tmp_path):
     g = scenes.house()
-    scenes.add_place(g, 40, [3, 3, 0], partition=1)  # a mesh place
-    scenes.add_place(g, 41, [30, 0, 0])  # a place no path leads from to a room
+    _place_2d(g, 40, [4.2, 0, 0])  # a kitchen region reaching towards the hallway
+    g.insert_edge(scenes.P(40), scenes.R(0))
+    _place_2d(g, 41, [30, 0, 0])  # a region no path leads from to a room
+    scenes.add_object(g, 9, 15, [4.6, 0, 0.5], place=40)  # nearer the hallway's centre
+    scenes.add_place(g, 42, [31, 0, 0])
     imported = import_source("spark-dsg", scenes.save(g, tmp_path / "h.json"))
-    dropped = imported.report.to_dict()["dropped"]
-    assert any(r.startswith("mesh place") for r in dropped)
-    assert dropped["place in no room (no path of places leads to a room)"] == 1
-    assert "pose40" not in imported.graph and "pose41" not in imported.graph
+    graph, report = imported.graph, imported.report.to_dict()
+    assert graph.room_of("cabinet9") == "kitchen0"
+    assert graph.node("pose40").kind is NodeKind.POSE and graph.linked("kitchen0", "pose40")
+    assert report["mapped"]["2D place -> pose"] == 1
+    assert report["dropped"]["place in no room (no path of places leads to a room)"] == 2
+    assert "pose41" not in graph and "pose42" not in graph
     assert sum(imported.report.counts().values()) == g.num_nodes()
 
 
@@ -133,10 +146,18 @@ def test_labelspace_file_for_a_file_without_one(tmp_path):
     result = cli("graph", "import", "--from", "spark-dsg", src, out, "--labelspace", labels)
     assert result.exit_code == 0, result.output
     assert load(out).node("laptop0").kind is NodeKind.OBJECT
-    result = cli(
-        "graph", "import", "--from", "spark-dsg", src, out, "--force"
-    )  # uHumans2: 7 is a couch
-    assert "uhumans2" in result.output and load(out).node("couch0").kind is NodeKind.ASSET
+    result = cli("graph", "import", "--from", "spark-dsg", src, out, "--force")
+    assert result.exit_code == 2 and "give --labelspace NAME or FILE" in result.output
+    assert "they fit" in result.output and "mpcat40" in result.output  # label 7: many spaces
+    args = ("graph", "import", "--from", "spark-dsg", src, out, "--force", "--labelspace")
+    result = cli(*args, "uhumans2")  # Hydra's uHumans2 apartment: 7 is a couch
+    assert result.exit_code == 0 and "uhumans2_apartment" in result.output, result.output
+    assert load(out).node("couch0").kind is NodeKind.ASSET
+    result = cli(*args, "mpcat40")  # mpcat40: 7 is a cabinet
+    assert load(out).node("cabinet0").kind is NodeKind.ASSET
+    result = cli(*args, "mpcat41")
+    assert result.exit_code == 2 and "no packaged label space of that name" in result.output
+    assert "mpcat40" in result.output
     labels.write_text("[1, 2]\n")
     result = cli(
         "graph", "import", "--from", "spark-dsg", src, out, "--labelspace", labels, "--force"
@@ -204,7 +225,10 @@ def _native(graph):
 @pytest.mark.skipif(not APARTMENT.is_file(), reason="needs ../shared/data/spark-dsg")
 def test_spark_dsg_apartment_file(tmp_path):
     out = tmp_path / "apt.json"
-    result = cli("graph", "import", "--from", "spark-dsg", APARTMENT, out, "--json")
+    args = ("graph", "import", "--from", "spark-dsg", APARTMENT, out, "--json")
+    result = cli(*args)
+    assert result.exit_code == 2 and "--labelspace" in result.output  # the file names none
+    result = cli(*args, "--labelspace", "uhumans2")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output[result.output.index("{") :])["report"]
     counted = sum(sum(report[o].values()) for o in ("mapped", "guessed", "dropped"))
@@ -225,3 +249,37 @@ def test_a_node_named_by_its_class_in_a_file_without_labelspace():
     assert mug.kind is NodeKind.OBJECT and mug.category == "mug"
     assert imported.graph.node("agent").parent == "kitchen"  # no agent node: the first room
     assert any("no agent node" in note for note in imported.report.notes)
+
+
+def test_pieces_hydra_left_apart_are_joined_where_its_own_edges_reach(tmp_path):
+    g = scenes.house()  # places 0..5 in a chain; its longest place edge is 3 m
+    scenes.add_room(g, 3, 1, [14, 0, 0])
+    scenes.add_place(g, 7, [12.5, 0, 0])  # 2.5 m from the living room's place p5
+    g.insert_edge(scenes.P(7), scenes.R(3))
+    scenes.add_room(g, 4, 2, [40, 0, 0])
+    scenes.add_place(g, 8, [40, 0, 0])  # 27.5 m from anything
+    g.insert_edge(scenes.P(8), scenes.R(4))
+    out = tmp_path / "o.json"
+    result = cli("graph", "import", "--from", "spark-dsg", scenes.save(g, tmp_path / "h.json"), out)
+    assert result.exit_code == 0, result.output
+    graph = load(out)
+    assert graph.linked("pose5", "pose7")
+    assert "pose5 - pose7: joins two pieces no edge of the file joins (2.5 m apart" in result.output
+    assert "hallway4 stay apart: no place of theirs is within 3.0 m" in result.output
+    check = cli("graph", "check", out)
+    assert check.exit_code == 1 and "cannot reach 1 room(s)" in check.output
+    assert "hallway4" in check.output
+
+
+def test_labels_only_one_packaged_space_names_are_read_with_it_said_first(tmp_path):
+    g = spark_dsg.DynamicSceneGraph()
+    scenes.add_room(g, 0, None, [0, 0, 0])
+    scenes.add_place(g, 0, [0, 0, 0])
+    g.insert_edge(scenes.P(0), scenes.R(0))
+    scenes.add_object(g, 0, 120, [0, 0, 1], place=0)  # 120: only ADE20K's full space has it
+    src = scenes.save(g, tmp_path / "nolabels.json")
+    result = cli("graph", "import", "--from", "spark-dsg", src, tmp_path / "o.json")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[1]  # after "wrote ..."
+    assert first.startswith("spark-dsg: ") and "Hydra's ade20k_full label space" in first
+    assert "food120" not in result.output and load(tmp_path / "o.json").node("food0")

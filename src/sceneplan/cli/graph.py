@@ -29,6 +29,9 @@ from sceneplan.graph import (
     visible_links,
 )
 
+# `graph check`: valid, but some room cannot be reached from the robot's start.
+EXIT_UNREACHABLE = 1
+
 graph_app = typer.Typer(
     help="Inspect a scene graph: node counts, tokens, and the views an LLM sees.",
     no_args_is_help=True,
@@ -92,12 +95,16 @@ def check(
     env: EnvArg,
     as_json: JsonOpt = False,
 ) -> None:
-    """Load a scene graph and report every problem in it (exit status 2 if there are any).
+    """Load a scene graph and report every problem in it.
 
     A file passes when every planning command accepts it: e.g.
-    `sceneplan graph check examples/two_rooms.json`.
+    `sceneplan graph check examples/two_rooms.json`. Exit status: 0 when it
+    passes; 1 when it is valid but the robot cannot reach every room from its
+    start (the rooms are named: no goal there can be planned); 2 when it has
+    problems.
     """
     from sceneplan.graph.io import planning_problems
+    from sceneplan.world.why import start_place, unreachable_rooms
 
     graph = load_environment(env)
     problems = planning_problems(graph)
@@ -105,16 +112,29 @@ def check(
         raise GraphValidationError(env, problems)
     counts = graph.counts()
     nodes = {kind.value: counts[kind.value] for kind in NodeKind if counts[kind.value]}
+    apart = unreachable_rooms(graph) if graph.has_agent else []
     if as_json:
         data = {"ok": True, "graph": graph.name, "nodes": nodes, "links": counts["links"]}
+        if apart:
+            data["unreachable_rooms"] = apart
         typer.echo(json.dumps(data, indent=2))
-        return
-    listed = ", ".join(f"{n} {kind}" for kind, n in nodes.items())
-    console().print(
-        f"[bold green]ok[/] {escape(env)}: a valid scene graph ({escape(listed)}, "
-        f"{counts['links']} links)",
-        soft_wrap=True,
-    )
+    else:
+        listed = ", ".join(f"{n} {kind}" for kind, n in nodes.items())
+        console().print(
+            f"[bold green]ok[/] {escape(env)}: a valid scene graph ({escape(listed)}, "
+            f"{counts['links']} links)",
+            soft_wrap=True,
+        )
+        if apart:
+            shown = ", ".join(apart[:10]) + (" ..." if len(apart) > 10 else "")
+            console().print(
+                f"[bold yellow]warning[/]: the robot cannot reach {len(apart)} room(s) from "
+                f"its start ({escape(str(start_place(graph)))}): {escape(shown)}; no path of "
+                "rooms and poses joins them (link them, or import again)",
+                soft_wrap=True,
+            )
+    if apart:
+        raise typer.Exit(EXIT_UNREACHABLE)
 
 
 @graph_app.command()
@@ -206,7 +226,9 @@ def _node_label(node: Node, *, positions: bool) -> str:
 def _class_option(flag: str, what: str) -> Any:
     """A repeatable option of `graph import` naming object classes that are `what`."""
     return typer.Option(
-        flag, metavar="CLASS", help=f"spark-dsg, mp3d: this class {what} (repeatable)."
+        flag,
+        metavar="CLASS",
+        help=f"stanford3dsg, spark-dsg, mp3d: this class {what} (repeatable).",
     )
 
 
@@ -232,9 +254,10 @@ def import_command(
         str | None,
         typer.Option(
             "--labelspace",
-            metavar="FILE",
-            help="spark-dsg: the object classes of a file without a labelspace (Hydra's "
-            "label-space YAML, a label: name mapping, or uhumans2, the default).",
+            metavar="NAME|FILE",
+            help="spark-dsg: the object classes of a file without a labelspace: one of Hydra's "
+            "label spaces by name (mpcat40, ade20k_mp3d, uhumans2, ...) or a label-space YAML "
+            "(Hydra's, or a label: name mapping).",
         ),
     ] = None,
     movable: Annotated[list[str] | None, _class_option("--movable", "can be picked up")] = None,

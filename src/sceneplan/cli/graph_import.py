@@ -15,8 +15,8 @@ from sceneplan.errors import BadInputError
 # The options only some importers take, by importer.
 SOURCE_OPTIONS = {
     "labelspace": ("spark-dsg",),
-    "movable": ("spark-dsg", "mp3d"),
-    "fixed": ("spark-dsg", "mp3d"),
+    "movable": ("stanford3dsg", "spark-dsg", "mp3d"),
+    "fixed": ("stanford3dsg", "spark-dsg", "mp3d"),
 }
 
 

@@ -13,6 +13,7 @@ from sceneplan.cli.common import JsonOpt, console
 from sceneplan.cli.pddl import GoalOpt, GoalTaskOpt, SceneArg, planning_start
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.why import why_no_plan
 
 # Exit status when no plan is found; 0 is a plan that reaches the goal, 2 bad input.
 EXIT_NO_PLAN = 1
@@ -54,7 +55,9 @@ def solve_command(
     planner searched, printed as its scope).
 
     Exit status: 0 when a plan reaches the goal; 1 when no plan exists (the
-    whole graph was searched); 2 on bad input (an unknown node or predicate in
+    whole graph was searched), with the reason when the scene shows it: the
+    thing is fixed, nothing there accepts it, its room cannot be reached from
+    the robot's start, or no room holds it; 2 on bad input (an unknown node or predicate in
     the goal, a bad option); 3 when the search ran out of time (try a larger
     --timeout).
     """
@@ -67,12 +70,15 @@ def solve_command(
     simulator = Simulator(graph)
     verification = simulator.verify_plan(result.plan)
     reached = result.ok and formula.holds(verification.final_state)
+    why = [] if result.ok else why_no_plan(graph, formula)
     if as_json:
         out = result.to_dict() | {
             "goal": str(formula),
             "verification": verification.to_dict(),
             "goal_reached": reached,
         }
+        if why:
+            out["why"] = why
         print(json.dumps(out, indent=2))
     else:
         console().print(Text.assemble(("goal: ", "bold"), str(formula)))
@@ -92,7 +98,9 @@ def solve_command(
             )
         else:
             console().print(
-                "[bold red]no plan exists[/]: the goal cannot be reached from this state"
+                "[bold red]no plan exists[/]: "
+                + ("; ".join(why) if why else "the goal cannot be reached from this state"),
+                soft_wrap=True,
             )
         console().print(
             f"{result.planner} on the {result.scope} scope: grounding {result.grounding_s:.3f} s, "

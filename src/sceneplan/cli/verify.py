@@ -107,7 +107,8 @@ def verify(
     """Verify a plan: executable or not, the failing step and why, and the pose-level plan.
 
     Steps after done() are not run; a warning names them (the exit status is that of
-    the steps up to done()).
+    the steps up to done()). Exit status 1 when a step fails, with what the scene says
+    about its nodes (fixed, in a room the robot cannot reach, in no room).
     """
     # Here rather than at the top: `verify --help` and the other commands need none of it.
     from sceneplan.datasets import load_environment
@@ -129,8 +130,9 @@ def verify(
             f"{warning}{count} step{'s' if count > 1 else ''} after done() not run: {ignored}",
             err=True,
         )
+    why = [] if result.ok else _why(graph, result, vocabulary)
     if as_json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(result.to_dict() | ({"why": why} if why else {}), indent=2))
     else:
         # click's styles (typer's own), not rich's: rich costs start-up, and click drops
         # the colours when the output is not a terminal, as rich does.
@@ -141,8 +143,18 @@ def verify(
         else:
             typer.echo(typer.style("not executable", fg="red", bold=True))
             typer.echo(typer.style("feedback: ", bold=True) + result.feedback)
+            for reason in why:
+                typer.echo(typer.style("why: ", bold=True) + reason)
     if not result.ok:
         raise typer.Exit(1)
+
+
+def _why(graph, result, vocabulary: str) -> list[str]:
+    """What the scene says about the failing step's nodes (`world.why`)."""
+    from sceneplan.world.why import why_step_fails
+
+    failure = result.failure
+    return why_step_fails(graph, failure.action, vocabulary) if failure is not None else []
 
 
 def register(app: typer.Typer) -> None:

@@ -38,7 +38,7 @@ BUILTIN: dict[str, tuple[str, str, str]] = {
     "stanford3dsg": (
         "sceneplan.importers.stanford3dsg",
         "import_",
-        "a Stanford 3D Scene Graph JSON file (e.g. Klickitat.tiny_verified.json)",
+        "a Stanford 3D Scene Graph building: JSON (Klickitat.tiny_verified.json) or .npz",
     ),
     "behavior": (
         "sceneplan.importers.behavior",

@@ -39,6 +39,7 @@ class ImportReport:
         default_factory=lambda: {outcome: Counter() for outcome in _OUTCOMES}
     )
     notes: list[str] = field(default_factory=list)  # what the counts cannot say, one line each
+    headline: list[str] = field(default_factory=list)  # what the first line must say
 
     def mapped(self, reason: str, n: int = 1) -> None:
         self.counts_by["mapped"][reason] += n
@@ -54,6 +55,7 @@ class ImportReport:
         for outcome in _OUTCOMES:
             self.counts_by[outcome].update(other.counts_by[outcome])
         self.notes.extend(other.notes)
+        self.headline.extend(other.headline)
 
     def counts(self) -> dict[str, int]:
         """The total per outcome."""
@@ -67,12 +69,18 @@ class ImportReport:
         }
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.headline:
+            out["headline"] = list(self.headline)
         return out
 
     def text(self) -> str:
         """One line of totals, then one line per reason."""
         totals = self.counts()
-        lines = [f"{self.source}: " + ", ".join(f"{totals[o]} {o}" for o in _OUTCOMES)]
+        lines = [
+            f"{self.source}: "
+            + ", ".join(f"{totals[o]} {o}" for o in _OUTCOMES)
+            + "".join(f"; {line}" for line in self.headline)
+        ]
         width = max((len(str(n)) for c in self.counts_by.values() for n in c.values()), default=1)
         for outcome in _OUTCOMES:
             for reason, n in sorted(self.counts_by[outcome].items()):

@@ -354,7 +354,10 @@ def _category(raw: str, coarse: str, movable: set[str], fixed: set[str]) -> tupl
             return override(name, "object"), f"{name} made movable by --movable"
         if name in fixed:
             return override(name, "asset"), f"{name} made fixed by --fixed"
-    known = classify(key) or (classify(coarse) if coarse else None)
+    # the coarse mpcat40 class only when it names one: its generic "objects" covers
+    # radiators and faucets as well as cups
+    generic = slug(coarse) in UNLABELLED | {""}
+    known = classify(key) or (None if generic else classify(coarse))
     if known is not None:
         return Category(slug(key), known.kind, known.affordances, known.state), ""
     return (

@@ -6,11 +6,15 @@ brings `spark_dsg`. Rules (docs/importers.md counts each in the report):
 
 - buildings -> the building (and one floor); rooms -> rooms, named by their
   `name` (any script) or their labelspace class and symbol index
-  (`kitchen0`), else `room<i>`; places -> poses, in the room that the
-  fewest place hops lead to; places no path leads from to a room, and mesh
-  places, are dropped and counted;
-- links: place-place, place-room and room-room edges;
-- objects -> a class through the file's labelspace (`semantic_label`);
+  (`kitchen0`), else `room<i>`; places (3D, and 2D: partition 1) -> poses,
+  in the room that the fewest place hops lead to; places no path leads from
+  to a room are dropped and counted;
+- links: place-place, place-room and room-room edges; edges naming nodes the
+  file lacks are left out (noted); pieces no edge joins are linked where the
+  file's own place edges reach (`pieces`);
+- objects -> a class through the file's labelspace (`semantic_label`), else
+  through `--labelspace` (Hydra's label spaces are packaged by name), else
+  through the one packaged space the labels fit (`labelspaces`);
   the shared taxonomy (`importers.taxonomy`) says movable object, fixed
   asset or part of the building; a movable object rests on the asset its
   edge names, else on (or in, if it opens) the nearest asset of its room;
@@ -31,42 +35,16 @@ from sceneplan.errors import BadInputError
 from sceneplan.graph.io import from_dict, to_dict
 from sceneplan.graph.model import SceneGraph
 from sceneplan.importers.base import Imported, ImportReport
+from sceneplan.importers.spark_dsg import labelspaces
 from sceneplan.importers.spark_dsg.load import load_dsg, require_spark_dsg
 from sceneplan.importers.spark_dsg.mapping import Options, convert_nodes, kept_ids
 from sceneplan.importers.taxonomy import slug
 
 __all__ = ["HYDRA_LABELSPACES", "convert", "import_", "read_labelspace", "update"]
 
-# Hydra's uHumans2 label space (MIT-SPARK/Hydra, config/label_spaces/
-# uhumans2_apartment_label_space.yaml, BSD-2-Clause): the classes Hydra gives
-# objects in its uHumans2 scenes, the apartment of Spark-DSG's test file among
-# them. Used for a file that carries no labelspace of its own.
-HYDRA_LABELSPACES: dict[str, dict[int, str]] = {
-    "uhumans2": {
-        0: "unknown",
-        1: "appliance",
-        2: "books",
-        3: "floor",
-        4: "ceiling",
-        5: "chair",
-        6: "vase",
-        7: "couch",
-        8: "plant",
-        9: "furniture",
-        10: "computer",
-        11: "lamp",
-        12: "painting",
-        13: "plant",
-        14: "bed",
-        15: "stairs",
-        16: "table",
-        17: "screens",
-        18: "trashcan",
-        19: "wall",
-        20: "human",
-    },
-}
-DEFAULT_LABELSPACE = "uhumans2"
+# Hydra's label spaces packaged by name (label_spaces/, see its README), for a file that
+# carries none of its own.
+HYDRA_LABELSPACES: tuple[str, ...] = tuple(labelspaces.names())
 
 
 def import_(
@@ -81,8 +59,10 @@ def import_(
 
     `labelspace` names the object classes when the file has none: a file
     (Hydra's label-space YAML with `label_names`, or a mapping label -> name)
-    or a built-in name (`uhumans2`, the default). `movable` / `fixed` force
-    classes to objects or assets.
+    or a packaged name (`mpcat40`, `uhumans2`, ...: `HYDRA_LABELSPACES`).
+    Without it, a file with no label space of its own is read with the one
+    packaged space its labels fit, said in the report's first line, or refused
+    naming the option. `movable` / `fixed` force classes to objects or assets.
     """
     path = Path(path)
     graph, warnings = load_dsg(path)
@@ -149,13 +129,20 @@ def convert(
     return Imported(scene, report, extra={"file_nodes": total})
 
 
-def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str], str]:
-    """Label -> class name from a built-in name or a file, and where it came from."""
+def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str] | None, str]:
+    """Label -> class name from a packaged name or a file, and where it came from.
+
+    None (no --labelspace): no labels; the mapping picks a packaged space only if
+    the file's labels fit exactly one, else asks for the option.
+    """
     if spec is None:
-        spec = DEFAULT_LABELSPACE
-    if isinstance(spec, str) and spec in HYDRA_LABELSPACES:
-        return dict(HYDRA_LABELSPACES[spec]), f"Hydra's {spec} label space"
+        return None, ""
+    packaged = labelspaces.resolve(spec)
+    if packaged is not None:
+        return packaged
     path = Path(spec)
+    if isinstance(spec, str) and not path.suffix and not path.exists():
+        raise labelspaces.unknown_name(spec)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -44,21 +45,65 @@ def load_dsg(path: str | Path) -> tuple[Any, list[str]]:
             f"{path}: spark_dsg reads .json, .sparkdsg and .bson files, not "
             f"'{path.suffix or 'no suffix'}' (rename the file if it is one of those)"
         )
+    left_out: list[str] = []
     with _captured_stderr() as printed:
         try:
             graph = dsg.DynamicSceneGraph.load(str(path))
         except (RuntimeError, ValueError, IndexError, TypeError) as exc:
             reason = " ".join(str(exc).split())
             reason = re.sub(r"^\[[^\]]*\.cpp:\d+\]\s*", "", reason)  # the C++ source line
-            raise BadInputError(
-                f"{path}: not a Spark-DSG file spark_dsg can read ({reason})"
-            ) from None
-    warnings = [
-        re.sub(r"^\[SPARK-DSG\]\s*(\[WARNING\]\s*)?", "", line).strip()
-        for line in printed()
-        if line.strip()
-    ]
+            graph = _without_dangling_edges(dsg, path, left_out)
+            if graph is None:
+                raise BadInputError(
+                    f"{path}: not a Spark-DSG file spark_dsg can read ({reason})"
+                ) from None
+    warnings = list(
+        dict.fromkeys(  # the file read twice (without its dangling edges) warns twice
+            re.sub(r"^\[SPARK-DSG\]\s*(\[WARNING\]\s*)?", "", line).strip()
+            for line in printed()
+            if line.strip()
+        )
+    )
+    if left_out:
+        shown = ", ".join(left_out[:4]) + (" ..." if len(left_out) > 4 else "")
+        warnings.append(
+            f"refused {len(left_out)} edge(s) naming nodes the file does not have ({shown}); "
+            "loaded without them"
+        )
     return graph, warnings
+
+
+def _without_dangling_edges(dsg: Any, path: Path, left_out: list[str]) -> Any:
+    """The graph of a JSON file whose edges name missing nodes, loaded without those edges.
+
+    Spark-DSG refuses such a file whole (its own earlier test file is one); None
+    when the file is not that case (not JSON, or no such edge), so the caller
+    reports spark_dsg's reason.
+    """
+    if path.suffix.lower() != ".json":
+        return None
+    try:
+        data = json.loads(path.read_bytes())
+        ids = {node["id"] for node in data["nodes"]}
+        edges = data["edges"]
+        kept = [e for e in edges if e["source"] in ids and e["target"] in ids]
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # not that case
+        return None
+    if len(kept) == len(edges):
+        return None
+    left_out.extend(
+        f"{dsg.NodeSymbol(e['source']).str()} -> {dsg.NodeSymbol(e['target']).str()}"
+        for e in edges
+        if e["source"] not in ids or e["target"] not in ids
+    )
+    data["edges"] = kept
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / path.name
+        copy.write_text(json.dumps(data), encoding="utf-8")
+        try:
+            return dsg.DynamicSceneGraph.load(str(copy))
+        except (RuntimeError, ValueError, IndexError, TypeError):
+            return None
 
 
 class _captured_stderr:

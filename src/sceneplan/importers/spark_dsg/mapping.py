@@ -12,8 +12,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sceneplan.errors import BadInputError
 from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
+from sceneplan.importers.spark_dsg import labelspaces
+from sceneplan.importers.spark_dsg.pieces import join_pieces
 from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
 
 __all__ = ["Options", "convert_nodes", "kept_ids", "symbol_of"]
@@ -80,6 +83,13 @@ class _Conversion:
         self._buildings_and_rooms()
         self.place_room = self._place_rooms()
         self._poses_and_links()
+        join_pieces(
+            {self.ids[n]: self.position(n) for n in (*self.of("room"), *self.place_room)},
+            self.links,
+            {self.ids[r] for r in self.of("room")},
+            {self.ids[p] for p in self.place_room},
+            report,
+        )
         self._objects()
         self._robot()
 
@@ -90,12 +100,12 @@ class _Conversion:
         if type(node.attributes).__name__ == "AgentNodeAttributes":
             return "agent"
         if key.layer == PLACES:
-            if key.partition == 0:
-                return "place"
+            if key.partition == 0 or getattr(node.attributes, "position", None) is not None:
+                return "place"  # 3D places, and 2D places (partition 1: traversable regions)
             self.report.dropped(
-                f"mesh place (places layer, partition {key.partition}): the mesh's, not a pose"
+                f"place without a position (places layer, partition {key.partition})"
             )
-            return "mesh_place"
+            return "no_position"
         if key.layer == OBJECTS and key.partition == 0:
             return "object"
         if key.layer in (ROOMS, BUILDINGS):
@@ -208,7 +218,8 @@ class _Conversion:
                     id=self.ids[p], kind="pose", parent=self.floor, position=self.position(p)
                 )
             )
-            self.report.mapped("place -> pose")
+            flat = self.by_id[p].layer.partition != 0
+            self.report.mapped("2D place -> pose" if flat else "place -> pose")
         kept = set(self.of("room")) | set(self.place_room)
         for a in kept:
             for b in self.neighbours[a] & kept:  # place-place, place-room, room-room
@@ -231,14 +242,26 @@ class _Conversion:
     def _classes(self) -> dict[int, tuple[Category, str]]:
         """Each object's category and, where the table's plain answer was not taken, why."""
         file_labels = dict(self.graph.get_labelspace(OBJECTS, 0).labels_to_names)
+        unnamed = {
+            o: getattr(self.by_id[o].attributes, "semantic_label", None)
+            for o in self.of("object")
+            if not (self.name_of(o) and classify(self.name_of(o)) is not None)
+        }
+        missing = {
+            int(label)
+            for label in unnamed.values()
+            if label is not None and label not in file_labels
+        }
         fallback = dict(self.options.object_labels or {})
+        if missing and self.options.object_labels is None:
+            fallback = self._recognised(missing)
         out, through_fallback = {}, 0
         for o in self.of("object"):
             label = getattr(self.by_id[o].attributes, "semantic_label", None)
             own = self.name_of(o)
             if label in file_labels:
                 class_name = file_labels[label]
-            elif own and classify(own) is not None:
+            elif o not in unnamed:
                 class_name = own  # Hydra named it by its class
             elif label in fallback:
                 class_name, through_fallback = fallback[label], through_fallback + 1
@@ -249,9 +272,33 @@ class _Conversion:
             self.report.notes.append(
                 f"object classes: the file has no labelspace for layer {OBJECTS}; "
                 f"{through_fallback} label(s) read through {self.options.object_labels_from} "
-                "(--labelspace FILE to give yours)"
+                "(--labelspace NAME|FILE to give yours)"
             )
         return out
+
+    def _recognised(self, labels: set[int]) -> dict[int, str]:
+        """The one packaged label space naming all `labels`, said in the report's first line."""
+        fits = labelspaces.fitting(labels)
+        if len(fits) != 1:
+            shown = ", ".join(str(label) for label in sorted(labels)[:8])
+            hint = (
+                f"they fit {', '.join(fits)}"
+                if fits
+                else f"no packaged space names them all: {', '.join(labelspaces.names())}"
+            )
+            raise BadInputError(
+                f"the file has no label space for its objects (labels {shown}"
+                f"{' ...' if len(labels) > 8 else ''}): give --labelspace NAME or FILE ({hint})"
+            )
+        (name,) = fits
+        space = labelspaces.packaged(name)
+        assert space is not None
+        self.options.object_labels_from = f"Hydra's {name} label space"
+        self.report.headline.append(
+            f"object labels read as Hydra's {name} label space, the only packaged one naming "
+            "them all (--labelspace NAME|FILE to give another)"
+        )
+        return space[0]
 
     def _objects(self) -> None:
         if not self.of("room"):

@@ -2,14 +2,15 @@
 
 1. Rooms and floors come from the data. Each room is named by its category
    and a per-category index in data-id order (``bathroom0``, ``lobby0``, ...).
-2. Poses are derived from geometry. Two rooms on the same floor whose
-   bounding boxes touch (or overlap) along at least a door's width share a
-   door pose at the middle of the contact region; floors still split into
-   several parts are joined at the closest pair of rooms; each staircase
-   leads through a pose pair to the room above it that it overlaps most.
+   What real files get wrong (rooms of objects, floor names, spellings) is
+   repaired first (`repair`).
+2. Poses are derived from geometry (`topology`): doors between rooms whose
+   boxes touch, stairs from each staircase to the room above, and joins for
+   what is still apart.
 3. Objects become assets (immovable furniture and appliances) or objects
-   (movable things) by class (`classes.CLASSES`; an unknown class is guessed
-   from its dataset affordances). Each object is placed on the nearest
+   (movable things) by the shared taxonomy (`importers.taxonomy`, through
+   `classes.class_spec`); an unknown class stays fixed, counted with the
+   `--movable` / `--fixed` hint. Each object is placed on the nearest
    suitable surface of its room within reach; objects with none get a
    derived shelf per room.
 4. Hand-made content (a `Hand`) adds assets, objects, states and attributes.
@@ -17,75 +18,41 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections import defaultdict
 from typing import Any
 
 from sceneplan.errors import BadInputError
 from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
+from sceneplan.importers.stanford3dsg.builder import Builder
 from sceneplan.importers.stanford3dsg.classes import (
-    CLASSES,
     PLACEMENT_SURFACES,
     ClassSpec,
     Hand,
     HandAsset,
     HandObject,
-    guess_class,
+    class_spec,
 )
 from sceneplan.importers.stanford3dsg.geometry import Box, point
+from sceneplan.importers.stanford3dsg.repair import repaired
+from sceneplan.importers.stanford3dsg.topology import add_doors, add_stairs, join_floors
 
-__all__ = ["Builder", "build"]
+__all__ = ["build"]
 
-# Geometry thresholds, in metres.
-DOOR_GAP = 0.25  # two room boxes at most this far apart can share a door...
-DOOR_WIDTH = 0.8  # ...if they face each other along at least this length
+# Geometry threshold, in metres.
 MAX_REACH = 1.5  # an object rests on a surface at most this far away (xy)
 
 # Dataset materials that say nothing beyond the class itself.
 IGNORED_MATERIALS = frozenset({"foliage", "oven"})
 
 
-@dataclass
-class Builder:
-    """Accumulates nodes and links in output order."""
-
-    nodes: list[dict[str, Any]] = field(default_factory=list)
-    links: list[tuple[str, str]] = field(default_factory=list)
-    by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
-    counters: Counter = field(default_factory=Counter)
-    room_boxes: dict[str, Box] = field(default_factory=dict)
-    asset_boxes: dict[str, Box] = field(default_factory=dict)
-    room_of: dict[str, str] = field(default_factory=dict)
-    pose_count: int = 0
-    classes: dict[str, ClassSpec] = field(default_factory=dict)
-    overrides: dict[str, str] = field(default_factory=dict)
-    report: ImportReport = field(default_factory=lambda: ImportReport("stanford3dsg"))
-
-    def add(self, node: dict[str, Any]) -> dict[str, Any]:
-        """Append a node; ids must be unique."""
-        if node["id"] in self.by_id:
-            raise ValueError(f"duplicate node id {node['id']}")
-        self.nodes.append(node)
-        self.by_id[node["id"]] = node
-        return node
-
-    def next_id(self, stem: str) -> str:
-        """`stem` numbered from 0 in creation order (`chair0`, `chair1`, ...)."""
-        index = self.counters[stem]
-        self.counters[stem] += 1
-        return f"{stem}{index}"
-
-    def add_pose(self, floor: str, x: float, y: float, z: float) -> str:
-        """A new pose node `poseN` on a floor; returns its id."""
-        pose_id = f"pose{self.pose_count}"
-        self.pose_count += 1
-        self.add({"id": pose_id, "kind": "pose", "parent": floor, "position": point(x, y, z)})
-        return pose_id
-
-
 def build(
-    data: dict[str, Any], hand: Hand | None = None, report: ImportReport | None = None
+    data: dict[str, Any],
+    hand: Hand | None = None,
+    report: ImportReport | None = None,
+    *,
+    movable: frozenset[str] = frozenset(),
+    fixed: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """The native-format graph of a Stanford 3DSG file, with `hand`-made content added.
 
@@ -96,7 +63,8 @@ def build(
     if report is not None:
         b.report = report
     _check_data(data)
-    b.classes = _class_table(data, b.report)
+    data = repaired(data, b.report)
+    b.classes = _class_table(data, b.report, movable, fixed)
     b.add({"id": hand.building, "kind": "building"})
     rooms = sorted(data["rooms"], key=lambda r: r["id"])
     floor_letters = sorted({r["floor_number"] for r in rooms})
@@ -105,9 +73,10 @@ def build(
         b.add({"id": floor_ids[letter], "kind": "floor", "parent": hand.building})
 
     room_names = _add_rooms(b, rooms, floor_ids)
-    _add_doors(b, rooms, room_names, floor_ids)
-    _add_stairs(b, rooms, room_names, floor_ids, floor_letters)
-    _check_connected(b)
+    add_doors(b, rooms, room_names, floor_ids)
+    add_stairs(b, rooms, room_names, floor_ids, floor_letters)
+    level = {room_names[r["id"]]: floor_letters.index(r["floor_number"]) for r in rooms}
+    join_floors(b, level, [floor_ids[letter] for letter in floor_letters])
 
     objects = sorted(data["objects"], key=lambda o: o["id"])
     data_assets = [o for o in objects if b.classes[o["class_"]].kind == "asset"]
@@ -151,96 +120,6 @@ def _add_rooms(b: Builder, rooms: list[dict], floor_ids: dict[str, str]) -> dict
             }
         )
     return names
-
-
-def _add_doors(
-    b: Builder, rooms: list[dict], names: dict[int, str], floor_ids: dict[str, str]
-) -> None:
-    """A door pose between every pair of touching rooms; then join what is still apart."""
-    for letter, floor in floor_ids.items():
-        on_floor = [names[r["id"]] for r in rooms if r["floor_number"] == letter]
-        component = {name: name for name in on_floor}
-
-        def find(name: str, component: dict[str, str] = component) -> str:
-            while component[name] != name:
-                name = component[name]
-            return name
-
-        def door(a: str, c: str, floor: str = floor, component: dict[str, str] = component):
-            box_a, box_c = b.room_boxes[a], b.room_boxes[c]
-            x, y = box_a.contact_centre(box_c)
-            z = (box_a.zmin + box_c.zmin) / 2
-            pose = b.add_pose(floor, x, y, z)
-            b.report.guessed("door pose: two rooms whose boxes touch")
-            b.links.extend([(a, pose), (c, pose)])
-            component[find(a)] = find(c)
-
-        for i, a in enumerate(on_floor):
-            for c in on_floor[i + 1 :]:
-                gx, gy = b.room_boxes[a].gaps(b.room_boxes[c])
-                if max(gx, gy) <= DOOR_GAP and min(gx, gy) <= -DOOR_WIDTH:
-                    door(a, c)
-        while len({find(name) for name in on_floor}) > 1:
-            candidates = [
-                (b.room_boxes[a].gap(b.room_boxes[c]), a, c)
-                for i, a in enumerate(on_floor)
-                for c in on_floor[i + 1 :]
-                if find(a) != find(c)
-            ]
-            _, a, c = min(candidates)
-            door(a, c)
-
-
-def _add_stairs(
-    b: Builder,
-    rooms: list[dict],
-    names: dict[int, str],
-    floor_ids: dict[str, str],
-    floor_letters: list[str],
-) -> None:
-    """Each staircase leads, through a pose pair, to the room above it it overlaps most."""
-    for room in rooms:
-        if room["scene_category"] != "staircase":
-            continue
-        level = floor_letters.index(room["floor_number"])
-        if level + 1 >= len(floor_letters):
-            continue
-        upper = floor_letters[level + 1]
-        stair = names[room["id"]]
-        box = b.room_boxes[stair]
-        above = [names[r["id"]] for r in rooms if r["floor_number"] == upper]
-
-        def overlap(name: str, box: Box = box) -> tuple[float, float]:
-            gx, gy = box.gaps(b.room_boxes[name])
-            area = gx * gy if gx < 0 and gy < 0 else 0.0
-            return area, -box.gap(b.room_boxes[name])
-
-        target = max(above, key=overlap)
-        target_box = b.room_boxes[target]
-        cx, cy, _ = box.centre
-        b.report.guessed("stair pose: a staircase and the room above it", 2)
-        bottom = b.add_pose(floor_ids[room["floor_number"]], cx, cy, box.zmin)
-        x, y = box.contact_centre(target_box)
-        top = b.add_pose(floor_ids[upper], x, y, target_box.zmin)
-        b.links.extend([(stair, bottom), (bottom, top), (target, top)])
-
-
-def _check_connected(b: Builder) -> None:
-    """Fail loudly if some room cannot be reached from the others."""
-    neighbours: dict[str, set[str]] = defaultdict(set)
-    for a, c in b.links:
-        neighbours[a].add(c)
-        neighbours[c].add(a)
-    start = next(iter(b.room_boxes))
-    seen, stack = {start}, [start]
-    while stack:
-        for nxt in neighbours[stack.pop()]:
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    missing = sorted(set(b.room_boxes) - seen)
-    if missing:
-        raise RuntimeError(f"rooms not connected to {start}: {', '.join(missing)}")
 
 
 def _materials(item: dict) -> list[str]:
@@ -442,26 +321,36 @@ def _check_data(data: Any) -> None:
                     f"not a Stanford 3D Scene Graph file: {key}[{index}] has no "
                     f"{', '.join(missing)}"
                 )
-    rooms = {room["id"] for room in data["rooms"]}
-    for item in data.get("objects") or []:
-        if item["parent_room"] not in rooms:
-            raise BadInputError(
-                f"object {item['id']} ({item['class_']}) names room {item['parent_room']}, "
-                "which the file does not have"
-            )
+            for name in ("location", "size"):
+                if not _three_numbers(item[name]):
+                    raise BadInputError(
+                        f"not a Stanford 3D Scene Graph file: {key}[{index}] {name} is "
+                        f"{item[name]!r}, not three numbers (x, y, z)"
+                    )
+    if not data["rooms"]:
+        raise BadInputError("not a Stanford 3D Scene Graph building: its 'rooms' list is empty")
     data.setdefault("objects", [])
 
 
-def _class_table(data: dict[str, Any], report: ImportReport) -> dict[str, ClassSpec]:
-    """The spec of every class in the data: the known table, else a guess from affordances."""
-    table = {}
+def _three_numbers(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 3
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _class_table(
+    data: dict[str, Any], report: ImportReport, movable: frozenset[str], fixed: frozenset[str]
+) -> dict[str, ClassSpec]:
+    """The spec of every class in the data, from the shared taxonomy (`class_spec`)."""
+    table: dict[str, ClassSpec] = {}
     for item in data["objects"]:
         name = item["class_"]
-        if name in table:
-            continue
-        if name in CLASSES:
-            table[name] = CLASSES[name]
-        else:
-            table[name] = guess_class(name, item.get("action_affordance") or [])
-            report.guessed(f"class not in the table, {table[name].kind} by its affordances")
+        if name not in table:
+            table[name], why = class_spec(name, movable, fixed)
+            if why:
+                count = sum(other["class_"] == name for other in data["objects"])
+                kind = "movable object" if table[name].kind == "object" else "fixed asset"
+                report.guessed(f"object -> {kind}: {why}", count)
     return table

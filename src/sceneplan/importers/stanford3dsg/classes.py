@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sceneplan.importers.taxonomy import classify
+from sceneplan.importers.taxonomy import classify, override, slug
 
-__all__ = ["CLASSES", "PLACEMENT_SURFACES", "ClassSpec", "Hand", "HandAsset", "HandObject"]
-
-OPENABLE = ("open", "close", "release")
-SWITCHABLE = ("turn_on", "turn_off")
+__all__ = ["PLACEMENT_SURFACES", "ClassSpec", "Hand", "HandAsset", "HandObject", "class_spec"]
 
 # Where objects of a placement group may rest (asset categories).
 TABLE_LIKE = frozenset(
@@ -21,6 +18,17 @@ PLACEMENT_SURFACES: dict[str, frozenset[str]] = {
     "tableware": TABLE_LIKE,
     "handheld": TABLE_LIKE | {"bed", "couch"},
 }
+# What this dataset adds to the shared taxonomy (`importers.taxonomy`, which alone says
+# movable or fixed): the placement group of movable classes (else "handheld"), ids that
+# follow SayPlan's Home (`fridge0`), and start states of the Home's objects.
+GROUPS = {
+    "decor": "potted_plant plant vase",
+    "tableware": """bottle bowl cup wine_glass glass mug plate fork knife spoon cake apple banana
+        orange sandwich pizza donut carrot broccoli hot_dog""",
+}
+_GROUP_OF = {name: group for group, names in GROUPS.items() for name in names.split()}
+STEMS = {"refrigerator": "fridge"}
+STATES = {"bowl": ("clean",), "vase": ("full",)}
 
 
 @dataclass(frozen=True)
@@ -34,45 +42,34 @@ class ClassSpec:
     group: str = ""  # placement group, objects only
 
 
-def _known(name: str, stem: str, group: str = "", state: tuple[str, ...] = ()) -> ClassSpec:
-    """A class as the importers' shared taxonomy has it (kind, affordances, start state),
-    with this dataset's stem, placement group and, where given, start state."""
-    category = classify(name)
-    if category is None:
-        raise ValueError(f"class {name!r} is not in sceneplan.importers.taxonomy")
-    return ClassSpec(stem, category.kind, category.affordances, state or category.state, group)
+def class_spec(
+    name: str, movable: frozenset[str] = frozenset(), fixed: frozenset[str] = frozenset()
+) -> tuple[ClassSpec, str]:
+    """A dataset class as the shared taxonomy has it, and why when it is not the table's answer.
 
-
-CLASSES: dict[str, ClassSpec] = {
-    # assets: furniture and appliances that stay where they are
-    "bed": _known("bed", "bed"),
-    "bench": _known("bench", "bench"),
-    "chair": _known("chair", "chair"),
-    "couch": _known("couch", "couch"),
-    "dining table": _known("dining table", "dining_table"),
-    "microwave": _known("microwave", "microwave"),
-    "oven": _known("oven", "oven"),
-    "refrigerator": _known("refrigerator", "fridge"),
-    "sink": _known("sink", "sink"),
-    "toilet": _known("toilet", "toilet"),
-    # objects: things a robot can pick up
-    "book": _known("book", "book", "handheld"),
-    "bottle": _known("bottle", "bottle", "tableware"),
-    "bowl": _known("bowl", "bowl", "tableware", ("clean",)),
-    "cell phone": _known("cell phone", "cell_phone", "handheld"),
-    "laptop": _known("laptop", "laptop", "handheld"),
-    "potted plant": _known("potted plant", "potted_plant", "decor"),
-    "sports ball": _known("sports ball", "sports_ball", "handheld"),
-    "vase": _known("vase", "vase", "decor", ("full",)),
-}
-
-
-def guess_class(name: str, affordances: list[str]) -> ClassSpec:
-    """A class the table does not know: an object if the data says it can be picked up."""
-    stem = "_".join(name.split())
-    if "pick up" in affordances:
-        return ClassSpec(stem, "object", ("pickup",), group="handheld")
-    return ClassSpec(stem, "asset", ("release",))
+    `movable` / `fixed` (slugs) are the user's `--movable` / `--fixed`; a class the
+    table does not know, or calls structure, is kept fixed (the dataset's own
+    "pick up" affordance is not asked: it misses cups and spoons).
+    """
+    key = slug(name) or "thing"
+    stem = STEMS.get(key, key)
+    why = ""
+    if key in movable:
+        category, why = override(key, "object"), f"{key} made movable by --movable"
+    elif key in fixed:
+        category, why = override(key, "asset"), f"{key} made fixed by --fixed"
+    else:
+        known = classify(key)
+        if known is None or known.kind == "structure":
+            category = override(key, "asset")
+            why = f"unknown class '{key}' kept fixed (--movable {key} or --fixed {key} to say)"
+        else:
+            category = known
+    if category.kind == "object":
+        group = _GROUP_OF.get(key, "handheld")
+        state = STATES.get(key, category.state)
+        return ClassSpec(stem, "object", category.affordances, state, group), why
+    return ClassSpec(stem, "asset", category.affordances, category.state), why
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,10 @@ class Box:
     def centre(self) -> tuple[float, float, float]:
         return (self.xmin + self.xmax) / 2, (self.ymin + self.ymax) / 2, (self.zmin + self.zmax) / 2
 
+    @property
+    def volume(self) -> float:
+        return (self.xmax - self.xmin) * (self.ymax - self.ymin) * (self.zmax - self.zmin)
+
     def gaps(self, other: Box) -> tuple[float, float]:
         """Distance between the boxes along x and y; negative values are overlaps."""
         gx = max(self.xmin, other.xmin) - min(self.xmax, other.xmax)
