@@ -193,7 +193,7 @@ def _indexed_member(name: str) -> dict[str, Any] | None:
             with (_BUNDLES / entry["file"]).open("rb") as file:
                 data = file.read()
             parts = {k: entry[k] for k in ("description", "base") if k in entry}
-            out = {k: json.loads(data[o : o + n]) for k, (o, n) in parts.items()}
+            out: dict[str, Any] = {k: json.loads(data[o : o + n]) for k, (o, n) in parts.items()}
             offset, size = entry["members"][name]
             out["graphs"] = {name: json.loads(data[offset : offset + size])}
             return out
