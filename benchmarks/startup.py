@@ -7,6 +7,10 @@ wall time and in CPU time (user + system of the child process), which a busy
 machine inflates less.
 Target (issue 15): at most 0.15 s of overhead for `--help` and `verify`.
 `--imports` prints the slowest imports of one command (`python -X importtime`).
+`--floors` prints instead the commands of issue 43 in typer floors (the CPU of
+`python -c "import typer, rich.console"` over a bare interpreter, measured in
+the same run), against their targets: `--help` 1.2, `tasks show` 2, `solve
+--task` 3, the oracle over office-planning 25.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,6 +47,23 @@ COMMANDS: dict[str, list[str]] = {
 }
 TARGETS = ("sceneplan --help", "sceneplan verify coffee ...")
 
+# `--floors` (issue 43): commands in typer floors, the CPU of importing typer and rich over a
+# bare interpreter (what any typer CLI pays), each measured in the same run; with targets.
+FLOOR = [sys.executable, "-c", "import typer, rich.console"]
+BEHAVIOR_TASK = "behavior-1k-clean_a_led_screen"
+FLOOR_COMMANDS: dict[str, tuple[list[str], float]] = {
+    "sceneplan --help": ([*_LAUNCH, "--help"], 1.2),
+    f"tasks show {BEHAVIOR_TASK}": ([*_LAUNCH, "tasks", "show", BEHAVIOR_TASK], 2.0),
+    f"solve --task {BEHAVIOR_TASK}": (
+        [*_LAUNCH, "solve", "behavior-clean_a_led_screen", "--task", BEHAVIOR_TASK],
+        3.0,
+    ),
+    "eval -p oracle -s office-planning": (
+        [*_LAUNCH, "eval", "-p", "oracle", "-s", "office-planning", "--out", "{out}"],
+        25.0,
+    ),
+}
+
 
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -57,6 +79,35 @@ def run_once(argv: list[str]) -> tuple[float, float]:
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr.decode()}{done.stdout.decode()}")
     return seconds, _children_cpu() - cpu
+
+
+def floors(runs: int) -> None:
+    """Print each of FLOOR_COMMANDS in typer floors: (its CPU - bare CPU) / (FLOOR's CPU -
+    bare CPU), medians of `runs` interleaved runs, against its target."""
+    bare = [sys.executable, "-c", "pass"]
+    load_before = os.getloadavg()[0]
+    cpus: dict[str, list[float]] = {name: [] for name in ("bare", "floor", *FLOOR_COMMANDS)}
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in range(runs + 1):  # the first round warms the caches and is not counted
+            commands = [("bare", bare), ("floor", FLOOR)]
+            for i, (name, (argv, _)) in enumerate(FLOOR_COMMANDS.items()):
+                commands.append((name, [a.replace("{out}", f"{tmp}/{run}-{i}.db") for a in argv]))
+            for name, argv in commands:
+                cpu = run_once(argv)[1]
+                if run:
+                    cpus[name].append(cpu)
+    base = statistics.median(cpus["bare"])
+    floor = statistics.median(cpus["floor"]) - base
+    print(
+        f"{runs} runs each, interleaved; CPU medians; load average {load_before:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after; typer floor {floor:.3f} s CPU over a bare "
+        f"interpreter ({base:.3f} s)\n"
+    )
+    print(f"{'command':44} {'floors':>7} {'target':>7}")
+    for name, (_, target) in FLOOR_COMMANDS.items():
+        ratio = (statistics.median(cpus[name]) - base) / floor
+        mark = "ok" if ratio <= target else "over"
+        print(f"{name:44} {ratio:7.2f} {target:7.1f}  {mark}")
 
 
 def measure(runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
@@ -92,7 +143,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="runs of each command (default 15)")
     parser.add_argument("--imports", action="store_true", help="also list the slowest imports")
+    parser.add_argument(
+        "--floors", action="store_true", help="the issue-43 commands, in typer floors"
+    )
     args = parser.parse_args()
+    if args.floors:
+        floors(args.runs)
+        return
     load_before = os.getloadavg()[0]
     walls, cpus = measure(args.runs)
     bare, bare_cpu = (statistics.median(t["python -c pass"]) for t in (walls, cpus))

@@ -61,11 +61,44 @@ def test_the_index_names_every_packaged_task_once():
 
 
 def test_a_lookup_reads_only_the_file_that_holds_the_task(fresh_caches):
-    task = get_task("planning-simple-01")
-    assert task.suite == "office-planning"
-    assert tasks_module._packaged_file.cache_info().currsize == 1
     assert [t.id for t in load_suite("office-search")][:1] == ["office-simple-01"]
-    assert tasks_module._packaged_file.cache_info().currsize == 2
+    assert tasks_module._packaged_file.cache_info().currsize == 1
+
+
+def test_a_task_by_id_is_read_from_its_own_lines(fresh_caches, monkeypatch):
+    monkeypatch.setattr(tasks_module, "_packaged_file", None)  # no whole file is read
+    task = get_task("behavior-1k-clean_a_led_screen")
+    assert task.environment == "behavior-clean_a_led_screen"
+    monkeypatch.undo()
+    assert task == next(t for t in load_suite("behavior-1k") if t.id == task.id)
+
+
+def test_every_indexed_span_holds_its_task():
+    index = task_index()
+    assert index is not None and all("spans" in entry for entry in index)
+    for entry in index:
+        data = (FOLDER / entry["file"]).read_bytes()
+        tasks = tasks_module._packaged_file(entry["file"])
+        for span, task in zip(entry["spans"], tasks, strict=True):
+            assert tasks_module._task_at(data, span, entry["file"]) == task
+
+
+def test_spans_that_do_not_read_as_the_file_does_are_not_indexed(tmp_path, monkeypatch):
+    # an anchor defined in one task and used in the next: that task's own lines do not read
+    text = (
+        "- &first\n  id: a\n  suite: s\n  family: simple_planning\n  environment: office\n"
+        "  instruction: Close it.\n  goal: closed(cabinet5)\n"
+        "- {<<: *first, id: b}\n"
+    )
+    assert len(tasks_module.item_spans(text.encode())) == 2
+    (tmp_path / "mine.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(tasks_module, "_FOLDER", tmp_path)
+    clear_caches()
+    try:
+        (entry,) = build_index()["files"]
+        assert entry["ids"] == ["a", "b"] and "spans" not in entry
+    finally:
+        clear_caches()
 
 
 def test_the_c_loader_reads_the_suites_as_the_python_loader_does(monkeypatch):

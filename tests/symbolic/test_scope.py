@@ -15,7 +15,7 @@ from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.graph import from_dict
 from sceneplan.graph.model import NodeKind, Relation
-from sceneplan.symbolic.scope import focused_scope, full_scope
+from sceneplan.symbolic.scope import focused_scope, full_scope, widened_scopes
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.domain import (
@@ -244,6 +244,23 @@ def test_when_the_focus_has_no_plan_the_whole_graph_is_searched():
     assert result.scope == "full"
     assert_plan_runs_in_the_whole_graph(graph, "hot(apple)", result)
     assert "turn_on(microwave2)" in [str(a) for a in result.plan]
+
+
+def test_a_goal_naming_no_object_widens_to_the_agents_room_not_the_whole_graph():
+    # sitting(agent) names no object: the focus holds nothing to sit on, and the solver
+    # widens to everything in the agent's room before it grounds the whole house
+    task = get_task("virtualhome-447_2")
+    graph = load_environment(task.environment)
+    state = WorldState(graph)
+    focused = focus(graph, Atom("sitting", ("agent",)))
+    wider = list(widened_scopes(state, focused))
+    assert wider and wider[0].level == "rooms" and wider[0].macro_moves
+    assert focused.objects < wider[0].objects
+    assert len(wider[0].assets) < len(full_scope(graph).assets)
+    result = solve(PlanningProblem(graph, task.goal), timeout=30)
+    assert result.ok and result.scope == "rooms" and "proof" not in result.stats
+    assert [a.name for a in result.plan] == ["access", "sit"]
+    assert_plan_runs_in_the_whole_graph(graph, task.goal, result)
 
 
 def test_an_unsolvable_verdict_comes_from_the_whole_graph(coffee):

@@ -4,7 +4,10 @@ Suites with one world per task (BEHAVIOR, VirtualHome) ship as *bundles*,
 `datasets/bundles/*.json`: one file holding many graphs by name, each whole
 or as changes to the bundle's base graph (`load_bundle_member`). Their
 names (`behavior-assembling_gift_baskets`, `virtualhome-27_2`) load like any
-other environment's but are not listed by `list_environments`.
+other environment's but are not listed by `list_environments`. The bundles'
+`index.json` (`build_bundle_index`, written by `scripts/build_task_index.py`)
+says where each member is in its file, so loading one decodes only that member
+and the bundle's base; an index that does not match the files is not used.
 
 A package adds an environment through the `sceneplan.environments`
 entry-point group: the entry point names a callable that takes no arguments
@@ -95,17 +98,106 @@ def bundled_environments() -> list[str]:
     return sorted(_bundle_index())
 
 
+def _bundle_files() -> list[str]:
+    if not _BUNDLES.is_dir():
+        return []
+    return sorted(
+        e.name for e in _BUNDLES.iterdir() if e.name.endswith(".json") and e.name != INDEX_FILE
+    )
+
+
 @cache
 def _bundle_index() -> dict[str, str]:
-    """Member name -> the bundle file it is in."""
-    index: dict[str, str] = {}
-    if not _BUNDLES.is_dir():
-        return index
-    for entry in sorted(_BUNDLES.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".json"):
-            for name in _read_bundle(entry.name)["graphs"]:
-                index[name] = entry.name
-    return index
+    """Member name -> the bundle file it is in (from `index.json` when it is current)."""
+    spans = bundle_spans()
+    if spans is not None:
+        return {name: entry["file"] for entry in spans for name in entry["members"]}
+    return {name: file for file in _bundle_files() for name in _read_bundle(file)["graphs"]}
+
+
+INDEX_FILE = "index.json"  # in the bundles folder
+INDEX_FORMAT = "sceneplan-bundle-index"
+
+
+def build_bundle_index() -> dict[str, Any]:
+    """What the bundles' `index.json` holds: per bundle file, its size in bytes and the
+    [byte offset, length] of its description, its base and each member, so that loading
+    one member decodes only those (`load_bundle_member`)."""
+    bundles = []
+    for file in _bundle_files():
+        data = (_BUNDLES / file).read_bytes()
+        _read_bundle(file)  # (a bundle, or BadInputError)
+        top = json_spans(data)
+        graphs = top["graphs"]
+        members = json_spans(data[graphs[0] : graphs[0] + graphs[1]])
+        entry: dict[str, Any] = {"file": file, "bytes": len(data)}
+        for key in ("description", "base"):
+            if key in top:
+                entry[key] = top[key]
+        entry["members"] = {n: [graphs[0] + o, size] for n, (o, size) in members.items()}
+        bundles.append(entry)
+    return {"format": INDEX_FORMAT, "version": 1, "bundles": bundles}
+
+
+def json_spans(data: bytes) -> dict[str, list[int]]:
+    """Key -> [byte offset, length] of each value of the JSON object `data` (its text,
+    UTF-8: bytes over 127 only occur inside strings, so Latin-1 keeps the offsets)."""
+    text = data.decode("latin-1")
+    decoder = json.JSONDecoder()
+    out: dict[str, list[int]] = {}
+
+    def skip(i: int) -> int:
+        while text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    i = skip(0)
+    if text[i] != "{":
+        raise BadInputError("a bundle is a JSON object")
+    i = skip(i + 1)
+    while text[i] != "}":
+        key, i = decoder.raw_decode(text, i)
+        i = skip(skip(i) + 1)  # past the colon
+        _, end = decoder.raw_decode(text, i)
+        out[key.encode("latin-1").decode("utf-8")] = [i, end - i]
+        i = skip(end)
+        if text[i] == ",":
+            i = skip(i + 1)
+    return out
+
+
+@cache
+def bundle_spans() -> list[dict[str, Any]] | None:
+    """The shipped bundle index's entries, or None when it does not describe the bundle
+    files as they are (missing, another format, a file added, removed or resized)."""
+    try:
+        data = json.loads((_BUNDLES / INDEX_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+        return None
+    bundles = data.get("bundles")
+    if not isinstance(bundles, list) or [b.get("file") for b in bundles] != _bundle_files():
+        return None
+    for entry in bundles:
+        with resources.as_file(_BUNDLES / entry["file"]) as path:
+            if path.stat().st_size != entry.get("bytes"):
+                return None
+    return bundles
+
+
+def _indexed_member(name: str) -> dict[str, Any] | None:
+    """The parts of a bundle one member needs, decoded from the index's spans only."""
+    for entry in bundle_spans() or ():
+        if name in entry["members"]:
+            with (_BUNDLES / entry["file"]).open("rb") as file:
+                data = file.read()
+            parts = {k: entry[k] for k in ("description", "base") if k in entry}
+            out: dict[str, Any] = {k: json.loads(data[o : o + n]) for k, (o, n) in parts.items()}
+            offset, size = entry["members"][name]
+            out["graphs"] = {name: json.loads(data[offset : offset + size])}
+            return out
+    return None
 
 
 def _bundle_sizes() -> dict[str, int]:
@@ -135,7 +227,7 @@ def load_bundle_member(name: str) -> SceneGraph:
     file = _bundle_index().get(name)
     if file is None:
         raise BadInputError(f"unknown bundled environment '{name}'")
-    bundle = _read_bundle(file)
+    bundle = _indexed_member(name) or _read_bundle(file)
     return from_dict(member_graph(bundle, name), f"{file}:{name}")
 
 

@@ -5,8 +5,9 @@ live in `datasets/tasks/*.yaml`; users can pass their own files anywhere a
 suite name is accepted. What a task is (`Task`, `Family`) lives in
 `sceneplan.world.task`; both are re-exported here.
 
-Finding a packaged task reads only the file that holds it: `datasets/tasks/index.json`
-names each file's suites, environments and task ids (`task_index`; rebuilt by
+Finding a packaged task reads only the file that holds it, and a task by id only its
+own lines: `datasets/tasks/index.json` names each file's suites, environments and task
+ids, with where each task's lines are in the file (`task_index`; rebuilt by
 `python scripts/build_task_index.py`, which every suite's build script runs too, and
 compared by its `--check`). A file the index does not describe as it is (added, or
 changed in size, since the index was written) makes lookups read every file, as
@@ -129,20 +130,46 @@ def packaged_tasks() -> tuple[Task, ...]:
 
 def build_index() -> dict[str, Any]:
     """The index of the packaged task files as they are now (what `index.json` holds):
-    per file, its size in bytes, suites, environments and task ids, in file order."""
+    per file, its size in bytes, suites, environments and task ids, in file order, and
+    the [byte offset, length] of each task's lines (`spans`, when `item_spans` finds
+    them and each reads as the same task as the whole file does)."""
     files = []
     for name in _packaged_files():
         tasks = _packaged_file(name)
-        files.append(
-            {
-                "file": name,
-                "bytes": len((_FOLDER / name).read_bytes()),
-                "suites": sorted({t.suite for t in tasks}),
-                "environments": sorted({t.environment for t in tasks}),
-                "ids": [t.id for t in tasks],
-            }
-        )
-    return {"format": INDEX_FORMAT, "version": 1, "files": files}
+        data = (_FOLDER / name).read_bytes()
+        entry: dict[str, Any] = {
+            "file": name,
+            "bytes": len(data),
+            "suites": sorted({t.suite for t in tasks}),
+            "environments": sorted({t.environment for t in tasks}),
+            "ids": [t.id for t in tasks],
+        }
+        spans = item_spans(data)
+        if len(spans) == len(tasks) and all(
+            _task_at(data, span, name) == task for span, task in zip(spans, tasks, strict=True)
+        ):
+            entry["spans"] = spans
+        files.append(entry)
+    return {"format": INDEX_FORMAT, "version": 2, "files": files}
+
+
+def item_spans(data: bytes) -> list[list[int]]:
+    """[byte offset, length] of each item of a YAML list in block style (the lines from
+    one `- ` at the start of a line to the next; comments between items go with the
+    item before)."""
+    starts = [m.start() for m in re.finditer(rb"(?m)^- ", data)]
+    ends = [*starts[1:], len(data)]
+    return [[start, end - start] for start, end in zip(starts, ends, strict=True)]
+
+
+def _task_at(data: bytes, span: list[int], source: str) -> Task | None:
+    """The task written at `span` of a task file's bytes; None if it is not one valid task."""
+    start, length = span
+    try:
+        items = parse_yaml(data[start : start + length].decode("utf-8"), source)
+        return Task.model_validate(items[0]) if isinstance(items, list) and items else None
+    except (ValueError, yaml.YAMLError, SceneplanError):  # (ValidationError is a ValueError)
+        return None
 
 
 def index_text(index: dict[str, Any]) -> str:
@@ -209,7 +236,16 @@ def load_suite(name_or_path: str) -> list[Task]:
 
 
 def get_task(task_id: str) -> Task:
-    """A packaged task by id."""
+    """A packaged task by id: read from its own lines where the index has them."""
+    for entry in task_index() or ():
+        spans = entry.get("spans")
+        if spans is not None and task_id in entry["ids"]:
+            with (_FOLDER / entry["file"]).open("rb") as file:
+                start, length = spans[entry["ids"].index(task_id)]
+                file.seek(start)
+                found = _task_at(file.read(length), [0, length], entry["file"])
+            if found is not None and found.id == task_id:
+                return found
     for task in _tasks_where("ids", task_id):
         if task.id == task_id:
             return task

@@ -13,7 +13,7 @@ focused one finds no plan, so the focus never makes a solvable task fail.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -276,3 +276,74 @@ def focused_scope(
         stack_depth=FOCUS_STACK_DEPTH,
         stacking=stacking if atom_literals else None,
     )
+
+
+# How many rings of rooms around a focused scope are tried before the whole graph: the
+# rooms of its places, then those one link further (`widened_scopes`).
+WIDEN_RINGS = 2
+
+
+def widened_scopes(state: WorldState, scope: Scope, vocabulary: str = "sayplan") -> Iterator[Scope]:
+    """Scopes between a focused scope and the whole graph, smallest first: everything in
+    the rooms of its places (a goal that names no object, `sitting(agent)`, has only the
+    agent's room in focus and nothing to sit on), then everything one room further, for
+    `WIDEN_RINGS` rings. Each keeps the focus's macro moves and bounds, and is given only
+    if it adds nodes and is not already the whole graph (the solver grounds that last)."""
+    graph = state.graph
+    rooms = {n.id for n in graph.of_kind(K.ROOM)}
+    ring = {r for p in scope.places for r in _rooms_at(graph, p, rooms)}
+    seen: set[str] = set()
+    focus = _Focus(state, vocabulary)
+    focus.objects, focus.assets = set(scope.objects), set(scope.assets)
+    focus.places |= set(scope.places)
+    for level in range(WIDEN_RINGS):
+        if level:
+            ring = {r for room in ring for r in _next_rooms(graph, room, rooms)} - seen
+        if not ring or seen | ring == rooms:
+            return
+        seen |= ring
+        before = len(focus.objects) + len(focus.assets)
+        for node in graph:
+            if node.kind is K.ASSET and graph.room_of(node.id) in ring:
+                focus.add_asset(node.id)
+            elif node.kind is K.OBJECT and state.room_of(node.id) in ring:
+                focus.add_object(node.id)
+        focus.places |= ring
+        if len(focus.objects) + len(focus.assets) == before:
+            continue
+        yield Scope(
+            f"rooms+{level}" if level else "rooms",
+            frozenset(focus.objects),
+            frozenset(focus.assets),
+            tuple(sorted(focus.places)),
+            macro_moves=True,
+            effect_words=scope.effect_words,
+            stack_depth=scope.stack_depth,
+            stacking=scope.stacking,
+        )
+
+
+def _rooms_at(graph: SceneGraph, place: str, rooms: set[str]) -> set[str]:
+    """The room a place is (or is in), or for a pose the rooms it links."""
+    if place in rooms:
+        return {place}
+    room = graph.room_of(place) if place in graph else None
+    if room is not None:
+        return {room}
+    return {n for n in graph.neighbours(place) if n in rooms} if graph.is_place(place) else set()
+
+
+def _next_rooms(graph: SceneGraph, room: str, rooms: set[str]) -> set[str]:
+    """The rooms reached from `room` through links, passing through poses (doors) only."""
+    out: set[str] = set()
+    stack, seen = [room], {room}
+    while stack:
+        for n in graph.neighbours(stack.pop()):
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in rooms:
+                out.add(n)
+            else:
+                stack.append(n)
+    return out

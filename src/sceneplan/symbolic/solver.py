@@ -5,8 +5,9 @@ Back ends are registered by name and imported when first asked for:
 `wastar` (A* on travel cost with h_FF), `astar` (A* with h_max: optimal;
 `solve(..., optimal=True)`) and `bfsf` (LAPKT's BFS(f), the `lapkt` extra).
 The relevant subgraph (`scope.focused_scope`) is tried first; when it has no
-plan, or its plan does not survive the simulator, the whole graph is grounded
-(and only then built), so `unsolvable` is always the whole graph's verdict.
+plan, or its plan does not survive the simulator, the rooms around it
+(`scope.widened_scopes`), and last the whole graph are grounded (each only
+then built), so `unsolvable` is always the whole graph's verdict.
 A disjunctive goal on which greedy search stalls is committed to one disjunct
 per disjunction and searched again (`_search`, `goal_compile.commit_goal`).
 Every plan returned has been run in the Simulator from the problem's state and
@@ -44,7 +45,7 @@ from sceneplan.symbolic.goal_compile import (
 from sceneplan.symbolic.grounding import Grounder, GroundingLimitError, exclusive_key
 from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
 from sceneplan.symbolic.regression import never_reached
-from sceneplan.symbolic.scope import Scope, focused_scope, full_scope
+from sceneplan.symbolic.scope import Scope, focused_scope, full_scope, widened_scopes
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
 from sceneplan.world.actions import Action, parse_action
@@ -248,6 +249,7 @@ def _solve(
     goal = ground(problem.goal, problem.graph) if isinstance(problem.goal, Formula) else None
     travel = travel_for(problem.graph)
     for scope in _scopes(problem, state, goal, focus):
+        result.stats.pop("proof", None)  # a narrower scope's
         t0 = time.perf_counter()
         task = build_task(
             state,
@@ -493,12 +495,13 @@ def _places_at_accessed(action: Action, vocabulary: str) -> bool:
 
 
 def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> Iterator[Scope]:
-    """The focused scope, then the whole graph (built only if the focused one fails)."""
+    """The focused scope, wider ones around it (`scope.widened_scopes`), then the whole
+    graph; each built only if the one before it fails."""
     if focus:
         if isinstance(problem.target, Action):
             target = problem.target
             nodes = [a for a in target.args if a in problem.graph]
-            yield focused_scope(
+            focused = focused_scope(
                 state,
                 (),
                 (),
@@ -508,5 +511,7 @@ def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> I
             )
         else:
             seeds = [atom for atom, _ in wrong_literals(goal, state)]
-            yield focused_scope(state, seeds, literals(goal), vocabulary=problem.vocabulary)
+            focused = focused_scope(state, seeds, literals(goal), vocabulary=problem.vocabulary)
+        yield focused
+        yield from widened_scopes(state, focused, problem.vocabulary)
     yield full_scope(problem.graph)
