@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from ground_tasks import Builder, chain, execute, names, trap
 from sceneplan.symbolic import gbfs as gbfs_module
 from sceneplan.symbolic.gbfs import INF, CompiledTask, fact_mask, gbfs
+from sceneplan.symbolic.relaxed_arrays import RelaxedArrays
 from sceneplan.symbolic.task import CondEffect, FactTable, GroundAction, GroundTask
 
 # --- the task: facts, applicability, successors --------------------------------------------
@@ -339,3 +341,38 @@ def test_gbfs_agrees_with_breadth_first_search_on_random_tasks(task):
     assert outcome.status == ("plan" if reachable_goal(task) else "unsolvable")
     if outcome.status == "plan":
         assert task.is_goal(execute(task, outcome.plan))
+
+
+@st.composite
+def costed_tasks(draw) -> tuple[GroundTask, int]:
+    """A random task whose actions cost 1 to 3 (ties between supporters are common), and a
+    state of it."""
+    task = draw(random_tasks())
+    costs = [draw(st.integers(1, 3)) for _ in task.actions]
+    actions = [replace(a, cost=c) for a, c in zip(task.actions, costs, strict=True)]
+    state = draw(st.integers(0, 2**N_FACTS - 1))
+    return replace(task, actions=actions), state
+
+
+@settings(max_examples=300, deadline=None)
+@given(costed_tasks())
+def test_h_add_over_arrays_has_the_costs_and_supporters_of_the_dijkstra(drawn):
+    # the arrays must choose each fact's supporter as the Dijkstra does (the first to fire
+    # among the cheapest): h_FF's relaxed plan is read from them, and with another plan the
+    # search, and the packaged reference plans, would change
+    task, state = drawn
+    plain = CompiledTask(task)
+    arrays = RelaxedArrays([pre for _, pre, _ in plain.relaxed], plain.relaxed_adds, plain)
+    cost, support = arrays.add_costs(gbfs_module._bits(state))
+    assert (cost, support) == tuple(plain._add_costs(state, until=None))
+
+
+def test_h_ff_uses_the_arrays_on_large_tasks_only(monkeypatch):
+    task = chain(3)
+    assert CompiledTask(task)._arrays is None
+    plan = gbfs(task, timeout=10).plan
+    monkeypatch.setattr(gbfs_module, "ARRAYS_MIN_RELAXED", 1)
+    compiled = CompiledTask(task)
+    assert compiled._arrays is not None
+    assert compiled.h_ff(fact_mask(task.init)) == (3, {0, 1, 2})
+    assert gbfs(task, timeout=10).plan == plan and len(plan) == 3
