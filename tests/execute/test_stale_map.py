@@ -4,6 +4,7 @@ import asyncio
 
 import pytest
 
+from execute_helpers import stale_task
 from sceneplan.datasets.tasks import get_task
 from sceneplan.execute import Executor, SimulatedRobot, SymbolicReplanner, execute, search
 from sceneplan.execute.belief import Belief
@@ -12,22 +13,6 @@ from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import aplan
 from sceneplan.symbolic.solver import PlanningProblem, solve
-from sceneplan.world.task import Task
-
-
-def stale_task(goal: str, moved: str, initial: tuple[str, ...] = ()) -> Task:
-    """A task in the ring whose world script moved the box after the robot mapped it."""
-    return Task(
-        initial=list(initial),
-        id="ring-stale",
-        suite="mine",
-        family="simple_planning",
-        environment="ring",
-        instruction="Leave the box where it belongs.",
-        goal=goal,
-        world_script=[moved],
-        memory="prior",
-    )
 
 
 def test_a_goal_that_holds_only_in_memory_is_solved_by_looking_and_replanning(ring):

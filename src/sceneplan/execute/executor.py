@@ -62,10 +62,11 @@ _REACHING = frozenset({Skill.PICK, Skill.OPEN, Skill.CLOSE, Skill.SWITCH_ON, Ski
 FORMAT = "sceneplan-execution"
 VERSION = 1
 MAX_REPLANS = 10  # rounds of replanning after the first plan
-# Skill calls at most, as a multiple of the first plan's length (plus a floor): a stop for
-# a robot that keeps failing in a way no replan budget counts. Searching and confirming
-# the goal by looking have budgets of their own (search.py).
+# Skill calls at most for the plan being run (the first, or the last replan's), as a
+# multiple of its length (plus a floor): a stop for a robot that keeps failing in a way no
+# replan budget counts. Searching and confirming the goal by looking are not counted.
 CALLS_PER_STEP, MIN_CALLS = 4, 50
+CONFIRM_TRIES = 2  # looks at a goal's node before the run stops for want of confirming it
 # Kinds of belief updates that correct the map (not the robot's own moves and grasps).
 CORRECTIONS = frozenset({"moved", "missing", "found", "new", "state", "locked", "blocked"})
 
@@ -112,12 +113,16 @@ class Executor:
     confirm: bool = True  # look at the goal's facts that rest only on memory before done
     llm: LLMClient | None = None  # ranks the rooms of a likely search, when given
     belief: Belief = field(init=False)
-    _budget: int = field(init=False, default=0)  # skill calls at most, set by `run`
+    _budget: int = field(init=False, default=0)  # skill calls the plan being run may make
+    _plan_size: int = field(init=False, default=0)  # the steps of the plan being run
+    _since: tuple = field(init=False, default=(0, 0))  # (calls, failures) when it came
     _calls: int = field(init=False, default=0)  # skill calls made (searches excluded)
+    _failures: int = field(init=False, default=0)  # of which failed
     _looking: int = field(init=False, default=0)  # skill calls made to search or confirm
     _surfaces: set = field(init=False, default_factory=set)  # (asset, relation) seen whole
     _observed: set = field(init=False, default_factory=set)  # nodes seen or handled
-    _confirmed: set = field(init=False, default_factory=set)  # goal nodes looked at
+    _tries: dict = field(init=False, default_factory=dict)  # goal node -> looks to confirm it
+    _unconfirmed: dict = field(init=False, default_factory=dict)  # goal node -> why not seen
     _first: int = field(init=False, default=0)  # the episode's steps before the run's
     _searching: bool = field(init=False, default=False)  # calls now count as looking
     _ranked: list = field(init=False, default_factory=list)  # rooms the LLM named
@@ -141,7 +146,7 @@ class Executor:
         queue = list(plan)
         stopped: str | None = None
         dirty = True  # the belief changed or a new plan came: check the plan on it
-        self._budget = budget = max(MIN_CALLS, CALLS_PER_STEP * len(planned))
+        self._size(queue)
         try:
             while True:
                 lost = self._lost() if self.closed_loop and dirty else []
@@ -162,8 +167,7 @@ class Executor:
                         dirty = True  # what the looks saw: check the goal again
                         continue
                     break
-                if self._calls >= budget:
-                    raise _Stop(f"{budget} skill calls made: the robot keeps failing")
+                self._check_budget(queue)
                 action = queue.pop(0)
                 result = await self._step(action, episode)
                 if result is None:
@@ -176,6 +180,9 @@ class Executor:
                     problem += result.message or (result.reason.value if result.reason else "")
                     if not self.closed_loop:
                         raise _Stop(problem)
+                    if self._lost():  # the step found a goal's object gone: search first
+                        dirty = True
+                        continue
                     queue, dirty = await self._replan(problem, episode), True
         except _Stop as stop:
             stopped = stop.reason
@@ -229,6 +236,7 @@ class Executor:
                     self._looked.append(asset)
         else:
             self._calls += 1
+            self._failures += not result.ok
         self._surfaces.update(result.surfaces)
         self._observed.update(s.id for s in result.seen)
         self._observed.update(asset for asset, _ in result.surfaces)
@@ -425,45 +433,65 @@ class Executor:
     async def _confirm(self, episode: Episode) -> bool:
         """Before done: look at the goal's nodes that the robot has neither seen nor
         handled in this run (what holds of them rests only on memory), one look per
-        node's asset. Whether it looked (then the goal is checked again)."""
+        node's asset. Whether it looked (then the goal is checked again).
+
+        A node counts as confirmed only when a call of the run saw or handled it; a
+        look that cannot be made (a blocked room, a stuck container) or that does not
+        show it is tried again once (the belief may have learnt a way round), then the
+        run stops with the reason: the goal is not declared reached on memory alone.
+        """
         goal = self._goal() if self.confirm else None
         if goal is None:
             return False
         state, graph = self.belief.state, self.belief.graph
-        todo: dict[str, str] = {}  # asset to look at -> the node it confirms
+        todo: dict[str, list[str]] = {}  # asset to look at -> the nodes it confirms
         for node in sorted(goal.nodes()):
-            if node in self._observed or node in self._confirmed or node not in graph:
+            if node in self._observed or node not in graph:  # not in graph: lost, searched
                 continue
             kind = graph.nodes[node].kind
             asset = node if kind is NodeKind.ASSET else None
             if kind is NodeKind.OBJECT and not state.holds(node):
                 asset = state.support_asset(node)
-            self._confirmed.add(node)
-            if asset is not None and asset not in self._observed:
-                todo.setdefault(asset, node)
+            if asset is None:
+                continue
+            tries = self._tries.get(node, 0)
+            if tries >= CONFIRM_TRIES:
+                raise _Stop(
+                    f"could not confirm the goal: no look showed {node} "
+                    f"({self._unconfirmed.get(node, 'not seen')})"
+                )
+            self._tries[node] = tries + 1
+            todo.setdefault(asset, []).append(node)
         if not todo:
             return False
         record = episode.extra["execute"]
         self._searching = True
         try:
-            for asset, node in todo.items():
-                room = graph.room_of(asset)
-                if room is None:
-                    continue
-                try:
-                    actions = look_actions(self.belief, room, asset)
-                except SceneplanError:
-                    continue
-                record["confirmed"].append(
-                    {"node": node, "asset": asset, "step": len(episode.steps)}
-                )
-                for action in actions:
-                    result = await self._step(action, episode)
-                    if result is not None and not result.ok:
-                        break
+            for asset, nodes in todo.items():
+                why = await self._look_at(asset, nodes[0], record, episode)
+                for node in nodes:
+                    missed = node not in self._observed and node in self.belief.graph
+                    if missed and (why or node not in self._unconfirmed):  # keep a failure's
+                        self._unconfirmed[node] = why or f"the look at {asset} did not show it"
         finally:
             self._searching = False
         return True
+
+    async def _look_at(self, asset: str, node: str, record: dict, episode: Episode) -> str | None:
+        """Look at `asset` to confirm `node`; why the look could not be made, or None."""
+        room = self.belief.graph.room_of(asset)
+        if room is None:
+            return f"{asset} is in no room"
+        try:
+            actions = look_actions(self.belief, room, asset)
+        except SceneplanError as exc:  # cut off (a blocked room)
+            return str(exc)
+        record["confirmed"].append({"node": node, "asset": asset, "step": len(episode.steps)})
+        for action in actions:
+            result = await self._step(action, episode)
+            if result is not None and not result.ok:
+                return f"{episode.steps[-1].action}: {result.message or result.reason}"
+        return None
 
     # -- checking and replanning ---------------------------------------------------------
 
@@ -515,7 +543,26 @@ class Executor:
         )
         if plan is None:
             raise _Stop(f"no plan from the current state ({note}); after: {problem}")
+        self._size(plan)
         return plan
+
+    def _size(self, plan: list[Action]) -> None:
+        """Give the plan now being run its budget of skill calls (`CALLS_PER_STEP` per step,
+        at least `MIN_CALLS`), counted from the calls made so far."""
+        steps = sum(not self.belief.simulator.ends_plan(a) for a in plan)
+        self._budget = max(MIN_CALLS, CALLS_PER_STEP * steps)
+        self._plan_size, self._since = steps, (self._calls, self._failures)
+
+    def _check_budget(self, queue: list[Action]) -> None:
+        """Stop when the plan being run has used its budget of skill calls; say how many
+        failed (a robot that keeps failing) or that none did."""
+        calls, failed = self._calls - self._since[0], self._failures - self._since[1]
+        if calls < self._budget:
+            return
+        made = f"{calls} skill calls made on a plan of {self._plan_size} step(s)"
+        if failed:
+            raise _Stop(f"{made}, {failed} of them failed: the robot keeps failing")
+        raise _Stop(f"{made}, none failed, and {len(queue)} step(s) are still to run")
 
     # -- start and end -------------------------------------------------------------------
 
@@ -600,4 +647,6 @@ class Executor:
         if episode.status is Status.ERROR:
             return
         done = episode.goal_reached if self.goal is not None else stopped is None
+        if self.closed_loop and stopped is not None:
+            done = False  # the executor gave up: a goal that holds anyway is not its success
         episode.status = Status.SUCCESS if done else Status.FAILED

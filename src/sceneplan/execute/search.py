@@ -279,7 +279,7 @@ def look_actions(belief: Belief, room: str, asset: str | None) -> list[Action]:
             out += [a for p in path[1:] if (a := act(Skill.NAVIGATE, target=p)) is not None]
     if asset is None:
         return out
-    closed = state.is_container(asset) and "closed" in state.states(asset)
+    closed = state.is_container(asset) and not state.opening_clear(asset)
     look_on = act(Skill.LOOK, asset=asset, relation="on")
     opening = act(Skill.OPEN, target=asset) if closed else None
     if look_on is None:  # reaching an asset shows it (SayPlan's access)
