@@ -101,6 +101,14 @@ FaultsOpt = Annotated[
         "(or none)."
     ),
 ]
+SearchOpt = Annotated[
+    str,
+    typer.Option(
+        metavar="greedy|likely|nearest|sweep",
+        help="How the closed loop searches for an object that is not where the map has it: "
+        "greedy (likeliest for the cost), likely, nearest or sweep (docs/execute.md).",
+    ),
+]
 LlmOpt = Annotated[
     str | None,
     typer.Option(

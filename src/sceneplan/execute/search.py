@@ -1,9 +1,11 @@
 """Looking for objects the executor lost sight of: where to look, and the actions to look there.
 
 An object dropped as missing (a surface seen whole without it) that the goal
-names stops any plan: the executor searches first. Two orders:
+names stops any plan: the executor searches first. The default search,
+`greedy`, and the baseline `sweep` choose one look at a time (`worth.py`);
+the two older orders are here:
 
-- `likely` (the default): the room the object was last believed in first;
+- `likely`: the room the object was last believed in first;
   then the rooms whose assets are likely to hold such a thing, from the
   scene itself: how many objects of the lost object's category (a mug) rest
   on assets of each category (a shelf, a desk) in the robot's map, then how
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from sceneplan.errors import LLMError, SceneplanError
+from sceneplan.errors import BadInputError, LLMError, SceneplanError
 from sceneplan.execute.belief import Belief
 from sceneplan.execute.robot import action_for
 from sceneplan.execute.skills import Skill, SkillCall
@@ -41,7 +43,9 @@ from sceneplan.world.actions import Action
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
 
-ORDERS = ("likely", "nearest")
+# The searches: the p/c greedy (worth.py, the default), the likely-first order, the
+# nearest-first order of every asset, and the room sweep (worth.py).
+ORDERS = ("greedy", "likely", "nearest", "sweep")
 # A search's own budget in skill calls, per asset and room of the map: enough to visit
 # every asset of the building (navigate, reach, open) with room to spare.
 CALLS_PER_PLACE, MIN_SEARCH_CALLS = 3, 30
@@ -50,6 +54,17 @@ CALLS_PER_PLACE, MIN_SEARCH_CALLS = 3, 30
 SAME_KIND = 4.0
 # Metres of travel that cost as much as looking at one more asset, in a room's worth.
 TRAVEL_PER_ASSET = 10.0
+
+
+def check_search(search: str) -> str:
+    """A search's name as `ORDERS` has it, or BadInputError naming the choices.
+
+    >>> check_search("sweep")
+    'sweep'
+    """
+    if search not in ORDERS:
+        raise BadInputError(f"unknown search order '{search}'; choose one of: {', '.join(ORDERS)}")
+    return search
 
 
 def search_budget(belief: Belief) -> int:
