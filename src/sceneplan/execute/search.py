@@ -26,7 +26,7 @@ lost object is seen again, or when its own budget of skill calls
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -35,7 +35,7 @@ from sceneplan.errors import BadInputError, LLMError, SceneplanError
 from sceneplan.execute.belief import Belief
 from sceneplan.execute.robot import action_for
 from sceneplan.execute.skills import Skill, SkillCall
-from sceneplan.graph.model import NodeKind, Relation
+from sceneplan.graph.model import Node, NodeKind, Relation
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall
 from sceneplan.world.actions import Action
@@ -74,7 +74,7 @@ def search_budget(belief: Belief) -> int:
     return max(MIN_SEARCH_CALLS, CALLS_PER_PLACE * places)
 
 
-def _room_of(belief: Belief, node: str) -> str | None:
+def last_room(belief: Belief, node: str) -> str | None:
     """The room a lost object was last believed in."""
     graph = belief.graph
     place = belief.lost.get(node)
@@ -87,7 +87,7 @@ def _room_of(belief: Belief, node: str) -> str | None:
 def rooms_to_search(belief: Belief, lost: list[str]) -> list[str]:
     """The `nearest` order: where the lost objects were, then every room nearest first."""
     graph = belief.graph
-    first = [room for node in lost if (room := _room_of(belief, node)) is not None]
+    first = [room for node in lost if (room := last_room(belief, node)) is not None]
     navigator = Navigator(graph)
     at = belief.state.agent_at
     others = []
@@ -99,6 +99,17 @@ def rooms_to_search(belief: Belief, lost: list[str]) -> list[str]:
     return list(dict.fromkeys([*first, *(room for _, room in sorted(others))]))
 
 
+def placed(belief: Belief, lost: Collection[str]) -> Iterator[tuple[Node, str]]:
+    """The map's objects other than the lost ones, each with the asset it rests at: what
+    the scene says about where things are kept."""
+    state = belief.state
+    for node in belief.graph:
+        if node.kind is NodeKind.OBJECT and node.id not in lost:
+            asset = state.support_asset(node.id)
+            if asset is not None:
+                yield node, asset
+
+
 def likelihoods(belief: Belief, lost: list[str]) -> dict[str, float]:
     """Per asset of the map, how likely it is to hold one of the lost objects: objects of
     the same category on assets of its category (the map's co-occurrences, SAME_KIND
@@ -108,12 +119,7 @@ def likelihoods(belief: Belief, lost: list[str]) -> dict[str, float]:
     kinds = {belief.lost[n].category for n in lost if n in belief.lost}
     same: Counter[str] = Counter()
     anything: Counter[str] = Counter()
-    for node in graph:
-        if node.kind is not NodeKind.OBJECT or node.id in lost:
-            continue
-        asset = state.support_asset(node.id)
-        if asset is None:
-            continue
+    for node, asset in placed(belief, lost):
         category = graph.nodes[asset].category
         anything[category] += 1
         if node.category in kinds:
@@ -148,7 +154,7 @@ def search_order(
     kinds = same_kind(belief, lost)
     navigator = Navigator(graph)
     at = belief.state.agent_at
-    first = {room for node in lost if (room := _room_of(belief, node)) is not None}
+    first = {room for node in lost if (room := last_room(belief, node)) is not None}
     rooms: list[tuple[tuple, str]] = []
     travel: dict[str, float] = {}
     for room in (n.id for n in graph if n.kind is NodeKind.ROOM):
@@ -249,15 +255,9 @@ def _where(belief: Belief, node: str) -> str:
 
 def same_kind(belief: Belief, lost: list[str]) -> set[str]:
     """The asset categories on or in which the map has objects of a lost one's category."""
-    state, graph = belief.state, belief.graph
     kinds = {belief.lost[n].category for n in lost if n in belief.lost}
-    out = set()
-    for node in graph:
-        if node.kind is NodeKind.OBJECT and node.category in kinds and node.id not in lost:
-            asset = state.support_asset(node.id)
-            if asset is not None:
-                out.add(graph.nodes[asset].category)
-    return out
+    graph = belief.graph
+    return {graph.nodes[a].category for node, a in placed(belief, lost) if node.category in kinds}
 
 
 def _assets(belief: Belief, room: str) -> list[str]:
@@ -265,12 +265,18 @@ def _assets(belief: Belief, room: str) -> list[str]:
     return [c for c in graph.children(room) if graph.nodes[c].kind is NodeKind.ASSET]
 
 
+def surfaces_of(belief: Belief, asset: str) -> list[tuple[str, Relation]]:
+    """The surfaces of an asset that could hide something: its top, and its inside when
+    it holds things inside."""
+    out = [(asset, Relation.ONTOP_OF)]
+    if belief.state.is_container(asset):
+        out.append((asset, Relation.INSIDE_OF))
+    return out
+
+
 def seen_whole(belief: Belief, asset: str, surfaces: Collection[tuple[str, Relation]]) -> bool:
-    """Whether the robot has seen all of `asset` that could hide something: its top, and
-    its inside when it holds things inside."""
-    if (asset, Relation.ONTOP_OF) not in surfaces:
-        return False
-    return not belief.state.is_container(asset) or (asset, Relation.INSIDE_OF) in surfaces
+    """Whether the robot has seen every surface of `asset` (`surfaces_of`)."""
+    return all(s in surfaces for s in surfaces_of(belief, asset))
 
 
 def look_actions(belief: Belief, room: str, asset: str | None) -> list[Action]:

@@ -15,11 +15,13 @@ shows its top, and its inside once opened. A closed container is opened only
 when its probability over the cost of going and opening beats every other look.
 
 The probability of a surface (an asset's top, or its inside) comes from the
-scene (`surface_weights`): how many objects of the lost object's category the
-map has on or in assets of that category (`SAME_KIND` each), and objects of
-any category there, per asset of the category; a little for any surface that
-takes things; times `SAME_ROOM` in the room the object was last believed in,
-and times `NAMED_ROOM` in the rooms the planner's model named (`llm_rooms`).
+scene (`surface_weights`): a base (`TAKES`) for a surface that takes things,
+plus, per asset of its category, `SAME_KIND` for each object of the lost
+object's category and `ANY_KIND` for each object of any category that the
+map has on (or in) assets of that category; times `SAME_ROOM` in the room the
+object was last believed in, and `NAMED_ROOM` in the rooms the planner's
+model named (`search.llm_rooms`). The surface the object was last believed
+on counts as seen (`last_places`): it was looked at, and it was not there.
 
 `sweep` is the plain baseline: the nearest room with anything left unseen,
 then its assets not seen whole in the map's order (open what is closed).
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 
 from sceneplan.errors import SceneplanError
 from sceneplan.execute.belief import Belief
-from sceneplan.execute.search import look_actions
+from sceneplan.execute.search import last_room, look_actions, placed, surfaces_of
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.nav import Navigator
 
@@ -45,19 +47,10 @@ SAME_KIND, ANY_KIND = 2.0, 0.2
 # The room the object was last believed in, and the rooms a model named, weigh more.
 SAME_ROOM, NAMED_ROOM = 3.0, 3.0
 # Metres of travel that cost as much as one skill call.
-METRES_PER_CALL = 10.0
+METRES_PER_CALL = 5.0
 
 Surface = tuple[str, Relation]
 Look = tuple[str, str | None]  # (room, asset): go to the room; and look at the asset
-
-
-def surfaces_of(belief: Belief, asset: str) -> list[Surface]:
-    """The surfaces of an asset that could hide something: its top, and its inside
-    when it holds things inside."""
-    out = [(asset, Relation.ONTOP_OF)]
-    if belief.state.is_container(asset):
-        out.append((asset, Relation.INSIDE_OF))
-    return out
 
 
 def shown_on_arrival(belief: Belief, asset: str) -> list[Surface]:
@@ -75,16 +68,11 @@ def surface_weights(
 ) -> dict[Surface, float]:
     """How likely each surface of the map is to hold one of the lost objects (unnormalised:
     only ratios matter), from the scene's own co-occurrences (module docstring)."""
-    state, graph = belief.state, belief.graph
+    graph = belief.graph
     kinds = {belief.lost[n].category for n in lost if n in belief.lost}
     same: Counter[tuple[str, Relation]] = Counter()
     anything: Counter[tuple[str, Relation]] = Counter()
-    for node in graph:
-        if node.kind is not NodeKind.OBJECT or node.id in lost:
-            continue
-        asset = state.support_asset(node.id)
-        if asset is None:
-            continue
+    for node, asset in placed(belief, lost):
         key = (graph.nodes[asset].category, _relation_to(belief, node.id, asset))
         anything[key] += 1
         if node.category in kinds:
@@ -98,8 +86,7 @@ def surface_weights(
         factor = (SAME_ROOM if room in rooms else 1.0) * (NAMED_ROOM if room in named else 1.0)
         for surface in surfaces_of(belief, a.id):
             relation = surface[1]
-            takes = state.is_container(a.id) if relation is Relation.INSIDE_OF else True
-            takes = takes and ("release" in a.affordances or relation is Relation.INSIDE_OF)
+            takes = relation is Relation.INSIDE_OF or "release" in a.affordances
             key = (a.category, relation)
             worth = (SAME_KIND * same[key] + ANY_KIND * anything[key]) / count[a.category]
             out[surface] = factor * (worth + (TAKES if takes else DOES_NOT_TAKE))
@@ -112,16 +99,6 @@ def _relation_to(belief: Belief, node: str, asset: str) -> Relation:
     while (parent := state.parent(current)) is not None and parent != asset:
         current = parent
     return state.relation(current) or Relation.ONTOP_OF
-
-
-def last_room(belief: Belief, node: str) -> str | None:
-    """The room a lost object was last believed in."""
-    graph = belief.graph
-    place = belief.lost.get(node)
-    parent = place.parent if place is not None else None
-    while parent is not None and parent in graph and graph.nodes[parent].kind is not NodeKind.ROOM:
-        parent = graph.nodes[parent].parent
-    return parent if parent is not None and parent in graph else None
 
 
 def last_places(belief: Belief, lost: Collection[str]) -> set[Surface]:
@@ -209,8 +186,6 @@ def _options(
         if len(go) > 1:  # one link at a time: the rooms on the way are arrived in too
             path = navigator.shortest_path(state.agent_at, room)
             gain += sum(arrival.get(r, 0.0) for r in path[1:-1])
-        if gain > 0:
-            out.append(Option((room, None), len(go), metres[room], gain))
         for a in assets[room]:
             if (room, a) in tried:
                 continue
@@ -223,6 +198,8 @@ def _options(
             if own > 0:
                 calls = _look_calls(belief, a) + len(go)
                 out.append(Option((room, a), calls, metres[room], gain + own))
+        if gain > 0:
+            out.append(Option((room, None), len(go), metres[room], gain))
     return out
 
 
