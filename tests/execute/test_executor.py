@@ -191,7 +191,9 @@ def test_a_search_that_finds_nothing_stops_with_the_reason(ring):
     robot = SimulatedRobot(truth, known=ring)
     episode = run_on(robot, ring, "ontop_of(box, desk)")
     assert episode.status is Status.FAILED
-    assert episode.extra["execute"]["stopped"].startswith("looked at ")
+    assert episode.extra["execute"]["stopped"].startswith(
+        "searched every place the robot can reach ("
+    )
     assert episode.extra["execute"]["stopped"].endswith("did not find box")
 
 

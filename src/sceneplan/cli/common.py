@@ -107,6 +107,14 @@ SeedOpt = Annotated[
     int,
     typer.Option(min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the simulated robot's faults."),
 ]
+SearchOpt = Annotated[
+    str,
+    typer.Option(
+        metavar="greedy|likely|nearest|sweep",
+        help="How the closed loop searches for an object that is not where the map has it: "
+        "greedy (likeliest for the cost), likely, nearest or sweep (docs/execute.md).",
+    ),
+]
 LlmOpt = Annotated[
     str | None,
     typer.Option(

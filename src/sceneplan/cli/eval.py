@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand
 
-from sceneplan.cli.common import FaultsOpt, console, err_console, planner_lines
+from sceneplan.cli.common import FaultsOpt, SearchOpt, console, err_console, planner_lines
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
 from sceneplan.cli.paths import ForceOpt, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
@@ -24,6 +24,7 @@ from sceneplan.eval.progress import ProgressBar
 from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store, dialect_for, merge
+from sceneplan.execute.executor import DEFAULT_SETTINGS
 from sceneplan.planners.options import split_specs
 
 
@@ -121,6 +122,7 @@ def eval_command(
     open_loop: Annotated[
         bool, typer.Option("--open-loop", help="With --robot: run plans as they are, no replans.")
     ] = False,
+    search: SearchOpt = DEFAULT_SETTINGS.search,
 ) -> None:
     """Run planners on task suites; what is already stored in --out is skipped.
 
@@ -131,9 +133,9 @@ def eval_command(
     planner_names = [spec for text in planners for spec in split_specs(text)]
     execution = None
     if robot is not None:
-        execution = Execution(robot, faults, seed, closed_loop=not open_loop)
-    elif faults != "none" or open_loop:
-        raise BadInputError("--faults and --open-loop go with --robot (e.g. --robot sim)")
+        execution = Execution(robot, faults, seed, closed_loop=not open_loop, search=search)
+    elif faults != "none" or open_loop or search != DEFAULT_SETTINGS.search:
+        raise BadInputError("--faults, --open-loop and --search go with --robot (e.g. --robot sim)")
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
     try:

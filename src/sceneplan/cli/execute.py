@@ -26,6 +26,7 @@ from sceneplan.cli.common import (
     LlmOpt,
     PlannerOpt,
     PlannerOptionOpt,
+    SearchOpt,
     SeedOpt,
     TraceOpt,
     check_trace,
@@ -43,7 +44,9 @@ from sceneplan.cli.limits import MAX_REPLANS_OPTION
 from sceneplan.cli.paths import ForceOpt
 from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.execute import MAX_REPLANS, Faults, execute
+from sceneplan.execute.executor import DEFAULT_SETTINGS
 from sceneplan.execute.replan import REPLANNERS
+from sceneplan.execute.search import check_search
 from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode
 
@@ -79,6 +82,7 @@ def execute_command(
     max_replans: Annotated[
         int, typer.Option(min=0, max=MAX_REPLANS_OPTION, help="Replans after the first plan.")
     ] = MAX_REPLANS,
+    search: SearchOpt = DEFAULT_SETTINGS.search,
     as_json: EpisodeJsonOpt = False,
     trace: TraceOpt = None,
     force: ForceOpt = False,
@@ -87,6 +91,7 @@ def execute_command(
     check_trace(trace, force=force)
     target = targets.target(instruction, task, env, tasks, goal_needed=True)
     Faults.parse(faults)  # a bad spec stops here, before any planning
+    check_search(search)
     chosen = make_planner(planner, option or [])
     client = LLMClient(llm) if chosen.needs_llm else None
 
@@ -102,6 +107,7 @@ def execute_command(
             closed_loop=not open_loop,
             replan=replan,
             max_replans=max_replans,
+            search=search,
         )
 
     episode = run_episode(client, run)
@@ -159,6 +165,12 @@ def _report(episode: Episode) -> None:
             f"{record['steps']} skill call(s) ({record['failed_steps']} failed), "
             f"{record['extra_steps']:+d} vs the fault-free plan of {record['fault_free_steps']}; "
             f"{episode.replans} replan(s)",
+        )
+    if record.get("searches"):
+        line(
+            "search",
+            f"{len(record['searches'])} search(es): {record['search_calls']} skill call(s), "
+            f"{record['search_metres']:.0f} m, {record['search_seen']} asset(s) seen",
         )
     if episode.goal_reached is not None:
         where = record.get("judged_in")

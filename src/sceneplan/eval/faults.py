@@ -9,7 +9,9 @@ against the planner's fault-free plan: the skill calls a success cost
 beyond what the plan alone would have taken. Corrections are the belief
 updates that fix the map (an object moved, missing, found, a state); looks the
 skill calls made to search for a lost object or to confirm the goal before
-done; failed steps the robot calls that failed.
+done; failed steps the robot calls that failed. A search is counted by what
+it cost the robot: its skill calls, the metres it travelled and the assets
+it saw (arrivals in rooms included).
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from sceneplan.errors import BadInputError
 from sceneplan.eval.plots import require_matplotlib
 from sceneplan.eval.store import options_key
 from sceneplan.execute import ExecutionSettings, Faults, get_robot, run_plan
+from sceneplan.execute.executor import DEFAULT_SETTINGS
 from sceneplan.execute.faults import KINDS
 from sceneplan.execute.run import believed, check_robot, plan_on_memory, stream_of
+from sceneplan.execute.search import check_search
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import Setup
@@ -50,6 +54,9 @@ class FaultRow:
     corrections: float = 0.0  # mean belief corrections (moved, missing, found, ...), per run
     looks: float = 0.0  # mean skill calls made to search or confirm, per run
     calls: float = 0.0  # mean skill calls, per run
+    search_calls: float = 0.0  # mean skill calls made searching, per run
+    search_metres: float = 0.0  # mean metres travelled searching, per run
+    search_seen: float = 0.0  # mean assets seen while searching (arrivals included), per run
 
 
 def planner_label(episode: Episode) -> str:
@@ -92,6 +99,9 @@ def fault_rows(episodes: Iterable[Episode]) -> list[FaultRow]:
                 calls=statistics.fmean(
                     r.get("skill_calls", len(r.get("calls", []))) for r in records
                 ),
+                search_calls=statistics.fmean(r.get("search_calls", 0) for r in records),
+                search_metres=statistics.fmean(r.get("search_metres", 0.0) for r in records),
+                search_seen=statistics.fmean(r.get("search_seen", 0) for r in records),
             )
         )
     return rows
@@ -108,8 +118,9 @@ def render_faults(rows: list[FaultRow], title: str = "Execution under faults") -
         f"## {title}",
         "",
         "| planner | faults | loop | runs | success | replans/run | extra steps (successes) "
-        "| failed steps/run | faults/run | corrections/run | looks/run | skill calls/run |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| failed steps/run | faults/run | corrections/run | looks/run | skill calls/run "
+        "| search calls/run | search m/run | search seen/run |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         extra = "n/a" if r.extra_steps is None else f"{r.extra_steps:+.1f}"
@@ -117,10 +128,11 @@ def render_faults(rows: list[FaultRow], title: str = "Execution under faults") -
         lines.append(
             f"| {r.planner} | {r.faults} | {r.loop} | {r.runs}{errors} | {100 * r.success:.1f} % "
             f"| {r.replans:.2f} | {extra} | {r.failed_steps:.2f} | {r.injected:.2f} "
-            f"| {r.corrections:.2f} | {r.looks:.1f} | {r.calls:.1f} |"
+            f"| {r.corrections:.2f} | {r.looks:.1f} | {r.calls:.1f} "
+            f"| {r.search_calls:.1f} | {r.search_metres:.1f} | {r.search_seen:.1f} |"
         )
     if not rows:
-        lines.append("| (no executed runs) | | | | | | | | | | | |")
+        lines.append("| (no executed runs) |" + " |" * 14)
     return "\n".join(lines) + "\n"
 
 
@@ -194,18 +206,20 @@ class Execution:
     """Each plan of an eval also runs on a robot (`sceneplan eval --robot sim --faults ...`).
 
     Its settings join the planner's options in the store's key (`@robot`,
-    `@faults`, `@seed`, `@loop`), so runs under faults are stored beside the
-    planner's fault-free runs, not instead of them. Run r of a task uses seed
-    `seed + r - 1`: `--runs 5` is five seeds.
+    `@faults`, `@seed`, `@loop`; `@search` when not the default), so runs under
+    faults are stored beside the planner's fault-free runs, not instead of
+    them. Run r of a task uses seed `seed + r - 1`: `--runs 5` is five seeds.
     """
 
     robot: str = "sim"
     faults: str = "none"
     seed: int = 0
     closed_loop: bool = True
+    search: str = DEFAULT_SETTINGS.search  # how to search (search.ORDERS)
 
     def __post_init__(self) -> None:
         check_robot(self.robot)  # before any run: a bad robot would fail every one
+        check_search(self.search)
         object.__setattr__(self, "faults", str(Faults.parse(self.faults)))
         if self.faults != "none" and self.robot != "sim":
             raise BadInputError("--faults is for the simulated robot (--robot sim) only")
@@ -216,7 +230,7 @@ class Execution:
             f"{PREFIX}faults": self.faults,
             f"{PREFIX}seed": self.seed,
             f"{PREFIX}loop": "closed" if self.closed_loop else "open",
-        }
+        } | ({f"{PREFIX}search": self.search} if self.search != DEFAULT_SETTINGS.search else {})
 
     def key_of(self, options: str) -> str:
         """A planner's options key (`store.options_key`) with this execution's keys added."""
@@ -233,6 +247,7 @@ class Execution:
             faults=found.get("faults", "none"),
             seed=int(found.get("seed", 0)),
             closed_loop=found.get("loop", "closed") == "closed",
+            search=found.get("search", DEFAULT_SETTINGS.search),
         )
 
 
@@ -246,5 +261,5 @@ async def plan_and_execute(
         execution.robot, setup.graph, execution.faults, seed, stream_of(setup), believed(setup)
     )
     episode = await plan_on_memory(planner, setup, llm)
-    settings = ExecutionSettings(closed_loop=execution.closed_loop)
+    settings = ExecutionSettings(closed_loop=execution.closed_loop, search=execution.search)
     return await run_plan(episode, setup, robot, planner, llm, settings=settings)

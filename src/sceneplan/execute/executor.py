@@ -8,9 +8,9 @@ belief, it replans from the current state (`replan.py`: the symbolic solver
 on the task's formal goal, or the planner again), until the goal holds or
 the replan budget is spent. When the goal names an object the robot
 lost sight of (not where the graph had it, and not seen elsewhere), it
-searches first (`search.py`, likely places first, with a budget of its
-own). Before it declares the goal reached, it looks at the goal's nodes
-that no call of the run saw or handled (what holds of them rests on the
+searches first (`search.py`, `worth.py`: where finding it is likeliest for
+the cost, with a budget of its own). Before it declares the goal reached,
+it looks at the goal's nodes that no call of the run saw or handled (what holds of them rests on the
 map alone) and checks the goal again. The belief starts from the graph it
 is given: the map the robot remembers, which the true world may have left
 behind (`run.py`). Open loop (`closed_loop=False`) sends the same plan and
@@ -39,7 +39,7 @@ from sceneplan.execute.replan import TIMEOUT_S, Replanner
 from sceneplan.execute.robot import Robot, skill_for
 from sceneplan.execute.search import (
     CALLS_PER_PLACE,
-    ORDERS,
+    check_search,
     llm_rooms,
     look_actions,
     rooms_to_search,
@@ -48,7 +48,9 @@ from sceneplan.execute.search import (
     seen_whole,
 )
 from sceneplan.execute.skills import Skill, SkillCall, SkillResult
+from sceneplan.execute.worth import greedy_look, last_places, surface_weights, sweep_look
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, Status, WorldStep
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
@@ -62,10 +64,11 @@ _REACHING = frozenset({Skill.PICK, Skill.OPEN, Skill.CLOSE, Skill.SWITCH_ON, Ski
 FORMAT = "sceneplan-execution"
 VERSION = 1
 MAX_REPLANS = 10  # rounds of replanning after the first plan
-# Skill calls at most, as a multiple of the first plan's length (plus a floor): a stop for
-# a robot that keeps failing in a way no replan budget counts. Searching and confirming
-# the goal by looking have budgets of their own (search.py).
+# Skill calls at most for the plan being run (the first, or the last replan's), as a
+# multiple of its length (plus a floor): a stop for a robot that keeps failing in a way no
+# replan budget counts. Searching and confirming the goal by looking are not counted.
 CALLS_PER_STEP, MIN_CALLS = 4, 50
+CONFIRM_TRIES = 2  # looks at a goal's node before the run stops for want of confirming it
 # Kinds of belief updates that correct the map (not the robot's own moves and grasps).
 CORRECTIONS = frozenset({"moved", "missing", "found", "new", "state", "locked", "blocked"})
 
@@ -76,14 +79,14 @@ class ExecutionSettings:
     or as keywords: `execute(..., closed_loop=False)`); the `Executor`'s defaults too.
 
     >>> ExecutionSettings(max_replans=2)
-    ExecutionSettings(closed_loop=True, replan='auto', max_replans=2, replan_timeout=15.0, search='likely')
+    ExecutionSettings(closed_loop=True, replan='auto', max_replans=2, replan_timeout=15.0, search='greedy')
     """  # noqa: E501
 
     closed_loop: bool = True  # correct the belief and replan (False: send the plan as it is)
     replan: str = "auto"  # who replans: auto, symbolic or planner (`make_replanner`)
     max_replans: int = MAX_REPLANS  # rounds of replanning after the first plan
     replan_timeout: float = TIMEOUT_S  # seconds for each symbolic replan
-    search: str = "likely"  # the order rooms are searched in (search.py): likely or nearest
+    search: str = "greedy"  # how to search (search.ORDERS): greedy, likely, nearest or sweep
 
 
 DEFAULT_SETTINGS = ExecutionSettings()
@@ -108,28 +111,34 @@ class Executor:
     vocabulary: str = "sayplan"
     closed_loop: bool = DEFAULT_SETTINGS.closed_loop
     max_replans: int = DEFAULT_SETTINGS.max_replans
-    search: str = DEFAULT_SETTINGS.search  # the search order (search.py): likely or nearest
+    search: str = DEFAULT_SETTINGS.search  # how to search (search.ORDERS)
     confirm: bool = True  # look at the goal's facts that rest only on memory before done
-    llm: LLMClient | None = None  # ranks the rooms of a likely search, when given
+    llm: LLMClient | None = None  # names likely rooms for a greedy or likely search
     belief: Belief = field(init=False)
-    _budget: int = field(init=False, default=0)  # skill calls at most, set by `run`
+    _budget: int = field(init=False, default=0)  # skill calls the plan being run may make
+    _plan_size: int = field(init=False, default=0)  # the steps of the plan being run
+    _since: tuple = field(init=False, default=(0, 0))  # (calls, failures) when it came
     _calls: int = field(init=False, default=0)  # skill calls made (searches excluded)
+    _failures: int = field(init=False, default=0)  # of which failed
     _looking: int = field(init=False, default=0)  # skill calls made to search or confirm
     _surfaces: set = field(init=False, default_factory=set)  # (asset, relation) seen whole
     _observed: set = field(init=False, default_factory=set)  # nodes seen or handled
-    _confirmed: set = field(init=False, default_factory=set)  # goal nodes looked at
+    _tries: dict = field(init=False, default_factory=dict)  # goal node -> looks to confirm it
+    _unconfirmed: dict = field(init=False, default_factory=dict)  # goal node -> why not seen
     _first: int = field(init=False, default=0)  # the episode's steps before the run's
+    _search_calls_before: int = field(init=False, default=0)  # looks when the search began
     _searching: bool = field(init=False, default=False)  # calls now count as looking
     _ranked: list = field(init=False, default_factory=list)  # rooms the LLM named
     _looked: list = field(init=False, default_factory=list)  # assets seen by the last search
+    _tried: set = field(init=False, default_factory=set)  # (room, asset) the search made
+    _weights: dict = field(init=False, default_factory=dict)  # surface -> worth (greedy)
+    _metres: float = field(init=False, default=0.0)  # travelled in the run
+    _search_metres: float = field(init=False, default=0.0)  # of which while searching
 
     def __post_init__(self) -> None:
         if self.max_replans < 0:
             raise BadInputError("the replan budget must be 0 or more")
-        if self.search not in ORDERS:
-            raise BadInputError(
-                f"unknown search order '{self.search}'; choose one of: {', '.join(ORDERS)}"
-            )
+        check_search(self.search)
         self.belief = Belief(self.graph, self.vocabulary)
 
     async def run(self, plan: list[Action], episode: Episode) -> Episode:
@@ -141,7 +150,7 @@ class Executor:
         queue = list(plan)
         stopped: str | None = None
         dirty = True  # the belief changed or a new plan came: check the plan on it
-        self._budget = budget = max(MIN_CALLS, CALLS_PER_STEP * len(planned))
+        self._size(queue)
         try:
             while True:
                 lost = self._lost() if self.closed_loop and dirty else []
@@ -162,8 +171,7 @@ class Executor:
                         dirty = True  # what the looks saw: check the goal again
                         continue
                     break
-                if self._calls >= budget:
-                    raise _Stop(f"{budget} skill calls made: the robot keeps failing")
+                self._check_budget(queue)
                 action = queue.pop(0)
                 result = await self._step(action, episode)
                 if result is None:
@@ -176,6 +184,9 @@ class Executor:
                     problem += result.message or (result.reason.value if result.reason else "")
                     if not self.closed_loop:
                         raise _Stop(problem)
+                    if self._lost():  # the step found a goal's object gone: search first
+                        dirty = True
+                        continue
                     queue, dirty = await self._replan(problem, episode), True
         except _Stop as stop:
             stopped = stop.reason
@@ -221,14 +232,19 @@ class Executor:
     async def _perform(self, call: SkillCall) -> SkillResult:
         """One skill call on the robot, counted (as looking, while searching or confirming);
         what it showed is remembered for the search and the confirmation."""
+        before = self.belief.state.agent_at
         result = await self.robot.perform(call)
+        metres = self._travelled(call, result, before)
+        self._metres += metres
         if self._searching:
+            self._search_metres += metres
             self._looking += 1
             for asset, _ in result.surfaces:
                 if asset not in self._looked:
                     self._looked.append(asset)
         else:
             self._calls += 1
+            self._failures += not result.ok
         self._surfaces.update(result.surfaces)
         self._observed.update(s.id for s in result.seen)
         self._observed.update(asset for asset, _ in result.surfaces)
@@ -236,6 +252,19 @@ class Executor:
             handled = (call.args.get(k) for k in ("object", "target", "asset"))
             self._observed.update(n for n in handled if n is not None)
         return result
+
+    def _travelled(self, call: SkillCall, result: SkillResult, before: str) -> float:
+        """Metres a call moved the robot: the path on the map from where it was to where it
+        says it is (the target, when it does not say)."""
+        if call.skill is not Skill.NAVIGATE:
+            return 0.0
+        after = result.at or (call.target if result.ok else before)
+        if after == before:
+            return 0.0
+        try:
+            return Navigator(self.belief.graph).path_length(before, after)
+        except SceneplanError:  # a place the map has no path to: not counted
+            return 0.0
 
     def _reach(self, call: SkillCall) -> str | None:
         """The asset to access before a skill on a thing, in a vocabulary without `access`
@@ -326,12 +355,16 @@ class Executor:
             | {"reason": reason, "plan": None, "note": None, "time_s": 0.0}
         )
         started, calls_before = time.perf_counter(), self._looking
+        self._search_calls_before = calls_before
         budget = search_budget(self.belief)
         self._ranked, asked = [], None
-        if self.search == "likely" and self.llm is not None:
+        if self.search in ("greedy", "likely") and self.llm is not None:
             self._ranked, asked = await llm_rooms(self.llm, self.belief, lost, episode)
         looked = self._looked = []  # assets the robot saw while searching, in order
         visited = 0  # assets the search went to look at
+        metres_before = self._search_metres
+        self._tried = set()
+        self._weights = surface_weights(self.belief, lost, self._ranked)
 
         def missing() -> bool:
             return any(n in self.belief.lost for n in lost)
@@ -353,9 +386,10 @@ class Executor:
                         raise _Stop(
                             f"the search for {', '.join(n for n in lost if n in self.belief.lost)}"
                             f" spent its budget of {budget} skill calls ({CALLS_PER_PLACE} per "
-                            f"asset and room of the map) after looking at {visited} asset(s)"
+                            f"asset and room of the map), {self._cost(metres_before)}"
                         )
                     result = await self._step(action, episode)
+                    self._tried.add((self.belief.state.room_of(self.belief.state.agent_id), None))
                     if result is not None and not result.ok:
                         break
                     if not missing():
@@ -374,40 +408,55 @@ class Executor:
                 "looked": visited,
                 "seen": len(looked),
                 "calls": self._looking - calls_before,
+                "metres": round(self._search_metres - metres_before, 2),
                 "found": not still,
             }
         )
         rounds[-1]["time_s"] = round(time.perf_counter() - started, 4)
-        rounds[-1]["note"] = f"looked at {visited} asset(s), saw {len(looked)}" + (
+        rounds[-1]["note"] = self._cost(metres_before) + (
             f"; not found: {', '.join(still)}" if still else ""
         )
         if still:
             raise _Stop(
-                f"looked at {visited} asset(s), every one the robot can reach, and did not "
-                f"find {', '.join(still)}"
+                f"searched every place the robot can reach ({self._cost(metres_before)}) "
+                f"and did not find {', '.join(still)}"
             )
         return ", ".join(lost)
 
+    def _cost(self, metres_before: float) -> str:
+        """What the search under way cost the robot, as its messages say it."""
+        calls = self._looking - self._search_calls_before
+        metres = self._search_metres - metres_before
+        return f"{calls} skill call(s), {metres:.0f} m, {len(self._looked)} asset(s) seen"
+
     def _skips(self, asset: str | None) -> bool:
-        """Whether the likely search need not look at an asset: seen whole already. (The
-        nearest search, as before issue 28, visits every asset.)"""
-        if self.search != "likely" or asset is None:
+        """Whether the search need not look at an asset: seen whole already. (The nearest
+        search, as before issue 28, visits every asset.)"""
+        if self.search == "nearest" or asset is None:
             return False
         return seen_whole(self.belief, asset, self._surfaces)
 
     def _looks(self, lost: list[str]) -> Iterator[tuple[str, str | None]]:
-        """The search's (room, asset) looks, one at a time: the likely order is made again
-        after each (from where the robot is now, without what it has seen since)."""
+        """The search's (room, asset) looks, one at a time, each chosen from where the
+        robot is now and what it has seen since (the nearest order: made once)."""
         if self.search == "nearest":
             yield from self._order(lost)
             return
-        tried: set[tuple[str, str | None]] = set()
         while True:
-            item = next((i for i in self._order(lost) if i not in tried), None)
+            item = self._next(lost)
             if item is None:
                 return
-            tried.add(item)
+            self._tried.add(item)
             yield item
+
+    def _next(self, lost: list[str]) -> tuple[str, str | None] | None:
+        """The search's next look, or None when nothing is left to look at."""
+        if self.search == "likely":
+            return next((i for i in self._order(lost) if i not in self._tried), None)
+        seen = self._surfaces | last_places(self.belief, lost)
+        if self.search == "sweep":
+            return sweep_look(self.belief, seen, self._tried)
+        return greedy_look(self.belief, self._weights, seen, self._tried)
 
     def _order(self, lost: list[str]) -> list[tuple[str, str | None]]:
         """(room, asset) pairs in the search's order."""
@@ -425,45 +474,65 @@ class Executor:
     async def _confirm(self, episode: Episode) -> bool:
         """Before done: look at the goal's nodes that the robot has neither seen nor
         handled in this run (what holds of them rests only on memory), one look per
-        node's asset. Whether it looked (then the goal is checked again)."""
+        node's asset. Whether it looked (then the goal is checked again).
+
+        A node counts as confirmed only when a call of the run saw or handled it; a
+        look that cannot be made (a blocked room, a stuck container) or that does not
+        show it is tried again once (the belief may have learnt a way round), then the
+        run stops with the reason: the goal is not declared reached on memory alone.
+        """
         goal = self._goal() if self.confirm else None
         if goal is None:
             return False
         state, graph = self.belief.state, self.belief.graph
-        todo: dict[str, str] = {}  # asset to look at -> the node it confirms
+        todo: dict[str, list[str]] = {}  # asset to look at -> the nodes it confirms
         for node in sorted(goal.nodes()):
-            if node in self._observed or node in self._confirmed or node not in graph:
+            if node in self._observed or node not in graph:  # not in graph: lost, searched
                 continue
             kind = graph.nodes[node].kind
             asset = node if kind is NodeKind.ASSET else None
             if kind is NodeKind.OBJECT and not state.holds(node):
                 asset = state.support_asset(node)
-            self._confirmed.add(node)
-            if asset is not None and asset not in self._observed:
-                todo.setdefault(asset, node)
+            if asset is None:
+                continue
+            tries = self._tries.get(node, 0)
+            if tries >= CONFIRM_TRIES:
+                raise _Stop(
+                    f"could not confirm the goal: no look showed {node} "
+                    f"({self._unconfirmed.get(node, 'not seen')})"
+                )
+            self._tries[node] = tries + 1
+            todo.setdefault(asset, []).append(node)
         if not todo:
             return False
         record = episode.extra["execute"]
         self._searching = True
         try:
-            for asset, node in todo.items():
-                room = graph.room_of(asset)
-                if room is None:
-                    continue
-                try:
-                    actions = look_actions(self.belief, room, asset)
-                except SceneplanError:
-                    continue
-                record["confirmed"].append(
-                    {"node": node, "asset": asset, "step": len(episode.steps)}
-                )
-                for action in actions:
-                    result = await self._step(action, episode)
-                    if result is not None and not result.ok:
-                        break
+            for asset, nodes in todo.items():
+                why = await self._look_at(asset, nodes[0], record, episode)
+                for node in nodes:
+                    missed = node not in self._observed and node in self.belief.graph
+                    if missed and (why or node not in self._unconfirmed):  # keep a failure's
+                        self._unconfirmed[node] = why or f"the look at {asset} did not show it"
         finally:
             self._searching = False
         return True
+
+    async def _look_at(self, asset: str, node: str, record: dict, episode: Episode) -> str | None:
+        """Look at `asset` to confirm `node`; why the look could not be made, or None."""
+        room = self.belief.graph.room_of(asset)
+        if room is None:
+            return f"{asset} is in no room"
+        try:
+            actions = look_actions(self.belief, room, asset)
+        except SceneplanError as exc:  # cut off (a blocked room)
+            return str(exc)
+        record["confirmed"].append({"node": node, "asset": asset, "step": len(episode.steps)})
+        for action in actions:
+            result = await self._step(action, episode)
+            if result is not None and not result.ok:
+                return f"{episode.steps[-1].action}: {result.message or result.reason}"
+        return None
 
     # -- checking and replanning ---------------------------------------------------------
 
@@ -515,7 +584,26 @@ class Executor:
         )
         if plan is None:
             raise _Stop(f"no plan from the current state ({note}); after: {problem}")
+        self._size(plan)
         return plan
+
+    def _size(self, plan: list[Action]) -> None:
+        """Give the plan now being run its budget of skill calls (`CALLS_PER_STEP` per step,
+        at least `MIN_CALLS`), counted from the calls made so far."""
+        steps = sum(not self.belief.simulator.ends_plan(a) for a in plan)
+        self._budget = max(MIN_CALLS, CALLS_PER_STEP * steps)
+        self._plan_size, self._since = steps, (self._calls, self._failures)
+
+    def _check_budget(self, queue: list[Action]) -> None:
+        """Stop when the plan being run has used its budget of skill calls; say how many
+        failed (a robot that keeps failing) or that none did."""
+        calls, failed = self._calls - self._since[0], self._failures - self._since[1]
+        if calls < self._budget:
+            return
+        made = f"{calls} skill calls made on a plan of {self._plan_size} step(s)"
+        if failed:
+            raise _Stop(f"{made}, {failed} of them failed: the robot keeps failing")
+        raise _Stop(f"{made}, none failed, and {len(queue)} step(s) are still to run")
 
     # -- start and end -------------------------------------------------------------------
 
@@ -591,6 +679,10 @@ class Executor:
             steps=len(episode.steps) - self._first,
             skill_calls=len(record["calls"]),
             looks=self._looking,
+            metres=round(self._metres, 2),
+            search_calls=sum(s["calls"] for s in record["searches"]),
+            search_metres=round(sum(s["metres"] for s in record["searches"]), 2),
+            search_seen=sum(s["seen"] for s in record["searches"]),
             corrections=sum(u["kind"] in CORRECTIONS for u in record["updates"]),
             extra_steps=len(episode.steps) - self._first - record["fault_free_steps"],
             failed_steps=sum(not c["result"]["ok"] for c in record["calls"]),
@@ -600,4 +692,6 @@ class Executor:
         if episode.status is Status.ERROR:
             return
         done = episode.goal_reached if self.goal is not None else stopped is None
+        if self.closed_loop and stopped is not None:
+            done = False  # the executor gave up: a goal that holds anyway is not its success
         episode.status = Status.SUCCESS if done else Status.FAILED

@@ -1,9 +1,11 @@
 """Looking for objects the executor lost sight of: where to look, and the actions to look there.
 
 An object dropped as missing (a surface seen whole without it) that the goal
-names stops any plan: the executor searches first. Two orders:
+names stops any plan: the executor searches first. The default search,
+`greedy`, and the baseline `sweep` choose one look at a time (`worth.py`);
+the two older orders are here:
 
-- `likely` (the default): the room the object was last believed in first;
+- `likely`: the room the object was last believed in first;
   then the rooms whose assets are likely to hold such a thing, from the
   scene itself: how many objects of the lost object's category (a mug) rest
   on assets of each category (a shelf, a desk) in the robot's map, then how
@@ -24,16 +26,16 @@ lost object is seen again, or when its own budget of skill calls
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from sceneplan.errors import LLMError, SceneplanError
+from sceneplan.errors import BadInputError, LLMError, SceneplanError
 from sceneplan.execute.belief import Belief
 from sceneplan.execute.robot import action_for
 from sceneplan.execute.skills import Skill, SkillCall
-from sceneplan.graph.model import NodeKind, Relation
+from sceneplan.graph.model import Node, NodeKind, Relation
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall
 from sceneplan.world.actions import Action
@@ -41,7 +43,9 @@ from sceneplan.world.actions import Action
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
 
-ORDERS = ("likely", "nearest")
+# The searches: the p/c greedy (worth.py, the default), the likely-first order, the
+# nearest-first order of every asset, and the room sweep (worth.py).
+ORDERS = ("greedy", "likely", "nearest", "sweep")
 # A search's own budget in skill calls, per asset and room of the map: enough to visit
 # every asset of the building (navigate, reach, open) with room to spare.
 CALLS_PER_PLACE, MIN_SEARCH_CALLS = 3, 30
@@ -52,6 +56,17 @@ SAME_KIND = 4.0
 TRAVEL_PER_ASSET = 10.0
 
 
+def check_search(search: str) -> str:
+    """A search's name as `ORDERS` has it, or BadInputError naming the choices.
+
+    >>> check_search("sweep")
+    'sweep'
+    """
+    if search not in ORDERS:
+        raise BadInputError(f"unknown search order '{search}'; choose one of: {', '.join(ORDERS)}")
+    return search
+
+
 def search_budget(belief: Belief) -> int:
     """Skill calls a search may make: CALLS_PER_PLACE per asset and room of the map."""
     graph = belief.graph
@@ -59,7 +74,7 @@ def search_budget(belief: Belief) -> int:
     return max(MIN_SEARCH_CALLS, CALLS_PER_PLACE * places)
 
 
-def _room_of(belief: Belief, node: str) -> str | None:
+def last_room(belief: Belief, node: str) -> str | None:
     """The room a lost object was last believed in."""
     graph = belief.graph
     place = belief.lost.get(node)
@@ -72,7 +87,7 @@ def _room_of(belief: Belief, node: str) -> str | None:
 def rooms_to_search(belief: Belief, lost: list[str]) -> list[str]:
     """The `nearest` order: where the lost objects were, then every room nearest first."""
     graph = belief.graph
-    first = [room for node in lost if (room := _room_of(belief, node)) is not None]
+    first = [room for node in lost if (room := last_room(belief, node)) is not None]
     navigator = Navigator(graph)
     at = belief.state.agent_at
     others = []
@@ -84,6 +99,17 @@ def rooms_to_search(belief: Belief, lost: list[str]) -> list[str]:
     return list(dict.fromkeys([*first, *(room for _, room in sorted(others))]))
 
 
+def placed(belief: Belief, lost: Collection[str]) -> Iterator[tuple[Node, str]]:
+    """The map's objects other than the lost ones, each with the asset it rests at: what
+    the scene says about where things are kept."""
+    state = belief.state
+    for node in belief.graph:
+        if node.kind is NodeKind.OBJECT and node.id not in lost:
+            asset = state.support_asset(node.id)
+            if asset is not None:
+                yield node, asset
+
+
 def likelihoods(belief: Belief, lost: list[str]) -> dict[str, float]:
     """Per asset of the map, how likely it is to hold one of the lost objects: objects of
     the same category on assets of its category (the map's co-occurrences, SAME_KIND
@@ -93,12 +119,7 @@ def likelihoods(belief: Belief, lost: list[str]) -> dict[str, float]:
     kinds = {belief.lost[n].category for n in lost if n in belief.lost}
     same: Counter[str] = Counter()
     anything: Counter[str] = Counter()
-    for node in graph:
-        if node.kind is not NodeKind.OBJECT or node.id in lost:
-            continue
-        asset = state.support_asset(node.id)
-        if asset is None:
-            continue
+    for node, asset in placed(belief, lost):
         category = graph.nodes[asset].category
         anything[category] += 1
         if node.category in kinds:
@@ -133,7 +154,7 @@ def search_order(
     kinds = same_kind(belief, lost)
     navigator = Navigator(graph)
     at = belief.state.agent_at
-    first = {room for node in lost if (room := _room_of(belief, node)) is not None}
+    first = {room for node in lost if (room := last_room(belief, node)) is not None}
     rooms: list[tuple[tuple, str]] = []
     travel: dict[str, float] = {}
     for room in (n.id for n in graph if n.kind is NodeKind.ROOM):
@@ -234,15 +255,9 @@ def _where(belief: Belief, node: str) -> str:
 
 def same_kind(belief: Belief, lost: list[str]) -> set[str]:
     """The asset categories on or in which the map has objects of a lost one's category."""
-    state, graph = belief.state, belief.graph
     kinds = {belief.lost[n].category for n in lost if n in belief.lost}
-    out = set()
-    for node in graph:
-        if node.kind is NodeKind.OBJECT and node.category in kinds and node.id not in lost:
-            asset = state.support_asset(node.id)
-            if asset is not None:
-                out.add(graph.nodes[asset].category)
-    return out
+    graph = belief.graph
+    return {graph.nodes[a].category for node, a in placed(belief, lost) if node.category in kinds}
 
 
 def _assets(belief: Belief, room: str) -> list[str]:
@@ -250,12 +265,18 @@ def _assets(belief: Belief, room: str) -> list[str]:
     return [c for c in graph.children(room) if graph.nodes[c].kind is NodeKind.ASSET]
 
 
+def surfaces_of(belief: Belief, asset: str) -> list[tuple[str, Relation]]:
+    """The surfaces of an asset that could hide something: its top, and its inside when
+    it holds things inside."""
+    out = [(asset, Relation.ONTOP_OF)]
+    if belief.state.is_container(asset):
+        out.append((asset, Relation.INSIDE_OF))
+    return out
+
+
 def seen_whole(belief: Belief, asset: str, surfaces: Collection[tuple[str, Relation]]) -> bool:
-    """Whether the robot has seen all of `asset` that could hide something: its top, and
-    its inside when it holds things inside."""
-    if (asset, Relation.ONTOP_OF) not in surfaces:
-        return False
-    return not belief.state.is_container(asset) or (asset, Relation.INSIDE_OF) in surfaces
+    """Whether the robot has seen every surface of `asset` (`surfaces_of`)."""
+    return all(s in surfaces for s in surfaces_of(belief, asset))
 
 
 def look_actions(belief: Belief, room: str, asset: str | None) -> list[Action]:
@@ -279,7 +300,7 @@ def look_actions(belief: Belief, room: str, asset: str | None) -> list[Action]:
             out += [a for p in path[1:] if (a := act(Skill.NAVIGATE, target=p)) is not None]
     if asset is None:
         return out
-    closed = state.is_container(asset) and "closed" in state.states(asset)
+    closed = state.is_container(asset) and not state.opening_clear(asset)
     look_on = act(Skill.LOOK, asset=asset, relation="on")
     opening = act(Skill.OPEN, target=asset) if closed else None
     if look_on is None:  # reaching an asset shows it (SayPlan's access)

@@ -9,7 +9,8 @@ repeats exactly, and runs of different tasks with the same seed draw
 independently.
 
 What the robot observes: arriving in a room, every asset of the room (what
-is on it, and inside it when it is an open container, with state words);
+is on it, and inside it when it is an open container or has no lid, with
+state words);
 accessing, placing on or looking at an asset, that asset; opening a
 container, what is inside; a failed pick or place, the asset it tried.
 
@@ -244,7 +245,8 @@ class SimulatedRobot(Robot):
         return result
 
     def _observe(self, assets: list[str]) -> SkillResult:
-        """What the robot sees of `assets`: on each, and inside each open container."""
+        """What the robot sees of `assets`: on each, and inside each container whose
+        opening is clear (open, or without a lid: `WorldState.opening_clear`)."""
         truth = self.truth
         result = SkillResult(True)
         seen: dict[str, Seen] = {}
@@ -255,7 +257,7 @@ class SimulatedRobot(Robot):
             if words:
                 result.states[asset] = words
             looks = [Relation.ONTOP_OF]
-            if truth.is_container(asset) and "open" in truth.states(asset):
+            if truth.is_container(asset) and truth.opening_clear(asset):  # open, or no lid
                 looks.append(Relation.INSIDE_OF)
             for relation in looks:
                 result.surfaces.append((asset, relation))
