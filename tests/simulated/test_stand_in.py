@@ -1,7 +1,8 @@
 """The simulated stand-in model (`--llm simulated:...`) through the real client path.
 
 Error rate 0: every method solves its tasks; at 0.2 (fixed seed) SayPlan's replanning
-makes more plans executable than LLM-As-Planner's one open-loop plan; malformed
+makes more plans executable than LLM-As-Planner's one open-loop plan, and precondition
+verification solves more than ReAct alone when the model skips preconditions; malformed
 replies are repaired or re-asked by the client; the same seed gives the same episodes.
 A subset of tasks keeps these fast.
 """
@@ -76,6 +77,19 @@ def test_replanning_recovers_from_errors_that_an_open_loop_plan_keeps():
     tasks = [t.id for t in load_suite("office-planning")][::3]
     model = "simulated:p=0.2,seed=1"
     assert executable("sayplan", model, tasks) > executable("llm_as_planner", model, tasks)
+
+
+def test_precondition_verification_recovers_from_skipped_preconditions():
+    """A model that skips a precondition keeps skipping it: ReAct's loop cannot make it
+    take the step; precondition verification takes it for it."""
+    only = ",".join(f"{k.value}=0" for k in Kind if k is not Kind.MISSING_ACTION)
+    model = f"simulated:p=0.2,seed=1,{only}"
+    tasks = [t.id for t in load_suite("office-planning")][::3]
+    solved = {
+        p: sum(run(p, t, model).status is Status.SUCCESS for t in tasks)
+        for p in ("react", "react_pv")
+    }
+    assert solved["react_pv"] == len(tasks) > solved["react"]
 
 
 def test_the_same_seed_gives_the_same_episode_and_another_seed_another():
@@ -153,3 +167,23 @@ def test_eval_with_the_stand_in_stores_its_errors(tmp_path):
     bad = CliRunner().invoke(app, [*args, "--llm", "simulated:gpt5", "--out", str(out)])
     assert bad.exit_code == 2 and "unknown simulated model 'gpt5'" in bad.output
     json.dumps(rec.episode.extra["simulated_errors"])  # stored as JSON
+
+
+def test_the_report_compares_methods_across_error_rates(tmp_path):
+    out, plots = tmp_path / "r.db", tmp_path / "plots"
+    pytest.importorskip("matplotlib")
+    result = CliRunner().invoke(
+        app,
+        [
+            "eval", "-s", "office-planning", "-t", "planning-simple-04,planning-long-13",
+            "-p", "sayplan,sayplan[max_replans=0]", "--llm", "simulated:p=0,simulated:p=0.3",
+            "--seed", "1", "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    report = CliRunner().invoke(app, ["report", str(out), "--plots", str(plots)])
+    assert report.exit_code == 0, report.output
+    assert "## Robustness to model errors" in report.output
+    assert "| sayplan[max_replans=0] | 0.3 | 2 |" in report.output
+    assert "| iterative replanning | 0 | +0% | +0% |" in report.output
+    assert (plots / "robustness.png").stat().st_size > 0

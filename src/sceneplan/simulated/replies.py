@@ -239,7 +239,8 @@ def _react(prompt: Prompt, knowledge: Knowledge) -> Draft:
     rest = _next_actions(prompt, knowledge, vocabulary, knowledge.plan(vocabulary, state))
     end = str(knowledge.simulator(vocabulary).end_action())
     data = {"thought": THOUGHT, "action": str(rest[0]) if rest else end}
-    return _step_errors(Draft(data), prompt, knowledge, rest, lambda a: data.update(action=a))
+    put = lambda a: data.update(action=a)  # noqa: E731
+    return _step_errors(Draft(data), prompt, knowledge, state, rest, put)
 
 
 def _lookplangraph(prompt: Prompt, knowledge: Knowledge) -> Draft:
@@ -264,7 +265,7 @@ def _lookplangraph(prompt: Prompt, knowledge: Knowledge) -> Draft:
         move.update(function_name=name, function_target=args.rstrip(")"))
 
     set_move(str(rest[0]) if rest else str(end))
-    return _step_errors(Draft(data), prompt, knowledge, rest, set_move)
+    return _step_errors(Draft(data), prompt, knowledge, state, rest, set_move)
 
 
 def _next_actions(
@@ -322,10 +323,13 @@ def _step_errors(
     draft: Draft,
     prompt: Prompt,
     knowledge: Knowledge,
+    state: Any,
     rest: list[Action],
     put: Callable[[str], None],
 ) -> Draft:
-    """The errors one next action can carry; `put` writes a changed action into the reply."""
+    """The errors one next action can carry in `state`; `put` writes a changed action into
+    the reply. Skipping a precondition step is one only where the step after it then
+    cannot run."""
     if not rest:
         return draft
     vocabulary = prompt.vocabulary()
@@ -345,7 +349,7 @@ def _step_errors(
         other = _other_action(action, simulator, moves, Random(str(action)))
         if other is not None:
             draft.errors[Kind.WRONG_ACTION] = lambda rng: put_as(other, f"{other} for {action}")
-    if len(rest) > 1 and _enables(simulator, action):
+    if len(rest) > 1 and _enables(simulator, action) and simulator.check(state, rest[1]):
 
         def skip(rng: Random) -> str:
             knowledge.skipped.add(str(action))
