@@ -10,6 +10,7 @@ A subset of tasks keeps these fast.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -23,7 +24,7 @@ from sceneplan.llm import Ledger, LLMClient
 from sceneplan.llm.config import load_settings
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.runs import resolve
-from sceneplan.simulated import KINDS, Kind, parse_profile, record, simulating
+from sceneplan.simulated import KINDS, PRESETS, Kind, parse_profile, record, simulating
 from sceneplan.world.primitives import ErrorType
 
 PLANNING = ["planning-simple-04", "planning-simple-12", "planning-long-03", "planning-long-13"]
@@ -187,3 +188,12 @@ def test_the_report_compares_methods_across_error_rates(tmp_path):
     assert "| sayplan[max_replans=0] | 0.3 | 2 |" in report.output
     assert "| iterative replanning | 0 | +0% | +0% |" in report.output
     assert (plots / "robustness.png").stat().st_size > 0
+
+
+def test_every_preset_parses_and_is_documented_with_its_source():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "llm.md").read_text(encoding="utf-8")
+    for name, preset in PRESETS.items():
+        profile = parse_profile(f"{name},seed=5")
+        assert (profile.rate, profile.seed, profile.spec()) == (preset.rate, 5, f"{name},seed=5")
+        assert preset.source and 0 <= preset.rate <= 1
+        assert f"| `{name}` | {preset.rate:g} |" in docs

@@ -89,15 +89,34 @@ _GPT4 = {
     Kind.WRONG_GOAL: 0.05,
     Kind.MALFORMED: 0.02,
 }
-# LookPlanGraph Table 3 and §6: 70B-class and smaller models fail mostly on hallucinated
-# function calls and node names and on malformed output; SCLPlan reports ReAct's invalid
-# next actions (missing preconditions) and wrong goals. A heavier, noisier mix.
+
+
+# SCLPlan Table III (ALFWorld validation): the share of ReAct's next actions that could not
+# run (GPT-4o 0.233, GPT-4o-mini 0.262) and the share of those that precondition
+# verification repaired (0.699, 0.531): a skipped precondition; the rest are split between
+# hallucinated nodes and wrong actions. Its global plan was found for 94 % / 97 % of tasks
+# from the goal the model wrote: a wrong goal now and then.
+def _sclplan(repaired: float) -> dict[Kind, float]:
+    rest = (1 - repaired) / 2
+    return {
+        Kind.MISSING_ACTION: repaired,
+        Kind.HALLUCINATED_NODE: rest,
+        Kind.WRONG_ACTION: rest,
+        Kind.WRONG_GOAL: 0.05,
+        Kind.EARLY_STOP: 0.02,
+        Kind.MALFORMED: 0.02,
+    }
+
+
+# LookPlanGraph §7.2 (its Table 3): 70B-class and smaller models fail on hallucinated
+# function calls and node names; no rate per error is published, so the rate and mix here
+# are a choice that follows that account, not a measurement.
 _SMALL = {
     Kind.HALLUCINATED_NODE: 0.35,
-    Kind.WRONG_ACTION: 0.15,
-    Kind.MISSING_ACTION: 0.20,
+    Kind.WRONG_ACTION: 0.25,
+    Kind.MISSING_ACTION: 0.15,
     Kind.MISSING_POSE: 0.30,
-    Kind.EARLY_STOP: 0.05,
+    Kind.EARLY_STOP: 0.03,
     Kind.WRONG_GOAL: 0.10,
     Kind.MALFORMED: 0.15,
 }
@@ -111,7 +130,9 @@ PRESETS: dict[str, Profile] = {
     for p in (
         Profile("perfect", 0.0, source="no errors: every reply is the correct one"),
         Profile("sayplan-gpt4", 0.5, _GPT4, "SayPlan (CoRL 2023) Table 3, right: GPT-4"),
-        Profile("small-model", 0.6, _SMALL, "LookPlanGraph Table 3 / §6, SCLPlan Table II"),
+        Profile("sclplan-gpt4o", 0.233, _sclplan(0.699), "SCLPlan Table III: GPT-4o"),
+        Profile("sclplan-gpt4o-mini", 0.262, _sclplan(0.531), "SCLPlan Table III: GPT-4o-mini"),
+        Profile("small-model", 0.6, _SMALL, "LookPlanGraph §7.2: a choice after its account"),
     )
 }
 
