@@ -41,7 +41,9 @@ METHODS = [
 ]
 
 
-def run(planner: str, task_id: str, model: str, ledger: Ledger | None = None) -> Episode:
+def run(
+    planner: str, task_id: str, model: str, ledger: Ledger | None = None, **options: int
+) -> Episode:
     """One episode with the stand-in, bound to its task as `eval` binds it."""
     task = get_task(task_id)
     setup = resolve(task)
@@ -50,7 +52,7 @@ def run(planner: str, task_id: str, model: str, ledger: Ledger | None = None) ->
         LLMClient(model, settings=settings, ledger=ledger) as llm,
         simulating(task, setup.graph) as session,
     ):
-        episode = get_planner(planner).plan(task, setup.graph, llm)
+        episode = get_planner(planner, **options).plan(task, setup.graph, llm)
     record(session, episode.extra)
     return episode
 
@@ -75,7 +77,7 @@ def executable(planner: str, model: str, tasks: list[str]) -> int:
 
 
 def test_replanning_recovers_from_errors_that_an_open_loop_plan_keeps():
-    tasks = [t.id for t in load_suite("office-planning")][::3]
+    tasks = [t.id for t in load_suite("office-planning")][::5]
     model = "simulated:p=0.2,seed=1"
     assert executable("sayplan", model, tasks) > executable("llm_as_planner", model, tasks)
 
@@ -85,10 +87,10 @@ def test_precondition_verification_recovers_from_skipped_preconditions():
     take the step; precondition verification takes it for it."""
     only = ",".join(f"{k.value}=0" for k in Kind if k is not Kind.MISSING_ACTION)
     model = f"simulated:p=0.2,seed=1,{only}"
-    tasks = [t.id for t in load_suite("office-planning")][::3]
+    tasks = [t.id for t in load_suite("office-planning") if "simple" in t.id][::3]
     solved = {
-        p: sum(run(p, t, model).status is Status.SUCCESS for t in tasks)
-        for p in ("react", "react_pv")
+        planner: sum(run(planner, t, model, max_steps=24).status is Status.SUCCESS for t in tasks)
+        for planner in ("react", "react_pv")
     }
     assert solved["react_pv"] == len(tasks) > solved["react"]
 

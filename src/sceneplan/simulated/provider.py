@@ -25,8 +25,10 @@ from sceneplan.graph.tokens import count_tokens
 from sceneplan.llm.base import Provider
 from sceneplan.llm.messages import ProviderReply, Request
 from sceneplan.runs import resolve
+from sceneplan.simulated.mistakes import malformed
 from sceneplan.simulated.profiles import KINDS, Kind, Profile, parse_profile
-from sceneplan.simulated.replies import Prompt, draft, malformed
+from sceneplan.simulated.prompt import Prompt
+from sceneplan.simulated.replies import draft
 from sceneplan.simulated.session import Session, current
 
 if TYPE_CHECKING:

@@ -1,90 +1,26 @@
-"""The stand-in's replies: the correct one in the planner's own reply schema, and its errors.
+"""The stand-in's correct reply to each planner's request, in the planner's own schema.
 
-A request is recognised by its reply schema (the planners' `replies` and
-`react_replies` models, by title) and read like a model reads it: the instruction, the
-graph, the memory of a search, the robot line. The correct reply is built from what the
-stand-in knows (`Knowledge`); each error that could apply to it is a function that
-changes the reply and says how (`Draft.errors`), from which `perturb` draws.
+The correct reply is built from what the stand-in knows (`Knowledge`): the search turn
+that expands the next room the task needs or switches to planning, the plan to the goal,
+the next action from the state the prompt shows. Each comes with the errors that could be
+made in it (`mistakes`), from which the provider draws.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from sceneplan.errors import PlanParseError
 from sceneplan.graph.model import NodeKind, Relation
-from sceneplan.planners.dialogue import render
 from sceneplan.planners.shared import action_doing
 from sceneplan.simulated.knowledge import Knowledge
-from sceneplan.simulated.profiles import MALFORMED_FORMS, Kind
-from sceneplan.world.actions import Action, parse_action
-from sceneplan.world.domain import VOCABULARIES
-
-_FIELD = re.compile(
-    r"^(Instruction|3D scene graph|Scene graph now|Scene graph|Memory graph|Memory|Robot"
-    r"|Feedback|Observation|Collapsed scene graph): (.*)$",
-    re.MULTILINE,
-)
-_LISTED = re.compile(r"^- ([a-z_]+)\(", re.MULTILINE)
-THOUGHT = "The scene shows what is needed; this is the next step towards the goal."
-
-
-@dataclass
-class Prompt:
-    """What the stand-in reads in a request: the reply asked for, the system prompt and the
-    labelled fields of the latest turn that carries the instruction."""
-
-    schema: str
-    system: str
-    fields: dict[str, str]
-
-    @classmethod
-    def read(cls, messages: Sequence[tuple[str, str]], schema: str) -> Prompt:
-        system = next((text for role, text in messages if role == "system"), "")
-        turn = next(
-            (
-                text
-                for role, text in reversed(messages)
-                if role == "user" and "Instruction:" in text
-            ),
-            "",
-        )
-        return cls(schema, system, {m.group(1): m.group(2) for m in _FIELD.finditer(turn)})
-
-    @property
-    def instruction(self) -> str:
-        return self.fields.get("Instruction", "").strip()
-
-    def vocabulary(self) -> str:
-        """The vocabulary whose actions the system prompt lists (the fewest unknown names,
-        then the most known ones, then the smallest vocabulary)."""
-        listed = set(_LISTED.findall(self.system))
-        names = list(VOCABULARIES)
-
-        def score(name: str) -> tuple[int, int, int]:
-            actions = set(VOCABULARIES[name])
-            return (len(listed - actions), -len(listed & actions), len(actions))
-
-        return min(names, key=score) if listed else "sayplan"
-
-    def writes_poses(self) -> bool:
-        """Whether the model is told to move pose by pose (no path planner)."""
-        return any(render(t) in self.system for t in ("sayplan_nav_poses.md", "react_nav_poses.md"))
-
-
-@dataclass
-class Draft:
-    """A correct reply, and the errors that could be made in it: kind -> a function that
-    makes that error in `data` and says what it changed."""
-
-    data: dict[str, Any]
-    errors: dict[Kind, Callable[[Random], str]] = field(default_factory=dict)
-    persisting: Callable[[Random], str] | None = None  # an error the model keeps making
+from sceneplan.simulated.mistakes import near_name, plan_errors, step_errors
+from sceneplan.simulated.profiles import Kind
+from sceneplan.simulated.prompt import THOUGHT, Draft, Prompt
+from sceneplan.world.actions import Action
 
 
 def draft(prompt: Prompt, knowledge: Knowledge) -> Draft:
@@ -116,7 +52,7 @@ def _search(prompt: Prompt, knowledge: Knowledge) -> Draft:
             data["answer"] = knowledge.answer()
         if with_plan:
             data["plan"] = _plan_text(prompt, knowledge)
-            _plan_errors(draft, prompt, knowledge, "plan")
+            plan_errors(draft, prompt, knowledge, "plan")
 
     if todo:
         data.update(mode="exploring", command={"name": "expand", "node": todo[0]})
@@ -166,7 +102,7 @@ def _plan(prompt: Prompt, knowledge: Knowledge) -> Draft:
         "plan": _plan_text(prompt, knowledge),
     }
     draft = Draft(data)
-    _plan_errors(draft, prompt, knowledge, "plan")
+    plan_errors(draft, prompt, knowledge, "plan")
     return draft
 
 
@@ -181,53 +117,6 @@ def _plan_text(prompt: Prompt, knowledge: Knowledge) -> list[str]:
     return [str(a) for a in plan]
 
 
-def _plan_errors(draft: Draft, prompt: Prompt, knowledge: Knowledge, key: str) -> None:
-    """The errors a written plan (`draft.data[key]`) can carry."""
-    vocabulary = prompt.vocabulary()
-    simulator = knowledge.simulator(vocabulary)
-    moves = knowledge.moves(vocabulary)
-    steps: list[str] = draft.data[key]
-    actions = [_parse(s) for s in steps]
-    acting = [i for i, a in enumerate(actions) if a is not None and a.name not in moves]
-    enabling = [i for i in acting if _enables(simulator, actions[i])]  # type: ignore[arg-type]
-    poses = [
-        i
-        for i, a in enumerate(actions)
-        if a is not None and a.name in moves and knowledge.is_pose(a.args[0])
-    ]
-
-    def drop(indices: list[int], what: str) -> Callable[[Random], str]:
-        def make(rng: Random) -> str:
-            index = rng.choice(indices)
-            removed = steps.pop(index)
-            return f"{what} {removed} left out"
-
-        return make
-
-    if acting:
-
-        def hallucinate(rng: Random) -> str:
-            index = rng.choice([i for i in acting if actions[i].args])  # type: ignore[union-attr]
-            steps[index] = _with_near_name(actions[index], knowledge, rng)  # type: ignore[arg-type]
-            return f"{steps[index]} for {actions[index]}"
-
-        def wrong(rng: Random) -> str:
-            index = rng.choice(acting)
-            other = _other_action(actions[index], simulator, moves, rng)  # type: ignore[arg-type]
-            if other is None:
-                return ""
-            steps[index] = other
-            return f"{other} for {actions[index]}"
-
-        if any(actions[i].args for i in acting):  # type: ignore[union-attr]
-            draft.errors[Kind.HALLUCINATED_NODE] = hallucinate
-        draft.errors[Kind.WRONG_ACTION] = wrong
-    if enabling:
-        draft.errors[Kind.MISSING_ACTION] = drop(enabling, "precondition step")
-    if poses and prompt.writes_poses():
-        draft.errors[Kind.MISSING_POSE] = drop(poses, "pose step")
-
-
 # -- next-action loops: ReAct (react, react_pv, SCLPlan) and LookPlanGraph ------------------
 
 
@@ -240,7 +129,7 @@ def _react(prompt: Prompt, knowledge: Knowledge) -> Draft:
     end = str(knowledge.simulator(vocabulary).end_action())
     data = {"thought": THOUGHT, "action": str(rest[0]) if rest else end}
     put = lambda a: data.update(action=a)  # noqa: E731
-    return _step_errors(Draft(data), prompt, knowledge, state, rest, put)
+    return step_errors(Draft(data), prompt, knowledge, state, rest, put)
 
 
 def _lookplangraph(prompt: Prompt, knowledge: Knowledge) -> Draft:
@@ -265,7 +154,7 @@ def _lookplangraph(prompt: Prompt, knowledge: Knowledge) -> Draft:
         move.update(function_name=name, function_target=args.rstrip(")"))
 
     set_move(str(rest[0]) if rest else str(end))
-    return _step_errors(Draft(data), prompt, knowledge, state, rest, set_move)
+    return step_errors(Draft(data), prompt, knowledge, state, rest, set_move)
 
 
 def _next_actions(
@@ -319,50 +208,6 @@ def _towards_look(knowledge: Knowledge, vocabulary: str, state: Any, node: str) 
     return action_doing(simulator, "observe", holder, relation.value)
 
 
-def _step_errors(
-    draft: Draft,
-    prompt: Prompt,
-    knowledge: Knowledge,
-    state: Any,
-    rest: list[Action],
-    put: Callable[[str], None],
-) -> Draft:
-    """The errors one next action can carry in `state`; `put` writes a changed action into
-    the reply. Skipping a precondition step is one only where the step after it then
-    cannot run."""
-    if not rest:
-        return draft
-    vocabulary = prompt.vocabulary()
-    simulator = knowledge.simulator(vocabulary)
-    moves = knowledge.moves(vocabulary)
-    action = rest[0]
-
-    def put_as(text: str, detail: str) -> str:
-        put(text)
-        return detail
-
-    if action.args:
-        draft.errors[Kind.HALLUCINATED_NODE] = lambda rng: put_as(
-            wrong := _with_near_name(action, knowledge, rng), f"{wrong} for {action}"
-        )
-    if action.name not in moves:
-        other = _other_action(action, simulator, moves, Random(str(action)))
-        if other is not None:
-            draft.errors[Kind.WRONG_ACTION] = lambda rng: put_as(other, f"{other} for {action}")
-    if len(rest) > 1 and _enables(simulator, action) and simulator.check(state, rest[1]):
-
-        def skip(rng: Random) -> str:
-            knowledge.skipped.add(str(action))
-            return put_as(str(rest[1]), f"{rest[1]} before its precondition {action}")
-
-        draft.errors[Kind.MISSING_ACTION] = skip
-        if str(action) in knowledge.skipped:  # the belief persists: skipped again
-            draft.persisting = skip
-    end = str(simulator.end_action())
-    draft.errors[Kind.EARLY_STOP] = lambda rng: put_as(end, f"{end} with {len(rest)} step(s) left")
-    return draft
-
-
 # -- SCLPlan's goal, ReAct's rooms -------------------------------------------------------------
 
 
@@ -414,83 +259,3 @@ _BUILDERS: dict[str, Callable[[Prompt, Knowledge], Draft]] = {
     "GoalReply": _goal,
     "RoomsReply": _rooms,
 }
-
-
-# -- what an error changes ---------------------------------------------------------------------
-
-
-def near_name(node: str, knowledge: Knowledge, rng: Random) -> str:
-    """A name like `node` that the scene does not have (`desk4` -> `desk7`, `fridge` ->
-    `fridge2`): what a model that misremembers a node writes.
-
-    >>> from sceneplan.datasets import load_environment
-    >>> from sceneplan.world.task import Task
-    >>> k = Knowledge(Task(id="t", suite="s", family="simple_planning",
-    ...     environment="coffee", instruction="x", goal="open(fridge)"),
-    ...     load_environment("coffee"))
-    >>> near_name("fridge", k, Random(0)) in k.graph.nodes
-    False
-    """
-    base = node.rstrip("0123456789") or node
-    for number in rng.sample(range(1, 20), 19):
-        candidate = f"{base}{number}"
-        if candidate not in knowledge.graph.nodes:
-            return candidate
-    return f"{node}_x"
-
-
-def _with_near_name(action: Action, knowledge: Knowledge, rng: Random) -> str:
-    index = rng.randrange(len(action.args))
-    args = list(action.args)
-    args[index] = near_name(args[index], knowledge, rng)
-    return str(Action(action.name, tuple(args)))
-
-
-def _other_action(action: Action, simulator: Any, moves: frozenset[str], rng: Random) -> str | None:
-    """Another action of the vocabulary on the same nodes (not a move, not the end)."""
-    others = sorted(
-        name
-        for name, schema in simulator.schemas.items()
-        if name != action.name
-        and name not in moves
-        and not schema.ends_plan
-        and len(schema.params) == len(action.args)
-        and name in simulator.offered_actions()
-    )
-    return str(Action(rng.choice(others), action.args)) if others else None
-
-
-def _enables(simulator: Any, action: Action) -> bool:
-    """Whether an action only makes another possible: its effects access an asset or open
-    something (a precondition step, which a model may skip)."""
-    schema = simulator.schemas.get(action.name)
-    if schema is None or not schema.effects:
-        return False
-    return all(
-        e.op == "set_accessed" or (e.op == "set_state" and e.args[1:] == ("open",))
-        for e in schema.effects
-    )
-
-
-def _parse(step: str) -> Action | None:
-    try:
-        return parse_action(step)
-    except PlanParseError:
-        return None
-
-
-# -- malformed replies -------------------------------------------------------------------------
-
-
-def malformed(text: str, data: dict[str, Any], rng: Random) -> tuple[str, str]:
-    """`text` (the JSON of `data`) made unusable in one of `MALFORMED_FORMS`; and which."""
-    form = rng.choice(MALFORMED_FORMS)
-    if form == "not_json":
-        return "I will now take the next step towards the goal.", form
-    if form == "missing_field" and data:
-        dropped = dict(data)
-        dropped.pop(rng.choice(sorted(dropped)))
-        return json.dumps(dropped), form
-    if form == "code_fence":
-        return f"```json\n{text}\n```", form
-    return f"<think>Let me look at the scene first.</think>\n{text}", "thinking"
