@@ -199,3 +199,9 @@ def test_every_preset_parses_and_is_documented_with_its_source():
         assert (profile.rate, profile.seed, profile.spec()) == (preset.rate, 5, f"{name},seed=5")
         assert preset.source and 0 <= preset.rate <= 1
         assert f"| `{name}` | {preset.rate:g} |" in docs
+
+
+def test_llm_check_accepts_the_stand_in():
+    result = CliRunner().invoke(app, ["llm", "check", "simulated:p=0"])
+    assert result.exit_code == 0, result.output
+    assert "ok planning will use json_schema replies" in result.output

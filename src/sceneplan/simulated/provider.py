@@ -17,7 +17,7 @@ import asyncio
 import hashlib
 import json
 from random import Random
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from sceneplan.datasets.tasks import find_task
 from sceneplan.errors import LLMRequestError
@@ -68,6 +68,8 @@ class SimulatedProvider(Provider):
         messages = [(m.role, m.content) for m in request.messages]
         schema = str((request.schema or {}).get("title", ""))
         prompt = Prompt.read(messages, schema)
+        if session is None and not prompt.instruction:  # not a planner's (`llm check`)
+            return json.dumps(_plain(request.schema)) if request.schema is not None else "ok"
         if session is None:
             session = self._session_for(prompt.instruction)
         knowledge = session.knowledge()
@@ -117,3 +119,19 @@ class SimulatedProvider(Provider):
                 )
             self._unbound[instruction] = Session(task, resolve(task).graph)
         return self._unbound[instruction]
+
+
+_PLAIN = {"string": "ok", "array": [], "boolean": True, "integer": 0, "number": 0}
+
+
+def _plain(schema: dict[str, Any]) -> dict[str, Any]:
+    """A reply of the simplest values a schema's properties take (a request that is no
+    planner's, such as `sceneplan llm check`'s probes).
+
+    >>> _plain({"properties": {"answer": {"type": "string"}}})
+    {'answer': 'ok'}
+    """
+    return {
+        name: _PLAIN.get(str(prop.get("type")))
+        for name, prop in schema.get("properties", {}).items()
+    }
