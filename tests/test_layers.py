@@ -18,6 +18,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sceneplan"
 # Modules every layer may import: they import nothing else of sceneplan.
 ALWAYS = {"errors", "plugins", "envvars", "textinput", "sqlite_migrations", "probabilities"}
 
+# What `runs` may import: everything below it.
+BELOW_RUNS = {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "perception"}
+
 # What each part may import, besides itself and ALWAYS.
 ALLOWED = {
     "graph": set(),
@@ -29,19 +32,9 @@ ALLOWED = {
     "symbolic": {"graph", "world", "nav"},
     "perception": {"graph", "world", "llm"},
     "planners": {"graph", "world", "nav", "symbolic", "llm", "perception"},
-    "runs": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "perception"},
-    "eval": {
-        "graph",
-        "world",
-        "nav",
-        "symbolic",
-        "llm",
-        "datasets",
-        "planners",
-        "runs",
-        "perception",
-        "execute",
-    },
+    "runs": BELOW_RUNS,
+    "simulated": BELOW_RUNS | {"runs"},
+    "eval": BELOW_RUNS | {"runs", "execute", "simulated"},
     "execute": {"graph", "world", "nav", "symbolic", "llm", "datasets", "planners", "runs"},
     "viewer": {"graph", "world", "nav", "datasets", "planners", "runs", "eval"},
     "agents": {

@@ -137,7 +137,8 @@ def test_the_provider_plugin_is_a_model_name_with_its_own_settings(
     scripted_llm,  # noqa: F811
     tmp_path,
 ):
-    assert provider_names()[-1] == "lab" and split_model("lab:m") == ("lab", "m")
+    # plugins follow the built-in providers, sorted (sceneplan's own `simulated` is one)
+    assert provider_names()[-2:] == ["lab", "simulated"] and split_model("lab:m") == ("lab", "m")
     with pytest.raises(BadInputError, match=r"unknown LLM provider 'nope'.*providers: .*, lab"):
         split_model("nope:m")
     config = tmp_path / "config.toml"

@@ -125,6 +125,18 @@ LlmOpt = Annotated[
 ]
 
 
+def seeded(model: str | None, seed: int) -> str | None:
+    """`model` with `seed` for the simulated stand-in (`simulated:p=0.2` -> `simulated:p=0.2,
+    seed=3`); other models, and seed 0, as they are.
+
+    >>> seeded("simulated:p=0.2", 3), seeded("openai:gpt-4o", 3)
+    ('simulated:p=0.2,seed=3', 'openai:gpt-4o')
+    """
+    if model is None or seed == 0 or not model.startswith("simulated:") or ",seed=" in model:
+        return model
+    return f"{model},seed={seed}"
+
+
 def report_line(name: str, *parts: Any) -> None:
     """One line of a run's report: the name in bold in a column, then the parts."""
     console().print(Text.assemble((f"{name:<11}", "bold"), *parts))

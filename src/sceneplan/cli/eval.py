@@ -12,7 +12,14 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand
 
-from sceneplan.cli.common import FaultsOpt, SearchOpt, console, err_console, planner_lines
+from sceneplan.cli.common import (
+    FaultsOpt,
+    SearchOpt,
+    console,
+    err_console,
+    planner_lines,
+    seeded,
+)
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
 from sceneplan.cli.paths import ForceOpt, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
@@ -116,7 +123,9 @@ def eval_command(
     seed: Annotated[
         int,
         typer.Option(
-            min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of the first run's faults (run r: +r-1)."
+            min=-SEED_LIMIT,
+            max=SEED_LIMIT,
+            help="Seed of the first run's faults (run r: +r-1), and of simulated models.",
         ),
     ] = 0,
     open_loop: Annotated[
@@ -143,7 +152,7 @@ def eval_command(
             totals = evaluate(  # creates the store only once every argument is checked
                 tasks,
                 planner_names,
-                _names(llm, "--llm"),
+                [seeded(m, seed) or m for m in _names(llm, "--llm")],
                 out,
                 runs=runs,
                 concurrency=concurrency,

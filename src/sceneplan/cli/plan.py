@@ -34,10 +34,11 @@ from sceneplan.cli.common import (
     planner_lines,
     report_line,
     run_episode,
+    seeded,
     show_episode,
     status_part,
 )
-from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS
+from sceneplan.cli.limits import MAX_REPLANS_OPTION, MAX_STEPS, MAX_TURNS, SEED_LIMIT
 from sceneplan.cli.paths import ForceOpt
 from sceneplan.cli.targets import EnvOpt, InstructionArg, TaskOpt, TasksOpt
 from sceneplan.datasets.tasks import Task
@@ -45,6 +46,7 @@ from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode, Planner, Status
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.runs import resolve
+from sceneplan.simulated.session import record, simulating
 
 
 def plan(
@@ -90,6 +92,12 @@ def plan(
             "true world (partial), or plan on the true world (full, the default).",
         ),
     ] = None,
+    seed: Annotated[
+        int,
+        typer.Option(
+            min=-SEED_LIMIT, max=SEED_LIMIT, help="Seed of a simulated model (--llm simulated:...)."
+        ),
+    ] = 0,
     as_json: EpisodeJsonOpt = False,
     trace: TraceOpt = None,
     force: ForceOpt = False,
@@ -107,17 +115,19 @@ def plan(
     }
     chosen = make_planner(planner, option or [], flags, on_event=show)
     setup = resolve(target, env)
-    client = LLMClient(llm) if chosen.needs_llm else None
+    client = LLMClient(seeded(llm, seed)) if chosen.needs_llm else None
 
     def run(llm: LLMClient | None):
         return chosen.aplan(setup.target, setup.graph, llm, prior=setup.prior)
 
-    if show is not None:
-        show.header(chosen, client, setup.target, env)
-        with show.spinner:
+    with simulating(setup.task, setup.graph) as session:  # a simulated model's task
+        if show is not None:
+            show.header(chosen, client, setup.target, env)
+            with show.spinner:
+                episode = run_episode(client, run)
+        else:
             episode = run_episode(client, run)
-    else:
-        episode = run_episode(client, run)
+    record(session, episode.extra)
     show_episode(episode, Episode.summary, _report, as_json=as_json, trace=trace)
     exit_for(episode)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from sceneplan.eval.annotate import KEY, changed_nodes
+from sceneplan.eval.robustness import robustness
 from sceneplan.eval.store import Record
 from sceneplan.planners import execution
 from sceneplan.planners.episode import Episode, ErrorType, Status, WorldStep
@@ -66,6 +67,7 @@ def compute(records: Sequence[Record]) -> dict[str, list[Row]]:
         "repeatability": repeatability(records),
         "repeatability_tasks": repeatability_tasks(records),
         "sclplan": sclplan(records),
+        "robustness": robustness(records),
     }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sceneplan.errors import BackendUnavailableError
+from sceneplan.eval import robustness
 from sceneplan.eval.metrics import ALL_PLANNING, PLANNING, SEARCH, Row
 from sceneplan.planners.episode import ErrorType
 
@@ -125,4 +126,7 @@ PLOTS = {
     "success_by_family.png": _success_by_family,
     "error_types.png": _error_types,
     "token_progression.png": _token_progression,
+    "robustness.png": lambda metrics, figure: robustness.draw(
+        metrics.get("robustness", []), figure
+    ),
 }

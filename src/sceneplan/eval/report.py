@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sceneplan.errors import BadInputError
+from sceneplan.eval import robustness
 from sceneplan.eval.metrics import ALL_PLANNING, SEARCH, Row, graph_tokens
 from sceneplan.eval.sclplan_tables import TABLES as SCLPLAN_TABLES
 from sceneplan.eval.sclplan_tables import table2 as _repeat
@@ -86,7 +87,7 @@ def markdown(metrics: dict[str, list[Row]], title: str, table_name: str | None =
     parts = [f"# sceneplan results: {title}", _overview(metrics["overview"])]
     builds = [
         *(_table1, _search_details, _table3, _lookplangraph, _lookplangraph3),
-        *(_lookplangraph4, _cost, _tokens, _repeat, _sclplan),
+        *(_lookplangraph4, _cost, _tokens, _repeat, _sclplan, _robustness),
     ]
     if table_name is not None:
         parts, builds = [f"# sceneplan results: {title}"], [TABLES[table_name]]
@@ -464,6 +465,10 @@ def _label(family: str) -> str:
     return family.replace("_", " ").capitalize() if family else "-"
 
 
+def _robustness(metrics: dict[str, list[Row]]) -> str:
+    return robustness.markdown(metrics.get("robustness", []))
+
+
 # `sceneplan report --table NAME`: one table alone.
 TABLES = {
     "sayplan-1": _table1,
@@ -473,5 +478,6 @@ TABLES = {
     "lookplangraph-2": _lookplangraph,
     "lookplangraph-3": _lookplangraph3,
     "lookplangraph-4": _lookplangraph4,
+    "robustness": _robustness,
 }
 TABLES.update(SCLPLAN_TABLES)  # sclplan-1|2|3 (eval/sclplan_tables.py)

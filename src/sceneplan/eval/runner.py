@@ -41,6 +41,7 @@ from sceneplan.planners.base import get_planner
 from sceneplan.planners.episode import Episode, Status
 from sceneplan.planners.options import parse_spec
 from sceneplan.runs import resolve
+from sceneplan.simulated.session import record, simulating
 
 NO_MODEL = "none"
 # How long a claimed job stays an eval's to run (`Store.claim`) without news from it: a
@@ -467,10 +468,12 @@ async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
     try:
         setup = resolve(job.task)
         planner = get_planner(job.planner, planner_options)
-        if execution is None:
-            episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)  # type: ignore[arg-type]
-        else:
-            episode = await plan_and_execute(planner, setup, llm, execution, job.run)
+        with simulating(job.task, setup.graph) as session:  # a simulated model's task
+            if execution is None:
+                episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)  # type: ignore[arg-type]
+            else:
+                episode = await plan_and_execute(planner, setup, llm, execution, job.run)
+        record(session, episode.extra)
         # the names the store keys on
         episode.planner, episode.model, episode.options = job.planner, job.model, options
         annotate(episode, job.task, setup.graph)
