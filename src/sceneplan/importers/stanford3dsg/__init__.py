@@ -19,7 +19,7 @@ from sceneplan.graph.io import from_dict
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.stanford3dsg.build import build
 from sceneplan.importers.stanford3dsg.classes import Hand, HandAsset, HandObject
-from sceneplan.textinput import parse_json
+from sceneplan.textinput import parse_json, read_bytes
 
 __all__ = ["Hand", "HandAsset", "HandObject", "build", "import_", "read"]
 
@@ -28,7 +28,7 @@ def read(path: str | Path) -> dict[str, Any]:
     """The parsed file, or one clear message if it cannot be read as JSON."""
     path = Path(path)
     try:
-        return parse_json(path.read_text(encoding="utf-8"), str(path))
+        return parse_json(read_bytes(path), str(path))
     except OSError as exc:
         raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
