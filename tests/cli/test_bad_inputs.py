@@ -134,7 +134,7 @@ PLAN_ROWS = [
     (["coffee", "@latin1.txt"], 2, "cannot read plan file latin1.txt: not UTF-8 text"),
     (["coffee", "goto(kitchen) -> done"], 2, "separate the steps with '>' alone (not '->'"),
     (["coffee", "a_folder/"], 2, "a_folder/ is a folder, not a plan file"),
-    (["coffee", "@a_folder"], 2, "cannot read plan file a_folder: Is a directory"),
+    (["coffee", "@a_folder"], 2, "cannot read plan file a_folder: it is a directory, not a file"),
     (["coffee", "x" * 5000], 1, "'" + "x" * 5000 + "' is not an action"),
     (["coffee", "goto(kitchen) > pickup(mug"], 2, "step 2: cannot parse action 'pickup(mug'"),
     (["coffee", "pickup(my mug)"], 2, "argument 'my mug' is not a node id"),

@@ -98,7 +98,7 @@ ROWS = [
         "truncated.json.gz: a damaged or truncated gzip file",
     ),
     (["graph", "stats", ""], "the environment is empty; give a packaged environment name"),
-    (["graph", "check", "."], "it is a directory; give a graph file (.json)"),
+    (["graph", "check", "."], "cannot read scene graph file .: it is a directory, not a file"),
     # one notion of a valid graph: what planning needs
     (["graph", "check", "no_agent.json"], "1 problem(s) in the scene graph - no agent: planning"),
     (["graph", "check", "no_nodes.json"], "- no room: a scene graph needs at least one node"),

@@ -13,9 +13,13 @@ modules register.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import io
 import os
+import sys
 from collections.abc import MutableMapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -67,6 +71,9 @@ _AS_IS = (str, bool)  # annotations whose adapter returns a value of exactly tha
 
 
 def _process_value(self: TyperOption | TyperArgument, ctx: Any, value: Any) -> Any:
+    if value == "" and self.type_descriptor.annotation is Path:
+        # pathlib reads "" as ".", the current folder: an empty path would name it silently
+        raise typer.BadParameter("an empty path; give a file or folder name", ctx, self)
     given = type(value) is self.type_descriptor.annotation
     if not ((given or (value is None and not self.required)) and _as_is(self)):
         return _TYPER_PROCESS_VALUE(self, ctx, value)
@@ -324,5 +331,25 @@ def _root() -> None:  # makes the app a group before any topic is loaded
 
 
 def main() -> None:
-    """Entry point of the `sceneplan` console script."""
-    app()
+    """Entry point of the `sceneplan` console script.
+
+    Output the terminal's encoding cannot show ('✓' with PYTHONIOENCODING=ascii) is
+    written as '?', not a UnicodeEncodeError; output the system refuses to take (a
+    full disk, `> /dev/full`) ends the command with one line on stderr and status 2.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+    try:
+        app()
+    except OSError as exc:
+        if exc.filename is not None or not _is_output_error(exc):
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is still buffered
+        print(f"error: cannot write the output: {exc.strerror}", file=sys.stderr)
+        sys.exit(2)
+
+
+def _is_output_error(exc: OSError) -> bool:
+    """Whether `exc` is the standard output refusing a write (a full disk, a closed pipe)."""
+    return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, errno.EDQUOT)

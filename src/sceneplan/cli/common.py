@@ -31,6 +31,7 @@ from sceneplan.cli import fail, make_console
 from sceneplan.cli.limits import SEED_LIMIT
 from sceneplan.cli.paths import check_output_file
 from sceneplan.errors import BadInputError
+from sceneplan.textinput import write_text
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
@@ -213,11 +214,7 @@ def show_episode(
 
 def write_trace(path: Path, episode: Episode) -> None:
     """Write the full Episode as JSON to `path`, making missing folders."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(episode.to_dict(), indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"cannot write the trace to {path}: {exc.strerror}") from None
+    write_text(path, json.dumps(episode.to_dict(), indent=2) + "\n", "the trace")
 
 
 def exit_for(episode: Episode) -> None:

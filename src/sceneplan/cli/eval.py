@@ -6,8 +6,11 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand
@@ -148,7 +151,7 @@ def eval_command(
     if not planner_names:
         raise BadInputError("name at least one planner with --planners")
     try:
-        with ProgressBar(err_console()) as bar:
+        with ProgressBar(err_console()) as bar, _terminate_as_interrupt():
             totals = evaluate(  # creates the store only once every argument is checked
                 tasks,
                 planner_names,
@@ -172,6 +175,21 @@ def eval_command(
     _say_totals(totals, where)
     if totals.errors or totals.stopped:
         raise typer.Exit(1)
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the eval as Ctrl-C does: the runs under way are stopped, the pool's
+    processes end, what is finished is stored (without this, `kill` leaves them running)."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _say_totals(totals: Totals, where: str) -> None:

@@ -11,6 +11,7 @@ import yaml
 
 from sceneplan.cli.paths import check_output_file, same_file
 from sceneplan.errors import BadInputError
+from sceneplan.textinput import write_files
 
 # The options only some importers take, by importer.
 SOURCE_OPTIONS = {
@@ -34,7 +35,7 @@ def run(
     Both outputs are checked before the import, and the tasks are made before
     either file is written: a refusal writes nothing.
     """
-    from sceneplan.graph.io import save
+    from sceneplan.graph.io import format_text, to_dict
     from sceneplan.importers import import_source
 
     options = options or {}
@@ -56,16 +57,10 @@ def run(
             item["environment"] = str(out)
             item.setdefault("suite", task.suite)
         tasks_text = yaml.safe_dump(data, sort_keys=False)
-    try:
-        save(imported.graph, out)
-    except OSError as exc:
-        raise BadInputError(f"cannot write {out}: {exc.strerror}") from None
+    outputs = {out: format_text(to_dict(imported.graph))}
     if tasks_out is not None and tasks_text is not None:
-        try:
-            tasks_out.write_text(tasks_text, encoding="utf-8")
-        except OSError as exc:
-            out.unlink(missing_ok=True)  # both or neither
-            raise BadInputError(f"cannot write {tasks_out}: {exc.strerror}") from None
+        outputs[tasks_out] = tasks_text
+    write_files(outputs)  # both or neither, and an old OUT whole if the disk refuses
     counts = imported.graph.counts()
     if as_json:
         summary = {
@@ -96,3 +91,8 @@ def _check_outputs(src: Path, out: Path, tasks_out: Path | None, force: bool) ->
     check_output_file(out, "the graph file", force=force)
     if tasks_out is not None:
         check_output_file(tasks_out, "the task file", force=force)
+    for label, path in named:  # before the import: a missing folder costs nothing
+        if not path.parent.is_dir():
+            raise BadInputError(
+                f"{label} {path}: the folder {path.parent} does not exist (create it first)"
+            )

@@ -16,6 +16,7 @@ from sceneplan.graph.model import SceneGraph
 from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import FILE_NAMES as PDDL_FILES
 from sceneplan.symbolic.pddl import export_pddl, focused_problem
+from sceneplan.textinput import write_files
 
 # Written above the goal of a problem exported without --goal or --task.
 NO_GOAL_COMMENT = (
@@ -93,10 +94,8 @@ def pddl(
     else:
         comment = NO_GOAL_COMMENT if goal_text is None else ()
         files = export_pddl(graph, goal_text, goal_comment=comment)
-    try:
-        domain_path, problem_path = files.write(out)
-    except OSError as exc:
-        raise BadInputError(f"cannot write the PDDL files into {out}: {exc}") from None
+    domain_path, problem_path = out / PDDL_FILES[0], out / PDDL_FILES[1]
+    write_files({domain_path: files.domain, problem_path: files.problem}, "the PDDL file")
     console().print(f"wrote {domain_path} and {problem_path}" + (" (focused)" if focus else ""))
     if goal_text is None:
         console().print(

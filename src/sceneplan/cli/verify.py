@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from sceneplan.errors import BadInputError
-from sceneplan.textinput import parse_json
+from sceneplan.textinput import parse_json, read_text
 
 if TYPE_CHECKING:
     from sceneplan.world import Action
@@ -62,13 +62,9 @@ def _is_dir(path: Path) -> bool:
 
 
 def _read_plan_file(path: Path) -> str | list:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInputError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise BadInputError(f"cannot read plan file {path}: {reason}") from None
+    if not path.exists():
+        raise BadInputError(f"no such file: {path}")
+    text = read_text(path, "plan file")
     if text.lstrip().startswith("{"):
         raise BadInputError(
             f"{path}: a JSON object, not a plan; a plan file is a JSON list of actions "

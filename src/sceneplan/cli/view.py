@@ -24,6 +24,7 @@ from sceneplan.cli.common import console
 from sceneplan.cli.limits import MAX_RUNS
 from sceneplan.cli.paths import ForceOpt, check_output_file
 from sceneplan.errors import BadInputError
+from sceneplan.textinput import write_text
 
 if TYPE_CHECKING:
     from sceneplan.viewer.sources import Shown
@@ -88,11 +89,7 @@ def view(
     path = out if out is not None else Path(f"view-{_slug(name)}.html")
     check_output_file(path, "the page", force=force)
     html = render_page(shown)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"cannot write the page {path}: {exc.strerror}") from None
+    write_text(path, html, "the page")
     if shown.note:
         console().print(shown.note)
     console().print(f"wrote {path} ({len(html.encode('utf-8')) / 1e6:.2f} MB)")

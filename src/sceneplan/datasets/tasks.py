@@ -28,7 +28,7 @@ import yaml
 from pydantic import ValidationError
 
 from sceneplan.errors import BadInputError, SceneplanError
-from sceneplan.textinput import parse_yaml
+from sceneplan.textinput import parse_yaml, read_text
 from sceneplan.world.task import Family, Task
 
 if TYPE_CHECKING:
@@ -77,14 +77,7 @@ def check_task_file(path: str | Path) -> tuple[list[Task], list[str]]:
 
 def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     try:
-        data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-    except OSError as exc:
-        raise BadInputError(f"cannot read task file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise BadInputError(
-            f"cannot read task file {path}: not UTF-8 text (byte {exc.start}); "
-            "a task file is a YAML list of tasks"
-        ) from None
+        data = parse_yaml(read_text(path, "task file"), str(path))
     except yaml.YAMLError as exc:
         raise BadInputError(f"{path}: not valid YAML ({exc})") from None
     if not isinstance(data, list):

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from sceneplan.datasets.tasks import Task, check_task_file, load_suite, packaged_tasks
 from sceneplan.datasets.tasks import check_tasks as check_task_list
-from sceneplan.errors import BadInputError, LLMUnavailableError
+from sceneplan.errors import BadInputError, LLMUnavailableError, SceneplanError
 from sceneplan.eval.annotate import annotate
 from sceneplan.eval.faults import Execution, plan_and_execute
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
@@ -244,8 +244,10 @@ async def run_eval(
         raise BadInputError(
             "--runs, --concurrency, --processes and --stop-after must be at least 1"
         )
-    settings = settings if settings is not None else load_settings()
     specs = load_specs(planners)
+    if settings is None:  # the config is read only when a model is asked: not for the oracle
+        needs = models or any(spec.needs_llm for spec in specs)
+        settings = load_settings() if needs else LLMSettings()
     if execution is not None:  # each plan also runs on a robot (`eval.faults.Execution`)
         specs = [replace(spec, options=execution.key_of(spec.options)) for spec in specs]
     check_tasks(tasks)
@@ -330,15 +332,23 @@ async def _run_jobs(
 ) -> None:
     """Run the jobs with `workers` workers taking them in turn, the lease renewed meanwhile."""
     queue = iter(pending)
-    async with asyncio.TaskGroup() as group:
-        tasks = [
-            group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
-            for _ in range(workers)
-        ]
-        heartbeat = group.create_task(_renew(lease))
-        if tasks:
-            await asyncio.wait(tasks)
-        heartbeat.cancel()
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [
+                group.create_task(_worker(queue, clients, lease, totals, reporter, stop_after))
+                for _ in range(workers)
+            ]
+            heartbeat = group.create_task(_renew(lease))
+            if tasks:
+                await asyncio.wait(tasks)
+            heartbeat.cancel()
+    except* SceneplanError as failed:  # the store failing (its server gone): its one error
+        raise next(iter(_leaves(failed))) from None
+
+
+def _leaves(group: BaseExceptionGroup) -> Iterator[BaseException]:
+    for exc in group.exceptions:
+        yield from _leaves(exc) if isinstance(exc, BaseExceptionGroup) else (exc,)
 
 
 def evaluate(*args: Any, **kwargs: Any) -> Totals:
@@ -451,7 +461,9 @@ def _pool(
 
 
 def _ignore_sigint() -> None:
+    """A pool process ignores Ctrl-C, and ends at once on SIGTERM (not as its parent does)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def run_alone(job: Job) -> Episode:

@@ -148,8 +148,9 @@ class Belief:
                 for kind, s in zip(kinds, fresh, strict=True)
             ]
         state = self.state
+        fresh_ids = {s.id for s in fresh}
         for seen in result.seen:
-            if seen in fresh:
+            if seen.id in fresh_ids:
                 continue
             if (state.parent(seen.id), state.relation(seen.id)) != (seen.parent, seen.relation):
                 if seen.parent == seen.id or seen.parent in state.contents(seen.id):

@@ -15,8 +15,9 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
+from http.client import HTTPException
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import urlsplit
 
 from sceneplan.errors import BadInputError
 from sceneplan.execute.robot import Robot
@@ -26,8 +27,10 @@ from sceneplan.execute.skills import (
     SkillCall,
     SkillResult,
 )
+from sceneplan.textinput import parse_json, read_body
 
 TIMEOUT_S = 60.0  # a skill may take a while on a real robot (navigation across a building)
+MAX_REPLY_BYTES = 64 << 20  # a reply listing MAX_ITEMS objects is about 10 MB
 
 
 class HttpRobot(Robot):
@@ -36,8 +39,14 @@ class HttpRobot(Robot):
     name = "http"
 
     def __init__(self, url: str, timeout: float = TIMEOUT_S) -> None:
-        parsed = urlparse(url)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        try:
+            parsed = urlsplit(url)
+            parsed.port  # noqa: B018 (raises ValueError for a port that is not one)
+        except ValueError as exc:  # 'http://[::1', 'http://host:99999'
+            raise BadInputError(
+                f"the robot URL {url!r} is not usable ({exc}); e.g. http://127.0.0.1:8765"
+            ) from None
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise BadInputError(
                 f"the robot URL {url!r} is not an http(s) address; e.g. http://127.0.0.1:8765"
             )
@@ -59,21 +68,28 @@ class HttpRobot(Robot):
         )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
+                raw = read_body(
+                    response, f"the robot server at {self.url}", MAX_REPLY_BYTES, self.timeout
+                )
         except urllib.error.HTTPError as exc:
-            detail = exc.read()[:200].decode("utf-8", "replace").strip()
+            with exc:  # closed here: its body may not end
+                detail = exc.read(200).decode("utf-8", "replace").strip()
             raise RobotUnavailableError(
                 f"the robot server at {self.url} answered {call} with HTTP {exc.code}"
                 + (f": {detail}" if detail else "")
             ) from None
-        except (urllib.error.URLError, ConnectionError, TimeoutError) as exc:
+        except (urllib.error.URLError, ConnectionError, TimeoutError, HTTPException) as exc:
             why = getattr(exc, "reason", exc)
             raise RobotUnavailableError(
                 f"cannot reach the robot server at {self.url} for {call} ({why}); "
                 "is it running, and is the address right?"
             ) from None
+        except BadInputError as exc:  # a body too long, or too slow
+            raise RobotReplyError(f"robot reply to {call}: {exc}") from None
         try:
-            return json.loads(raw)
+            return parse_json(raw, f"robot reply to {call}")
+        except BadInputError as exc:  # nested too deeply, a number of too many digits
+            raise RobotReplyError(str(exc)) from None
         except (ValueError, UnicodeDecodeError):
             text = raw[:80].decode("utf-8", "replace")
             raise RobotReplyError(

@@ -34,6 +34,9 @@ class RobotReplyError(BadInputError):
     """A robot's reply that does not have the documented shape, or names an unknown node."""
 
 
+MAX_ITEMS = 100_000  # objects (or surfaces) one reply may list; a large building has ~10,000
+
+
 class Skill(StrEnum):
     """What a robot can be asked to do."""
 
@@ -254,6 +257,11 @@ def _list(data: dict, key: str, where: str = "robot reply") -> list:
         return []
     if not isinstance(value, list):
         raise RobotReplyError(f"{where}: '{key}' must be a list, got {_short(value)}")
+    if len(value) > MAX_ITEMS:
+        raise RobotReplyError(
+            f"{where}: '{key}' lists {len(value):,} items, more than the {MAX_ITEMS:,} "
+            "one reply may hold (docs/execute.md)"
+        )
     return value
 
 

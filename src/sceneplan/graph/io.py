@@ -39,7 +39,7 @@ from sceneplan.graph.model import (
     is_node_id,
 )
 from sceneplan.graph.sayplan_format import from_sayplan_dict
-from sceneplan.textinput import parse_json, shown
+from sceneplan.textinput import parse_json, read_bytes, shown, write_text
 
 
 @functools.cache
@@ -90,14 +90,7 @@ def _as_written(annotation: Any) -> Any:
 def load(path: str | Path) -> SceneGraph:
     """Load a scene graph file (native format, or the SayPlan appendix format)."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise BadInputError(
-            f"cannot read scene graph file {path}: it is a directory; give a graph file (.json)"
-        ) from None
-    except OSError as exc:
-        raise BadInputError(f"cannot read scene graph file {path}: {exc.strerror}") from None
+    raw = read_bytes(path, "scene graph file")
     with gc_paused():  # once for parse and build: each resume scans what was allocated
         clean = decode_clean(raw)
         if clean is not None:
@@ -470,7 +463,7 @@ def _written(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
 
 def save(graph: SceneGraph, path: str | Path) -> None:
     """Write a graph in the native format (see `format_text`)."""
-    Path(path).write_text(format_text(to_dict(graph)), encoding="utf-8")
+    write_text(path, format_text(to_dict(graph)), "the graph file")
 
 
 def format_text(data: dict[str, Any]) -> str:

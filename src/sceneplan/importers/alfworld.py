@@ -40,7 +40,7 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
-from sceneplan.textinput import parse_json
+from sceneplan.textinput import parse_json, read_bytes
 from sceneplan.world.alfworld import HOLDS, MARK, VOCABULARY
 from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.task import Task
@@ -94,10 +94,7 @@ class Game:
 def read_game(path: str | Path) -> Game:
     """A `game.tw-pddl` (or the packed `.json.gz` form), or one clear message."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
+    raw = read_bytes(path)
     what = (
         f"{path}: not an ALFWorld game file (expected game.tw-pddl: JSON with "
         "'pddl_problem' and 'grammar')"

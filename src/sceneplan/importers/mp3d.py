@@ -29,6 +29,7 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
+from sceneplan.textinput import check_file
 
 __all__ = ["REGION_LABELS", "import_"]
 
@@ -98,6 +99,7 @@ def import_(
 def _read(path: Path) -> tuple[dict[str, Any], dict[int, Any]]:
     """The house file's tables and its regions' floor polygons by region index."""
     mp3d = _mp3d()
+    check_file(path)  # a named pipe or a device is refused, not read until it ends
     try:
         info = mp3d.load_mp3d_info(str(path))
         rooms = mp3d.get_rooms_from_mp3d_info(info, angle_deg=0.0)  # one per region, in order

@@ -22,8 +22,10 @@ from typing import Any, ClassVar
 import anthropic
 
 from sceneplan import envvars
-from sceneplan.llm.base import SDKProvider
+from sceneplan.errors import LLMRequestError
+from sceneplan.llm.base import SDKProvider, token_count
 from sceneplan.llm.messages import JSON_SCHEMA, ImagePart, ProviderReply, Request
+from sceneplan.textinput import shown
 
 REPLY_TOOL = "reply"
 DEFAULT_MAX_TOKENS = 4096  # the API requires max_tokens
@@ -64,11 +66,23 @@ class AnthropicProvider(SDKProvider):
             raise self.translate_error(exc) from exc
         except (ValueError, RecursionError) as exc:  # the SDK decoding a 200's body
             raise self.unreadable_body(exc) from None
+        try:  # the SDK builds the reply without checking its shape
+            text = _reply_text(message.content)
+            if not isinstance(text, str):
+                raise TypeError
+        except (AttributeError, TypeError, IndexError, KeyError):
+            raise LLMRequestError(
+                f"{self.where} sent a reply that is not a message (content: "
+                f"{shown(getattr(message, 'content', None))}); is {self.base_url} the API's URL?",
+                url=self.base_url,
+            ) from None
+        usage = getattr(message, "usage", None)
+        served = getattr(message, "model", None)
         return self.reply(
-            _reply_text(message.content),
-            message.usage.input_tokens,
-            message.usage.output_tokens,
-            served_model=message.model,
+            text,
+            token_count(getattr(usage, "input_tokens", 0)),
+            token_count(getattr(usage, "output_tokens", 0)),
+            served_model=served if isinstance(served, str) else None,
         )
 
 

@@ -17,6 +17,7 @@ from sceneplan.errors import (
     LLMUnavailableError,
     ModelNotConfiguredError,
 )
+from sceneplan.llm.bounded import bounded_client
 from sceneplan.llm.config import config_path
 from sceneplan.llm.messages import ProviderReply
 from sceneplan.llm.structured import is_format_rejection
@@ -191,9 +192,14 @@ class SDKProvider(Provider):
         self._client_loop: asyncio.AbstractEventLoop | None = None
 
     def _make_client(self) -> Any:
-        """A new SDK async client for this provider (no SDK retries: the LLM client retries)."""
+        """A new SDK async client for this provider (no SDK retries: the LLM client retries),
+        whose reply bodies are bounded (`llm.bounded`)."""
         return self.client_class(
-            api_key=self.api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
+            api_key=self.api_key,
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=0,
+            http_client=bounded_client(self.sdk, self.where, self.base_url, self.timeout),
         )
 
     def client(self) -> Any:
@@ -217,6 +223,8 @@ class SDKProvider(Provider):
         server may refuse (`json_schema`, `json_object`); a refusal about it
         becomes ResponseFormatRejected, so that the client falls back.
         """
+        if isinstance(exc.__cause__, LLMError):  # raised under the SDK (a bounded body)
+            return exc.__cause__
         if isinstance(exc, self.sdk.APITimeoutError):
             return LLMTimeoutError(
                 f"{self.where} did not answer within {self.timeout:g} s", url=self.base_url
@@ -294,6 +302,15 @@ def checked_base_url(
             "to a URL such as http://localhost:8000/v1"
         )
     raise BadInputError(f"the {provider} server URL {url!r} is not usable ({problem}); {fix}")
+
+
+def token_count(value: Any) -> int:
+    """A token count a server reported, or 0 when what it sent is not a count.
+
+    >>> token_count(12), token_count("many"), token_count(None)
+    (12, 0, 0)
+    """
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def unreadable_json(exc: ValueError | RecursionError) -> str:

@@ -19,6 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sceneplan import envvars
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
 from sceneplan.llm.registry import provider_names
+from sceneplan.textinput import parse_toml, read_text
+
+MAX_SECONDS = 86_400.0  # a day: the longest timeout or wait a setting may ask for
+MAX_RETRIES = 100
+MAX_CONCURRENCY = 1024
 
 # The model used when only an API key is configured.
 DEFAULT_MODELS: dict[str, str] = {
@@ -43,7 +48,7 @@ class ProviderSettings(BaseModel):
 
     base_url: str | None = None
     api_key: str | None = None
-    concurrency: int | None = Field(default=None, ge=1)
+    concurrency: int | None = Field(default=None, ge=1, le=MAX_CONCURRENCY)
 
 
 class Price(BaseModel):
@@ -61,16 +66,29 @@ class LLMSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     model: str | None = None
-    timeout: float = Field(default=120.0, gt=0, description="seconds per attempt")
-    max_retries: int = Field(default=3, ge=0, description="extra attempts on 429/5xx/network")
-    backoff_base: float = Field(default=1.0, ge=0, description="first retry delay, seconds")
-    backoff_max: float = Field(default=30.0, ge=0, description="longest retry delay, seconds")
+    # Bounded so that a run ends: a finite timeout, retries and waits a person would choose.
+    timeout: float = Field(
+        default=120.0, gt=0, le=MAX_SECONDS, allow_inf_nan=False, description="seconds per attempt"
+    )
+    max_retries: int = Field(
+        default=3, ge=0, le=MAX_RETRIES, description="extra attempts on 429/5xx/network"
+    )
+    backoff_base: float = Field(
+        default=1.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False, description="first retry delay, s"
+    )
+    backoff_max: float = Field(
+        default=30.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False, description="longest delay, s"
+    )
     retry_after_max: float | None = Field(
         default=None,
         ge=0,
+        le=MAX_SECONDS,
+        allow_inf_nan=False,
         description="longest wait granted to a Retry-After; default: backoff_max",
     )
-    concurrency: int = Field(default=4, ge=1, description="requests in flight per provider")
+    concurrency: int = Field(
+        default=4, ge=1, le=MAX_CONCURRENCY, description="requests in flight per provider"
+    )
     cache: bool = Field(default=True, description="cache replies to temperature-0 requests")
     cache_dir: Path | None = None
     transcript: Path | None = Field(default=None, description="JSONL file every call is added to")
@@ -147,13 +165,17 @@ def load_settings(config_file: str | Path | None = None, **overrides: Any) -> LL
 
 
 def _read_llm_table(path: Path, *, required: bool) -> dict[str, Any]:
-    if not path.is_file():
+    try:
+        present = path.exists() or path.is_symlink()
+    except OSError as exc:  # a folder on the way that cannot be read (an unreadable HOME)
+        raise BadInputError(f"cannot read the config file {path}: {exc.strerror}") from None
+    if not present:
         if required:
             raise BadInputError(f"config file {path} does not exist")
         return {}
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        document = parse_toml(read_text(path, "the config file"), str(path))
+    except tomllib.TOMLDecodeError as exc:
         raise BadInputError(f"{path}: cannot read the config file: {exc}") from None
     table = document.get("llm", {})
     if not isinstance(table, dict):

@@ -20,9 +20,10 @@ import openai
 
 from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError
-from sceneplan.llm.base import SDKProvider, checked_base_url
+from sceneplan.llm.base import SDKProvider, checked_base_url, token_count
 from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ImagePart, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
+from sceneplan.textinput import shown
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
@@ -83,15 +84,27 @@ class OpenAIProvider(SDKProvider):
                 f"{' '.join(completion.split())[:120]!r}; is {self.base_url} the API's URL?",
                 url=self.base_url,
             )
-        if not getattr(completion, "choices", None):
+        choices = getattr(completion, "choices", None)
+        if not choices:
             raise LLMRequestError(f"{self.where} sent a reply without choices", url=self.base_url)
-        message = completion.choices[0].message
-        usage = completion.usage
+        try:  # the SDK builds the reply without checking its shape
+            message = choices[0].message
+            text = message.content or message.refusal or ""
+            if not isinstance(text, str):
+                raise TypeError
+        except (AttributeError, TypeError, IndexError, KeyError):
+            raise LLMRequestError(
+                f"{self.where} sent a reply that is not a chat completion (choices: "
+                f"{shown(choices)}); is {self.base_url} the API's URL?",
+                url=self.base_url,
+            ) from None
+        usage = getattr(completion, "usage", None)
+        served = getattr(completion, "model", None)
         return self.reply(
-            message.content or message.refusal or "",
-            usage.prompt_tokens if usage else 0,
-            usage.completion_tokens if usage else 0,
-            served_model=completion.model,
+            text,
+            token_count(getattr(usage, "prompt_tokens", 0)),
+            token_count(getattr(usage, "completion_tokens", 0)),
+            served_model=served if isinstance(served, str) else None,
         )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from sceneplan.errors import BadInputError
 from sceneplan.llm.messages import ProviderReply, Request
+from sceneplan.textinput import parse_json, read_text
 
 FORMAT = "sceneplan-llm-transcript"
 VERSION = 2
@@ -90,16 +91,13 @@ class TranscriptWriter:
 
 def read_transcript(path: Path) -> list[TranscriptEntry]:
     """The calls recorded in `path`; a malformed file is a BadInputError naming the line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise BadInputError(f"cannot read the LLM transcript {path}: {exc.strerror}") from None
+    lines = read_text(path, "the LLM transcript").splitlines()
     if not lines:
         raise BadInputError(f"{path}: empty file, not an LLM transcript")
     entries = []
     for number, text in enumerate(lines, start=1):
         try:
-            data = json.loads(text)
+            data = parse_json(text, f"{path}:{number}")
             if number == 1:
                 if data.get("format") != FORMAT or data.get("version") not in READABLE_VERSIONS:
                     raise ValueError(

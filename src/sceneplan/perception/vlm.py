@@ -36,6 +36,7 @@ from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.llm.messages import ImagePart, Message
 from sceneplan.perception.base import Perception
 from sceneplan.perception.names import NameMatcher, normalise
+from sceneplan.textinput import read_bytes
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 
@@ -54,10 +55,7 @@ class CameraImage(ImagePart):
         """An image file, its media type guessed from the suffix."""
         path = Path(path)
         media_type, _ = mimetypes.guess_type(path.name)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise BadInputError(f"cannot read camera image {path}: {exc.strerror}") from None
+        data = read_bytes(path, "camera image")
         return cls(data, media_type or "application/octet-stream")
 
 

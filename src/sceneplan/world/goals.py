@@ -20,13 +20,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sceneplan.errors import GoalParseError, UnsupportedError
+from sceneplan.errors import BadInputError, GoalParseError, UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.textinput import parse_int, shown
 from sceneplan.world import rules
 from sceneplan.world.domain import VOCABULARIES
 from sceneplan.world.predicates import PREDICATES, GoalPredicate, get_predicate
 from sceneplan.world.primitives import get_effect
 from sceneplan.world.state import WorldState
+
+MAX_NESTING = 64  # levels of 'not', brackets and quantifiers in a goal; packaged tasks need 9
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<word>[A-Za-z_][\w\-]*(?::[a-z]+)?)|(?P<number>\d+)|(?P<punct>[(),:]))"
@@ -494,6 +497,7 @@ class _Parser:
         self.tokens = self._tokenize(text)
         self.pos = 0
         self.bound: list[str] = []
+        self.depth = 0
 
     def _tokenize(self, text: str) -> list[str]:
         tokens, pos = [], 0
@@ -555,6 +559,18 @@ class _Parser:
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
     def unary(self) -> Formula:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise GoalParseError(
+                f"goal {shown(self.text)}: nested more than {MAX_NESTING} levels deep ('not', "
+                "brackets, quantifiers); write it flatter"
+            )
+        try:
+            return self._unary()
+        finally:
+            self.depth -= 1
+
+    def _unary(self) -> Formula:
         token = self.peek()
         if token == "not":
             self.take()
@@ -610,7 +626,10 @@ class _Parser:
         token = self.peek()
         if token is None or not token.isdigit():
             raise self.error("a number")
-        return int(self.take())
+        try:
+            return parse_int(self.take(), f"goal {shown(self.text)}")
+        except BadInputError as exc:
+            raise GoalParseError(str(exc)) from None
 
     def name(self, what: str) -> str:
         token = self.peek()

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from sceneplan.errors import BackendUnavailableError, BadInputError
-from sceneplan.eval.store.sqlite import APPLICATION_ID, MIGRATIONS
+from sceneplan.eval.store.sqlite import APPLICATION_ID, LOCK_WAIT_S, MIGRATIONS
 
 # The SQLite schema version that `baseline_sql()` makes at once.
 BASELINE = 6
@@ -93,6 +93,56 @@ def is_url(location: str) -> bool:
     return location.startswith(_SCHEMES)
 
 
+_ENCODE = "percent-encode ':' '@' '/' '#' in a user or password (%3A %40 %2F %23)"
+
+
+def parse_url(url: str) -> tuple[str, str]:
+    """The database and the `host:port` of a `postgresql://` URL; BadInputError naming
+    what is wrong with it (every store URL is read here, before psycopg sees it).
+
+    >>> parse_url("postgresql://ann:p%40ss@db.lab:6543/bench")
+    ('bench', 'db.lab:6543')
+    >>> parse_url("postgresql://ann:p#ss@db.lab/bench")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sceneplan.errors.BadInputError: the store URL postgresql://ann:***@db.lab/bench has a '#' ...
+    """
+    if "#" in url:
+        raise BadInputError(
+            f"the store URL {masked_loosely(url)} has a '#' (which ends a URL's address); "
+            + _ENCODE
+        )
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:  # a port that is not a number or out of range, '[' unclosed
+        raise BadInputError(
+            f"the store URL {masked_loosely(url)} is not usable ({exc}); the port is a "
+            f"number from 1 to 65535, and {_ENCODE}"
+        ) from None
+    if "@" in parts.netloc.rpartition("@")[0]:  # libpq ends the password at the first '@'
+        raise BadInputError(f"the store URL {masked_loosely(url)} has two '@'; {_ENCODE}")
+    if port == 0:
+        raise BadInputError(
+            f"the store URL {masked(url)} has port 0; the port is a number from 1 to 65535"
+        )
+    database = parts.path.lstrip("/") or parts.username or "postgres"
+    return database, f"{parts.hostname or 'localhost'}:{port or 5432}"
+
+
+def masked_loosely(url: str) -> str:
+    """A URL that may not parse, with what may be a password replaced by ***.
+
+    >>> masked_loosely("postgresql://ann:p#ss@db/x")
+    'postgresql://ann:***@db/x'
+    """
+    scheme, _, rest = url.partition("://")
+    userinfo, at, address = rest.rpartition("@")
+    if not at:
+        return url
+    return f"{scheme}://{re.split(r'[:/#]', userinfo, maxsplit=1)[0]}:***@{address}"
+
+
 def masked(url: str) -> str:
     """The URL with its password replaced by ***, to print.
 
@@ -118,11 +168,9 @@ class Postgres:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.location = masked(url)
         self.path = None
-        parts = urlsplit(url)
-        self._database = parts.path.lstrip("/") or parts.username or "postgres"
-        self._server = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+        self._database, self._server = parse_url(url)
+        self.location = masked(url)
         psycopg = _psycopg()
         self.errors: tuple[type[Exception], ...] = (psycopg.Error,)
 
@@ -152,7 +200,14 @@ class Postgres:
         """A connection to the store's database, checked to be usable but not changed."""
         psycopg = _psycopg()
         try:
-            db = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+            # a lock another session holds (the store's advisory lock, a claimed row) is
+            # waited for LOCK_WAIT_S, then refused with the store's one line (`failure`)
+            db = psycopg.connect(
+                self.url,
+                autocommit=True,
+                connect_timeout=10,
+                options=f"-c lock_timeout={int(LOCK_WAIT_S * 1000)}",
+            )
         except psycopg.Error as exc:
             raise self._refused(exc) from None
         # not while another opener makes the tables
@@ -178,10 +233,14 @@ class Postgres:
         found = db.execute("SELECT to_regclass(%s), to_regclass(%s), to_regclass(%s)", tables)
         names = {name for name, oid in zip(tables, found.fetchone(), strict=True) if oid}
         if "sceneplan_store" not in names:
-            if names:
+            names |= self._other_tables(db)
+            if names:  # another application's database: nothing is written to it
+                listed = sorted(names)
                 raise BadInputError(
-                    f"{self.location}: the database has tables {', '.join(sorted(names))} but "
-                    "is not a sceneplan results store; name another database"
+                    f"{self.location}: the database has tables {', '.join(listed[:5])}"
+                    + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
+                    + " but is not a sceneplan results store; name a database of its own "
+                    f"(createdb {self._database}_results)"
                 )
             if not create:
                 raise BadInputError(
@@ -197,6 +256,15 @@ class Postgres:
                 "upgrade sceneplan"
             )
         return row[1]
+
+    @staticmethod
+    def _other_tables(db: Any) -> set[str]:
+        """The tables and views in the schema the store would be made in."""
+        rows = db.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() LIMIT 100"
+        )
+        return {name for (name,) in rows}
 
     def version(self, db: Any) -> int:
         return db.execute("SELECT schema_version FROM sceneplan_store").fetchone()[0]
@@ -215,6 +283,11 @@ class Postgres:
                 f"{self.location}: the database {self._database} does not exist on "
                 f"{self._server}; create it first (createdb {self._database})"
             )
+        if "no password supplied" in text:
+            return BadInputError(
+                f"{self.location}: the server asks for a password and none was given (an "
+                "empty one counts as none); give it in the URL (or PGPASSWORD, ~/.pgpass)"
+            )
         if state in ("28P01", "28000") or "authentication failed" in text:
             return BadInputError(
                 f"{self.location}: the server refused the user or password; check the "
@@ -227,6 +300,12 @@ class Postgres:
 
     def failure(self, exc: Exception) -> Exception:
         """The error for a failure after connecting (the server went away, a query failed)."""
+        if getattr(exc, "sqlstate", None) == "55P03":  # lock_timeout
+            return BackendUnavailableError(
+                f"the results store {self.location}: another session held its lock for "
+                f"{LOCK_WAIT_S:g} s; let the other sceneplan finish (or end that session: "
+                f"pg_terminate_backend), then run the same command again"
+            )
         text = _first_line(_without_password(str(exc), self.url))
         return BackendUnavailableError(f"the results store {self.location} failed: {text}")
 

@@ -17,10 +17,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sceneplan import sqlite_migrations
-from sceneplan.errors import BadInputError
+from sceneplan.errors import BackendUnavailableError, BadInputError
 
 # Marks the file as a sceneplan results store ("SPRS").
 APPLICATION_ID = 0x53505253
+# How long a statement waits for another process's write transaction before it fails.
+LOCK_WAIT_S = 60.0
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -147,11 +149,13 @@ class SQLite:
     # the current time in seconds since the epoch, as leases count it
     now = "((julianday('now') - 2440587.5) * 86400.0)"
     for_update = ""  # a write transaction locks the whole file already
-    errors: tuple[type[Exception], ...] = ()  # SQLite's errors pass as they are
+    # a lock held too long, a disk that fails: the store's own error (`failure`)
+    errors: tuple[type[Exception], ...] = (sqlite3.OperationalError,)
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.location = str(path)
+        self.read_only = False  # opened where nothing can be written (`_open_read_only`)
 
     def sql(self, text: str) -> str:
         return text
@@ -159,6 +163,14 @@ class SQLite:
     def connect(self, *, create: bool) -> sqlite3.Connection:
         """Open (with `create`, make) the store and bring its schema up to date."""
         db = self.probe(create=create)
+        if self.read_only:
+            if self._check(db) < len(MIGRATIONS):
+                db.close()
+                raise BadInputError(
+                    f"{self.path}: a store of an older sceneplan, in a place that cannot be "
+                    "written, so it cannot be upgraded; copy it somewhere writable"
+                )
+            return db
         try:
             self._migrate(db)
         except sqlite_migrations.SchemaError:  # a newer sceneplan migrated it meanwhile
@@ -187,11 +199,33 @@ class SQLite:
             )
         try:
             # concurrent evals share the file: wait for another's transaction, not fail
-            db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_WAIT_S)
             self._check(db)
+        except sqlite3.OperationalError as exc:
+            if create or "unable to open" not in str(exc):
+                raise self._refused(exc) from None
+            return self._open_read_only()
         except sqlite3.DatabaseError as exc:
             raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
         return db
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """The store in a place nothing can be written (a read-only folder or file system),
+        opened to be read: SQLite's WAL mode cannot open it otherwise, as it would write its
+        shared-memory file beside it. Nothing can change it there, so it is read as is."""
+        uri = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            self._check(db)
+        except sqlite3.DatabaseError as exc:
+            raise BadInputError(f"{self.path}: not a sceneplan results store ({exc})") from None
+        self.read_only = True
+        return db
+
+    def _refused(self, exc: sqlite3.OperationalError) -> Exception:
+        if _locked(exc):
+            return self.failure(exc)
+        return BadInputError(f"{self.path}: not a sceneplan results store ({exc})")
 
     def _check(self, db: sqlite3.Connection) -> int:
         """The schema version, after refusing a file that is not a store or is newer."""
@@ -232,4 +266,15 @@ class SQLite:
         db.execute("COMMIT")
 
     def failure(self, exc: Exception) -> Exception:
-        return exc
+        """The error for a statement that failed: a lock held too long, a disk that fails."""
+        if _locked(exc):
+            return BackendUnavailableError(
+                f"the results store {self.path} stayed locked by another process for "
+                f"{LOCK_WAIT_S:g} s; let the other sceneplan finish (or stop it), then run "
+                "the same command again"
+            )
+        return BackendUnavailableError(f"the results store {self.path} failed: {exc}")
+
+
+def _locked(exc: Exception) -> bool:
+    return "database is locked" in str(exc) or "database table is locked" in str(exc)

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sceneplan.errors import BadInputError
+from sceneplan.textinput import too_deep
 
 __all__ = ["Problem", "parse_problem", "read_sexpr"]
 
 SExpr = str | list[Any]
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
+MAX_NESTING = 100  # levels of brackets; the test suite's BEHAVIOR problems need 6
 
 
 @dataclass
@@ -47,6 +49,8 @@ def read_sexpr(text: str, source: str = "<bddl>") -> SExpr:
         token = match.group()
         if token == "(":
             stack.append([])
+            if len(stack) > MAX_NESTING:  # what reads the expression recurses once a level
+                raise too_deep(source, "BDDL", MAX_NESTING)
         elif token == ")":
             if len(stack) == 1:
                 raise BadInputError(f"{source}: not BDDL: unbalanced ')'")

@@ -39,6 +39,7 @@ from sceneplan.importers.spark_dsg import labelspaces
 from sceneplan.importers.spark_dsg.load import load_dsg, require_spark_dsg
 from sceneplan.importers.spark_dsg.mapping import Options, convert_nodes, kept_ids
 from sceneplan.importers.taxonomy import slug
+from sceneplan.textinput import parse_yaml, read_text
 
 __all__ = ["HYDRA_LABELSPACES", "convert", "import_", "read_labelspace", "update"]
 
@@ -144,13 +145,7 @@ def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str] | None, str
     if isinstance(spec, str) and not path.suffix and not path.exists():
         raise labelspaces.unknown_name(spec)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        known = ", ".join(HYDRA_LABELSPACES)
-        raise BadInputError(
-            f"--labelspace {spec}: cannot read it ({exc.strerror}); give a label-space file "
-            f"or one of: {known}"
-        ) from None
+        data = parse_yaml(_labelspace_text(path), f"--labelspace {path}")
     except yaml.YAMLError as exc:
         raise BadInputError(f"--labelspace {path}: not YAML ({exc})") from None
     rows = data.get("label_names") if isinstance(data, dict) else None
@@ -167,6 +162,16 @@ def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str] | None, str
             "or a mapping `1: cup`"
         ) from None
     return labels, str(path)
+
+
+def _labelspace_text(path: Path) -> str:
+    """A label-space file's text (`textinput.read_text`: a regular file, bounded, UTF-8);
+    when it cannot be read, the message lists the built-in label spaces too."""
+    try:
+        return read_text(path, "--labelspace")
+    except BadInputError as exc:
+        known = ", ".join(HYDRA_LABELSPACES)
+        raise BadInputError(f"{exc}; give a label-space file or one of: {known}") from None
 
 
 def update(

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sceneplan.errors import BackendUnavailableError, BadInputError
+from sceneplan.textinput import check_file
 
 __all__ = ["SUFFIXES", "load_dsg", "require_spark_dsg"]
 
@@ -38,8 +39,9 @@ def load_dsg(path: str | Path) -> tuple[Any, list[str]]:
     """
     path = Path(path)
     dsg = require_spark_dsg()
-    if not path.is_file():
+    if not path.exists():
         raise BadInputError(f"no such file: {path}")
+    check_file(path)  # a named pipe or a device is refused, not read until it ends
     if path.suffix.lower() not in SUFFIXES:
         raise BadInputError(
             f"{path}: spark_dsg reads .json, .sparkdsg and .bson files, not "

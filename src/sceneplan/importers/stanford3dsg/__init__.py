@@ -23,7 +23,7 @@ from sceneplan.importers.stanford3dsg.build import build
 from sceneplan.importers.stanford3dsg.classes import Hand, HandAsset, HandObject
 from sceneplan.importers.stanford3dsg.npz import read_npz
 from sceneplan.importers.taxonomy import slug
-from sceneplan.textinput import parse_json
+from sceneplan.textinput import parse_json, read_bytes
 
 __all__ = ["Hand", "HandAsset", "HandObject", "build", "import_", "read"]
 
@@ -34,7 +34,7 @@ def read(path: str | Path) -> dict[str, Any]:
     if path.suffix.lower() == ".npz":
         return read_npz(path)
     try:
-        return parse_json(path.read_text(encoding="utf-8"), str(path))
+        return parse_json(read_bytes(path), str(path))
     except OSError as exc:
         raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -25,7 +25,7 @@ from sceneplan.importers.virtualhome.task import (
     translate_goal,
     translate_program,
 )
-from sceneplan.textinput import parse_json
+from sceneplan.textinput import parse_json, read_bytes
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.task import Task
@@ -37,7 +37,7 @@ def read_graph(path: str | Path) -> dict[str, Any]:
     """The (initial) VirtualHome graph of a file."""
     path = Path(path)
     try:
-        data = parse_json(path.read_text(encoding="utf-8"), str(path))
+        data = parse_json(read_bytes(path), str(path))
     except OSError as exc:
         raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
