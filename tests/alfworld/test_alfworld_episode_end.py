@@ -8,6 +8,7 @@ from sceneplan import runs
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Status, get_planner
 from sceneplan.planners.execution import env_steps
+from sceneplan.planners.react_loop import paper_solver
 
 PICK = ["go_to(shelf_2)", "take(mug_1, shelf_2)", "go_to(desk_1)", "put(mug_1, desk_1)"]
 UNSOLVABLE = "at(mug_1, desk_1) and at(mug_1, desk_2)"  # sclplan's GSP finds no plan
@@ -30,6 +31,8 @@ def test_the_same_actions_give_every_method_the_same_steps_and_success(scripted_
     assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
     assert env_steps(episode) == 4 and episode.extra["sclplan"]["env_steps"] == 4
     assert episode.plan == PICK and episode.action_sources == ["react"] * 4
+    if planner != "react":  # PV and the global plan: one solver, named in the report
+        assert episode.extra["sclplan"]["solver"] == paper_solver()
     system = scripted_llm.requests[-1]["messages"][0]["content"]
     assert "done" not in system and "ends by itself" in system
 

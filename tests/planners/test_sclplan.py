@@ -253,20 +253,22 @@ def test_options_are_checked(options, message):
         get_planner("sclplan", **options)
 
 
-def test_the_papers_solver_is_the_default_where_lapkt_is_installed(monkeypatch):
-    """003 used BFS(f) from LAPKT: with the lapkt extra, sclplan's default is bfsf."""
-    from sceneplan.planners import sclplan
+@pytest.mark.parametrize("planner", ["sclplan", "react_pv"])
+def test_the_papers_solver_is_the_default_where_lapkt_is_installed(monkeypatch, planner):
+    """003 used BFS(f) from LAPKT for the global plan and PV: with the lapkt extra, sclplan's
+    and react_pv's default is bfsf, so Table III's ablation compares one solver."""
+    from sceneplan.planners import react_loop
 
-    sclplan.paper_solver.cache_clear()
-    monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs", "bfsf"])
+    react_loop.paper_solver.cache_clear()
+    monkeypatch.setattr(react_loop, "available_backends", lambda: ["gbfs", "bfsf"])
     try:
-        assert get_planner("sclplan").options.planner == "bfsf"
-        assert get_planner("sclplan").options.changed() == {}  # the default: plain `sclplan`
-        monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs"])
-        sclplan.paper_solver.cache_clear()
-        assert get_planner("sclplan").options.planner == "gbfs"
+        assert get_planner(planner).options.planner == "bfsf"
+        assert get_planner(planner).options.changed() == {}  # the default: plain name
+        monkeypatch.setattr(react_loop, "available_backends", lambda: ["gbfs"])
+        react_loop.paper_solver.cache_clear()
+        assert get_planner(planner).options.planner == "gbfs"
     finally:
-        sclplan.paper_solver.cache_clear()
+        react_loop.paper_solver.cache_clear()
 
 
 def test_the_episode_names_its_solver(scripted_llm):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import cache
 
 from pydantic import Field
 
@@ -50,7 +51,7 @@ from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, 
 from sceneplan.planners.search import is_search, unusable_reply_feedback
 from sceneplan.planners.shared import ALFWORLD_MAX_STEPS, MAX_STEPS, actions_text
 from sceneplan.symbolic.precondition import Verified
-from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, available_backends, solve
 from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.domain import TWO_HANDED
@@ -79,12 +80,22 @@ class ReactOptions(PlannerOptions):
     )
 
 
+@cache
+def paper_solver() -> str:
+    """SCLPlan's symbolic planner, BFS(f) from LAPKT (`bfsf`), where the `lapkt` extra is
+    installed; else the default back end. PV (react_pv, sclplan) and sclplan's global plan
+    use it alike, so the ablation compares one solver."""
+    return "bfsf" if "bfsf" in available_backends() else DEFAULT_PLANNER
+
+
 class PVOptions(ReactOptions):
     """ReAct with precondition verification: its symbolic back end and time limit."""
 
     planner: SymbolicPlanner = Field(
-        DEFAULT_PLANNER,
-        description=f"symbolic planner (of PV, and sclplan's global plan): {SYMBOLIC_PLANNERS}",
+        default_factory=paper_solver,
+        description="symbolic planner of PV (and sclplan's global plan): bfsf (LAPKT's BFS(f), "
+        f"the paper's) when the lapkt extra is installed, else {DEFAULT_PLANNER}; "
+        f"{SYMBOLIC_PLANNERS}",
     )
     pv_timeout: float = Field(10.0, gt=0, description="seconds per precondition verification")
 

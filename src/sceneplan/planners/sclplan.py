@@ -30,7 +30,6 @@ SCLPlan plans tasks that change the world; search tasks are refused.
 from __future__ import annotations
 
 import asyncio
-from functools import cache
 from typing import Literal
 
 from pydantic import Field
@@ -40,7 +39,6 @@ from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
@@ -48,9 +46,7 @@ from sceneplan.planners.scene import Scene, robot_text
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
 from sceneplan.symbolic.solver import (
-    DEFAULT_PLANNER,
     PlanningProblem,
-    available_backends,
     solve,
 )
 from sceneplan.world import alfworld
@@ -80,13 +76,6 @@ def categories_text(graph: SceneGraph, rooms: list[str] | None = None) -> str:
     return "; ".join(f"{c}: {', '.join(ids)}" for c, ids in sorted(members.items()))
 
 
-@cache
-def paper_solver() -> str:
-    """The paper's symbolic planner, BFS(f) from LAPKT (`bfsf`), where the `lapkt` extra is
-    installed; else the default back end."""
-    return "bfsf" if "bfsf" in available_backends() else DEFAULT_PLANNER
-
-
 class SCLPlan(Planner):
     """SCLPlan: an LLM goal, the global symbolic plan, then ReAct with PV."""
 
@@ -98,12 +87,6 @@ class SCLPlan(Planner):
         """ReAct with PV's options, the global plan's symbolic planner and time limit, and
         how often the goal is written."""
 
-        planner: SymbolicPlanner = Field(
-            default_factory=paper_solver,
-            description="symbolic planner of PV and the global plan: bfsf (LAPKT's BFS(f), the "
-            f"paper's) when the lapkt extra is installed, else {DEFAULT_PLANNER}; "
-            f"{SYMBOLIC_PLANNERS}",
-        )
         timeout: float = Field(
             30.0, gt=0, description="seconds for the global plan (the same symbolic planner)"
         )
