@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from react_script import act, field, goal, latest, shown_nodes
+from react_script import act, field, goal, latest
 from sayplan_script import COFFEE_TASK
 from sceneplan import runs
 from sceneplan.datasets import load_environment
@@ -39,12 +39,13 @@ def test_goal_solved_by_the_global_planner_and_executed(scripted_llm):
     assert [c.stage for c in episode.llm_calls] == ["goal"]
     [request] = scripted_llm.requests
     system = request["messages"][0]["content"]
-    assert "inside_of(x, y)" in system and "forall v in CATEGORY" in system
-    assert field(request, "Instruction") == task.instruction
-    # The whole Office graph fits the default budget: every node is shown.
-    assert shown_nodes(request, "Scene graph") == {n.id for n in load_environment("office")}
+    assert "(inside_of ?x ?y)" in system and "(exists (?c - cup)" in system
+    # the paper's Phase 1: the task, the predicates, the object types and their names only
+    assert field(request, "Task") == task.instruction
+    assert "orange: orange1" in field(request, "Object types and their names")
+    assert "Scene graph" not in latest(request) and "Robot" not in latest(request)
     assert episode.extra["scene"] == {"shown": "all", "rooms": None, "ignored": []}
-    office = load_environment("office")  # what it saw, for NRR: every asset and object
+    office = load_environment("office")  # the names it was given, for NRR: all of them
     assert episode.extra["observed"] == sorted(
         n.id for n in office if n.kind in (NodeKind.ASSET, NodeKind.OBJECT)
     )
