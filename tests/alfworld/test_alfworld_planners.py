@@ -47,21 +47,20 @@ def test_react_sees_alfworlds_text_and_pv_inserts_the_missing_steps(scripted_llm
     assert episode.extra["sclplan"]["react_invalid"] == 2
 
 
-def test_sclplan_tries_the_goal_and_the_global_planner_again_after_each_react_step(scripted_llm):
+def test_sclplan_tries_the_global_planner_again_after_each_react_step(scripted_llm):
     task = get_task("alfworld-pick-01")  # put a mug in desk.
     scripted_llm.enqueue_json(goal("at(mug_1, desk_1) and at(mug_1, desk_2)"))  # unsolvable
     scripted_llm.enqueue_json(act("go_to(desk_1)"))
-    scripted_llm.enqueue_json(goal(task.goal))  # the paper's loop: Phase 1 again
+    scripted_llm.enqueue_json(act("go_to(shelf_2)"))
     with scripted_llm.client() as llm:
-        episode = runs.plan(get_planner("sclplan"), task, None, llm)
-    assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
-    assert [c.stage for c in episode.llm_calls] == ["goal", "react", "goal"]
-    assert episode.action_sources[0] == "react" and set(episode.action_sources[1:]) == {"planner"}
-    second_goal = scripted_llm.requests[2]
-    assert field(second_goal, "Observation").startswith("You arrive at desk 1.")
+        episode = runs.plan(get_planner("sclplan", max_steps=2), task, None, llm)
+    # the paper's loop: the problem rebuilt from the goal and the state before each step;
+    # the goal request (task, predicates, types and names) is the same, so asked once
+    assert [c.stage for c in episode.llm_calls] == ["goal", "react", "react"]
+    assert field(scripted_llm.requests[2], "Observation").startswith("You arrive at desk 1.")
     metrics = episode.extra["sclplan"]
-    assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (2, 2, 3)
-    assert metrics["global_plan_found"] and metrics["react_predictions"] == 1
+    assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (1, 3, 3)
+    assert not metrics["global_plan_found"] and metrics["react_predictions"] == 2
 
 
 def test_sclplan_loop_once_leaves_the_rest_to_react(scripted_llm):
@@ -87,8 +86,25 @@ def test_sclplan_asks_alfworld_for_a_pddl_goal_and_accepts_one(scripted_llm):
     scripted_llm.enqueue_json(goal(PDDL_PICK))
     with scripted_llm.client() as llm:
         episode = runs.plan(get_planner("sclplan"), task, None, llm)
-    system = scripted_llm.requests[0]["messages"][0]["content"]
+    [request] = scripted_llm.requests
+    system, turn = (m["content"] for m in request["messages"])
     assert "goal state in PDDL" in system and "(inReceptacle ?o ?r)" in system
+    # the task, the predicates, the object types and their names; no scene, no robot state
+    assert turn.startswith("Task: put a mug in desk.\nObject types and their names: ")
+    assert "mug: mug_1" in turn and "desk: desk_1, desk_2" in turn
+    for absent in ("Scene graph", "Robot", "holding", "Observation", '"nodes"', "You are in"):
+        assert absent not in system + turn
     assert episode.status is Status.SUCCESS and episode.goal_reached
     metrics = episode.extra["sclplan"]
     assert metrics["goal"] == PDDL_PICK and metrics["goal_valid"] and metrics["global_plan_found"]
+
+
+def test_a_malformed_pddl_goal_is_asked_again_with_the_readers_message(scripted_llm):
+    task = get_task("alfworld-pick-01")
+    scripted_llm.enqueue_json(goal("(inReceptacle mug_1 desk_1)) ("))  # was an IndexError
+    scripted_llm.enqueue_json(goal(PDDL_PICK))
+    with scripted_llm.client() as llm:
+        episode = runs.plan(get_planner("sclplan"), task, None, llm)
+    retry = scripted_llm.requests[1]["messages"][-1]["content"]
+    assert retry.startswith("That goal cannot be used: ") and "parentheses balance" in retry
+    assert episode.status is Status.SUCCESS and episode.extra["sclplan"]["goal_attempts"] == 2

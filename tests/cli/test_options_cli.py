@@ -73,9 +73,10 @@ def test_planners_lists_every_planner_with_its_options():
         ["option", "type", "default", "description"],
         [
             "max_steps",
-            "int",
-            "72",
-            "cap on ReAct steps (model replies); 2x the longest oracle plan",
+            "int|None",
+            "null",
+            "cap on ReAct steps (model replies); default 25 in ALFWorld (SCLPlan's), else 72 "
+            "(2x the longest oracle plan)",
         ],
         ["path_planner", "bool", "true", lines[2][3]],
         ["graph_budget", "int", "8000", lines[3][3]],
@@ -93,10 +94,11 @@ def test_planners_as_json():
     sclplan = {row["name"]: row for row in listed["sclplan"]["options"]}
     assert sclplan["max_steps"] == {
         "name": "max_steps",
-        "type": "int",
-        "default": 72,
+        "type": "int|None",
+        "default": None,
         "required": False,
-        "description": "cap on ReAct steps (model replies); 2x the longest oracle plan",
+        "description": "cap on ReAct steps (model replies); default 25 in ALFWorld (SCLPlan's), "
+        "else 72 (2x the longest oracle plan)",
     }
     assert set(sclplan) == {
         *("max_steps", "path_planner", "graph_budget", "planner", "pv_timeout", "timeout", "loop")

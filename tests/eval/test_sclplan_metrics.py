@@ -108,3 +108,20 @@ def test_env_steps_are_one_definition_in_tables_ii_and_iii():
     [table2] = metrics["repeatability"]
     assert table3["env_steps"] == table2["steps_mean"] == 10.0
     assert table3["checks"] == table2["checks_mean"] == 3.0
+
+
+def test_tokens_per_task_of_each_phase_beside_table_two():
+    calls = [LLMCall("goal", [], "", input_tokens=300, output_tokens=20)]
+    calls += [LLMCall("react", [], "", input_tokens=1000, output_tokens=30)] * 2
+    one = ep("sclplan", Status.SUCCESS, 0, actions=(4, 0, 2), env_steps=6, predictions=2,
+             invalid=0, pv_corrected=0, global_plan_found=True)  # fmt: skip
+    one.llm_calls = calls
+    two = ep("sclplan", Status.SUCCESS, 0, actions=(4, 0, 0), env_steps=4, predictions=0,
+             invalid=0, pv_corrected=0, global_plan_found=True)  # fmt: skip
+    two.llm_calls = calls[:1]
+    metrics = compute([Record("alfworld-valid-unseen", 1, e) for e in (one, two)])
+    [row] = metrics["sclplan"]
+    assert (row["goal_tokens"], row["react_tokens"], row["rooms_tokens"]) == (320, 1030, 0)
+    text = render(metrics, "md", table_name="sclplan-2")
+    assert "| sclplan | m | 2 | 320 | 1,030 | 0 | 1,350 |" in text
+    assert "| [paper] sclplan | GPT-4o-mini | 10 | - | - | - | 1,700 (±100) |" in text

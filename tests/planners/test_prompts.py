@@ -7,6 +7,7 @@ from sceneplan.graph import from_dict, to_dict
 from sceneplan.planners.dialogue import render
 from sceneplan.planners.sclplan import categories_text, predicates_text
 from sceneplan.planners.shared import actions_text
+from sceneplan.symbolic.goal_reader import read_goal
 from sceneplan.world import Simulator, parse_goal, parse_plan
 
 OFFICE = load_environment("office")
@@ -70,13 +71,25 @@ GOAL_LANGUAGE = {
 }
 
 
-def test_sclplan_goal_prompt_lists_the_goal_language_and_each_parses():
+def as_pddl(text: str) -> str:
+    """`inside_of(x, y)` as `(inside_of x y)`."""
+    name, _, args = text.rstrip(")").partition("(")
+    return "(" + " ".join([name, *(a.strip() for a in args.split(",") if a.strip())]) + ")"
+
+
+def test_sclplan_goal_prompt_lists_the_goal_language_in_pddl_and_each_reads():
     prompt = render("sclplan_goal.md", predicates=predicates_text())
-    offered = re.findall(r"^- (\w+\([^)]*\)): ", predicates_text(), re.MULTILINE)
-    assert offered == list(GOAL_LANGUAGE)
+    offered = re.findall(r"^- (\([^)]*\)): ", predicates_text(), re.MULTILINE)
+    assert offered == [as_pddl(s).replace(" ", " ?").replace("(?", "(") for s in GOAL_LANGUAGE]
     for signature, goal in GOAL_LANGUAGE.items():
-        assert f"- {signature}: " in prompt
-        assert parse_goal(goal, OFFICE).children() == (), goal  # what the prompt offers parses
+        pddl = as_pddl(signature).replace(" ", " ?").replace("(?", "(")
+        assert f"- {pddl}: " in prompt
+        formula = read_goal(as_pddl(goal), OFFICE)  # what the prompt offers reads back
+        assert str(formula) == str(parse_goal(goal, OFFICE)), goal
+    example = re.search(r"^\(exists .*\)$", prompt, re.MULTILINE)
+    assert example and read_goal(
+        example.group(0).replace("cup", "mug").replace("cabinet2", "fridge"), OFFICE
+    )
     assert "without its trailing number" not in prompt  # the old, wrong category hint
 
 

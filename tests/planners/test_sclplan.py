@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from react_script import act, field, goal, latest, shown_nodes
+from react_script import act, field, goal, latest
 from sayplan_script import COFFEE_TASK
 from sceneplan import runs
 from sceneplan.datasets import load_environment
@@ -39,12 +39,13 @@ def test_goal_solved_by_the_global_planner_and_executed(scripted_llm):
     assert [c.stage for c in episode.llm_calls] == ["goal"]
     [request] = scripted_llm.requests
     system = request["messages"][0]["content"]
-    assert "inside_of(x, y)" in system and "forall v in CATEGORY" in system
-    assert field(request, "Instruction") == task.instruction
-    # The whole Office graph fits the default budget: every node is shown.
-    assert shown_nodes(request, "Scene graph") == {n.id for n in load_environment("office")}
+    assert "(inside_of ?x ?y)" in system and "(exists (?c - cup)" in system
+    # the paper's Phase 1: the task, the predicates, the object types and their names only
+    assert field(request, "Task") == task.instruction
+    assert "orange: orange1" in field(request, "Object types and their names")
+    assert "Scene graph" not in latest(request) and "Robot" not in latest(request)
     assert episode.extra["scene"] == {"shown": "all", "rooms": None, "ignored": []}
-    office = load_environment("office")  # what it saw, for NRR: every asset and object
+    office = load_environment("office")  # the names it was given, for NRR: all of them
     assert episode.extra["observed"] == sorted(
         n.id for n in office if n.kind in (NodeKind.ASSET, NodeKind.OBJECT)
     )
@@ -253,20 +254,22 @@ def test_options_are_checked(options, message):
         get_planner("sclplan", **options)
 
 
-def test_the_papers_solver_is_the_default_where_lapkt_is_installed(monkeypatch):
-    """003 used BFS(f) from LAPKT: with the lapkt extra, sclplan's default is bfsf."""
-    from sceneplan.planners import sclplan
+@pytest.mark.parametrize("planner", ["sclplan", "react_pv"])
+def test_the_papers_solver_is_the_default_where_lapkt_is_installed(monkeypatch, planner):
+    """003 used BFS(f) from LAPKT for the global plan and PV: with the lapkt extra, sclplan's
+    and react_pv's default is bfsf, so Table III's ablation compares one solver."""
+    from sceneplan.planners import react_loop
 
-    sclplan.paper_solver.cache_clear()
-    monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs", "bfsf"])
+    react_loop.paper_solver.cache_clear()
+    monkeypatch.setattr(react_loop, "available_backends", lambda: ["gbfs", "bfsf"])
     try:
-        assert get_planner("sclplan").options.planner == "bfsf"
-        assert get_planner("sclplan").options.changed() == {}  # the default: plain `sclplan`
-        monkeypatch.setattr(sclplan, "available_backends", lambda: ["gbfs"])
-        sclplan.paper_solver.cache_clear()
-        assert get_planner("sclplan").options.planner == "gbfs"
+        assert get_planner(planner).options.planner == "bfsf"
+        assert get_planner(planner).options.changed() == {}  # the default: plain name
+        monkeypatch.setattr(react_loop, "available_backends", lambda: ["gbfs"])
+        react_loop.paper_solver.cache_clear()
+        assert get_planner(planner).options.planner == "gbfs"
     finally:
-        sclplan.paper_solver.cache_clear()
+        react_loop.paper_solver.cache_clear()
 
 
 def test_the_episode_names_its_solver(scripted_llm):

@@ -50,7 +50,9 @@ def test_an_alfworld_pddl_goal_means_the_task_goal():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(and (inReceptacle mug_1 desk_1)", "parentheses do not balance"),
+        ("(and (inReceptacle mug_1 desk_1)", "parentheses balance"),
+        ("(inReceptacle mug_1 desk_1)) (", "parentheses balance"),  # was an IndexError
+        ("(inReceptacle mug_1 desk_1) (isClean mug_1)", "one formula"),
         ("(flies mug_1 desk_1)", "unknown predicate 'flies'"),
         ("(inReceptacle mug_1 nowhere_9)", "nowhere_9"),
     ],

@@ -440,6 +440,9 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
     invalid ReAct predictions / predictions, `pv_corrected` those PV made
     executable / invalid ones (None without PV). `global_plan_found` is the
     share of Episodes whose global planner found a plan (sclplan only).
+    `goal_tokens`, `react_tokens` and `rooms_tokens` are the tokens per Episode
+    of each phase's calls: SCLPlan's goal (Phase 1), the ReAct steps (Phase 3)
+    and the choice of rooms to show when the graph is too large.
     """
     rows = []
     chosen = [r for r in records if execution.KEY in r.episode.extra]
@@ -459,6 +462,7 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
                 "n": len(episodes),
                 "success": _rate(e.status is Status.SUCCESS for e in episodes),
                 "tokens": _mean(e.input_tokens + e.output_tokens for e in episodes),
+                **_phase_tokens(episodes),
                 "env_steps": _mean(i["env_steps"] for i in info),  # execution.env_steps
                 "checks": _mean(execution.checks(e) for e in episodes),
                 **{f"{s}_actions": _share(n, sum(actions.values())) for s, n in actions.items()},
@@ -469,6 +473,21 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
             }
         )
     return rows
+
+
+# The stages of the ReAct family's LLM calls (SCLPlan Phase 1, Phase 3, the scene's rooms).
+PHASES = ("goal", "react", "rooms")
+
+
+def _phase_tokens(episodes: Sequence[Episode]) -> dict[str, float | None]:
+    """`goal_tokens`, `react_tokens`, `rooms_tokens`: each phase's tokens per Episode."""
+    return {
+        f"{stage}_tokens": _mean(
+            sum(c.input_tokens + c.output_tokens for c in e.llm_calls if c.stage == stage)
+            for e in episodes
+        )
+        for stage in PHASES
+    }
 
 
 # -- helpers ----------------------------------------------------------------------

@@ -4,7 +4,9 @@
   and model, and each one's change against ReAct with the same model, beside
   the paper's changes averaged over its 7 LLMs;
 - sclplan-2 (Table II): repeatability, mean (std) over the runs of each task
-  (`eval --runs 10`), averaged over tasks, beside the paper's rows;
+  (`eval --runs 10`), averaged over tasks, beside the paper's rows; and the
+  tokens per task of each phase (goal, ReAct, rooms) beside the paper's
+  token column;
 - sclplan-3 (Tables III-IV): the share of actions each component proposed,
   invalid ReAct predictions, PV corrections and global plans found, beside
   the paper's rows for ALFWorld (Table III) and its custom AI2Thor set (IV).
@@ -16,12 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sceneplan.eval.metrics import Row
+from sceneplan.eval.metrics import PHASES, Row
 from sceneplan.eval.tables import num, pct, published, table
 
 ORDER = ("react", "react_pv", "sclplan")
 _SHARES = ("react_actions", "pv_actions", "planner_actions")
 _RATES = ("react_invalid", "pv_corrected", "global_plan_found")
+_TOKENS = tuple(f"{phase}_tokens" for phase in PHASES)
 
 
 def _base(planner: str) -> str:
@@ -44,7 +47,7 @@ def pooled(rows: list[Row]) -> list[Row]:
         row["environment"] = envs.pop() if len(envs) == 1 else "several"
         solvers = {name for x in group for name in (x.get("solver") or "").split(", ") if name}
         row["solver"] = ", ".join(sorted(solvers))
-        for key in ("success", "tokens", "env_steps", *_SHARES, *_RATES):
+        for key in ("success", "tokens", "env_steps", *_TOKENS, *_SHARES, *_RATES):
             known = [(x[key], x["n"]) for x in group if x.get(key) is not None]
             weight = sum(w for _, w in known)
             row[key] = sum(v * w for v, w in known) / weight if weight else None
@@ -98,6 +101,38 @@ def table1(metrics: dict[str, list[Row]]) -> str:
 
 
 def table2(metrics: dict[str, list[Row]]) -> str:
+    parts = [_repeatability(metrics), _phase_tokens(metrics)]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _phase_tokens(metrics: dict[str, list[Row]]) -> str:
+    """Tokens per task of each phase, beside the paper's tokens per task (Table II)."""
+    rows = pooled(metrics.get("sclplan", []))
+    if not rows:
+        return ""
+    body = [
+        [
+            *(x["planner"], x["model"], x["n"]),
+            *(num(x[k], 0) for k in _TOKENS),
+            num(x["tokens"], 0),
+        ]
+        for x in sorted(rows, key=lambda x: (x["model"], ORDER.index(_base(x["planner"]))))
+    ]
+    for p in published()["sclplan_table2"]["rows"]:
+        mean, std = p["tokens"]
+        body.append(
+            [f"[paper] {p['planner']}", p["model"], 10, "-", "-", "-", f"{mean:,} (±{std:,})"]
+        )
+    return (
+        "## Tokens per task by phase (SCLPlan Table II's token column)\n\n"
+        "Mean tokens per task of each phase's LLM calls: SCLPlan's goal (Phase 1), the "
+        "ReAct steps (Phase 3), and the choice of rooms when the scene graph is too large "
+        "to show; the paper gives only the total.\n\n"
+        + table(["Planner", "Model", "n", "Goal", "ReAct", "Rooms", "All"], body)
+    )
+
+
+def _repeatability(metrics: dict[str, list[Row]]) -> str:
     rows = metrics.get("repeatability", [])  # every planner run more than once
 
     def spread(mean: float | None, std: float | None, digits: int) -> str:

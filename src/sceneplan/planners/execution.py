@@ -7,6 +7,11 @@ global symbolic plan), "pv" (steps precondition verification inserted) or
 and is not part of the plan: it is recorded as a failed step and becomes the
 model's next observation. `finish` writes the metrics of SCLPlan Tables III
 and IV to `Episode.extra["sclplan"]`.
+
+In ALFWorld the environment ends the episode: the moment the task's goal
+holds (`reached`), the episode is over and won, whichever component's step
+got it there, and no step follows (ALFWorld's `done` flag). Elsewhere the
+planner ends its run (`done()`, or the goal it wrote holding).
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sceneplan.errors import GoalParseError
 from sceneplan.planners.base import Run
 from sceneplan.planners.episode import Episode
+from sceneplan.world import alfworld
 from sceneplan.world.actions import Action
+from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Failure
 from sceneplan.world.state import WorldState
 
@@ -51,13 +59,19 @@ class Execution:
     last_failure: Failure | None = None
     info: dict[str, Any] = field(default_factory=dict)  # a planner's own metrics (its goal, ...)
     observed: set[str] | None = None  # the assets and objects the model was shown (for NRR)
+    end: Formula | None = None  # the goal whose holding ends the episode (ALFWorld's)
 
     @classmethod
     def start(cls, run: Run, pv: bool) -> Execution:
-        """Start from the run's initial world."""
+        """Start from the run's initial world (in ALFWorld, with the task's goal as its end)."""
         state = run.simulator.initial_state()
         run.final_state = state
-        return cls(run, state, pv)
+        return cls(run, state, pv, end=environment_end(run))
+
+    @property
+    def reached(self) -> bool:
+        """Whether the environment has ended the episode: its goal holds (ALFWorld only)."""
+        return self.end is not None and self.end.holds(self.state)
 
     def step(self, action: Action, source: str) -> Failure | None:
         """Run one action; if it runs, it joins the plan with its source, else the failure."""
@@ -74,8 +88,11 @@ class Execution:
         return None
 
     def steps(self, actions: Iterable[Action], source: str) -> Failure | None:
-        """Run actions in order up to the first that fails; that failure, or None."""
+        """Run actions in order up to the first that fails (that failure), or until the
+        environment ends the episode (None, as when all ran)."""
         for action in actions:
+            if self.reached:
+                break
             failure = self.step(action, source)
             if failure is not None:
                 return failure
@@ -118,6 +135,18 @@ class Execution:
             "symbolic_s": round(self.symbolic_s, 6),
             **self.info,
         }
+
+
+def environment_end(run: Run) -> Formula | None:
+    """The goal whose holding ends the episode in the environment itself: in an ALFWorld
+    room, the task's (ALFWorld stops a game the moment it is won); elsewhere none."""
+    task = run.task
+    if run.simulator.vocabulary != alfworld.VOCABULARY or task is None or task.goal is None:
+        return None
+    try:
+        return parse_goal(task.goal, run.graph)
+    except GoalParseError:
+        return None  # `finish_episode` reports the task's unreadable goal
 
 
 def _ratio(part: int, whole: int) -> float | None:

@@ -5,7 +5,10 @@ model the instruction, the scene graph as it is now, the robot's state and
 the observation of its last action; the dialogue keeps every earlier
 thought, action and observation (the full history), with the scene graph
 only in the newest message. The model answers with a thought and one
-action, until it says `done()` or the step cap is reached.
+action, until it says `done()` or the step cap is reached. In ALFWorld the
+environment ends the episode the moment the task's goal holds
+(`Execution.reached`), as ALFWorld does; `done()` is not needed there, and
+said anyway it stops the run without an environment step.
 
 Without precondition verification (PV) the action is attempted, and the
 simulator's rejection is the next observation. With PV, an action whose
@@ -19,13 +22,15 @@ Navigation, as in SCLPlan's experiments, is not the model's job: with
 `path_planner` on (the default) `goto(room)` takes the shortest path through
 the poses, each move an environment step; off, the model moves pose by pose.
 The step cap (72) is twice the longest room-level oracle plan of the Office
-planning tasks (36 actions, planning-long-12), so no task is out of reach.
+planning tasks (36 actions, planning-long-12), so no task is out of reach; in
+ALFWorld it is SCLPlan's own, 25 (`shared.ALFWORLD_MAX_STEPS`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from functools import cache
 
 from pydantic import Field
 
@@ -44,9 +49,9 @@ from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import ActionReply
 from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, robot_text
 from sceneplan.planners.search import is_search, unusable_reply_feedback
-from sceneplan.planners.shared import MAX_STEPS, actions_text
+from sceneplan.planners.shared import ALFWORLD_MAX_STEPS, MAX_STEPS, actions_text
 from sceneplan.symbolic.precondition import Verified
-from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, available_backends, solve
 from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.domain import TWO_HANDED
@@ -58,10 +63,11 @@ TURN = "react_turn.md"
 class ReactOptions(PlannerOptions):
     """The options of the ReAct loop: its step cap and how much of the scene it shows."""
 
-    max_steps: int = Field(
-        MAX_STEPS,
+    max_steps: int | None = Field(
+        None,
         ge=1,
-        description="cap on ReAct steps (model replies); 2x the longest oracle plan",
+        description=f"cap on ReAct steps (model replies); default {ALFWORLD_MAX_STEPS} in "
+        f"ALFWorld (SCLPlan's), else {MAX_STEPS} (2x the longest oracle plan)",
     )
     path_planner: bool = Field(
         True,
@@ -74,12 +80,22 @@ class ReactOptions(PlannerOptions):
     )
 
 
+@cache
+def paper_solver() -> str:
+    """SCLPlan's symbolic planner, BFS(f) from LAPKT (`bfsf`), where the `lapkt` extra is
+    installed; else the default back end. PV (react_pv, sclplan) and sclplan's global plan
+    use it alike, so the ablation compares one solver."""
+    return "bfsf" if "bfsf" in available_backends() else DEFAULT_PLANNER
+
+
 class PVOptions(ReactOptions):
     """ReAct with precondition verification: its symbolic back end and time limit."""
 
     planner: SymbolicPlanner = Field(
-        DEFAULT_PLANNER,
-        description=f"symbolic planner (of PV, and sclplan's global plan): {SYMBOLIC_PLANNERS}",
+        default_factory=paper_solver,
+        description="symbolic planner of PV (and sclplan's global plan): bfsf (LAPKT's BFS(f), "
+        f"the paper's) when the lapkt extra is installed, else {DEFAULT_PLANNER}; "
+        f"{SYMBOLIC_PLANNERS}",
     )
     pv_timeout: float = Field(10.0, gt=0, description="seconds per precondition verification")
 
@@ -93,19 +109,36 @@ def refuse_search(run: Run, planner: str) -> None:
         )
 
 
+def step_cap(options: ReactOptions, vocabulary: str) -> int:
+    """The cap on ReAct steps in a vocabulary: the option, else SCLPlan's in ALFWorld, else 72.
+
+    >>> step_cap(ReactOptions(), "alfworld"), step_cap(ReactOptions(), "sayplan")
+    (25, 72)
+    """
+    if options.max_steps is not None:
+        return options.max_steps
+    return ALFWORLD_MAX_STEPS if vocabulary == alfworld.VOCABULARY else MAX_STEPS
+
+
 def system_prompt(run: Run, path_planner: bool) -> str:
     """ReAct's system prompt for the run's vocabulary, from its faces: each offered action
     with what it needs (the schemas' preconditions), the vocabulary's own description of
-    the scene (`react_world_<vocabulary>.md`, or a generic one), and how to move between
-    rooms only where the vocabulary moves through poses."""
+    the scene (`react_world_<vocabulary>.md`, or a generic one), how to move between rooms
+    only where the vocabulary moves through poses, and how the run ends (in ALFWorld by
+    itself, with no `done()` offered)."""
     simulator = run.simulator
     poses = bool(run.navigator.moves)
     navigation = "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
+    ending, skip = "react_ending.md", frozenset[str]()
+    if simulator.vocabulary == alfworld.VOCABULARY:  # the episode ends when the goal holds
+        ending = "react_ending_alfworld.md"
+        skip = frozenset(n for n, schema in simulator.schemas.items() if schema.ends_plan)
     return render(
         "react_system.md",
         world=render(_world_template(simulator.vocabulary)).strip(),
-        actions=actions_text(simulator, conditions=True),
+        actions=actions_text(simulator, skip, conditions=True),
         navigation="\n" + render(navigation) if poses else "",
+        ending=render(ending),
     )
 
 
@@ -133,6 +166,7 @@ class ReactTurns:
         self.run, self.execution, self.scene = run, execution, scene
         self.options, self.pv = options, pv  # the step cap and path planner; PV's, if it runs
         self.step = 0
+        self.max_steps = step_cap(options, run.simulator.vocabulary)
         self.dialogue = Dialogue(system_prompt(run, options.path_planner))
 
     @classmethod
@@ -153,7 +187,7 @@ class ReactTurns:
     @property
     def exhausted(self) -> bool:
         """Whether the step cap is reached."""
-        return self.step >= self.options.max_steps
+        return self.step >= self.max_steps
 
     def first_observation(self, observation: str) -> str:
         """What the first turn says happened: in an ALFWorld room, ALFWorld's opening text."""
@@ -162,9 +196,12 @@ class ReactTurns:
         return observation
 
     async def until_done(self, observation: str = "none yet", goal: Formula | None = None) -> bool:
-        """Turns until the run ends by `done()` or with `goal` holding (True), or the step cap
-        is reached (False); `observation` is the first turn's: what happened before."""
+        """Turns until the run ends (True: by `done()`, with `goal` holding, or in ALFWorld
+        with the task's goal holding), or the step cap is reached (False); `observation` is
+        the first turn's: what happened before."""
         observation = self.first_observation(observation)
+        if self.execution.reached:
+            return True
         while not self.exhausted:
             ended, observation = await self.turn(observation, goal)
             if ended:
@@ -172,8 +209,13 @@ class ReactTurns:
         return False
 
     async def turn(self, observation: str, goal: Formula | None = None) -> tuple[bool, str]:
-        """Ask for, check and run one action; whether the run ended (by `done()` or with `goal`
-        holding), and the observation of that action."""
+        """Ask for, check and run one action; whether the run ended, and the observation of
+        that action.
+
+        The run ends by `done()` (in ALFWorld without an environment step), and where
+        the environment has no end of its own with `goal` holding; in ALFWorld when the
+        task's goal holds (`Execution.reached`), whoever wrote which goal.
+        """
         run, execution = self.run, self.execution
         self.step += 1
         step = self.step
@@ -185,7 +227,7 @@ class ReactTurns:
             robot=robot_text(state),
             observation=observation,
             step=str(step),
-            max_steps=str(self.options.max_steps),
+            max_steps=str(self.max_steps),
         )
         self.run.emit(PlanEvent("ask", "react", step, "waiting for the next action"))
         reply = await run.ask("react", self.dialogue.snapshot(), ActionReply)
@@ -196,10 +238,15 @@ class ReactTurns:
         ok = ended = False
         if action is None:
             execution.react_invalid += 1
+        elif execution.end is not None and run.simulator.ends_plan(action):
+            ok = ended = True  # ALFWorld has no done(): the agent stops, no step is sent
         else:
             ok, observation = await _act(run, execution, action, self.pv, self.options.path_planner)
-            reached = goal is not None and goal.holds(execution.state)
-            ended = ok and (run.simulator.ends_plan(action) or reached)
+            if execution.end is not None:
+                ended = execution.reached
+            else:
+                reached = goal is not None and goal.holds(execution.state)
+                ended = ok and (run.simulator.ends_plan(action) or reached)
         self.run.emit(PlanEvent("verify", "react", step, observation, ok))
         return ended, observation
 
@@ -267,8 +314,12 @@ async def _act_here(
             f"{failure.reason}; precondition verification found no steps that make it "
             f"possible{why}",
         )
-    failed = next(filter(None, (text.step(a, "pv") for a in verified.inserted)), None)
-    failed = failed or text.step(action, "react")
+    sources = ["pv"] * len(verified.inserted) + ["react"]
+    failed = None
+    for step, source in zip([*verified.inserted, action], sources, strict=True):
+        if failed is not None or execution.reached:  # ALFWorld: the episode is over
+            break
+        failed = text.step(step, source)
     if failed is not None:  # PV's steps were validated in the same simulator from this state
         raise PlanExecutionError(f"precondition verification gave failing steps: {failed.message}")
     execution.pv_corrected += 1

@@ -19,10 +19,10 @@ class RoomsReply(StrictReply):
 
 
 class GoalReply(StrictReply):
-    """SCLPlan Phase 1: the instruction as a formula of the goal language."""
+    """SCLPlan Phase 1: the instruction as a goal state in PDDL."""
 
     reasoning: str
-    goal: str = Field(description="a goal-language formula over node ids")
+    goal: str = Field(description="a PDDL goal formula over the domain's predicates")
 
 
 class ActionReply(StrictReply):

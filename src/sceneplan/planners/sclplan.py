@@ -1,27 +1,34 @@
 """SCLPlan (symbolically constrained language planning): an LLM goal, a global plan, ReAct + PV.
 
-Phase 1: the model writes the instruction as a goal, shown the scene
-(`scene`): in ALFWorld in PDDL over ALFWorld's predicates, as in the paper;
-elsewhere in our goal language (docs/goals.md). Either form is accepted
-(`symbolic.goal_reader`); the goal is checked against the graph, and an
-invalid one is fed back once with the parser's message.
-Phase 2: the global symbolic planner solves the goal from the current state;
-its plan runs step by step in the simulator (source "planner"), and when
-every step runs the task is complete. Phase 3: when there is no valid goal,
-no plan (unsolvable or timeout), or a step fails, a zero-shot ReAct model
-takes over with the whole history, until it says `done()`, the written goal
-holds, or the step cap is reached. Phase 4: each action it proposes goes
-through precondition verification (`react_loop`).
+The architecture is the paper's Fig. 4 (003, the method section).
+Phase 1: the model writes the goal state in PDDL, given what the paper and
+its public code give it: the task, the domain's predicates, and the object
+types with their names (`categories_text`); no scene graph, robot state or
+observation. In ALFWorld the predicates are ALFWorld's (`inReceptacle`,
+`isClean`, ...); elsewhere the goal language's written the PDDL way
+(`(inside_of ?x ?y)`). `symbolic.goal_reader` reads it into the goal object
+(a goal-language formula is accepted too) and checks it against the graph;
+an unusable goal is fed back once with the reader's message. The problem
+is built from that goal and the current state (`PlanningProblem`).
+Phase 2: the global symbolic planner solves it; its plan runs step by step
+in the simulator (source "planner"), and when every step runs the task is
+complete. Phase 3: when there is no valid goal, no plan (unsolvable or
+timeout), or a step fails, a zero-shot ReAct model takes over with the whole
+history, until it says `done()`, the written goal holds, or the step cap is
+reached (in ALFWorld: until the task's goal holds, `Execution.reached`).
+Phase 4: each action it proposes goes through precondition verification
+(`react_loop`).
 
-The loop is the paper's (003, the method section and Fig. 2): every
-iteration starts at Phase 1 again. The model writes the goal from the
-instruction, the scene as it is now and the last observation; the global
-symbolic planner (GSP) tries it; only when it finds no plan (or its plan
-fails) does ReAct predict one action, with PV, and the next iteration
-begins. `loop=once` is the older form: the goal is written and solved once,
-then ReAct goes on alone (in a deterministic, fully known world a goal that
-is unsolvable from the start stays so, and asking again costs tokens).
-Either way the Episode counts the goal calls (`goal_calls`), the GSP calls
+Every iteration starts at Phase 1 again, as in the paper: the problem is
+built from the goal and the state as it is now, and the global symbolic
+planner (GSP) tries it; only when it finds no plan (or its plan fails) does
+ReAct predict one action, with PV, and the next iteration begins. The goal
+itself is asked for once, as the public code does: what Phase 1 shows the
+model (task, predicates, types and names) does not change between
+iterations, so asking again would repeat the request. `loop=once` is the
+older form: the problem is solved once, then ReAct goes on alone (in a
+deterministic, fully known world a goal that is unsolvable from the start
+stays so). Either way the Episode counts the goal calls (`goal_calls`), the GSP calls
 (`gsp_calls`) and all LLM calls (`llm_calls`).
 
 SCLPlan plans tasks that change the world; search tasks are refused.
@@ -30,7 +37,6 @@ SCLPlan plans tasks that change the world; search tasks are refused.
 from __future__ import annotations
 
 import asyncio
-from functools import cache
 from typing import Literal
 
 from pydantic import Field
@@ -40,17 +46,14 @@ from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
-from sceneplan.planners.scene import Scene, robot_text
+from sceneplan.planners.scene import Scene
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
 from sceneplan.symbolic.solver import (
-    DEFAULT_PLANNER,
     PlanningProblem,
-    available_backends,
     solve,
 )
 from sceneplan.world import alfworld
@@ -59,9 +62,20 @@ from sceneplan.world.predicates import PREDICATES, StateWord
 
 
 def predicates_text() -> str:
-    """The goal predicates `parse_goal` accepts, one line each, from the predicate table."""
+    """The goal language's predicates written the PDDL way, one line each, for the goal
+    prompt outside ALFWorld (`read_goal` reads them back).
+
+    >>> predicates_text().splitlines()[0]
+    '- (ontop_of ?x ?y): x rests directly on top of y'
+    """
     table = [*PREDICATES.values(), StateWord()]
-    return "\n".join(f"- {p.signature}: {p.doc}" for p in table)
+    return "\n".join(f"- {_pddl_signature(p.signature)}: {p.doc}" for p in table)
+
+
+def _pddl_signature(signature: str) -> str:
+    """`inside_of(x, y)` as `(inside_of ?x ?y)`."""
+    name, _, args = signature.rstrip(")").partition("(")
+    return "(" + " ".join([name, *(f"?{a.strip()}" for a in args.split(",") if a.strip())]) + ")"
 
 
 def categories_text(graph: SceneGraph, rooms: list[str] | None = None) -> str:
@@ -72,19 +86,18 @@ def categories_text(graph: SceneGraph, rooms: list[str] | None = None) -> str:
     >>> categories_text(load_environment("coffee")).split("; ")[:2]
     ['bed: bed1, bed2', 'coffee_machine: coffee_machine']
     """
+    members = categories(graph, rooms)
+    return "; ".join(f"{c}: {', '.join(ids)}" for c, ids in sorted(members.items()))
+
+
+def categories(graph: SceneGraph, rooms: list[str] | None = None) -> dict[str, list[str]]:
+    """The scene's asset and object ids by category (in `rooms` only, when given)."""
     members: dict[str, list[str]] = {}
     for node in graph:
         shown = rooms is None or graph.room_of(node.id) in rooms
         if node.kind in (NodeKind.ASSET, NodeKind.OBJECT) and node.category and shown:
             members.setdefault(node.category, []).append(node.id)
-    return "; ".join(f"{c}: {', '.join(ids)}" for c, ids in sorted(members.items()))
-
-
-@cache
-def paper_solver() -> str:
-    """The paper's symbolic planner, BFS(f) from LAPKT (`bfsf`), where the `lapkt` extra is
-    installed; else the default back end."""
-    return "bfsf" if "bfsf" in available_backends() else DEFAULT_PLANNER
+    return members
 
 
 class SCLPlan(Planner):
@@ -98,19 +111,13 @@ class SCLPlan(Planner):
         """ReAct with PV's options, the global plan's symbolic planner and time limit, and
         how often the goal is written."""
 
-        planner: SymbolicPlanner = Field(
-            default_factory=paper_solver,
-            description="symbolic planner of PV and the global plan: bfsf (LAPKT's BFS(f), the "
-            f"paper's) when the lapkt extra is installed, else {DEFAULT_PLANNER}; "
-            f"{SYMBOLIC_PLANNERS}",
-        )
         timeout: float = Field(
             30.0, gt=0, description="seconds for the global plan (the same symbolic planner)"
         )
         loop: Literal["per_step", "once"] = Field(
             "per_step",
-            description="per_step: goal and global plan again before every ReAct step (the "
-            "paper's loop); once: the goal written and solved once, then ReAct alone",
+            description="per_step: the global plan again, from the state as it is, before "
+            "every ReAct step (the paper's loop); once: solved once, then ReAct alone",
         )
 
     options: Options
@@ -138,7 +145,7 @@ class SCLPlan(Planner):
 
     async def _once(self, run: Run, scene: Scene, execution: Execution, turns: ReactTurns) -> bool:
         """Phases 1-2 once, then Phases 3-4 until the run ends or the step cap."""
-        goal = await self._write_goal(run, scene, execution, "none yet")
+        goal = await self._write_goal(run, scene, execution)
         observation = await self._global_plan(run, goal, execution)
         if observation is None:
             return True
@@ -147,11 +154,12 @@ class SCLPlan(Planner):
     async def _per_step(
         self, run: Run, scene: Scene, execution: Execution, turns: ReactTurns
     ) -> bool:
-        """Phases 1-4 at every iteration, until the global plan completes the task, ReAct
-        ends it, or ReAct's step cap is reached."""
+        """The goal once, then Phases 1-4 at every iteration (the problem built from the
+        goal and the state as it is), until the global plan completes the task, ReAct ends
+        it, or ReAct's step cap is reached."""
+        goal = await self._write_goal(run, scene, execution)
         observation = turns.first_observation("none yet")
-        while True:
-            goal = await self._write_goal(run, scene, execution, observation)
+        while not execution.reached:
             planned = await self._global_plan(run, goal, execution)
             if planned is None:
                 return True
@@ -162,13 +170,13 @@ class SCLPlan(Planner):
             ended, observation = await turns.turn(told, goal)
             if ended:
                 return True
+        return True  # ALFWorld ended the episode: its goal holds
 
-    async def _write_goal(
-        self, run: Run, scene: Scene, execution: Execution, observation: str
-    ) -> Formula | None:
-        """Phase 1: the model's goal, checked against the graph; one retry with the error."""
-        state = execution.state
-        if run.simulator.vocabulary == alfworld.VOCABULARY:  # the paper's: a PDDL goal
+    async def _write_goal(self, run: Run, scene: Scene, execution: Execution) -> Formula | None:
+        """Phase 1: the model's PDDL goal from the task, the domain's predicates and the
+        object types with their names; read and checked against the graph, one retry with
+        the reader's message."""
+        if run.simulator.vocabulary == alfworld.VOCABULARY:  # ALFWorld's own predicates
             system = render("sclplan_goal_pddl.md", predicates=alfworld_predicates_text())
         else:
             system = render("sclplan_goal.md", predicates=predicates_text())
@@ -177,12 +185,10 @@ class SCLPlan(Planner):
             render(
                 "sclplan_goal_turn.md",
                 instruction=run.instruction,
-                graph=scene.text(state),
-                robot=robot_text(state),
                 categories=categories_text(run.graph, scene.rooms),
-                observation=observation,
             )
         )
+        scene.observed.update(i for ids in categories(run.graph, scene.rooms).values() for i in ids)
         info = execution.info
         info.update(goal=None, goal_valid=False)
         for attempt in (1, 2):

@@ -2,7 +2,8 @@
 
 The SayPlan family, LookPlanGraph and the ReAct loop (react, react_pv, SCLPlan)
 list the scene's actions in their prompts the same way, from the simulator's
-schemas; LookPlanGraph and the ReAct loop cap their steps at the same number.
+schemas; LookPlanGraph and the ReAct loop cap their steps at the same number,
+except in ALFWorld, where the ReAct loop has SCLPlan's own cap.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ from sceneplan.world.simulator import Simulator
 # planning-long-12), so that no task is out of reach: the cap of LookPlanGraph's moves
 # and of ReAct's steps.
 MAX_STEPS = 72
+# SCLPlan's cap on ALFWorld: 25 planning iterations (one ReAct prediction each) for all
+# three of its methods, as its public configuration sets it (hydra_conf/agent/alfworld_cala.yaml,
+# max_planning_steps); the paper's text gives no number.
+ALFWORLD_MAX_STEPS = 25
 
 
 def actions_text(

@@ -90,11 +90,29 @@ def read_goal(text: str, graph: SceneGraph) -> Formula:
 
 
 def pddl_to_goal(text: str) -> str:
-    """A PDDL goal formula as goal-language text (not yet checked against a graph)."""
-    if text.count("(") != text.count(")") or not text.strip().startswith("("):
-        raise GoalParseError(f"PDDL goal {text!r}: its parentheses do not balance")
+    """A PDDL goal formula as goal-language text (not yet checked against a graph).
+
+    >>> pddl_to_goal("(full coffee_mug)) (")
+    Traceback (most recent call last):
+    ...
+    sceneplan.errors.GoalParseError: write one formula whose parentheses balance
+    """
+    if not _one_balanced_formula(text):
+        raise GoalParseError("write one formula whose parentheses balance")
     sexp = parse_sexp(text)
     return _formula(sexp, {})
+
+
+def _one_balanced_formula(text: str) -> bool:
+    """Whether `text` is one parenthesized formula: it opens with `(`, no `)` closes more
+    than was opened, and the first formula's closing `)` ends the text."""
+    stripped = text.strip()
+    depth = 0
+    for i, char in enumerate(stripped):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0 or (depth == 0 and i < len(stripped) - 1 and char == ")"):
+            return False
+    return stripped.startswith("(") and depth == 0
 
 
 def _formula(x: Sexp, categories: dict[str, str]) -> str:
