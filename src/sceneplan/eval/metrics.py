@@ -90,8 +90,9 @@ def overview(records: Sequence[Record]) -> list[Row]:
 def search(records: Sequence[Record]) -> list[Row]:
     """SayPlan Table 1 and App. F: found, answered, explored rooms, turns.
 
-    `found`: the search expanded every room holding the answer (and every room
-    a "nothing matches" task says must be searched), over the `found_n`
+    `found`: every room holding the answer is in the subgraph the model switched
+    to planning with (and every room a "nothing matches" task says must be
+    searched was expanded), over the `found_n`
     Episodes where that is known (tasks that name such rooms): Table 1's
     "finding a suitable subgraph". `answered`: the answer is right (the nodes
     of the kind asked for, as many as asked for; "nothing" only after the
