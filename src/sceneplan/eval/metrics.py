@@ -203,9 +203,15 @@ def lookplangraph(records: Sequence[Record]) -> list[Row]:
                 "apa_formula": _mean(apa(e) for e in episodes),
                 "scoring": scoring,
                 "mismatch": mismatch,
+                # LookPlanGraph's correction cap (per_action, per_run); "" for other planners
+                "corrections": ", ".join(sorted(_correction_caps(episodes))),
             }
         )
     return rows
+
+
+def _correction_caps(episodes: Sequence[Episode]) -> set[str]:
+    return {str(e.extra["correction_cap"]) for e in episodes if "correction_cap" in e.extra}
 
 
 def _has_goal_graph(episode: Episode) -> bool:
