@@ -3,7 +3,7 @@
 
 import pytest
 
-from react_script import act, goal
+from react_script import act, field, goal
 from sceneplan import runs
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Status, get_planner
@@ -67,3 +67,16 @@ def test_a_global_plan_stops_where_the_environment_ends_the_episode(scripted_llm
         episode = runs.plan(get_planner("sclplan"), get_task("alfworld-pick-01"), None, llm)
     assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
     assert episode.plan == PICK and episode.action_sources == ["planner"] * 4
+
+
+@pytest.mark.parametrize("planner", ["react_pv", "sclplan"])
+def test_alfworlds_prompts_speak_only_alfworlds_terms(scripted_llm, planner):
+    play(scripted_llm, planner, PICK[:2], max_steps=2)
+    said = "\n".join(m["content"] for r in scripted_llm.requests for m in r["messages"])
+    for word in ("accessed", "affordances", "release", "pickup", "ontop_of", "inside_of"):
+        assert word not in said, word
+    assert "done()" not in said and "done" not in said.split("## Actions")[-1]
+    react = [r for r in scripted_llm.requests if "Observation" in r["messages"][-1]["content"]]
+    assert field(react[0], "Robot") == "at no receptacle yet; carrying nothing"
+    assert field(react[1], "Robot") == "at shelf_2; carrying nothing"
+    assert '"id":"mug_1","on":"shelf_2"' in react[0]["messages"][-1]["content"]

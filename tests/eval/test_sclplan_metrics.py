@@ -125,3 +125,12 @@ def test_tokens_per_task_of_each_phase_beside_table_two():
     text = render(metrics, "md", table_name="sclplan-2")
     assert "| sclplan | m | 2 | 320 | 1,030 | 0 | 1,350 |" in text
     assert "| [paper] sclplan | GPT-4o-mini | 10 | - | - | - | 1,700 (±100) |" in text
+
+
+def test_lookplangraphs_rows_name_their_correction_cap():
+    episode = Episode("lookplangraph", "m", "office", "t", task_id="t", goal="held(mug1)",
+                      status=Status.FAILED, extra={"correction_cap": "per_action"})  # fmt: skip
+    metrics = compute([Record("office-planning", 1, episode)])
+    assert metrics["lookplangraph"][0]["corrections"] == "per_action"
+    text = render(metrics, "md", table_name="lookplangraph-2")
+    assert "Correction cap of each row: lookplangraph (m): per action." in text

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from sayplan_script import expand, switch
+from sayplan_script import contract, expand, switch
 from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task, packaged_tasks
 from sceneplan.eval.metrics import compute
 from sceneplan.eval.report import render
 from sceneplan.eval.runner import evaluate, load_tasks
-from sceneplan.eval.store import Store
+from sceneplan.eval.store import Record, Store
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.planners.outcome import finish_episode
 
@@ -141,3 +141,28 @@ def test_answering_nothing_at_once_scores_zero_in_the_benchmark(scripted_llm, tm
         rows = compute(store.records())["search"]
     assert len(rows) == 3 and sum(r["n"] for r in rows) == 3
     assert all((r["answered"], r["found"]) == (0.0, 0.0) for r in rows)
+
+
+def test_a_room_expanded_then_contracted_before_the_switch_is_not_found(scripted_llm):
+    """Table 1's found is the subgraph the model switched to planning with: the banana's
+    kitchen, expanded and contracted again, is not in it; the right answer still counts."""
+    task = get_task("office-simple-02")  # Find me a carrot. (the kitchen has a banana, ...)
+    room = task.answer_rooms[0] if task.answer_rooms else "kitchen"
+    scripted_llm.enqueue_json(expand(room, find=True))
+    scripted_llm.enqueue_json(contract(room, find=True))
+    scripted_llm.enqueue_json(switch(sorted(task.answers)[: task.needed]))
+    episode = sayplan(scripted_llm, task)
+    assert episode.explored == [room] and episode.extra["subgraph"] == []
+    assert episode.answer_room_explored is False and episode.answer_correct is True
+    metrics = compute([Record("office-search", 1, episode)])
+    [row] = metrics["search"]
+    assert (row["found"], row["answered"]) == (0.0, 1.0)
+
+
+def test_a_room_still_expanded_at_the_switch_is_found(scripted_llm):
+    task = get_task("office-simple-02")
+    room = task.answer_rooms[0] if task.answer_rooms else "kitchen"
+    scripted_llm.enqueue_json(expand(room, find=True))
+    scripted_llm.enqueue_json(switch(sorted(task.answers)[: task.needed]))
+    episode = sayplan(scripted_llm, task)
+    assert episode.extra["subgraph"] == [room] and episode.answer_room_explored is True

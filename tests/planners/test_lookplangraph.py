@@ -72,11 +72,12 @@ def test_lookplangraph_finds_the_orange_by_looking_and_refrigerates_it(scripted_
     assert nrr(episode) == len(observed)
 
 
-@pytest.mark.parametrize(("corrections", "calls"), [("total", 4), ("per_step", 5)])
-def test_corrections_are_capped_for_the_run_as_the_paper_caps_replanning(
+@pytest.mark.parametrize(("corrections", "calls"), [("per_run", 4), ("per_action", 5)])
+def test_corrections_are_capped_per_action_or_for_the_run(
     scripted_llm, orange_task, corrections, calls
 ):
-    """004, §6.2: at most five replans across the run; per_step: that many for each step."""
+    """Algorithm 1 (004) re-asks inside each action: max_corrections for each (the default);
+    per_run: that many for the whole run."""
     for name, target in [("pick_up", "orange1"), ("go_to", "kitchen")] + [
         ("pick_up", "orange1")
     ] * 3:
@@ -88,6 +89,8 @@ def test_corrections_are_capped_for_the_run_as_the_paper_caps_replanning(
         episode = planner.plan(orange_task.target, orange_task.graph, llm)
     assert len(episode.llm_calls) == calls and episode.executable is False
     assert episode.plan == ["go_to(kitchen)"] and episode.extra["corrections"] == calls - 2
+    assert episode.extra["correction_cap"] == corrections
+    assert get_planner("lookplangraph").options.corrections == "per_action"
 
 
 def test_corrections_are_capped_per_step(scripted_llm, orange_task):

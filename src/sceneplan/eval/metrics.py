@@ -92,8 +92,9 @@ def overview(records: Sequence[Record]) -> list[Row]:
 def search(records: Sequence[Record]) -> list[Row]:
     """SayPlan Table 1 and App. F: found, answered, explored rooms, turns.
 
-    `found`: the search expanded every room holding the answer (and every room
-    a "nothing matches" task says must be searched), over the `found_n`
+    `found`: every room holding the answer is in the subgraph the model switched
+    to planning with (and every room a "nothing matches" task says must be
+    searched was expanded), over the `found_n`
     Episodes where that is known (tasks that name such rooms): Table 1's
     "finding a suitable subgraph". `answered`: the answer is right (the nodes
     of the kind asked for, as many as asked for; "nothing" only after the
@@ -204,9 +205,15 @@ def lookplangraph(records: Sequence[Record]) -> list[Row]:
                 "apa_formula": _mean(apa(e) for e in episodes),
                 "scoring": scoring,
                 "mismatch": mismatch,
+                # LookPlanGraph's correction cap (per_action, per_run); "" for other planners
+                "corrections": ", ".join(sorted(_correction_caps(episodes))),
             }
         )
     return rows
+
+
+def _correction_caps(episodes: Sequence[Episode]) -> set[str]:
+    return {str(e.extra["correction_cap"]) for e in episodes if "correction_cap" in e.extra}
 
 
 def _has_goal_graph(episode: Episode) -> bool:

@@ -282,6 +282,10 @@ def _lookplangraph(metrics: dict[str, list[Row]]) -> str:
         "goal formula instead.\n\n"
         + table([*headers, "SR (formula)", "APA (formula)", "Scoring"], body)
     )
+    caps = [f"{r['planner']} ({r['model']}): {r['corrections'].replace('_', ' ')}"
+            for r in rows if r.get("corrections")]  # fmt: skip
+    if caps:
+        text += "\n\nCorrection cap of each row: " + "; ".join(dict.fromkeys(caps)) + "."
     if notes:
         text += (
             "\n\nRuns that reach the goal formula but not the goal graph (the nodes that "

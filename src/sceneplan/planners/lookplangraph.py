@@ -6,9 +6,9 @@ and assets, no movable objects). Until the model says `done`:
 1. the model proposes the next move from M (filtered to the robot's room and
    the objects it touched, §4.2), the instruction and the last feedback;
 2. the simulator checks it against M; a failure goes back as feedback, at
-   most `max_corrections` times in the whole run (5: §6.2 caps replanning at
-   five across all methods; `corrections=per_step` allows that many for
-   each step instead);
+   most `max_corrections` times (5: §6.2 caps replanning at five across all
+   methods) for each action, as Algorithm 1 puts this loop inside each
+   action (`corrections=per_action`), or in the whole run (`per_run`);
 3. the valid move runs in the true world (ENV); if the world refuses it
    because M had something wrong, M is corrected and the refusal is the
    next feedback;
@@ -60,10 +60,10 @@ class LookPlanGraph(Planner):
             description="re-asks after the simulator refuses a move (§6.2: replanning is "
             "capped at five across all methods)",
         )
-        corrections: Literal["total", "per_step"] = Field(
-            "total",
-            description="total: max_corrections for the whole run, as §6.2; per_step: for "
-            "each step",
+        corrections: Literal["per_action", "per_run"] = Field(
+            "per_action",
+            description="per_action: max_corrections re-asks for each action (Algorithm 1's "
+            "feedback loop is inside each action); per_run: for the whole run",
         )
 
     options: Options
@@ -85,6 +85,7 @@ class LookPlanGraph(Planner):
         )
         feedback, last = "none yet", "none yet"
         run.episode.extra["corrections"] = 0  # re-asks after a refusal, in the whole run
+        run.episode.extra["correction_cap"] = self.options.corrections  # the report names it
         try:
             for step in range(1, self.options.max_steps + 1):
                 action, shown = await self._propose(run, observer, system, feedback, last, step)
@@ -115,7 +116,7 @@ class LookPlanGraph(Planner):
         """
         last_failure = None
         extra, cap = run.episode.extra, self.options.max_corrections
-        total = self.options.corrections == "total"
+        total = self.options.corrections == "per_run"
         for attempt in itertools.count():
             if attempt:  # a re-ask after a refusal or an unusable reply
                 if (extra["corrections"] if total else attempt - 1) >= cap:

@@ -25,6 +25,8 @@ from sceneplan.world.task import Task
 
 # Where an Episode keeps what the relaxed execution ignored and skipped.
 RELAXED = "relaxed"
+# Where a search keeps the nodes expanded when it switched to planning (its subgraph).
+SUBGRAPH = "subgraph"
 
 
 def classify(cause: Cause | str) -> ErrorType:
@@ -96,8 +98,11 @@ def _parsed(plan: Sequence[str]) -> list[Action]:
 
 def _judge_answer(episode: Episode, task: Task, graph: SceneGraph) -> None:
     """Judge the answer (`answer_correct`) and, apart from it, the search
-    (`answer_room_explored`: every room holding the answer, and every room the
-    task says must be searched, was expanded).
+    (`answer_room_explored`, SayPlan Table 1's "found": every room holding the
+    answer is in the subgraph the model switched to planning with, expanded
+    then, and every room the task says must be searched was expanded at some
+    turn). A room expanded and contracted again before the switch does not
+    count; a run with no recorded subgraph (no search) is judged on `explored`.
 
     Nodes of another kind than the task's `answer_kind` are read as context and left
     out (a room question answered with the room and the object that identifies it
@@ -112,12 +117,12 @@ def _judge_answer(episode: Episode, task: Task, graph: SceneGraph) -> None:
     else:
         named = {n for n in episode.answer if _of_kind(n, task.answer_kind, graph)}
         episode.answer_correct = searched and named <= task.answers and len(named) >= task.needed
-    targets = set(task.must_explore) | (
-        set(task.answer_rooms)
-        or {room for node in task.answers if (room := graph.room_of(node)) is not None}
-    )
-    if targets:
-        episode.answer_room_explored = targets <= explored
+    rooms = set(task.answer_rooms) or {
+        room for node in task.answers if (room := graph.room_of(node)) is not None
+    }
+    subgraph = set(episode.extra.get(SUBGRAPH, explored))
+    if rooms or task.must_explore:
+        episode.answer_room_explored = searched and rooms <= subgraph
 
 
 def _of_kind(node: str, kind: str | None, graph: SceneGraph) -> bool:

@@ -224,7 +224,7 @@ class ReactTurns:
             TURN,
             graph=self.scene.text(state),
             instruction=run.instruction,
-            robot=robot_text(state),
+            robot=robot_text(state, self.scene.alfworld),
             observation=observation,
             step=str(step),
             max_steps=str(self.max_steps),

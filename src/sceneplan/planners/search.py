@@ -28,6 +28,7 @@ from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.options import AUTO_BUDGET, Collapse
+from sceneplan.planners.outcome import SUBGRAPH
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import Command, FindReply, PlanningSearchReply, SearchReply
 from sceneplan.world.domain import Cause
@@ -177,6 +178,8 @@ async def semantic_search(
         return SearchResult(view)
     finally:
         run.episode.explored = view.memory
+        # the nodes it expanded and still shows: what planning goes on with (Table 1's found)
+        run.episode.extra[SUBGRAPH] = [n for n in view.expanded if n in set(view.memory)]
 
 
 def _take_turn(
