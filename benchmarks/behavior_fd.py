@@ -23,20 +23,14 @@ import os
 import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from pddl_export import fast_downward_script, run_fast_downward  # benchmarks/ is sys.path[0]
+from startup import _LAUNCH as LAUNCH
 
 from sceneplan.datasets.tasks import load_suite
 
-_SCRIPT = Path(sys.executable).parent / "sceneplan"
-LAUNCH = (
-    [sys.executable, str(_SCRIPT)]
-    if _SCRIPT.exists()
-    else [sys.executable, "-c", "import sys; from sceneplan.cli import main; sys.exit(main())"]
-)
 OPTIMAL = "astar(lmcut())"
 
 

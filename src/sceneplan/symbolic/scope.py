@@ -7,8 +7,9 @@ give them a needed state word (an appliance, or the helper of an action that
 sets the word: a sink basin, a tap), and the places of all these; navigation
 between those places is one macro step each, expanded to poses afterwards by
 the Navigator (moving has no effect but the agent's place and the accessed
-asset, so nothing is lost). The solver falls back to the full scope when the
-focused one finds no plan, so the focus never makes a solvable task fail.
+asset, so nothing is lost). When the focused scope finds no plan, the solver
+tries `widened_scopes` (everything in the focus's rooms, then one room
+further) and last the full scope, so the focus never makes a solvable task fail.
 """
 
 from __future__ import annotations
