@@ -268,11 +268,13 @@ def write_text(path: str | Path, text: str, what: str = "") -> None:
 
 
 def write_files(files: dict[Path, str], what: str = "") -> None:
-    """Write each text to its path (UTF-8), all or none, with missing folders made.
+    """Write each text to its path (UTF-8), with missing folders made.
 
     Each goes to a temporary file beside its path first; only when all are
     written are they renamed over their paths, so a refused write (a full disk,
-    a file size limit) leaves every old file as it was and no partial file.
+    a file size limit) leaves every old file as it was and no partial file. (A
+    rename that fails, which takes a folder where a file should go, leaves the
+    files renamed before it.)
     A new file gets the permissions the umask gives; a replaced one keeps its own.
     A failure is one BadInputError naming the file and the system's reason.
     """
@@ -289,11 +291,14 @@ def write_files(files: dict[Path, str], what: str = "") -> None:
                 os.chmod(temporary, _mode_for(path))
             except OSError as exc:
                 raise BadInputError(f"cannot write {named}: {exc.strerror}") from None
-        for temporary, path in written:
-            os.replace(temporary, path)
-        written.clear()
-    except OSError as exc:
-        raise BadInputError(f"cannot write {exc.filename}: {exc.strerror}") from None
+        while written:
+            temporary, path = written[0]
+            try:
+                os.replace(temporary, path)
+            except OSError as exc:
+                named = f"{what} {path}" if what else str(path)
+                raise BadInputError(f"cannot write {named}: {exc.strerror}") from None
+            written.pop(0)
     finally:
         for temporary, _ in written:
             Path(temporary).unlink(missing_ok=True)

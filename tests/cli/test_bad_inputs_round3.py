@@ -55,6 +55,7 @@ def folder(tmp_path, monkeypatch):
 
 
 SPARK = Path(__file__).resolve().parents[1] / "importers" / "data" / "two_nodes.dsg.json"
+LABELSPACE = ["graph", "import", "--from", "spark-dsg", str(SPARK), "o.json", "--labelspace"]
 CASES = [
     (["tasks", "check", "zero.yaml"], "cannot read scene graph file /dev/zero: it is a device"),
     (["plan", "--tasks", "zero.yaml", "--task", "t1", "-p", "oracle"], "it is a device"),
@@ -68,29 +69,11 @@ CASES = [
     (["tasks", "check", "digits_goal.yaml"], "a number of 5,000 digits"),
     (["graph", "import", "--from", "behavior", "deep.bddl", "o.json"], "nested too deeply"),
     (
-        [
-            "graph",
-            "import",
-            "--from",
-            "spark-dsg",
-            str(SPARK),
-            "o.json",
-            "--labelspace",
-            "binary.yaml",
-        ],
+        [*LABELSPACE, "binary.yaml"],
         "cannot read --labelspace binary.yaml: not UTF-8 text (byte 3)",
     ),
     (
-        [
-            "graph",
-            "import",
-            "--from",
-            "spark-dsg",
-            str(SPARK),
-            "o.json",
-            "--labelspace",
-            "deep.yaml",
-        ],
+        [*LABELSPACE, "deep.yaml"],
         "--labelspace deep.yaml: nested too deeply",
     ),
     (

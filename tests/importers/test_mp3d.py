@@ -59,7 +59,7 @@ def test_fixed_override_and_bad_files(tmp_path):
     text = tmp_path / "notes.house"
     text.write_text("just some text\n")
     result = cli("graph", "import", "--from", "mp3d", text, out, "--force")
-    assert result.exit_code == 2 and "no regions" in result.output
+    assert result.exit_code == 2 and "not a Matterport3D house file" in result.output
     binary = tmp_path / "blob.house"
     binary.write_bytes(bytes(range(256)) * 4)
     result = cli("graph", "import", "--from", "mp3d", binary, out)

@@ -241,8 +241,8 @@ def import_command(
         typer.Option(
             "--from",
             metavar="SOURCE",
-            help="The format of IN: stanford3dsg, behavior, virtualhome, spark-dsg, mp3d, or a "
-            "plugin's importer (docs/importers.md).",
+            help="The format of IN: stanford3dsg, behavior, virtualhome, spark-dsg, mp3d, "
+            "alfworld, or a plugin's importer (docs/importers.md).",
         ),
     ],
     tasks: Annotated[

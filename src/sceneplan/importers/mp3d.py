@@ -21,6 +21,7 @@ their floor polygons, the objects and the category table:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -29,7 +30,7 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
-from sceneplan.textinput import check_file
+from sceneplan.textinput import read_text, shown
 
 __all__ = ["REGION_LABELS", "import_"]
 
@@ -96,10 +97,40 @@ def import_(
     return Imported(graph, report)
 
 
+HOUSE_VERSIONS = ("ASCII 1.1",)  # the first line of the .house files Matterport3D released
+# The lines the importer reads, each with the word of the `H` line that counts them.
+_COUNTED = {"L": ("levels", 12), "R": ("regions", 10), "S": ("surfaces", 6),
+            "V": ("vertices", 5), "C": ("categories", 9), "O": ("objects", 8)}  # fmt: skip
+
+
+def check_house(path: Path) -> None:
+    """Refuse a .house file of a version spark_dsg.mp3d was not written for, and one with
+    fewer lines of a kind than its header (`H`) declares: a cut file (spark_dsg.mp3d reads
+    what is there, and half a house would import as its first rooms without a word)."""
+    lines = read_text(path).splitlines()
+    first = lines[0].strip() if lines else ""
+    if first not in HOUSE_VERSIONS:
+        raise BadInputError(
+            f"{path}: begins {shown(first)}, not {' or '.join(map(repr, HOUSE_VERSIONS))}: "
+            "not a Matterport3D house file of a version sceneplan reads"
+        )
+    header = lines[1].split() if len(lines) > 1 else []
+    if not header or header[0] != "H" or len(header) <= max(i for _, i in _COUNTED.values()):
+        raise BadInputError(f"{path}: line 2 is not the house file's header (an H line)")
+    counts = Counter(line[:1] for line in lines[2:])
+    for kind, (what, index) in _COUNTED.items():
+        declared = header[index]
+        if declared.isdigit() and counts[kind] < int(declared):
+            raise BadInputError(
+                f"{path}: the header declares {int(declared):,} {what}, the file has "
+                f"{counts[kind]:,} ({kind} lines): the file is cut short; copy it again"
+            )
+
+
 def _read(path: Path) -> tuple[dict[str, Any], dict[int, Any]]:
     """The house file's tables and its regions' floor polygons by region index."""
     mp3d = _mp3d()
-    check_file(path)  # a named pipe or a device is refused, not read until it ends
+    check_house(path)
     try:
         info = mp3d.load_mp3d_info(str(path))
         rooms = mp3d.get_rooms_from_mp3d_info(info, angle_deg=0.0)  # one per region, in order

@@ -22,10 +22,8 @@ from typing import Any, ClassVar
 import anthropic
 
 from sceneplan import envvars
-from sceneplan.errors import LLMRequestError
 from sceneplan.llm.base import SDKProvider, token_count
 from sceneplan.llm.messages import JSON_SCHEMA, ImagePart, ProviderReply, Request
-from sceneplan.textinput import shown
 
 REPLY_TOOL = "reply"
 DEFAULT_MAX_TOKENS = 4096  # the API requires max_tokens
@@ -71,10 +69,8 @@ class AnthropicProvider(SDKProvider):
             if not isinstance(text, str):
                 raise TypeError
         except (AttributeError, TypeError, IndexError, KeyError):
-            raise LLMRequestError(
-                f"{self.where} sent a reply that is not a message (content: "
-                f"{shown(getattr(message, 'content', None))}); is {self.base_url} the API's URL?",
-                url=self.base_url,
+            raise self.wrong_shape(
+                "message", "content", getattr(message, "content", None)
             ) from None
         usage = getattr(message, "usage", None)
         served = getattr(message, "model", None)

@@ -21,6 +21,7 @@ from sceneplan.llm.bounded import bounded_client
 from sceneplan.llm.config import config_path
 from sceneplan.llm.messages import ProviderReply
 from sceneplan.llm.structured import is_format_rejection
+from sceneplan.textinput import shown
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
@@ -257,6 +258,15 @@ class SDKProvider(Provider):
                 url=self.base_url,
             )
         return LLMRequestError(f"{self.where}: {exc}", url=self.base_url)
+
+    def wrong_shape(self, kind: str, field: str, value: Any) -> LLMRequestError:
+        """The error for a 200 whose JSON is not a `kind` (the SDKs build a reply without
+        checking its shape): `field`, the part that is wrong, shown."""
+        return LLMRequestError(
+            f"{self.where} sent a reply that is not a {kind} ({field}: {shown(value)}); "
+            f"is {self.base_url} the API's URL?",
+            url=self.base_url,
+        )
 
     def unreadable_body(self, exc: ValueError | RecursionError) -> LLMRequestError:
         """The error for a 200 whose body the SDK could not decode as JSON."""

@@ -23,7 +23,6 @@ from sceneplan.errors import BadInputError, LLMRequestError
 from sceneplan.llm.base import SDKProvider, checked_base_url, token_count
 from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ImagePart, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
-from sceneplan.textinput import shown
 
 if TYPE_CHECKING:
     from sceneplan.llm.config import LLMSettings
@@ -93,11 +92,7 @@ class OpenAIProvider(SDKProvider):
             if not isinstance(text, str):
                 raise TypeError
         except (AttributeError, TypeError, IndexError, KeyError):
-            raise LLMRequestError(
-                f"{self.where} sent a reply that is not a chat completion (choices: "
-                f"{shown(choices)}); is {self.base_url} the API's URL?",
-                url=self.base_url,
-            ) from None
+            raise self.wrong_shape("chat completion", "choices", choices) from None
         usage = getattr(completion, "usage", None)
         served = getattr(completion, "model", None)
         return self.reply(

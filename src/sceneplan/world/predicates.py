@@ -252,6 +252,9 @@ class _Relation(GoalPredicate):
     def establish(self, state, x, y):
         if len(self.relations) != 1:
             raise NotImplementedError
+        problem = _placement_problem(state, x, y)
+        if problem is not None:
+            return problem
         state.let_go(x)
         state.move(x, y, self.relations[0])
         return None
@@ -261,6 +264,23 @@ class _Relation(GoalPredicate):
         if target.kind not in (K.ASSET, K.OBJECT) or "release" not in target.affordances:
             return False
         return Relation.ONTOP_OF in self.relations or holds_inside(target)
+
+
+def _placement_problem(state, x: str, y: str) -> str | None:
+    """Why a task's start or world script cannot put `x` on or in `y`, or None: a world that
+    cannot be (a thing on itself, on what rests on it, a fixed thing moved, a held object
+    also placed) is refused with the fact, not run."""
+    if x == y:
+        return f"{x} cannot rest on or in itself"
+    kind = state.node(x).kind
+    if kind is not K.OBJECT:
+        article = "an" if kind.value[0] in "aeiou" else "a"
+        return f"{x} is {article} {kind.value}, fixed in place: only objects are placed"
+    if y in set(state.contents(x)):
+        return f"{y} rests on or in {x}, so {x} cannot rest on or in it"
+    if state.holds(x):
+        return f"the robot holds {x} (an earlier fact); a held object is not also placed"
+    return None
 
 
 @register_predicate

@@ -25,6 +25,7 @@ __all__ = ["Problem", "parse_problem", "read_sexpr"]
 SExpr = str | list[Any]
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
+_INSTANCE = re.compile(r"^[\w-]+\.n\.\d+_(\d+|\*)$")  # an object instance: apple.n.01_1
 MAX_NESTING = 100  # levels of brackets; the test suite's BEHAVIOR problems need 6
 
 
@@ -94,6 +95,12 @@ def parse_problem(text: str, source: str = "<bddl>") -> Problem:
         atom = fact[1] if negative else fact
         if not (isinstance(atom, list) and atom and all(isinstance(a, str) for a in atom)):
             raise BadInputError(f"{source}: :init: {_show(fact)} is not a fact")
+        undeclared = [a for a in atom[1:] if _INSTANCE.match(a) and a not in objects]
+        if undeclared:
+            raise BadInputError(
+                f"{source}: :init: {_show(fact)} names {undeclared[0]}, which :objects does "
+                "not declare; declare it there, or correct the name"
+            )
         (negated if negative else init).append(tuple(atom))
     goals = sections[":goal"]
     if not goals:

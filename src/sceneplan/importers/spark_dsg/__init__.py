@@ -164,6 +164,21 @@ def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str] | None, str
     return labels, str(path)
 
 
+def _kept(stale: list[dict[str, Any]], new_ids: set[str]) -> list[dict[str, Any]]:
+    """The nodes of the scene the newer file no longer has, every one: a node whose parent
+    went too is kept with that parent (an object in a room Hydra forgot), so none is lost."""
+    kept_ids: set[str] = set()
+    grew = True
+    while grew:  # parents first: a node is kept once its parent is in the graph
+        before = len(kept_ids)
+        for node in stale:
+            parent = node.get("parent")
+            if parent is None or parent in new_ids or parent in kept_ids:
+                kept_ids.add(node["id"])
+        grew = len(kept_ids) > before
+    return [n for n in stale if n["id"] in kept_ids]
+
+
 def _labelspace_text(path: Path) -> str:
     """A label-space file's text (`textinput.read_text`: a regular file, bounded, UTF-8);
     when it cannot be read, the message lists the built-in label spaces too."""
@@ -215,7 +230,7 @@ def update(
                     node[key] = prior[key]
         merged.append(node)
     stale = [n for n in old["nodes"] if n["id"] not in new_ids]
-    kept = [n for n in stale if n.get("parent") is None or n["parent"] in new_ids]
+    kept = _kept(stale, new_ids)
     merged += kept
     if kept:
         fresh.report.notes.append(

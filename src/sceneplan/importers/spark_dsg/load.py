@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sceneplan.errors import BackendUnavailableError, BadInputError
-from sceneplan.textinput import check_file
+from sceneplan.textinput import check_file, parse_json, read_bytes, shown
 
 __all__ = ["SUFFIXES", "load_dsg", "require_spark_dsg"]
 
@@ -28,6 +28,36 @@ def require_spark_dsg() -> Any:
             "pip install 'sceneplan[spark]'"
         ) from None
     return spark_dsg
+
+
+def check_version(path: Path, library: str) -> None:
+    """Refuse a JSON file whose header says a Spark-DSG version newer than the `library`
+    installed: spark_dsg reads such a file without a word, and may read it wrong. A file
+    without a header is of the format before headers, which spark_dsg reads."""
+    try:
+        data = parse_json(read_bytes(path), str(path))
+    except ValueError:  # not JSON: spark_dsg says why when it reads it
+        return
+    header = data.get("SPARK_DSG_header") if isinstance(data, dict) else None
+    if header is None:
+        return
+    version = header.get("version") if isinstance(header, dict) else None
+    parts = [version.get(k) if isinstance(version, dict) else None for k in _VERSION_KEYS]
+    if not all(type(p) is int for p in parts):
+        raise BadInputError(
+            f"{path}: the Spark-DSG header's version is {shown(version)}, not a version "
+            "spark_dsg writes ({'major': 1, 'minor': 1, 'patch': 3})"
+        )
+    known = tuple(int(p) for p in re.findall(r"\d+", library)[:3])
+    if tuple(parts) > known:
+        written = ".".join(map(str, parts))
+        raise BadInputError(
+            f"{path}: written by Spark-DSG {written}, newer than the spark_dsg {library} "
+            "installed, which may misread it; upgrade it (pip install -U spark-dsg)"
+        )
+
+
+_VERSION_KEYS = ("major", "minor", "patch")
 
 
 def load_dsg(path: str | Path) -> tuple[Any, list[str]]:
@@ -47,6 +77,8 @@ def load_dsg(path: str | Path) -> tuple[Any, list[str]]:
             f"{path}: spark_dsg reads .json, .sparkdsg and .bson files, not "
             f"'{path.suffix or 'no suffix'}' (rename the file if it is one of those)"
         )
+    if path.suffix.lower() == ".json":
+        check_version(path, dsg.version())
     left_out: list[str] = []
     with _captured_stderr() as printed:
         try:
@@ -85,11 +117,11 @@ def _without_dangling_edges(dsg: Any, path: Path, left_out: list[str]) -> Any:
     if path.suffix.lower() != ".json":
         return None
     try:
-        data = json.loads(path.read_bytes())
+        data = parse_json(read_bytes(path), str(path))
         ids = {node["id"] for node in data["nodes"]}
         edges = data["edges"]
         kept = [e for e in edges if e["source"] in ids and e["target"] in ids]
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # not that case
+    except (ValueError, TypeError, KeyError):  # not that case
         return None
     if len(kept) == len(edges):
         return None
