@@ -100,6 +100,10 @@ def table1(metrics: dict[str, list[Row]]) -> str:
     )
 
 
+def _spread(mean: float | None, std: float | None, digits: int) -> str:
+    return f"{num(mean, digits)} (±{num(std, digits)})"
+
+
 def table2(metrics: dict[str, list[Row]]) -> str:
     parts = [_repeatability(metrics), _phase_tokens(metrics)]
     return "\n\n".join(p for p in parts if p)
@@ -121,7 +125,7 @@ def _phase_tokens(metrics: dict[str, list[Row]]) -> str:
     for p in published()["sclplan_table2"]["rows"]:
         mean, std = p["tokens"]
         body.append(
-            [f"[paper] {p['planner']}", p["model"], 10, "-", "-", "-", f"{mean:,} (±{std:,})"]
+            [f"[paper] {p['planner']}", p["model"], 10, "-", "-", "-", _spread(mean, std, 0)]
         )
     return (
         "## Tokens per task by phase (SCLPlan Table II's token column)\n\n"
@@ -134,16 +138,12 @@ def _phase_tokens(metrics: dict[str, list[Row]]) -> str:
 
 def _repeatability(metrics: dict[str, list[Row]]) -> str:
     rows = metrics.get("repeatability", [])  # every planner run more than once
-
-    def spread(mean: float | None, std: float | None, digits: int) -> str:
-        return f"{num(mean, digits)} (±{num(std, digits)})"
-
     body = [
         [
             *(x["planner"], x["model"], x["tasks"], x["runs"]),
-            spread(x["success_mean"], x["success_std"], 2),
-            spread(x["tokens_mean"], x["tokens_std"], 0),
-            spread(x["steps_mean"], x["steps_std"], 2),
+            _spread(x["success_mean"], x["success_std"], 2),
+            _spread(x["tokens_mean"], x["tokens_std"], 0),
+            _spread(x["steps_mean"], x["steps_std"], 2),
         ]
         for x in rows
     ]
@@ -156,9 +156,9 @@ def _repeatability(metrics: dict[str, list[Row]]) -> str:
                 p["model"],
                 10,
                 10,
-                spread(p["success"][0], p["success"][1], 2),
-                spread(p["tokens"][0], p["tokens"][1], 0),
-                spread(p["env_steps"][0], p["env_steps"][1], 2),
+                _spread(p["success"][0], p["success"][1], 2),
+                _spread(p["tokens"][0], p["tokens"][1], 0),
+                _spread(p["env_steps"][0], p["env_steps"][1], 2),
             ]
         )
     return (
