@@ -21,11 +21,12 @@ import sys
 from pathlib import Path
 
 from sceneplan.datasets import registry
-from sceneplan.datasets.tasks import INDEX_FILE, build_index, index_text
+from sceneplan.datasets.packaged_index import INDEX_FILE
+from sceneplan.datasets.tasks import build_index, index_text
 
 DATA = Path(__file__).resolve().parents[1] / "src/sceneplan/datasets"
 INDEX = DATA / "tasks" / INDEX_FILE
-BUNDLE_INDEX = DATA / "bundles" / registry.INDEX_FILE
+BUNDLE_INDEX = DATA / "bundles" / INDEX_FILE
 
 
 def bundle_index_text() -> str:

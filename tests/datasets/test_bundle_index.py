@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from sceneplan.datasets import registry
+from sceneplan.datasets.packaged_index import INDEX_FILE
 
 FOLDER = resources.files("sceneplan.datasets") / "bundles"
 
@@ -28,7 +29,7 @@ def fresh_caches():
 
 
 def test_the_shipped_index_is_what_the_command_writes():
-    shipped = json.loads((FOLDER / registry.INDEX_FILE).read_text(encoding="utf-8"))
+    shipped = json.loads((FOLDER / INDEX_FILE).read_text(encoding="utf-8"))
     assert shipped == registry.build_bundle_index()
 
 

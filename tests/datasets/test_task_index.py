@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from sceneplan.datasets import tasks as tasks_module
+from sceneplan.datasets.packaged_index import INDEX_FILE
 from sceneplan.datasets.tasks import (
-    INDEX_FILE,
     build_index,
     get_task,
     index_text,

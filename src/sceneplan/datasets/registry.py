@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from sceneplan.datasets.packaged_index import INDEX_FILE, read_index
 from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
 from sceneplan.graph import SceneGraph, load
 from sceneplan.graph.io import from_dict
@@ -115,7 +116,6 @@ def _bundle_index() -> dict[str, str]:
     return {name: file for file in _bundle_files() for name in _read_bundle(file)["graphs"]}
 
 
-INDEX_FILE = "index.json"  # in the bundles folder
 INDEX_FORMAT = "sceneplan-bundle-index"
 
 
@@ -169,21 +169,8 @@ def json_spans(data: bytes) -> dict[str, list[int]]:
 @cache
 def bundle_spans() -> list[dict[str, Any]] | None:
     """The shipped bundle index's entries, or None when it does not describe the bundle
-    files as they are (missing, another format, a file added, removed or resized)."""
-    try:
-        data = json.loads((_BUNDLES / INDEX_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
-        return None
-    bundles = data.get("bundles")
-    if not isinstance(bundles, list) or [b.get("file") for b in bundles] != _bundle_files():
-        return None
-    for entry in bundles:
-        with resources.as_file(_BUNDLES / entry["file"]) as path:
-            if path.stat().st_size != entry.get("bytes"):
-                return None
-    return bundles
+    files as they are (then lookups decode every bundle)."""
+    return read_index(_BUNDLES, INDEX_FORMAT, "bundles", _bundle_files())
 
 
 def _indexed_member(name: str) -> dict[str, Any] | None:

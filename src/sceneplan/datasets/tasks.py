@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import ValidationError
 
+from sceneplan.datasets.packaged_index import read_index
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.textinput import parse_yaml, read_text
 from sceneplan.world.task import Family, Task
@@ -100,7 +101,6 @@ def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
 
 
 _FOLDER = resources.files("sceneplan.datasets") / "tasks"
-INDEX_FILE = "index.json"
 INDEX_FORMAT = "sceneplan-task-index"
 
 
@@ -176,22 +176,8 @@ def index_text(index: dict[str, Any]) -> str:
 @cache
 def task_index() -> list[dict[str, Any]] | None:
     """The shipped index's entries (see the module's docstring), or None when it does not
-    describe the packaged files as they are (missing, another format, a file added,
-    removed or resized): then lookups read every file."""
-    try:
-        data = json.loads((_FOLDER / INDEX_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
-        return None
-    files = data.get("files")
-    if not isinstance(files, list) or [f.get("file") for f in files] != _packaged_files():
-        return None
-    for entry in files:
-        with resources.as_file(_FOLDER / entry["file"]) as path:
-            if path.stat().st_size != entry.get("bytes"):
-                return None
-    return files
+    describe the packaged files as they are: then lookups read every file."""
+    return read_index(_FOLDER, INDEX_FORMAT, "files", _packaged_files())
 
 
 def _tasks_where(key: str, value: str) -> list[Task]:
