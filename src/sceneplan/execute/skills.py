@@ -268,7 +268,7 @@ def _list(data: dict, key: str, where: str = "robot reply") -> list:
 def _relation(value: Any, where: str) -> Relation:
     words = {r.value: r for r in (Relation.ONTOP_OF, Relation.INSIDE_OF)}
     words |= {w: r for w, r in PLACE_WORDS.items()}
-    if value not in words:
+    if not isinstance(value, str) or value not in words:
         raise RobotReplyError(
             f"{where}: 'relation' must be one of ontop_of, inside_of, got {_short(value)}"
         )
