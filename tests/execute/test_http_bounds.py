@@ -71,3 +71,11 @@ def test_an_endless_http_error_body_is_not_read_to_its_end(httpserver):
     httpserver.expect_request("/navigate").respond_with_response(Response(endless(), status=500))
     with pytest.raises(RobotUnavailableError, match=r"HTTP 500: x{10}"):
         asyncio.run(HttpRobot(httpserver.url_for("/").rstrip("/")).navigate("kitchen"))
+
+
+@pytest.mark.parametrize("relation", [[], {}, ["on"]])
+def test_a_relation_that_is_not_a_word_is_a_reply_error(relation):
+    """Found by tests/test_fuzz_readers.py: an unhashable relation was a TypeError."""
+    reply = {"ok": True, "surfaces": [{"asset": "table", "relation": relation}]}
+    with pytest.raises(RobotReplyError, match="'relation' must be one of ontop_of, inside_of"):
+        SkillResult.from_dict(reply)
