@@ -8,9 +8,18 @@ import pytest
 
 from execute_helpers import ReportingRobot, stale_task
 from sceneplan.datasets.tasks import load_suite
-from sceneplan.execute import Executor, SimulatedRobot, SymbolicReplanner, execute, executor
+from sceneplan.execute import (
+    Executor,
+    SimulatedRobot,
+    SkillCall,
+    SkillResult,
+    SymbolicReplanner,
+    execute,
+    executor,
+)
 from sceneplan.execute.faults import KINDS
 from sceneplan.execute.run import believed
+from sceneplan.execute.skills import Skill
 from sceneplan.graph.model import Relation, SceneGraph
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode, Status
@@ -150,3 +159,31 @@ def test_no_run_under_any_fault_mix_succeeds_unless_the_goal_truly_holds(suite):
             succeeded += 1
             assert parse_goal(task.goal, sim.truth.graph).holds(sim.truth), (task.id, mix)
     assert succeeded >= len(MIXES) // 3  # the check is not vacuous
+
+
+class DroppingRobot(ReportingRobot):
+    """A robot whose hand lets the object go on the way: the first place finds the hand
+    empty (`not_holding`), the object resting on `where` in the true world."""
+
+    def __init__(self, inner: SimulatedRobot, where: str):
+        super().__init__(inner, truth=True)
+        self.where, self.dropped = where, False
+
+    async def _perform(self, call: SkillCall) -> SkillResult:
+        truth = self.inner.truth
+        if call.skill is Skill.PLACE and not self.dropped and truth.holds(call.args["object"]):
+            self.dropped = True
+            truth.let_go(call.args["object"])
+            truth.move(call.args["object"], self.where, Relation.ONTOP_OF)
+        return await super()._perform(call)
+
+
+def test_a_release_with_an_empty_hand_corrects_the_belief_and_searches(ring):
+    # the belief held the box; the robot says its hand is empty: the box is lost, not held
+    robot = DroppingRobot(SimulatedRobot(ring), "bench")
+    episode = run(robot, ring, "ontop_of(box, desk)")
+    record = episode.extra["execute"]
+    assert robot.dropped
+    assert episode.status is Status.SUCCESS, record["stopped"]
+    assert episode.goal_reached
+    assert record["searches"] and record["searches"][0]["found"]

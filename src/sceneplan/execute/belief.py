@@ -193,6 +193,12 @@ class Belief:
                 before = self.where(target)
                 self._forget(target)
                 return [Update("missing", target, before, None)]
+        if result.reason is Reason.NOT_HOLDING and self.state.holds(target):
+            # the hand is empty where memory had the object in it: where it went is unknown
+            before = self.where(target)
+            self.state.let_go(target)
+            self._forget(target)
+            return [Update("missing", target, before, None)]
         if result.reason is Reason.CLOSED and target in self.graph:
             return self._set_states(call.args.get("asset", target), ["closed"], merge=True)
         return []
