@@ -44,7 +44,7 @@ def test_prompts_offer_the_actions_the_scene_affords_and_no_others():
 
 
 # The goal language DESIGN.md and docs/goals.md define, written out by hand: each
-# predicate's signature and a goal over the Office that uses it.
+# predicate's signature and a goal over the Office (with substances: WET_OFFICE) that uses it.
 GOAL_LANGUAGE = {
     "ontop_of(x, y)": "ontop_of(mug1, kitchen_bench)",
     "inside_of(x, y)": "inside_of(orange1, fridge)",
@@ -71,6 +71,23 @@ GOAL_LANGUAGE = {
 }
 
 
+def with_substances(graph, given: dict[str, str]):
+    """The graph with substance state words added (`{"fridge": "insource_water"}`): a goal
+    may want only a substance some node holds or gives, and the Office has none."""
+    data = to_dict(graph)
+    for node in data["nodes"]:
+        if node["id"] in given:
+            node["state"] = [*node.get("state", []), given[node["id"]]]
+    return from_dict(data, graph.name)
+
+
+# the Office with the substances GOAL_LANGUAGE's examples name
+WET_OFFICE = with_substances(
+    OFFICE,
+    {"fridge": "insource_water", "kitchen_bench": "covered_dust", "mug1": "contains_coffee"},
+)
+
+
 def as_pddl(text: str) -> str:
     """`inside_of(x, y)` as `(inside_of x y)`."""
     name, _, args = text.rstrip(")").partition("(")
@@ -84,8 +101,8 @@ def test_sclplan_goal_prompt_lists_the_goal_language_in_pddl_and_each_reads():
     for signature, goal in GOAL_LANGUAGE.items():
         pddl = as_pddl(signature).replace(" ", " ?").replace("(?", "(")
         assert f"- {pddl}: " in prompt
-        formula = read_goal(as_pddl(goal), OFFICE)  # what the prompt offers reads back
-        assert str(formula) == str(parse_goal(goal, OFFICE)), goal
+        formula = read_goal(as_pddl(goal), WET_OFFICE)  # what the prompt offers reads back
+        assert str(formula) == str(parse_goal(goal, WET_OFFICE)), goal
     example = re.search(r"^\(exists .*\)$", prompt, re.MULTILINE)
     assert example and read_goal(
         example.group(0).replace("cup", "mug").replace("cabinet2", "fridge"), OFFICE

@@ -106,3 +106,15 @@ def test_the_oracle_solves_substance_goals(goal):
     assert result.ok, result.status
     end = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
     assert end.ok and parse_goal(goal, graph).holds(end.final_state)
+
+
+def test_a_wanted_substance_the_scene_lacks_is_a_goal_error():
+    # a misspelt substance can never be had: a goal error (exit 2), not "no plan exists"
+    graph = substance_scene()
+    with pytest.raises(SceneplanError, match=r"unknown substance 'watr' \(did you mean water\?\)"):
+        parse_goal("filled(bucket, watr)", graph)
+    with pytest.raises(SceneplanError, match="unknown substance 'coffee'"):
+        parse_goal("open(fridge) or not not contains(bowl, coffee)", graph)
+    # not having it is always true (BEHAVIOR's "not saturated with water"): no error
+    parse_goal("not saturated(rag, coffee)", graph)
+    parse_goal("filled(bucket, coffee) implies open(fridge)", graph)

@@ -28,6 +28,7 @@ from sceneplan.world.domain import VOCABULARIES
 from sceneplan.world.predicates import PREDICATES, GoalPredicate, get_predicate
 from sceneplan.world.primitives import get_effect
 from sceneplan.world.state import WorldState
+from sceneplan.world.substances import substances_in
 
 MAX_NESTING = 64  # levels of 'not', brackets and quantifiers in a goal; packaged tasks need 9
 
@@ -440,6 +441,12 @@ def check_goal(
     for sub in walk(formula):
         if isinstance(sub, Atom) and sub.name not in PREDICATES and not new_words:
             _check_state_word(sub.name, graph, label)
+    for atom in _wanted(formula) if not new_words else ():
+        if atom.name in PREDICATES:
+            kinds = atom.predicate.arg_kinds or ()
+            for arg, kind in zip(atom.args, kinds, strict=False):
+                if kind == "substance":
+                    _check_substance(arg, graph, label)
     for node_id in sorted(formula.nodes()):
         if node_id not in graph:
             hint = graph.suggest(node_id)
@@ -459,6 +466,36 @@ def selectors(formula: Formula) -> tuple[str, ...]:
     if isinstance(formula, Paired):
         return (formula.selector1, formula.selector2)
     return ()
+
+
+def _wanted(formula: Formula, positive: bool = True) -> Iterator[Atom]:
+    """The atoms a formula needs to hold (under an even number of negations): one naming a
+    substance the scene lacks can never hold, while its negation always does."""
+    if isinstance(formula, Atom):
+        if positive:
+            yield formula
+    elif isinstance(formula, Not):
+        yield from _wanted(formula.body, not positive)
+    elif isinstance(formula, Implies):
+        yield from _wanted(formula.left, not positive)
+        yield from _wanted(formula.right, positive)
+    else:
+        for child in formula.children():
+            yield from _wanted(child, positive)
+
+
+def _check_substance(substance: str, graph: SceneGraph, label: str) -> None:
+    """A substance a goal wants must be one the scene has: no action makes a new one."""
+    known = substances_in(state_words(graph))
+    if substance in known:
+        return
+    close = difflib.get_close_matches(substance, known, n=3)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    listed = ", ".join(known) if known else "none"
+    raise GoalParseError(
+        f"{label}unknown substance '{substance}'{hint}: no node of this scene holds or "
+        f"gives it, and no action makes one; substances here: {listed}"
+    )
 
 
 def _check_state_word(word: str, graph: SceneGraph, label: str) -> None:

@@ -99,7 +99,8 @@ class GoalPredicate(ABC):
     name: ClassVar[str]
     params: ClassVar[tuple[str, ...]]
     doc: ClassVar[str]
-    # per argument: "node" (a node id or a bound variable) or "word" (a literal word)
+    # per argument: "node" (a node id or a bound variable), "word" (a literal word) or
+    # "substance" (a word naming a substance: water, coffee)
     arg_kinds: ClassVar[tuple[str, ...] | None] = None
     static: ClassVar[bool] = False
     placement: ClassVar[bool] = False
@@ -803,7 +804,7 @@ class StateWord(GoalPredicate):
 class _Substance(GoalPredicate):
     """x is in this relation to the substance (a state word of x)."""
 
-    params, arg_kinds, establishable = ("x", "substance"), ("node", "word"), True
+    params, arg_kinds, establishable = ("x", "substance"), ("node", "substance"), True
     relation: str
 
     def holds(self, state, x, substance):
