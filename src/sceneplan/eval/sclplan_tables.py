@@ -123,10 +123,7 @@ def _phase_tokens(metrics: dict[str, list[Row]]) -> str:
         for x in sorted(rows, key=lambda x: (x["model"], ORDER.index(_base(x["planner"]))))
     ]
     for p in published()["sclplan_table2"]["rows"]:
-        mean, std = p["tokens"]
-        body.append(
-            [f"[paper] {p['planner']}", p["model"], 10, "-", "-", "-", _spread(mean, std, 0)]
-        )
+        body.append(_paper_row(p, "-", "-", "-", _pair(p["tokens"], 0)))
     return (
         "## Tokens per task by phase (SCLPlan Table II's token column)\n\n"
         "Mean tokens per task of each phase's LLM calls: SCLPlan's goal (Phase 1), the "
@@ -134,6 +131,17 @@ def _phase_tokens(metrics: dict[str, list[Row]]) -> str:
         "to show; the paper gives only the total.\n\n"
         + table(["Planner", "Model", "n", "Goal", "ReAct", "Rooms", "All"], body)
     )
+
+
+def _pair(published: list[float], digits: int) -> str:
+    """A published (mean, standard deviation) pair as `_spread` writes it."""
+    mean, std = published
+    return _spread(mean, std, digits)
+
+
+def _paper_row(p: dict[str, Any], *cells: Any) -> list[Any]:
+    """A row of SCLPlan Table II as published (10 ALFWorld tasks), then `cells`."""
+    return [f"[paper] {p['planner']}", p["model"], 10, *cells]
 
 
 def _repeatability(metrics: dict[str, list[Row]]) -> str:
@@ -151,15 +159,13 @@ def _repeatability(metrics: dict[str, list[Row]]) -> str:
         return ""
     for p in published()["sclplan_table2"]["rows"]:
         body.append(
-            [
-                f"[paper] {p['planner']}",
-                p["model"],
-                10,
-                10,
-                _spread(p["success"][0], p["success"][1], 2),
-                _spread(p["tokens"][0], p["tokens"][1], 0),
-                _spread(p["env_steps"][0], p["env_steps"][1], 2),
-            ]
+            _paper_row(
+                p,
+                10,  # runs of each task
+                _pair(p["success"], 2),
+                _pair(p["tokens"], 0),
+                _pair(p["env_steps"], 2),
+            )
         )
     return (
         "## Repeatability across runs (SCLPlan Table II)\n\n"
