@@ -125,3 +125,29 @@ def test_the_library_names_a_thing_no_room_holds():
     reasons = why_no_plan(graph, parse_goal("ontop_of(cup, crate)", graph))
     assert reasons == ["crate is in no room: no room holds it, so nothing reaches it"]
     assert why_no_plan(graph, parse_goal("ontop_of(cup, table)", graph)) == []
+
+
+@pytest.fixture
+def fixed_task(tmp_path: Path, scene: Path) -> Path:
+    """A task whose goal holds a fixed thing: no planner can reach it."""
+    path = tmp_path / "tasks.yaml"
+    path.write_text(
+        f"- id: hold-radiator\n  suite: mine\n  family: simple_planning\n"
+        f"  environment: {scene}\n  instruction: Hold the radiator.\n  goal: held(radiator)\n"
+    )
+    return path
+
+
+def test_plan_with_the_oracle_says_why_there_is_no_plan(fixed_task: Path):
+    result = cli("plan", "-p", "oracle", "--tasks", fixed_task, "--task", "hold-radiator")
+    assert result.exit_code == 1, result.output
+    assert "no usable plan from the model" not in result.output  # the oracle has no model
+    assert "found no plan (unsolvable): radiator is fixed" in " ".join(result.output.split())
+
+
+def test_execute_says_why_nothing_was_sent_to_the_robot(fixed_task: Path):
+    result = cli("execute", "-p", "oracle", "--tasks", fixed_task, "--task", "hold-radiator")
+    assert result.exit_code == 1, result.output
+    text = " ".join(result.output.split())
+    assert "the planner's plan is not executable (the symbolic planner found no plan" in text
+    assert "radiator is fixed" in text

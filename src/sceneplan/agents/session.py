@@ -54,6 +54,7 @@ from sceneplan.planners.search import initial_view
 from sceneplan.runs import Setup
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Action, Cause, Simulator, WorldState, parse_goal, parse_plan
+from sceneplan.world.why import why_no_plan
 
 PLANNER = "mcp-agent"  # the planner name an agent's runs are stored and reported under
 MAX_FOUND = 50  # matches `find` returns; the rest are counted
@@ -238,7 +239,10 @@ class AgentSession:
         reached = result.ok and formula.holds(verification.final_state)
         reason = ""
         if result.status is SolveStatus.UNSOLVABLE:
-            reason = "no plan exists: the goal cannot be reached from this state"
+            why = why_no_plan(self.graph, formula, self.simulator.vocabulary)
+            reason = "no plan exists: " + (
+                "; ".join(why) if why else "the goal cannot be reached from this state"
+            )
         elif result.status is SolveStatus.TIMEOUT:
             reason = f"no plan found within {timeout:g} s; try a larger timeout"
         return Solution.model_validate(

@@ -181,7 +181,8 @@ def _report(episode: Episode) -> None:
             verdict = episode.sim_calls[-1].feedback if episode.sim_calls else "not verified"
             line("executable", ("no", "red"), f": {verdict}")
     elif episode.status is not Status.ERROR:
-        line("plan", ("none", "red"), ": no usable plan from the model")
+        why = episode.error or ("no usable plan from the model" if episode.llm_calls else "")
+        line("plan", ("none", "red"), f": {why or 'no plan'}")
     if episode.goal_reached is not None:
         line("goal", *goal_parts(episode))
     cost = f" · ${episode.cost_usd:.4f}" if episode.cost_usd else ""

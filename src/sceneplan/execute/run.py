@@ -139,9 +139,12 @@ async def run_plan(
     """Execute the plan of a planner's `episode` (made from `setup`) on `robot`, in `episode`:
     the executor's belief starts from `believed(setup)`, and it runs as `settings` say."""
     if not episode.executable:
+        verdict = episode.sim_calls[-1].feedback if episode.plan and episode.sim_calls else ""
+        why = verdict or episode.error or "it made none"
         episode.extra["execute"] = {
             **robot.describe(),
-            "skipped": "the planner's plan is not executable: nothing was sent to the robot",
+            "skipped": f"the planner's plan is not executable ({why}): nothing was sent to the "
+            "robot",
         }
         return episode
     replanner = make_replanner(

@@ -28,11 +28,12 @@ from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.observing import Observer, PartialOptions
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
 from sceneplan.planners.shared import action_doing
-from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, solve
+from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+from sceneplan.world.why import why_no_plan
 
 LOOKS_PER_ASSET = 3  # a noisy perception may miss an object: look again, up to this often
 RESOLVES = 5  # looks and re-solves after the world refused a step (as SayPlan's replans)
@@ -78,7 +79,14 @@ class Oracle(Planner):
         episode.extra["observed"] = [n.id for n in run.graph if n.kind in seen]
         episode.extra["symbolic"] = result.to_dict() | {"plan": None}
         if not result.ok:
-            episode.error = f"the symbolic planner found no plan ({result.status.value})"
+            why = []
+            if result.status is SolveStatus.UNSOLVABLE and task.goal:  # what the scene says
+                why = why_no_plan(
+                    run.graph, parse_goal(task.goal, run.graph), run.simulator.vocabulary
+                )
+            episode.error = f"the symbolic planner found no plan ({result.status.value})" + (
+                ": " + "; ".join(why) if why else ""
+            )
             return
         plan = [str(a) for a in result.plan]
         episode.plan = episode.full_plan = plan
