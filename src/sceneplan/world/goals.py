@@ -438,15 +438,21 @@ def check_goal(
     state words are not checked.
     """
     label = f"goal {text!r}: " if text else "goal: "
-    for sub in walk(formula):
-        if isinstance(sub, Atom) and sub.name not in PREDICATES and not new_words:
-            _check_state_word(sub.name, graph, label)
-    for atom in _wanted(formula) if not new_words else ():
-        if atom.name in PREDICATES:
-            kinds = atom.predicate.arg_kinds or ()
-            for arg, kind in zip(atom.args, kinds, strict=False):
-                if kind == "substance":
-                    _check_substance(arg, graph, label)
+    if not new_words:
+        words = [s.name for s in walk(formula) if isinstance(s, Atom) and s.name not in PREDICATES]
+        substances = [
+            arg
+            for atom in _wanted(formula)
+            if atom.name in PREDICATES
+            for arg, kind in zip(atom.args, atom.predicate.arg_kinds or (), strict=False)
+            if kind == "substance"
+        ]
+        if words or substances:  # the scene's words are worked out once, and only if asked
+            known = state_words(graph)
+            for word in words:
+                _check_state_word(word, known, label)
+            for substance in substances:
+                _check_substance(substance, substances_in(known), label)
     for node_id in sorted(formula.nodes()):
         if node_id not in graph:
             hint = graph.suggest(node_id)
@@ -484,9 +490,8 @@ def _wanted(formula: Formula, positive: bool = True) -> Iterator[Atom]:
             yield from _wanted(child, positive)
 
 
-def _check_substance(substance: str, graph: SceneGraph, label: str) -> None:
-    """A substance a goal wants must be one the scene has: no action makes a new one."""
-    known = substances_in(state_words(graph))
+def _check_substance(substance: str, known: list[str], label: str) -> None:
+    """A substance a goal wants must be one the scene has (`known`): no action makes one."""
     if substance in known:
         return
     close = difflib.get_close_matches(substance, known, n=3)
@@ -498,8 +503,7 @@ def _check_substance(substance: str, graph: SceneGraph, label: str) -> None:
     )
 
 
-def _check_state_word(word: str, graph: SceneGraph, label: str) -> None:
-    known = state_words(graph)
+def _check_state_word(word: str, known: set[str], label: str) -> None:
     if word in known:
         return
     words = sorted(known)
