@@ -354,10 +354,10 @@ def landed(feature: Feature) -> bool:
 
 def _probe(kind: str, arg: str) -> bool:
     from sceneplan.importers.capabilities import achievable, can_place, has_predicate
-    from sceneplan.world.domain import get_vocabulary
+    from sceneplan.world import SAYPLAN
 
     if kind == "action":
-        return arg in get_vocabulary("sayplan")
+        return arg in SAYPLAN.actions
     if kind == "word":
         return achievable(arg)
     if kind == "predicate":
@@ -380,11 +380,10 @@ def _probe(kind: str, arg: str) -> bool:
 
         return hasattr(importlib.import_module("sceneplan.importers.behavior.convert"), arg)
     if kind == "hands":
+        from sceneplan.world import LOOKPLANGRAPH
         from sceneplan.world.simulator import Simulator
 
-        run = Simulator(_probe_graph(), "lookplangraph").verify_plan(
-            ["pick_up(cup)", "pick_up(mug)"]
-        )
+        run = Simulator(_probe_graph(), LOOKPLANGRAPH).verify_plan(["pick_up(cup)", "pick_up(mug)"])
         return run.ok
     raise ValueError(f"unknown probe {kind}")
 

@@ -50,6 +50,7 @@ from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.task import Task
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATASETS = REPO_ROOT / "src" / "sceneplan" / "datasets"
@@ -60,7 +61,7 @@ TASK_FILES = {
     "behavior-1k": DATASETS / "tasks" / "behavior_1k.yaml",
 }
 ALL = "behavior-1k"  # the suite of every activity solved
-VOCABULARY = "lookplangraph"
+VOCABULARY = LOOKPLANGRAPH
 TIMEOUT = 30.0  # the oracle's seconds per task (--timeout)
 HARD_TIMEOUT = 300.0  # a solve that runs past this despite its timeout is killed
 

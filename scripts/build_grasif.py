@@ -50,6 +50,7 @@ from sceneplan.world.goals import parse_goal
 from sceneplan.world.setup import with_facts
 from sceneplan.world.simulator import Simulator, Verification
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TASKS_DIR = REPO_ROOT / "src" / "sceneplan" / "datasets" / "tasks"
@@ -58,7 +59,7 @@ GRASIF_YAML = TASKS_DIR / "office_grasif.yaml"
 DYNAMIC_YAML = TASKS_DIR / "office_dynamic.yaml"
 COMMAND = "python scripts/build_grasif.py"
 
-VOCABULARY = "lookplangraph"
+VOCABULARY = LOOKPLANGRAPH
 SEED = 13  # the LookPlanGraph issue; with the task id, it seeds each variant's draws
 TIMEOUT = 120.0  # seconds per solve; every Office task takes well under one
 MAX_DRAWS = 200

@@ -26,6 +26,7 @@ from sceneplan.symbolic.pddl import export_pddl, plan_pddl, state_facts
 from sceneplan.symbolic.pddl.write import expression as pddl_text
 from sceneplan.world import Action, Simulator
 from sceneplan.world.substances import split_word
+from sceneplan.world.vocabularies import get_vocabulary
 
 ups.get_environment().credits_stream = None
 WORDS = (
@@ -61,9 +62,9 @@ class Judge:
     def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan", lenient: bool = False):
         """`lenient`: node ids may be type names (see `lenient_names`)."""
         self.graph = graph
-        self.vocabulary = vocabulary
+        self.vocabulary = get_vocabulary(vocabulary)
         self.names = lenient_names if lenient else nullcontext
-        self.sim = Simulator(graph, vocabulary)
+        self.sim = Simulator(graph, self.vocabulary)
         self.used: set[str] = set()  # actions judged, by name
 
     @cached_property

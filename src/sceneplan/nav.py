@@ -22,34 +22,23 @@ every pair of places of the packaged environments and of generated buildings).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cached_property
 from heapq import heappop, heappush
 from itertools import count, pairwise
 
 from sceneplan.errors import UnreachableError
-from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_plan
-from sceneplan.world.domain import ActionSchema
 from sceneplan.world.simulator import PlanLike, Simulator
-
-
-def pose_moves(schemas: Mapping[str, ActionSchema]) -> frozenset[str]:
-    """The actions of a vocabulary that the path planner expands: those that go to one
-    place that may be a pose (SayPlan's goto; none in a room-level vocabulary, whose
-    go_to takes rooms only)."""
-    return frozenset(
-        name
-        for name, schema in schemas.items()
-        if len(schema.params) == 1 and NodeKind.POSE in schema.params[0].kinds
-    )
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 
 class Navigator:
     """Dijkstra shortest paths between rooms and poses of one scene graph; the plans it
     expands are in `vocabulary` (SayPlan's by default)."""
 
-    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+    def __init__(self, graph: SceneGraph, vocabulary: Vocabulary = SAYPLAN):
         self.graph = graph
         self.vocabulary = vocabulary
 
@@ -60,8 +49,8 @@ class Navigator:
 
     @cached_property
     def moves(self) -> frozenset[str]:
-        """The actions this navigator expands through the poses (`pose_moves`)."""
-        return pose_moves(self.simulator.schemas)
+        """The actions this navigator expands through the poses (`Vocabulary.pose_moves`)."""
+        return self.simulator.vocabulary.pose_moves
 
     def shortest_path(self, source: str, target: str) -> list[str]:
         """The places from `source` to `target`, both included."""

@@ -9,6 +9,7 @@ from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task, load_suite
 from sceneplan.planners import Status
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import ALFWORLD
 
 # One task of each ALFWorld type (clean tasks fall back to the full scope: a few seconds).
 SAMPLE = ["alfworld-pick-01", "alfworld-look-01", "alfworld-clean-01", "alfworld-heat-01"]
@@ -48,7 +49,7 @@ def test_a_world_is_one_room_of_receptacles_named_as_alfworld_names_them():
 
 
 def test_put_respects_the_cancontain_table_and_open_receptacles():
-    sim = Simulator(load_environment("alfworld-look-01"), "alfworld")
+    sim = Simulator(load_environment("alfworld-look-01"), ALFWORLD)
     state = sim.run("go_to(bed_1) > take(cellphone_1, bed_1) > go_to(safe_1)")
     assert sim.check(state, "put(cellphone_1, safe_1)").cause == "alfworld_receptacle_closed"
     assert sim.check(sim.run("open(safe_1)", state), "put(cellphone_1, safe_1)") is None
@@ -65,5 +66,5 @@ def test_the_oracle_solves_every_task_type_and_its_plan_runs(task_id):
     assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
     assert episode.executable and episode.goal_reached
     graph = load_environment(task_id)
-    verification = Simulator(graph, "alfworld").verify_plan(episode.plan)
+    verification = Simulator(graph, ALFWORLD).verify_plan(episode.plan)
     assert verification.ok and episode.plan[0].startswith("go_to(")

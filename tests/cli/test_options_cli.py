@@ -104,3 +104,29 @@ def test_planners_as_json():
         *("max_steps", "path_planner", "graph_budget", "planner", "pv_timeout", "timeout", "loop")
     }
     assert listed["oracle"]["needs_llm"] is False and listed["sayplan"]["source"] == "built-in"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["plan", "-p", "sayplan_lite", "-o", "actions=sayplan", "-t", "planning-simple-02"],
+        [
+            *("eval", "-s", "office-planning", "-t", "planning-simple-02"),
+            *("-p", "sayplan_lite[actions=sayplan]", "--out", "{out}"),
+        ],
+    ],
+)
+def test_an_option_value_the_planner_cannot_use_is_refused_with_its_name(command, tmp_path):
+    """SayPlan Lite plans with the room-level actions only: `actions=sayplan` is refused
+    (it was accepted and ignored), naming the planner and the one value it takes; eval
+    refuses it before it makes its store."""
+    args = [a.format(out=tmp_path / "r.db") for a in command]
+    result = runner.invoke(app, [*args, "--llm", "ollama:x"], catch_exceptions=False)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines() == [
+        "error: planner 'sayplan_lite': option 'actions' should be 'lookplangraph' (got "
+        "'sayplan'); options of sayplan_lite: collapse, collapse_budget, max_search_turns, "
+        "dialogue, max_replans, perception, memory, observe, actions (`sceneplan planners` "
+        "describes them)"
+    ]
+    assert not (tmp_path / "r.db").exists()

@@ -15,6 +15,7 @@ from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.planners.outcome import RELAXED, finish_episode
+from sceneplan.world import SAYPLAN
 
 # SayPlan Lite's vocabulary: the mug is picked up from the wardrobe without opening it
 LITE_NOT_OPENED = [
@@ -71,11 +72,11 @@ def test_correctness_starts_from_the_tasks_initial_facts():
     graph = runs.resolve(task).graph  # the agent holds the wrapper
     episode = Episode("p", "m", "office", task.instruction, task_id=task.id, goal=task.goal)
     episode.plan = [s for s in task.reference_plan if not s.startswith("pickup")]
-    finish_episode(episode, task, graph, None, "sayplan")
+    finish_episode(episode, task, graph, None, SAYPLAN)
     assert episode.correct is True
     episode.correct = None
     finish_episode(
-        episode, task, load_environment("office"), None, "sayplan"
+        episode, task, load_environment("office"), None, SAYPLAN
     )  # nothing held at the start
     assert episode.correct is False
 
@@ -84,6 +85,6 @@ def test_an_episode_without_a_plan_is_not_correct():
     task = get_task("planning-simple-02")
     episode = Episode("p", "m", "office", task.instruction, task_id=task.id, goal=task.goal)
     episode.status, episode.error = Status.ERROR, "server down"
-    finish_episode(episode, task, load_environment("office"), None, "sayplan")
+    finish_episode(episode, task, load_environment("office"), None, SAYPLAN)
     assert episode.correct is False and episode.status is Status.ERROR
     assert episode.error == "server down"

@@ -18,6 +18,7 @@ from sceneplan.eval.runner import evaluate, load_tasks
 from sceneplan.eval.store import Record, Store
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.planners.outcome import finish_episode
+from sceneplan.world import SAYPLAN
 
 NOTHING_MATCHES = ["home-simple-01", "office-complex-12", "home-complex-15"]
 
@@ -62,7 +63,7 @@ def judged(task_id: str, answer: list[str], explored: list[str] | None = None) -
     episode = Episode("p", "m", task.environment, task.instruction, task_id=task.id)
     episode.answer = answer
     episode.explored = list(task.answer_rooms) if explored is None else explored
-    finish_episode(episode, task, load_environment(task.environment), None, "sayplan")
+    finish_episode(episode, task, load_environment(task.environment), None, SAYPLAN)
     return episode
 
 

@@ -26,6 +26,7 @@ from sceneplan.planners.episode import Episode, Status
 from sceneplan.runs import resolve
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.goals import parse_goal
+from sceneplan.world.vocabularies import get_vocabulary
 
 
 def with_bin(ring: SceneGraph, box_in_bin: bool = False) -> SceneGraph:
@@ -45,9 +46,10 @@ def with_bin(ring: SceneGraph, box_in_bin: bool = False) -> SceneGraph:
 
 def run(robot, graph: SceneGraph, goal: str, vocabulary: str = "sayplan", **kw) -> Episode:
     """The solver's plan for `goal` on the map `graph`, executed on `robot`."""
-    plan = solve(PlanningProblem(graph, goal, vocabulary=vocabulary)).plan
+    actions = get_vocabulary(vocabulary)
+    plan = solve(PlanningProblem(graph, goal, vocabulary=actions)).plan
     replanner = SymbolicReplanner(goal)
-    run = Executor(robot, graph, goal=goal, replanner=replanner, vocabulary=vocabulary, **kw)
+    run = Executor(robot, graph, goal=goal, replanner=replanner, vocabulary=actions, **kw)
     episode = Episode(planner="oracle", model="none", environment=graph.name, instruction=goal)
     return asyncio.run(run.run(plan, episode))
 

@@ -22,7 +22,7 @@ from sceneplan.graph.model import Relation
 from sceneplan.planners.episode import Episode
 from sceneplan.world import Simulator
 from sceneplan.world.actions import parse_action
-from sceneplan.world.domain import get_vocabulary
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import kitchen, kitchen_dict, node
 
 CALL = SkillCall(Skill.PICK, {"object": "orange1"})
@@ -112,11 +112,11 @@ def test_a_put_that_names_no_object_needs_exactly_one_held():
     ]
     graph = from_dict(data, "hands")
     state = Simulator(graph).initial_state()
-    one_handed = Simulator(graph, "lookplangraph")
-    one_handed.schemas = get_vocabulary("lookplangraph")  # put_on(a): "the held object"
+    one_handed = Simulator(graph, LOOKPLANGRAPH)
+    one_handed.schemas = LOOKPLANGRAPH.actions  # put_on(a): "the held object"
     with pytest.raises(UnsupportedError, match=r"the robot holds a1 and a2, not one object"):
         one_handed.skill(state, parse_action("put_on(desk)"))
-    call = skill_for(parse_action("put_on(a2, desk)"), state, "lookplangraph")
+    call = skill_for(parse_action("put_on(a2, desk)"), state, LOOKPLANGRAPH)
     assert call.args == {"object": "a2", "asset": "desk", "relation": "on"}
     state.let_go("a1")
     assert one_handed.skill(state, parse_action("put_on(desk)")).args[0] == ("object", "a2")
@@ -207,13 +207,13 @@ def test_every_robot_action_round_trips_through_its_skill(vocabulary):
     """Each action goes to its skill (the schema's robot face), the simulated robot runs
     the skill as an action of its own world, and both worlds end alike."""
     graph = _with_basket(two_handed=vocabulary.endswith("two_hands"))
-    simulator = Simulator(graph, vocabulary)
-    assert simulator.vocabulary == vocabulary
+    simulator = Simulator(graph, get_vocabulary(vocabulary))
+    assert simulator.vocabulary.name == vocabulary
     plan = [parse_action(text) for text in ROUND_TRIPS[vocabulary]]
     expected = simulator.verify_plan(plan)
     assert expected.ok, expected.feedback
     robot = SimulatedRobot(graph)
-    executor = Executor(robot, graph, vocabulary=vocabulary, closed_loop=False)
+    executor = Executor(robot, graph, vocabulary=simulator.vocabulary, closed_loop=False)
     episode = asyncio.run(
         executor.run(
             plan,
@@ -233,7 +233,7 @@ def test_every_robot_action_round_trips_through_its_skill(vocabulary):
         ):
             carried.add(schema.name)
     assert used == carried
-    assert skill_for(parse_action("done()"), robot.truth, vocabulary) is None
+    assert skill_for(parse_action("done()"), robot.truth, simulator.vocabulary) is None
 
 
 def test_release_into_a_lidless_container_agrees_with_the_simulator():

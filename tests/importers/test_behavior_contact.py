@@ -14,6 +14,7 @@ from sceneplan.importers.behavior.taxonomy import DictTaxonomy
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import get_vocabulary
 
 DATA = Path(__file__).parent / "data"
 
@@ -38,10 +39,11 @@ def problem(tmp_path: Path, objects: str, init: str, goal: str):
 def solved(imported, vocabulary: str = "lookplangraph") -> list[str]:
     """The oracle's plan for the imported task, checked in the simulator."""
     (task,) = imported.tasks
-    result = solve(PlanningProblem(imported.graph, task.goal, vocabulary=vocabulary), 20)
+    actions = get_vocabulary(vocabulary)
+    result = solve(PlanningProblem(imported.graph, task.goal, vocabulary=actions), 20)
     assert result.ok, result.status
     plan = [str(a) for a in result.plan]
-    run = Simulator(imported.graph, vocabulary).verify_plan(plan)
+    run = Simulator(imported.graph, actions).verify_plan(plan)
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
     return plan
 

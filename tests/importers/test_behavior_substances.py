@@ -12,6 +12,7 @@ from sceneplan.importers.behavior import convert, read_problem
 from sceneplan.importers.behavior.taxonomy import DictTaxonomy
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 DATA = Path(__file__).parent / "data"
 THING = ["rigidBody"]
@@ -56,10 +57,10 @@ def test_substances_are_state_words_and_affordances(taxonomy):
 def test_the_oracle_solves_the_converted_task(taxonomy):
     imported = convert(read_problem(DATA / "water_chores.bddl"), taxonomy)
     (task,) = imported.tasks
-    result = solve(PlanningProblem(imported.graph, task.goal, vocabulary="lookplangraph"), 120)
+    result = solve(PlanningProblem(imported.graph, task.goal, vocabulary=LOOKPLANGRAPH), 120)
     assert result.ok, result.status
     assert {"fill", "soak", "pour", "wipe_with", "turn_on"} <= {a.name for a in result.plan}
-    run = Simulator(imported.graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    run = Simulator(imported.graph, LOOKPLANGRAPH).verify_plan([str(a) for a in result.plan])
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
 
 

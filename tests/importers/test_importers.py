@@ -22,6 +22,7 @@ from sceneplan.importers.behavior.taxonomy import DictTaxonomy
 from sceneplan.importers.virtualhome import convert_task, read_graph
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, SAYPLAN
 
 DATA = Path(__file__).parent / "data"
 KLICKITAT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "klickitat"
@@ -97,9 +98,9 @@ def test_behavior_task_goal_instruction_and_oracle(taxonomy):
         assert name in task.instruction
     from sceneplan.symbolic.solver import PlanningProblem, solve
 
-    result = solve(PlanningProblem(imported.graph, task.goal, vocabulary="lookplangraph"), 30)
+    result = solve(PlanningProblem(imported.graph, task.goal, vocabulary=LOOKPLANGRAPH), 30)
     assert result.ok
-    run = Simulator(imported.graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    run = Simulator(imported.graph, LOOKPLANGRAPH).verify_plan([str(a) for a in result.plan])
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
 
 
@@ -114,9 +115,9 @@ def test_behavior_dust_is_the_state_dirty_and_wiping_cleans_it(taxonomy):
     assert "clean the dust off shelf 1" in task.instruction
     from sceneplan.symbolic.solver import PlanningProblem, solve
 
-    result = solve(PlanningProblem(graph, task.goal, vocabulary="lookplangraph"), 30)
+    result = solve(PlanningProblem(graph, task.goal, vocabulary=LOOKPLANGRAPH), 30)
     assert result.ok and {a.name for a in result.plan} >= {"wipe", "put_on"}
-    run = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    run = Simulator(graph, LOOKPLANGRAPH).verify_plan([str(a) for a in result.plan])
     assert run.ok and parse_goal(task.goal, graph).holds(run.final_state)
 
 
@@ -134,7 +135,7 @@ def test_behavior_cloth_folds_and_unfolds(taxonomy):
     )
     from sceneplan.symbolic.solver import PlanningProblem, solve
 
-    for vocabulary in ("lookplangraph", "sayplan"):
+    for vocabulary in (LOOKPLANGRAPH, SAYPLAN):
         result = solve(PlanningProblem(graph, task.goal, vocabulary=vocabulary), 30)
         assert result.ok and {a.name for a in result.plan} >= {"fold", "unfold"}
         run = Simulator(graph, vocabulary).verify_plan([str(a) for a in result.plan])
@@ -156,8 +157,8 @@ def test_behavior_cloth_overlaid_or_draped_rests_on_what_it_covers(taxonomy):
     assert "take towel 1 off chair 1" in task.instruction
     from sceneplan.symbolic.solver import PlanningProblem, solve
 
-    result = solve(PlanningProblem(graph, task.goal, vocabulary="lookplangraph"), 30)
-    run = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    result = solve(PlanningProblem(graph, task.goal, vocabulary=LOOKPLANGRAPH), 30)
+    run = Simulator(graph, LOOKPLANGRAPH).verify_plan([str(a) for a in result.plan])
     assert result.ok and run.ok and parse_goal(task.goal, graph).holds(run.final_state)
 
 

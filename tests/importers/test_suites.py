@@ -17,6 +17,7 @@ from sceneplan.datasets.tasks import list_suites, load_suite
 from sceneplan.graph import NodeKind
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 SUITES = [s for s in ("behavior-grasif", "virtualhome-grasif") if s in list_suites()]
 
@@ -38,10 +39,10 @@ def test_every_task_has_its_bundled_world(suite):
 def test_reference_plans_reach_their_goals(suite):
     for task in sample(suite):
         graph = load_environment(task.environment)
-        run = Simulator(graph, "lookplangraph").verify_plan(task.reference_plan)
+        run = Simulator(graph, LOOKPLANGRAPH).verify_plan(task.reference_plan)
         assert run.ok, (task.id, run.feedback)
         goal = parse_goal(task.goal, graph)
-        start = Simulator(graph, "lookplangraph").initial_state()
+        start = Simulator(graph, LOOKPLANGRAPH).initial_state()
         assert goal.holds(run.final_state) and not goal.holds(start), task.id
 
 

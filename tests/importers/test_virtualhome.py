@@ -17,9 +17,9 @@ import pytest
 from sceneplan.errors import UnsupportedError
 from sceneplan.importers.virtualhome import convert_task
 from sceneplan.importers.virtualhome.task import PUT, SIMPLE, WASHES, verbs
-from sceneplan.world.domain import TWO_HANDED, forget_action, get_vocabulary, register_action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, forget_action, register_action
 
 DATA = Path(__file__).parent / "data"
 ADDED = [
@@ -116,7 +116,7 @@ def test_character_on_a_couch_lying_plugged_tv_and_the_program():
         "lie(couch_30)",
         "done()",
     ]
-    run = Simulator(imported.graph, "lookplangraph").verify_plan(task.reference_plan)
+    run = Simulator(imported.graph, LOOKPLANGRAPH).verify_plan(task.reference_plan)
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
 
 
@@ -157,7 +157,7 @@ def test_close_is_nextto_between_objects_only():
     (task,) = imported.tasks
     assert task.goal == "nextto(cup_24, book_22)"
     plan = ["go_to(kitchen)", "pick_up(cup_24)", "go_to(bedroom)", "put_on(floor_bedroom)"]
-    run = Simulator(imported.graph, "lookplangraph").verify_plan(plan)
+    run = Simulator(imported.graph, LOOKPLANGRAPH).verify_plan(plan)
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
     together = convert([edge(24, "CLOSE", 20)])  # cup and mug both on the kitchen table
     assert together.extra["gaps"] == ["goal holds at the start"]
@@ -227,14 +227,14 @@ def test_a_guess_never_puts_an_object_where_the_goal_wants_it():
         "put_on(kitchen_table_10)",
         "done()",
     ]
-    run = Simulator(imported.graph, "lookplangraph").verify_plan(task.reference_plan)
+    run = Simulator(imported.graph, LOOKPLANGRAPH).verify_plan(task.reference_plan)
     assert run.ok and parse_goal(task.goal, imported.graph).holds(run.final_state)
 
 
 def test_every_verb_the_translator_handles_is_one_action_of_both_vocabularies():
     # the translator writes what the actions declare (ActionSchema.virtualhome); each verb
     # it handles must be declared, by an action taking the arguments the step gives it
-    one, two = verbs("lookplangraph"), verbs(TWO_HANDED["lookplangraph"])
+    one, two = verbs(LOOKPLANGRAPH), verbs(LOOKPLANGRAPH.two_hands)
     for table in (one, two):
         assert {"WALK", "RUN", "STANDUP", *SIMPLE, *WASHES, *PUT} <= set(table)
         assert all(len(table[verb].params) == 1 for verb in (*SIMPLE, "WALK", "RUN"))
@@ -245,14 +245,14 @@ def test_every_verb_the_translator_handles_is_one_action_of_both_vocabularies():
 
 
 def test_a_verb_two_actions_declare_is_refused():
-    grab = replace(get_vocabulary("lookplangraph")["pick_up"], name="grab_it")
+    grab = replace(LOOKPLANGRAPH.actions["pick_up"], name="grab_it")
     register_action("lookplangraph", grab)
     try:
         with pytest.raises(UnsupportedError, match=r"pick_up and grab_it both declare .* GRAB"):
-            verbs("lookplangraph")
+            verbs(LOOKPLANGRAPH)
     finally:
         forget_action("lookplangraph", "grab_it")
-    assert verbs("lookplangraph")["GRAB"].name == "pick_up"
+    assert verbs(LOOKPLANGRAPH)["GRAB"].name == "pick_up"
 
 
 def test_a_step_on_a_thing_without_what_its_action_needs_does_not_translate():

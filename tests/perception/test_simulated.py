@@ -12,6 +12,7 @@ from sceneplan.perception.accuracy import PAPER, augmentation_accuracy, default_
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import PartialWorld, visible
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 ON, IN = Relation.ONTOP_OF, Relation.INSIDE_OF
 
@@ -72,7 +73,7 @@ def test_a_look_follows_objects_that_moved(shelf):
 
 
 def test_observations_go_into_memory_through_the_partial_world(shelf):
-    world = PartialWorld(WorldState(shelf), Memory.static(shelf), "lookplangraph")
+    world = PartialWorld(WorldState(shelf), Memory.static(shelf), LOOKPLANGRAPH)
     seen = look(SimulatedPerception(), shelf, "bench", memory=world.memory, truth=world.truth)
     change = world.look("bench", ON, seen)
     assert change.added == ["bowl", "box", "mug", "apple", "card"]

@@ -16,6 +16,7 @@ from sceneplan.perception.vlm import SYSTEM, CameraImage, VLMPerception
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import PartialWorld
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 ON, IN = Relation.ONTOP_OF, Relation.INSIDE_OF
 PNG = b"\x89PNG\r\n\x1a\n" + b"camera-frame" * 8
@@ -160,7 +161,7 @@ def test_anthropic_protocol_sends_a_base64_image_block(scripted_llm, coffee):
 
 def test_the_world_associates_what_the_vlm_saw_with_true_nodes(scripted_llm, coffee):
     truth, memory = coffee
-    world = PartialWorld(truth, memory, "lookplangraph")
+    world = PartialWorld(truth, memory, LOOKPLANGRAPH)
     seen = _observe(scripted_llm, coffee)
     change = world.look("wardrobe1", IN, seen)
     assert change.added == ["mug1", "teaspoon1", "sock1", "box1"]

@@ -9,6 +9,7 @@ from sceneplan.runs import resolve
 from sceneplan.world import alfworld_text
 from sceneplan.world.actions import parse_action
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import ALFWORLD
 
 HEAT_01 = [
     (
@@ -58,7 +59,7 @@ LOOK_01 = [
     ("task_id", "steps"), [("alfworld-heat-01", HEAT_01), ("alfworld-look-01", LOOK_01)]
 )
 def test_each_kind_of_action_says_alfworlds_sentence(task_id, steps):
-    simulator = Simulator(resolve(get_task(task_id)).graph, "alfworld")
+    simulator = Simulator(resolve(get_task(task_id)).graph, ALFWORLD)
     state = simulator.initial_state()
     for step, sentence in steps:
         action = parse_action(step)

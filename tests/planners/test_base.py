@@ -22,7 +22,7 @@ from sceneplan.planners import (
 )
 from sceneplan.planners.observing import PartialOptions
 from sceneplan.planners.outcome import classify
-from sceneplan.world import Cause
+from sceneplan.world import LOOKPLANGRAPH, Cause
 from sceneplan.world.task import Task
 
 FIXED = (
@@ -211,7 +211,7 @@ def test_observe_partial_picks_the_planners_algorithm_on_memory_under_the_same_n
     assert type(partial).__name__ == on_memory and isinstance(partial, type(full))
     assert partial.name == full.name == name
     assert type(full).__name__ != on_memory
-    assert partial.actions == "lookplangraph"  # the vocabulary that looks
+    assert partial.actions is LOOKPLANGRAPH  # the vocabulary that looks
     direct = planner_class(name)({"observe": "partial"})  # as the CLI builds it
     assert type(direct) is type(partial)
 

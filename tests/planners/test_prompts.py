@@ -9,12 +9,13 @@ from sceneplan.planners.sclplan import categories_text, predicates_text
 from sceneplan.planners.shared import actions_text
 from sceneplan.symbolic.goal_reader import read_goal
 from sceneplan.world import Simulator, parse_goal, parse_plan
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 OFFICE = load_environment("office")
 
 
 def test_sayplan_lite_plan_prompt_uses_only_its_simulators_actions():
-    simulator = Simulator(OFFICE, "lookplangraph")
+    simulator = Simulator(OFFICE, LOOKPLANGRAPH)
     prompt = render("sayplan_lite_plan.md", actions=actions_text(simulator))
     examples = re.findall(r'"plan": \[(.*?)\]', prompt.split("## Example", 1)[1])
     assert examples

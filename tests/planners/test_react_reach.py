@@ -12,7 +12,7 @@ from sceneplan.planners import Status, get_planner
 from sceneplan.planners.react_loop import step_cap
 from sceneplan.planners.shared import MAX_STEPS
 from sceneplan.symbolic.solver import PlanningProblem, solve
-from sceneplan.world import Action
+from sceneplan.world import SAYPLAN, Action
 
 TASKS = {t.id: t for t in load_suite("office-planning")}
 
@@ -39,7 +39,7 @@ def oracle_plan(task_id: str) -> list[Action]:
 def test_the_step_cap_is_twice_the_longest_oracle_plan():
     longest = max(len(oracle_plan(t)) + 1 for t in TASKS)  # + done()
     assert 2 * (longest - 1) <= MAX_STEPS, longest
-    assert step_cap(get_planner("react").options, "sayplan") == MAX_STEPS
+    assert step_cap(get_planner("react").options, SAYPLAN) == MAX_STEPS
 
 
 @pytest.mark.parametrize("task_id", sorted(TASKS))

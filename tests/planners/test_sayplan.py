@@ -25,7 +25,7 @@ from sceneplan.planners import Episode, ErrorType, Status, get_planner
 from sceneplan.planners.dialogue import GRAPH_MOVED
 from sceneplan.planners.episode import SimCall
 from sceneplan.planners.search import LAST_TURN
-from sceneplan.world import Simulator
+from sceneplan.world import LOOKPLANGRAPH, Simulator
 from sceneplan.world.actions import parse_action
 from scenes import kitchen_dict, node
 
@@ -413,7 +413,7 @@ def test_the_papers_sayplan_star_rows_name_that_setup():
     specs = {r["planner"] for r in rows if r["method"] == "SayPlan*"}
     assert specs == {"sayplan[actions=lookplangraph]"}
     name, options = parse_spec(specs.pop())
-    assert get_planner(name, options).actions == "lookplangraph"
+    assert get_planner(name, options).actions is LOOKPLANGRAPH
 
 
 def task_rooms(task) -> list[str]:

@@ -22,9 +22,10 @@ from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, _scopes, _wo
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.goal_forms import ground
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 from scenes import node
 
-VOCABULARY = "lookplangraph"
+VOCABULARY = LOOKPLANGRAPH
 RECEPTACLE = ["pickup", "receptacle", "release"]
 
 

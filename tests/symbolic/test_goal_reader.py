@@ -8,6 +8,7 @@ from sceneplan.errors import GoalParseError
 from sceneplan.symbolic.goal_reader import looks_like_pddl, pddl_to_goal, read_goal
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator
+from sceneplan.world.vocabularies import ALFWORLD
 
 
 @pytest.mark.parametrize(
@@ -42,9 +43,9 @@ def test_an_alfworld_pddl_goal_means_the_task_goal():
         "(receptacleType ?r CabinetType) (isClean ?o) (inReceptacle ?o ?r)))"
     )
     goal = read_goal(pddl, graph)
-    plan = solve(PlanningProblem(graph, task.goal, vocabulary="alfworld")).plan
-    final = Simulator(graph, "alfworld").verify_plan(plan).final_state
-    assert goal.holds(final) and not goal.holds(Simulator(graph, "alfworld").initial_state())
+    plan = solve(PlanningProblem(graph, task.goal, vocabulary=ALFWORLD)).plan
+    final = Simulator(graph, ALFWORLD).verify_plan(plan).final_state
+    assert goal.holds(final) and not goal.holds(Simulator(graph, ALFWORLD).initial_state())
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ def test_an_object_has_its_current_chain_and_one_per_release_spot():
 
 def test_pickup_in_a_closed_fridge_needs_access_and_the_fridge_open():
     g = grounder()
-    variants = g.ground_schema(SAYPLAN["pickup"], ("soup",))
+    variants = g.ground_schema(SAYPLAN.actions["pickup"], ("soup",))
     table = g.facts
     current = [
         v
@@ -60,7 +60,7 @@ def test_pickup_in_a_closed_fridge_needs_access_and_the_fridge_open():
 
 def test_a_goto_variant_per_linked_place_moves_the_agent_and_forgets_access():
     g = grounder()
-    variants = g.ground_schema(SAYPLAN["goto"], ("pose1",))
+    variants = g.ground_schema(SAYPLAN.actions["goto"], ("pose1",))
     table = g.facts
     sources = {table.facts[i] for v in variants for i in v.pre}
     assert sources == {("at", "office"), ("at", "pose2")}
@@ -70,11 +70,11 @@ def test_a_goto_variant_per_linked_place_moves_the_agent_and_forgets_access():
 
 def test_lookplangraph_pick_up_is_in_the_room_of_each_chain():
     g = grounder()
-    variants = g.ground_schema(LOOKPLANGRAPH["pick_up"], ("apple",))
+    variants = g.ground_schema(LOOKPLANGRAPH.actions["pick_up"], ("apple",))
     table = g.facts
     rooms = {table.facts[i][1] for v in variants for i in v.pre if table.facts[i][0] == "at"}
     assert rooms == {"kitchen", "office"}  # on the bench now, or released at the desk
-    put = g.ground_schema(LOOKPLANGRAPH["put_inside"], ("fridge",))
+    put = g.ground_schema(LOOKPLANGRAPH.actions["put_inside"], ("fridge",))
     held = {table.facts[i] for v in put for i in v.pre if table.facts[i][0] == "holding"}
     assert ("holding", "soup") in held and ("holding", "apple") in held
     soup = next(v for v in put if table(("holding", "soup")) in v.pre)
@@ -84,8 +84,8 @@ def test_lookplangraph_pick_up_is_in_the_room_of_each_chain():
 
 def test_done_and_look_actions_are_never_grounded():
     g = grounder()
-    assert g.ground_schema(SAYPLAN["done"], ()) == []
-    assert g.ground_schema(LOOKPLANGRAPH["look_on"], ("bench",)) == []
+    assert g.ground_schema(SAYPLAN.actions["done"], ()) == []
+    assert g.ground_schema(LOOKPLANGRAPH.actions["look_on"], ("bench",)) == []
 
 
 @pytest.mark.parametrize(
@@ -129,11 +129,11 @@ def test_goals_decided_without_planning_are_constants():
 
 def test_the_lookplangraph_vocabulary_is_plannable():
     goal = "inside_of(plate, dishwasher) and clean(plate) and closed(dishwasher)"
-    result = solve(PlanningProblem(GRAPH, goal, vocabulary="lookplangraph"), timeout=20)
+    result = solve(PlanningProblem(GRAPH, goal, vocabulary=LOOKPLANGRAPH), timeout=20)
     assert result.ok, result.status
     names = [a.name for a in result.plan]
     assert {"go_to", "pick_up", "put_inside", "turn_on"} <= set(names)
-    final = Simulator(GRAPH, "lookplangraph").run(result.plan)
+    final = Simulator(GRAPH, LOOKPLANGRAPH).run(result.plan)
     assert parse_goal(goal, GRAPH).holds(final)
 
 
@@ -142,7 +142,7 @@ def test_no_ground_action_wants_two_facts_that_never_hold_together():
     `release_in(box, box)` in which it is also inside the cabinet: they never run, and
     h_FF would take them as shortcuts (cook_kabobs: a pour from a held plate onto kabobs
     reached through that plate on the grill). The built task has none of them."""
-    for vocabulary in ("sayplan", "lookplangraph", "lookplangraph_two_hands"):
+    for vocabulary in (SAYPLAN, LOOKPLANGRAPH, LOOKPLANGRAPH.two_hands):
         goal = ground(parse_goal("inside_of(soup, box)", GRAPH), GRAPH)
         task = build_task(WorldState(GRAPH), full_scope(GRAPH), goal, vocabulary=vocabulary)
         assert not isinstance(task, bool)

@@ -7,6 +7,8 @@ from functools import cache
 
 import pytest
 
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
+
 pytest.importorskip("unified_planning", reason="the differential test needs unified-planning")
 
 from unified_planning.engines.plan_validator import SequentialPlanValidator
@@ -434,7 +436,7 @@ def test_the_plans_cover_every_primitive_of_the_vocabulary(vocabulary):
         for plan in plans:
             judge.run(plan)
         used |= judge.used
-    schemas = VOCABULARIES[vocabulary]
+    schemas = VOCABULARIES[vocabulary].actions
     named = {p.test for s in schemas.values() for p in s.pre}
     named |= {e.op for s in schemas.values() for e in s.effects}
     covered = {p.test for n in used for p in schemas[n].pre}
@@ -497,11 +499,11 @@ CONTACT_GOALS = [
 def test_contact_goals_agree_with_goal_check(goal):
     """attached, touching and under: the PDDL goal and the goal check give one verdict."""
     graph = contact_scene()
-    end = Simulator(graph, "lookplangraph").run(CONTACT_PLAN)
-    files = export_pddl(graph, goal, vocabulary="lookplangraph")
+    end = Simulator(graph, LOOKPLANGRAPH).run(CONTACT_PLAN)
+    files = export_pddl(graph, goal, vocabulary=LOOKPLANGRAPH)
     problem = PDDLReader().parse_problem_string(files.domain, files.problem)
     up_plan = PDDLReader().parse_plan_string(
-        problem, plan_pddl(CONTACT_PLAN, graph, vocabulary="lookplangraph")
+        problem, plan_pddl(CONTACT_PLAN, graph, vocabulary=LOOKPLANGRAPH)
     )
     verdict = SequentialPlanValidator().validate(problem, up_plan)
     expected = parse_goal(goal, graph).holds(end)

@@ -23,6 +23,7 @@ from sceneplan.symbolic.pddl import (
 )
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 
 SYNTHETIC = Path(__file__).resolve().parents[2] / "benchmarks" / "synthetic.py"
 
@@ -167,7 +168,7 @@ def test_putting_down_what_is_held_binds_it_as_a_parameter():
     # LookPlanGraph's put_on(a) names no held object: the hidden `held` binds it, where a
     # `forall (?held - item)` made a validator expand every effect for every object
     graph = load_environment("office")
-    domain = export_pddl(graph, "handempty()", vocabulary="lookplangraph").domain
+    domain = export_pddl(graph, "handempty()", vocabulary=LOOKPLANGRAPH).domain
     for name in ("put_on", "put_inside"):
         action = domain[domain.index(f"(:action {name}\n") :].split("(:action", 2)[1]
         assert ":parameters (?a - thing ?at_room - room ?at_held - item)" in action
@@ -176,13 +177,13 @@ def test_putting_down_what_is_held_binds_it_as_a_parameter():
     release_on = domain_of(graph, "sayplan").split("(:action release_on\n")[1]
     assert "?at_held" not in release_on.split("(:action")[0]
     plan = ["go_to(kitchen)", "pick_up(apple1)", "put_on(kitchen_bench)"]
-    lines = plan_pddl(plan, graph, vocabulary="lookplangraph").splitlines()
+    lines = plan_pddl(plan, graph, vocabulary=LOOKPLANGRAPH).splitlines()
     assert lines[-1] == "(put_on kitchen_bench kitchen apple1)"
-    assert plan_from_pddl("\n".join(lines), graph, "lookplangraph") == plan
+    assert plan_from_pddl("\n".join(lines), graph, LOOKPLANGRAPH) == plan
 
 
 def domain_of(graph, vocabulary: str) -> str:
-    return export_pddl(graph, "handempty()", vocabulary=vocabulary).domain
+    return export_pddl(graph, "handempty()", vocabulary=get_vocabulary(vocabulary)).domain
 
 
 def test_the_benchmarks_goal_actions_write_each_way_to_the_goal_as_an_action(monkeypatch):

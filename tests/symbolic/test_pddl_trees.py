@@ -70,8 +70,8 @@ def test_trees_are_frozen_and_equal_by_value():
 
 
 def test_every_face_of_every_vocabulary_is_a_tree():
-    for schemas in VOCABULARIES.values():
-        for schema in schemas.values():
+    for vocabulary in VOCABULARIES.values():
+        for schema in vocabulary.actions.values():
             precondition, effect = action_tree(schema, ("water",))
             for part in (*precondition.parts, *effect.parts):
                 assert not isinstance(part, str), (schema.name, part)
@@ -108,7 +108,7 @@ def test_the_simplifier_drops_effects_that_ask_an_object_fluent_of_a_place():
 
 
 def test_an_effect_face_that_returns_several_effects_is_spliced_into_the_action():
-    schema = VOCABULARIES["sayplan"]["open"]
+    schema = VOCABULARIES["sayplan"].actions["open"]
     _, effect = action_tree(schema)
     assert atom("is_open", "?x") in effect.parts  # set_state's, not an And inside the And
     assert not any(isinstance(part, And) for part in effect.parts)

@@ -25,13 +25,12 @@ from sceneplan.world.domain import (
     Eff,
     Param,
     Pre,
-    forget_action,
-    register_action,
 )
 from sceneplan.world.goals import Atom
 from sceneplan.world.primitives import Cause
 from sceneplan.world.setup import with_facts
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import ALFWORLD, SAYPLAN, forget_action, register_action
 from scenes import kitchen, kitchen_dict, node
 
 
@@ -274,7 +273,7 @@ def test_an_unsolvable_verdict_comes_from_the_whole_graph(coffee):
 
 def test_alfworld_clean_brings_the_sink_basin_its_clean_action_needs():
     graph = load_environment("alfworld-clean-01")
-    scope = focus(graph, Atom("clean", ("bowl_1",)), vocabulary="alfworld")
+    scope = focus(graph, Atom("clean", ("bowl_1",)), vocabulary=ALFWORLD)
     sinks = {n.id for n in graph if "clean" in n.affordances and n.kind is NodeKind.ASSET}
     assert sinks and sinks <= scope.assets
     assert not sinks & focus(graph, Atom("clean", ("bowl_1",))).assets  # SayPlan has no clean(o, r)
@@ -283,10 +282,10 @@ def test_alfworld_clean_brings_the_sink_basin_its_clean_action_needs():
 def test_an_alfworld_clean_task_is_solved_in_focus():
     task = get_task("alfworld-clean-01")
     graph = load_environment(task.id)
-    result = solve(PlanningProblem(graph, task.goal, vocabulary="alfworld"), timeout=30)
+    result = solve(PlanningProblem(graph, task.goal, vocabulary=ALFWORLD), timeout=30)
     assert result.scope == "focused" and result.status is SolveStatus.PLAN
     assert "clean" in {a.name for a in result.plan}
-    end = Simulator(graph, "alfworld").run(result.plan)
+    end = Simulator(graph, ALFWORLD).run(result.plan)
     assert parse_goal(task.goal, graph).holds(end)
 
 
@@ -311,10 +310,10 @@ def test_an_extension_action_is_a_helper_as_soon_as_it_is_registered():
         (Eff("set_state", ("o", "shiny")),),
         "Polish the held object on a buffing machine.",
     )
-    assert focus(graph, Atom("shiny", ("apple",)), vocabulary="sayplan").assets == {"bench"}
+    assert focus(graph, Atom("shiny", ("apple",)), vocabulary=SAYPLAN).assets == {"bench"}
     register_action("sayplan", polish)
     try:
-        scope = focus(graph, Atom("shiny", ("apple",)), vocabulary="sayplan")
+        scope = focus(graph, Atom("shiny", ("apple",)), vocabulary=SAYPLAN)
     finally:
         forget_action("sayplan", "polish")
     switches = {n.id for n in graph if "turn_on" in n.affordances and n.kind is NodeKind.ASSET}

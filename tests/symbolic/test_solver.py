@@ -29,6 +29,7 @@ from sceneplan.symbolic.solver import (
 from sceneplan.world import Simulator, WorldState, parse_action, parse_goal
 from sceneplan.world.goal_forms import ground
 from sceneplan.world.setup import with_facts
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 from scenes import kitchen
 
 HAS_LAPKT = importlib.util.find_spec("lapkt") is not None
@@ -245,12 +246,12 @@ def test_a_result_reports_where_the_time_went():
 
 def test_the_lookplangraph_vocabulary_is_planned_in_its_own_actions():
     graph = coffee()
-    problem = PlanningProblem(graph, "full(coffee_mug)", vocabulary="lookplangraph")
+    problem = PlanningProblem(graph, "full(coffee_mug)", vocabulary=LOOKPLANGRAPH)
     result = solve(problem, timeout=30)
     assert result.ok
     assert {a.name for a in result.plan} <= {"go_to", "pick_up", "put_on", "put_inside",
                                               "open", "turn_on"}  # fmt: skip
-    verification = Simulator(graph, "lookplangraph").verify_plan(result.plan)
+    verification = Simulator(graph, LOOKPLANGRAPH).verify_plan(result.plan)
     assert verification.ok and parse_goal("full(coffee_mug)").holds(verification.final_state)
 
 

@@ -17,6 +17,7 @@ from sceneplan.planners.episode import WorldStep
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import PartialWorld, visible
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 SEARCH = [expand("kitchen"), contract("kitchen"), expand("bobs_room"), expand("kitchen"), switch()]
 FAILING_FEEDBACK = "step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"
@@ -51,7 +52,7 @@ def partial_run() -> tuple[SceneGraph, SceneGraph, Episode]:
     moved.move("coffee_mug", "bed2", Relation.ONTOP_OF)
     truth = moved.to_graph()
     memory = Memory.prior(prior)
-    world = PartialWorld(WorldState(truth), memory, "lookplangraph")
+    world = PartialWorld(WorldState(truth), memory, LOOKPLANGRAPH)
     episode = Episode(
         planner="lookplangraph",
         model="scripted",

@@ -11,6 +11,7 @@ from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS, appliance_function, appliance_gives
 from sceneplan.world.state import EXCLUSIVE_STATES
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import bake_dict, bake_scene
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -41,7 +42,7 @@ def test_an_oven_cooks_heats_and_thaws_what_is_inside_it():
 
 
 def test_a_grill_cooks_what_stands_on_it_and_a_toaster_what_is_in_it():
-    sim = Simulator(GRAPH, "lookplangraph")
+    sim = Simulator(GRAPH, LOOKPLANGRAPH)
     end = sim.run(
         "go_to(kitchen) > turn_on(grill) > pick_up(steak) > put_on(grill) > "
         "pick_up(bread) > put_inside(toaster) > turn_on(toaster)"
@@ -54,7 +55,7 @@ def test_a_grill_cooks_what_stands_on_it_and_a_toaster_what_is_in_it():
 
 
 def test_the_refrigerator_runs_without_a_switch_and_freezes_what_is_put_in_it():
-    sim = Simulator(GRAPH, "lookplangraph")
+    sim = Simulator(GRAPH, LOOKPLANGRAPH)
     end = sim.run(
         "go_to(kitchen) > turn_on(oven) > open(oven) > pick_up(steak) > put_inside(oven) > "
         "pick_up(steak) > open(electric_refrigerator) > put_inside(electric_refrigerator)"
@@ -77,6 +78,7 @@ def test_the_refrigerator_runs_without_a_switch_and_freezes_what_is_put_in_it():
     ],
 )
 def test_the_solver_reaches_appliance_goals_and_the_simulator_agrees(vocabulary, goal, appliance):
+    vocabulary = get_vocabulary(vocabulary)
     result = solve(PlanningProblem(GRAPH, goal, vocabulary=vocabulary), 30)
     assert result.ok, result.status
     run = Simulator(GRAPH, vocabulary).verify_plan([str(a) for a in result.plan])
@@ -89,7 +91,7 @@ def test_a_microwave_does_not_cook_so_a_raw_thing_stays_raw_there():
     data = bake_dict()
     data["nodes"] = [n for n in data["nodes"] if n["id"] not in ("oven", "grill", "toaster")]
     graph = from_dict(data, "microwave only")
-    result = solve(PlanningProblem(graph, "cooked(steak)", vocabulary="lookplangraph"), 30)
+    result = solve(PlanningProblem(graph, "cooked(steak)", vocabulary=LOOKPLANGRAPH), 30)
     assert result.status.value == "unsolvable"
     warm = solve(PlanningProblem(graph, "hot(pie) and not frozen(pie)"), 30)
     assert warm.ok and any("microwave" in str(a) for a in warm.plan)
@@ -114,9 +116,9 @@ def test_the_importer_runs_the_refrigerator_and_lets_the_toaster_hold_bread():
     assert "on" in graph.node("electric_refrigerator_1").state
     assert {"receptacle", "release"} <= set(graph.node("toaster_1").affordances)
     (task,) = imported.tasks
-    result = solve(PlanningProblem(graph, task.goal, vocabulary="lookplangraph"), 30)
+    result = solve(PlanningProblem(graph, task.goal, vocabulary=LOOKPLANGRAPH), 30)
     assert result.ok
-    run = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    run = Simulator(graph, LOOKPLANGRAPH).verify_plan([str(a) for a in result.plan])
     assert run.ok and parse_goal(task.goal, graph).holds(run.final_state)
 
 

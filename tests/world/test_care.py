@@ -8,6 +8,7 @@ import pytest
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import kitchen_dict, node
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -95,7 +96,7 @@ def test_wrong_care_steps_say_why(plan, message):
 
 
 def test_lookplangraph_feedback():
-    sim = Simulator(GRAPH, "lookplangraph")
+    sim = Simulator(GRAPH, LOOKPLANGRAPH)
     failure = sim.verify_plan("go_to(kitchen) > pick_up(rice) > rinse(rice, sink)").failure
     assert failure is not None and failure.message == (
         "step 3 rinse(rice, sink): sink is off; turn it on first"
@@ -112,6 +113,7 @@ def test_lookplangraph_feedback():
     ],
 )
 def test_the_solver_plans_with_them(vocabulary, goal, action):
+    vocabulary = get_vocabulary(vocabulary)
     formula = parse_goal(goal, GRAPH)
     result = solve(PlanningProblem(GRAPH, formula, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats
@@ -128,6 +130,7 @@ def test_without_a_dishwasher_rinsing_is_how_the_pan_gets_clean():
 
 @pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph"])
 def test_prompts_list_them(vocabulary):
+    vocabulary = get_vocabulary(vocabulary)
     lines = "\n".join(Simulator(GRAPH, vocabulary).describe_actions(conditions=True))
     assert "plug_in(<x>): Plug a device's cord into the socket." in lines
     assert "plug_out(<x>): Unplug a device." in lines

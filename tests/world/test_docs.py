@@ -10,8 +10,8 @@ import pytest
 from sceneplan.graph import from_dict
 from sceneplan.world import Simulator
 from sceneplan.world.docs import SECTIONS, render, sections
-from sceneplan.world.domain import forget_action
 from sceneplan.world.primitives import Cause, forget_primitive
+from sceneplan.world.vocabularies import forget_action
 from scenes import kitchen_dict
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

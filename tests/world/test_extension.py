@@ -20,15 +20,7 @@ from sceneplan.graph.io import save
 from sceneplan.symbolic.pddl import export_pddl
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
-from sceneplan.world.domain import (
-    THINGS,
-    ActionSchema,
-    Eff,
-    Param,
-    Pre,
-    forget_action,
-    register_action,
-)
+from sceneplan.world.domain import THINGS, ActionSchema, Eff, Param, Pre
 from sceneplan.world.pddl_expr import And, Not, atom
 from sceneplan.world.predicates import GoalPredicate, forget_predicate, register_predicate
 from sceneplan.world.primitives import (
@@ -39,6 +31,7 @@ from sceneplan.world.primitives import (
     opposite_facts,
     primitive,
 )
+from sceneplan.world.vocabularies import forget_action, register_action
 from scenes import kitchen_dict
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"

@@ -8,6 +8,7 @@ import pytest
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import kitchen_dict, node
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -43,6 +44,7 @@ GRAPH = scene()
     ],
 )
 def test_fold_and_unfold_in_the_simulator(vocabulary, plan, feedback):
+    vocabulary = get_vocabulary(vocabulary)
     result = Simulator(GRAPH, vocabulary).verify_plan(plan)
     if feedback is None:
         assert result.ok, result.feedback
@@ -66,6 +68,7 @@ def test_folding_changes_the_word_and_its_opposite():
     ],
 )
 def test_the_solver_folds_and_unfolds(vocabulary, goal):
+    vocabulary = get_vocabulary(vocabulary)
     assert not parse_goal(goal, GRAPH).holds(Simulator(GRAPH).initial_state())
     result = solve(PlanningProblem(GRAPH, goal, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats
@@ -76,4 +79,4 @@ def test_the_solver_folds_and_unfolds(vocabulary, goal):
 def test_prompts_offer_fold_only_where_something_folds():
     assert {"fold", "unfold"} <= set(Simulator(GRAPH).offered_actions())
     plain = from_dict(kitchen_dict(), "plain")
-    assert "fold" not in Simulator(plain, "lookplangraph").offered_actions()
+    assert "fold" not in Simulator(plain, LOOKPLANGRAPH).offered_actions()

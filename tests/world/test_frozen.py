@@ -11,6 +11,7 @@ from sceneplan.symbolic.pddl import export_pddl
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.rules import appliance_function
+from sceneplan.world.vocabularies import get_vocabulary
 from scenes import frost_scene
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -50,6 +51,7 @@ def test_a_fridge_does_not_reach_a_frozen_goal():
 
 @pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph"])
 def test_the_solver_freezes_with_the_freezer(vocabulary):
+    vocabulary = get_vocabulary(vocabulary)
     formula = parse_goal("frozen(apple) and held(apple)", GRAPH)
     result = solve(PlanningProblem(GRAPH, formula, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats

@@ -13,6 +13,7 @@ from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.goal_forms import MAX_CHOICES, expand, nnf
 from sceneplan.world.goals import Counted, Paired, Then
+from sceneplan.world.vocabularies import get_vocabulary
 from scenes import kitchen_dict, node
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -170,6 +171,7 @@ def test_then_is_checked_over_the_run():
     ],
 )
 def test_the_solver_plans_for_the_operators(vocabulary, goal):
+    vocabulary = get_vocabulary(vocabulary)
     formula = parse_goal(goal, GRAPH)
     result = solve(PlanningProblem(GRAPH, formula, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats

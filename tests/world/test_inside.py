@@ -8,6 +8,7 @@ import pytest
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import get_vocabulary
 from scenes import kitchen_dict, node
 
 
@@ -53,6 +54,7 @@ def test_a_held_object_is_inside_nothing():
 
 @pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph"])
 def test_the_solver_puts_the_pizza_on_its_plate_in_the_fridge(vocabulary):
+    vocabulary = get_vocabulary(vocabulary)
     # BEHAVIOR's cleaning_up_plates_and_food: read directly, the pizza would be on the
     # plate and in the fridge at once, which no state is; read as a body, the plate goes in
     goal = "ontop_of(pizza, plate) and inside(pizza, fridge) and closed(fridge)"

@@ -14,14 +14,14 @@ SIM = Simulator(GRAPH)
 NODE_IDS = sorted(GRAPH.nodes)
 OBJECTS = [n.id for n in GRAPH if n.kind is NodeKind.OBJECT]
 
-NAMES = sorted(set(SAYPLAN) - {"done"})
+NAMES = sorted(set(SAYPLAN.actions) - {"done"})
 
 
 @st.composite
 def actions(draw) -> Action:
     """Any action but done, with as many node arguments as its schema has parameters."""
     name = draw(st.sampled_from(NAMES))
-    arity = len(SAYPLAN[name].params)
+    arity = len(SAYPLAN.actions[name].params)
     args = draw(st.lists(st.sampled_from(NODE_IDS), min_size=arity, max_size=arity))
     return Action(name, tuple(args))
 
@@ -80,7 +80,7 @@ ALL_ACTIONS = [
     Action(name, args)
     for name in NAMES
     for args in itertools.product(
-        *([n.id for n in GRAPH if n.kind in p.kinds] for p in SAYPLAN[name].params)
+        *([n.id for n in GRAPH if n.kind in p.kinds] for p in SAYPLAN.actions[name].params)
     )
 ]
 

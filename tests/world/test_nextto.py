@@ -8,6 +8,7 @@ import pytest
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import get_vocabulary
 from scenes import kitchen_dict, node
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -57,6 +58,7 @@ def test_nextto_holds_for_things_on_the_same_support(goal, expected):
     ],
 )
 def test_the_solver_puts_things_side_by_side(vocabulary, goal):
+    vocabulary = get_vocabulary(vocabulary)
     result = solve(PlanningProblem(GRAPH, goal, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats
     end = Simulator(GRAPH, vocabulary).run(result.plan)

@@ -10,6 +10,7 @@ from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import PartialWorld, visible
 from sceneplan.world.setup import with_facts
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 # The mug Niko's coffee task needs, moved from the kitchen's coffee machine to the table
 # of meeting room 1 after the robot last mapped the office.
@@ -45,7 +46,7 @@ def office():
 
 def stale_world(office) -> PartialWorld:
     truth = with_facts(office, MOVED)
-    return PartialWorld(WorldState(truth), Memory.prior(office), "lookplangraph")
+    return PartialWorld(WorldState(truth), Memory.prior(office), LOOKPLANGRAPH)
 
 
 def test_static_memory_holds_rooms_and_assets_but_no_objects(office):
@@ -102,7 +103,7 @@ def test_a_look_drops_what_memory_believed_there_but_is_gone(office):
 
 def test_memory_refuses_what_it_does_not_know_without_touching_the_world(office):
     truth = WorldState(office)
-    world = PartialWorld(truth, Memory.static(office), "lookplangraph")
+    world = PartialWorld(truth, Memory.static(office), LOOKPLANGRAPH)
     world.execute("go_to(kitchen)")
     outcome = world.execute("pick_up(orange1)")
     assert outcome.refused_by == "memory" and outcome.failure.cause.value == "unknown_node"
@@ -110,7 +111,7 @@ def test_memory_refuses_what_it_does_not_know_without_touching_the_world(office)
 
 
 def test_a_hallucinated_object_is_not_in_the_world_and_is_dropped(office):
-    world = PartialWorld(WorldState(office), Memory.static(office), "lookplangraph")
+    world = PartialWorld(WorldState(office), Memory.static(office), LOOKPLANGRAPH)
     world.execute("go_to(kitchen)")
     outcome = world.execute("look_on(kitchen_bench)")
     ghost = Observation("unicorn figurine", "figurine", Relation.ONTOP_OF, "kitchen_bench")
@@ -123,7 +124,7 @@ def test_a_hallucinated_object_is_not_in_the_world_and_is_dropped(office):
 
 
 def test_an_unidentified_observation_is_associated_by_category(office):
-    world = PartialWorld(WorldState(office), Memory.static(office), "lookplangraph")
+    world = PartialWorld(WorldState(office), Memory.static(office), LOOKPLANGRAPH)
     world.execute("go_to(kitchen)")
     outcome = world.execute("look_on(kitchen_bench)")
     seen = Observation("an orange", "orange", Relation.ONTOP_OF, "kitchen_bench")
@@ -135,7 +136,7 @@ def test_an_unidentified_observation_is_associated_by_category(office):
 
 def test_a_state_memory_had_wrong_is_corrected(office):
     truth = with_facts(office, ["open(fridge)"])
-    world = PartialWorld(WorldState(truth), Memory.prior(office), "lookplangraph")
+    world = PartialWorld(WorldState(truth), Memory.prior(office), LOOKPLANGRAPH)
     world.execute("go_to(kitchen)")
     outcome = world.execute("open(fridge)")  # memory: closed; truly open already
     assert outcome.failure.cause.value == "state_changed"

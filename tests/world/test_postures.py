@@ -8,6 +8,7 @@ import pytest
 
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import rest_scene
 
 GRAPH = rest_scene()
@@ -58,7 +59,7 @@ def test_wrong_posture_steps_say_why(plan, message):
 
 
 def test_lookplangraph_feedback():
-    sim = Simulator(GRAPH, "lookplangraph")
+    sim = Simulator(GRAPH, LOOKPLANGRAPH)
     assert sim.verify_plan("lie(sofa) > go_to(kitchen)").feedback == (
         "step 2 go_to(kitchen): the agent is lying; stand_up() first"
     )
@@ -78,8 +79,9 @@ def test_lookplangraph_feedback():
     ],
 )
 def test_the_solver_plans_with_them(vocabulary, goal, start, action):
+    vocabulary = get_vocabulary(vocabulary)
     sim = Simulator(GRAPH, vocabulary)
-    first = {"sayplan": "access(sofa) > sit(sofa)", "lookplangraph": "sit(sofa)"}[vocabulary]
+    first = {"sayplan": "access(sofa) > sit(sofa)", "lookplangraph": "sit(sofa)"}[vocabulary.name]
     state = sim.run(first) if start else sim.initial_state()
     formula = parse_goal(goal, GRAPH)
     result = solve(PlanningProblem(GRAPH, formula, state=state, vocabulary=vocabulary))
@@ -90,6 +92,7 @@ def test_the_solver_plans_with_them(vocabulary, goal, start, action):
 
 @pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph"])
 def test_prompts_list_them(vocabulary):
+    vocabulary = get_vocabulary(vocabulary)
     lines = "\n".join(Simulator(GRAPH, vocabulary).describe_actions(conditions=True))
     assert "sit(<x>): Sit down on a chair, sofa or bed. Needs:" in lines
     assert "lie(<x>): Lie down on a bed or sofa." in lines

@@ -8,6 +8,7 @@ import pytest
 from sceneplan.graph import from_dict
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import kitchen_dict, node
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -113,7 +114,7 @@ def test_sayplan_refuses_a_wrong_release_and_says_why(plan, cause, message):
 
 
 def test_lookplangraph_puts_into_objects_but_not_into_what_it_carries():
-    sim = Simulator(GRAPH, "lookplangraph")
+    sim = Simulator(GRAPH, LOOKPLANGRAPH)
     end = sim.run(
         "go_to(kitchen) > pick_up(apple) > put_inside(sack) > pick_up(sack) > put_on(tray)"
     )
@@ -132,7 +133,7 @@ def test_lookplangraph_puts_into_objects_but_not_into_what_it_carries():
 
 
 def test_an_object_in_a_closed_container_cannot_take_things():
-    sim = Simulator(GRAPH, "lookplangraph")
+    sim = Simulator(GRAPH, LOOKPLANGRAPH)
     plan = (
         "go_to(kitchen) > pick_up(sack) > open(microwave) > put_inside(microwave) > "
         "close(microwave) > pick_up(apple) > put_inside(sack)"
@@ -152,6 +153,7 @@ def test_an_object_in_a_closed_container_cannot_take_things():
     ],
 )
 def test_the_solver_plans_with_object_receptacles(vocabulary, goal):
+    vocabulary = get_vocabulary(vocabulary)
     problem = PlanningProblem(GRAPH, goal, vocabulary=vocabulary)
     result = solve(problem, timeout=60)
     assert result.ok, result.stats
@@ -165,6 +167,6 @@ def test_prompts_list_the_receptacle_actions():
     lines = "\n".join(Simulator(GRAPH).describe_actions(conditions=True))
     assert "release_in(<o>, <r>): Put the held object inside an object" in lines
     assert "release_on(<o>, <r>)" in lines and "<r> is open or has no lid" in lines
-    lpg = "\n".join(Simulator(GRAPH, "lookplangraph").describe_actions(conditions=True))
+    lpg = "\n".join(Simulator(GRAPH, LOOKPLANGRAPH).describe_actions(conditions=True))
     assert "put_inside(<a>): Put the held object inside an open container or a receptacle" in lpg
     assert "<a> is not the held object, nor on or in it" in lpg

@@ -28,7 +28,7 @@ from sceneplan.world.primitives import (
 
 def used_primitives():
     for vocabulary, schemas in VOCABULARIES.items():
-        for schema in schemas.values():
+        for schema in schemas.actions.values():
             for pre in schema.pre:
                 yield vocabulary, schema, TESTS[pre.test], pre.args
             for eff in schema.effects:
@@ -91,7 +91,7 @@ def test_a_failed_precondition_has_the_cause_and_error_type_worked_by_hand():
     causes = {
         (vocabulary, schema.name, pre.test): (pre.cause.value, pre.cause.error_type)
         for vocabulary, schemas in VOCABULARIES.items()
-        for schema in schemas.values()
+        for schema in schemas.actions.values()
         for pre in schema.pre
     }
     assert causes["sayplan", "goto", "adjacent"] == ("not_adjacent", "missing_pose")

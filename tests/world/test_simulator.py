@@ -3,6 +3,8 @@ import pytest
 from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import Relation
 from sceneplan.world import Cause, Simulator
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, SAYPLAN, get_vocabulary
+from sceneplan.world.vocabulary import Vocabulary
 from scenes import kitchen
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -206,11 +208,11 @@ def test_run_raises_with_feedback(sim):
 
 def test_unknown_vocabulary():
     with pytest.raises(UnsupportedError, match="unknown action vocabulary 'pddl'"):
-        Simulator(kitchen(), "pddl")
+        get_vocabulary("pddl")
 
 
 def test_lookplangraph_vocabulary():
-    sim = Simulator(kitchen(), "lookplangraph")
+    sim = Simulator(kitchen(), LOOKPLANGRAPH)
     ok = sim.verify_plan(
         "go_to(kitchen) > open(fridge) > pick_up(soup) > put_on(bench) > "
         "pick_up(apple) > put_inside(fridge) > look_inside(fridge) > done()"
@@ -289,22 +291,19 @@ def test_relaxed_run_of_an_executable_plan_is_the_run(sim):
     assert relaxed.to_dict() == {"ignored": [], "skipped": []}
 
 
-@pytest.mark.parametrize("vocabulary", ["sayplan", "lookplangraph", "alfworld"])
-def test_the_action_that_ends_a_plan_is_the_vocabularys_one_parameterless_plan_ender(vocabulary):
-    from sceneplan.world.domain import end_schema, get_vocabulary
-
-    enders = [s for s in get_vocabulary(vocabulary).values() if s.ends_plan and not s.params]
-    assert [end_schema(vocabulary)] == enders
+@pytest.mark.parametrize("name", ["sayplan", "lookplangraph", "alfworld"])
+def test_the_action_that_ends_a_plan_is_the_vocabularys_one_parameterless_plan_ender(name):
+    vocabulary = get_vocabulary(name)
+    enders = [s for s in vocabulary.actions.values() if s.ends_plan and not s.params]
+    assert [vocabulary.end_schema] == enders
     assert Simulator(kitchen(), vocabulary).end_action().name == enders[0].name
 
 
-def test_a_vocabulary_without_a_plan_ender_is_refused_by_name(monkeypatch):
-    from sceneplan.world.domain import VOCABULARIES, end_schema, get_vocabulary
-
-    kept = {n: s for n, s in get_vocabulary("sayplan").items() if not s.ends_plan}
-    monkeypatch.setitem(VOCABULARIES, "endless", kept)
+def test_a_vocabulary_without_a_plan_ender_is_refused_by_name():
+    kept = {n: s for n, s in SAYPLAN.actions.items() if not s.ends_plan}
+    endless = Vocabulary("endless", kept)
     message = "the vocabulary endless has no action that ends a plan"
     with pytest.raises(UnsupportedError, match=message):
-        end_schema("endless")
+        assert endless.end_schema is None
     with pytest.raises(UnsupportedError, match=message):
-        Simulator(kitchen(), "endless").end_action()
+        Simulator(kitchen(), endless).end_action()

@@ -11,13 +11,14 @@ from sceneplan.errors import SceneplanError
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.substances import split_word, substances_in
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 from scenes import substance_scene
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
 
 def run(plan: str, vocabulary: str = "sayplan"):
-    return Simulator(substance_scene(), vocabulary).verify_plan(plan)
+    return Simulator(substance_scene(), get_vocabulary(vocabulary)).verify_plan(plan)
 
 
 def test_fill_pour_soak_wipe_with_sprinkle_change_the_words_as_documented():
@@ -102,9 +103,9 @@ def test_the_oracle_solves_substance_goals(goal):
     """(SayPlan's vocabulary plans the same way; the symbolic planner's focus does not yet
     know the substance helpers, so these solve in the full scope: a few seconds each.)"""
     graph = substance_scene()
-    result = solve(PlanningProblem(graph, goal, vocabulary="lookplangraph"), 120)
+    result = solve(PlanningProblem(graph, goal, vocabulary=LOOKPLANGRAPH), 120)
     assert result.ok, result.status
-    end = Simulator(graph, "lookplangraph").verify_plan([str(a) for a in result.plan])
+    end = Simulator(graph, LOOKPLANGRAPH).verify_plan([str(a) for a in result.plan])
     assert end.ok and parse_goal(goal, graph).holds(end.final_state)
 
 

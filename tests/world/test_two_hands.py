@@ -8,11 +8,11 @@ import pytest
 
 from sceneplan.errors import GraphValidationError
 from sceneplan.graph import from_dict
-from sceneplan.planners.scene import robot_text
 from sceneplan.symbolic.pddl import export_pddl
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Simulator, parse_goal
-from sceneplan.world.domain import vocabulary_in
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, SAYPLAN, get_vocabulary
+from sceneplan.world.vocabulary import PLAIN
 from scenes import kitchen_dict, node
 
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
@@ -36,9 +36,10 @@ TWO, ONE = scene(), scene(two_handed=False)
 def test_the_hand_count_is_the_agents_attribute():
     assert (TWO.hands, ONE.hands) == (2, 1)
     assert Simulator(TWO).initial_state().hands == 2
-    assert vocabulary_in("lookplangraph", TWO) == "lookplangraph_two_hands"
-    assert vocabulary_in("lookplangraph", ONE) == "lookplangraph"
-    assert vocabulary_in("sayplan", TWO) == "sayplan"  # release_on(o, r) names the object
+    assert LOOKPLANGRAPH.in_graph(TWO) is LOOKPLANGRAPH.two_hands
+    assert LOOKPLANGRAPH.in_graph(TWO).name == "lookplangraph_two_hands"
+    assert LOOKPLANGRAPH.in_graph(ONE) is LOOKPLANGRAPH
+    assert SAYPLAN.in_graph(TWO) is SAYPLAN  # release_on(o, r) names the object
 
 
 @pytest.mark.parametrize(
@@ -64,6 +65,7 @@ def test_the_hand_count_is_the_agents_attribute():
     ],
 )  # fmt: skip
 def test_the_simulator_counts_hands(graph, vocabulary, plan, feedback):
+    vocabulary = get_vocabulary(vocabulary)
     result = Simulator(graph, vocabulary).verify_plan(plan)
     if feedback is None:
         assert result.ok, result.feedback
@@ -72,7 +74,7 @@ def test_the_simulator_counts_hands(graph, vocabulary, plan, feedback):
 
 
 def test_held_objects_keep_the_order_they_were_picked_up_in():
-    sim = Simulator(TWO, "lookplangraph")
+    sim = Simulator(TWO, LOOKPLANGRAPH)
     end = sim.run("go_to(kitchen) > pick_up(plate) > pick_up(apple) > put_on(plate, bench)")
     assert end.held == ("apple",) and end.parent("plate") == "bench" and end.hand_free
     end = sim.run("go_to(kitchen) > pick_up(plate) > pick_up(apple)")
@@ -86,6 +88,7 @@ def test_held_objects_keep_the_order_they_were_picked_up_in():
     ["held(plate) and held(mug)", "(held(plate) or held(apple)) and (held(mug) or held(soup))"],
 )
 def test_the_solver_fills_both_hands(vocabulary, goal):
+    vocabulary = get_vocabulary(vocabulary)
     result = solve(PlanningProblem(TWO, goal, vocabulary=vocabulary), timeout=60)
     assert result.ok, result.stats
     end = Simulator(TWO, vocabulary).run(result.plan)
@@ -104,10 +107,10 @@ def test_the_solver_puts_down_the_right_one_of_two():
             n["parent"], n["relation"] = "agent", "held"
     graph = from_dict(data, "both_held")
     goal = "ontop_of(apple, desk) and held(plate)"
-    result = solve(PlanningProblem(graph, goal, vocabulary="lookplangraph"), timeout=60)
+    result = solve(PlanningProblem(graph, goal, vocabulary=LOOKPLANGRAPH), timeout=60)
     assert result.ok, result.stats
     assert "put_on(apple, desk)" in [str(a) for a in result.plan]
-    assert parse_goal(goal, graph).holds(Simulator(graph, "lookplangraph").run(result.plan))
+    assert parse_goal(goal, graph).holds(Simulator(graph, LOOKPLANGRAPH).run(result.plan))
 
 
 def test_the_pddl_export_keeps_the_one_handed_domain_as_it_was():
@@ -131,8 +134,8 @@ def test_the_graph_check_counts_what_the_agent_holds():
 
 def test_prompts_say_the_agent_has_two_hands():
     state = Simulator(TWO).run(f"access(desk) > pickup(mug) > {TO_KITCHEN}")
-    assert robot_text(state).startswith("at kitchen; holding mug (two hands);")
-    assert robot_text(Simulator(ONE).initial_state()).startswith("at office; holding nothing;")
-    lines = "\n".join(Simulator(TWO, "lookplangraph").describe_actions())
+    assert PLAIN.robot(state).startswith("at kitchen; holding mug (two hands);")
+    assert PLAIN.robot(Simulator(ONE).initial_state()).startswith("at office; holding nothing;")
+    lines = "\n".join(Simulator(TWO, LOOKPLANGRAPH).describe_actions())
     assert "put_on(<o>, <a>)" in lines and "two hands" in lines
-    assert "put_on(<a>)" in "\n".join(Simulator(ONE, "lookplangraph").describe_actions())
+    assert "put_on(<a>)" in "\n".join(Simulator(ONE, LOOKPLANGRAPH).describe_actions())

@@ -54,6 +54,8 @@ from sceneplan.planners.search import initial_view
 from sceneplan.runs import Setup
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
 from sceneplan.world import Action, Cause, Simulator, WorldState, parse_goal, parse_plan
+from sceneplan.world.vocabularies import get_vocabulary
+from sceneplan.world.vocabulary import Vocabulary
 from sceneplan.world.why import why_no_plan
 
 PLANNER = "mcp-agent"  # the planner name an agent's runs are stored and reported under
@@ -86,8 +88,8 @@ class AgentSession:
         self.setup = setup
         self.graph = setup.graph
         self.task = setup.task
-        self.simulator = Simulator(self.graph, vocabulary)
-        self.navigator = Navigator(self.graph, vocabulary)
+        self.simulator = Simulator(self.graph, get_vocabulary(vocabulary))
+        self.navigator = Navigator(self.graph, self.simulator.vocabulary)
         self.robot, self.faults, self.seed = robot, faults, seed
         self.model, self.run = model, run
         if store is not None and (self.task is None or not self.task.id):
@@ -107,7 +109,7 @@ class AgentSession:
         self._executed: Episode | None = None
 
     @property
-    def vocabulary(self) -> str:
+    def vocabulary(self) -> Vocabulary:
         return self.simulator.vocabulary
 
     @property

@@ -109,12 +109,13 @@ def verify(
     # Here rather than at the top: `verify --help` and the other commands need none of it.
     from sceneplan.datasets import load_environment
     from sceneplan.nav import Navigator
-    from sceneplan.world import Simulator
+    from sceneplan.world import Simulator, get_vocabulary
 
     graph = load_environment(env)
-    simulator = Simulator(graph, vocabulary)
+    actions_of = get_vocabulary(vocabulary)
+    simulator = Simulator(graph, actions_of)
     actions = parse_plan_argument(plan)
-    navigator = Navigator(graph, vocabulary)
+    navigator = Navigator(graph, actions_of)
     if expand and navigator.moves:  # a vocabulary that moves through the poses
         actions = navigator.expand_plan(actions)
     result = simulator.verify_plan(actions)
@@ -126,7 +127,7 @@ def verify(
             f"{warning}{count} step{'s' if count > 1 else ''} after done() not run: {ignored}",
             err=True,
         )
-    why = [] if result.ok else _why(graph, result, vocabulary)
+    why = [] if result.ok else _why(graph, result, simulator.vocabulary)
     if as_json:
         print(json.dumps(result.to_dict() | ({"why": why} if why else {}), indent=2))
     else:
@@ -145,7 +146,7 @@ def verify(
         raise typer.Exit(1)
 
 
-def _why(graph, result, vocabulary: str) -> list[str]:
+def _why(graph, result, vocabulary) -> list[str]:
     """What the scene says about the failing step's nodes (`world.why`)."""
     from sceneplan.world.why import why_step_fails
 

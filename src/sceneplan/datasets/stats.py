@@ -19,8 +19,8 @@ from typing import Any
 from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, load_suite
 from sceneplan.graph.model import NodeKind, SceneGraph
-from sceneplan.world.domain import plan_enders
 from sceneplan.world.setup import with_facts
+from sceneplan.world.vocabularies import plan_enders
 
 __all__ = ["load_suite", "suite_stats"]
 

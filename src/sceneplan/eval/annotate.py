@@ -40,13 +40,12 @@ from sceneplan.errors import SceneplanError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode
-from sceneplan.world import alfworld
 from sceneplan.world.actions import parse_plan
-from sceneplan.world.domain import get_vocabulary, vocabulary_in
 from sceneplan.world.goal_forms import nnf, substitute
 from sceneplan.world.goals import And, Atom, Formula, Implies, Not, Or, Quantified, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import ALFWORLD, LOOKPLANGRAPH, SAYPLAN
 
 KEY = "eval"
 
@@ -88,7 +87,7 @@ def annotate(episode: Episode, task: Task, graph: SceneGraph) -> None:
 
 
 # The vocabularies a reference plan may be written in, tried in this order.
-_PLAN_VOCABULARIES = ("lookplangraph", "sayplan", alfworld.VOCABULARY)
+_PLAN_VOCABULARIES = (LOOKPLANGRAPH, SAYPLAN, ALFWORLD)
 
 
 def goal_state(task: Task, graph: SceneGraph) -> WorldState | str:
@@ -105,9 +104,9 @@ def goal_state(task: Task, graph: SceneGraph) -> WorldState | str:
     except SceneplanError as exc:
         return f"its reference plan does not parse: {exc}"
     names = {a.name for a in plan}
-    for name in _PLAN_VOCABULARIES:
-        vocabulary = vocabulary_in(name, graph)
-        if not names <= set(get_vocabulary(vocabulary)):
+    for declared in _PLAN_VOCABULARIES:
+        vocabulary = declared.in_graph(graph)
+        if not names <= set(vocabulary.actions):
             continue
         try:
             steps = Navigator(graph, vocabulary).expand_plan(plan)  # poses where it moves by them

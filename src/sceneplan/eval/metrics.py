@@ -20,9 +20,9 @@ from sceneplan.eval.store import Record
 from sceneplan.planners import execution
 from sceneplan.planners.episode import Episode, ErrorType, Status, WorldStep
 from sceneplan.planners.options import planner_label
-from sceneplan.world.domain import plan_enders
 from sceneplan.world.memory import Observation
 from sceneplan.world.partial import LookScore, score_look
+from sceneplan.world.vocabularies import plan_enders
 
 __all__ = [
     "ALL_PLANNING",

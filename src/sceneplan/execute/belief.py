@@ -16,11 +16,12 @@ from dataclasses import asdict, dataclass
 from sceneplan.execute.skills import Reason, RobotReplyError, Seen, SkillCall, SkillResult
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import visible
 from sceneplan.world.simulator import Failure, Simulator, Verification
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,12 @@ class Update:
 class Belief:
     """A scene graph with a world state on it, as the executor believes the world to be."""
 
-    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
+    def __init__(self, graph: SceneGraph, vocabulary: Vocabulary = SAYPLAN):
         self.memory = Memory(graph)
         self.vocabulary = vocabulary
         # whether the vocabulary's plans access an asset before acting on what is at it
         # (SayPlan's); LookPlanGraph's reach anything in the agent's room
-        self.reaches_by_access = any(
-            e.op == "set_accessed" for s in get_vocabulary(vocabulary).values() for e in s.effects
-        )
+        self.reaches_by_access = vocabulary.reaches_by_access
         self.lost: dict[str, Node] = {}  # objects dropped as missing: found again when seen
         self._dropped: dict[str, list[str]] = {}  # what was dropped along with an object
         self._simulator: Simulator | None = None

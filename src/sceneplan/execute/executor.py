@@ -55,6 +55,8 @@ from sceneplan.planners.episode import Episode, Status, WorldStep
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
@@ -108,7 +110,7 @@ class Executor:
     graph: SceneGraph
     goal: str | None = None
     replanner: Replanner | None = None
-    vocabulary: str = "sayplan"
+    vocabulary: Vocabulary = SAYPLAN
     closed_loop: bool = DEFAULT_SETTINGS.closed_loop
     max_replans: int = DEFAULT_SETTINGS.max_replans
     search: str = DEFAULT_SETTINGS.search  # how to search (search.ORDERS)

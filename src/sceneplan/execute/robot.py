@@ -23,6 +23,8 @@ from sceneplan.world.actions import Action
 from sceneplan.world.primitives import RobotSkill
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 
 class Robot(ABC):
@@ -90,7 +92,9 @@ class Robot(ABC):
         return await self.perform(SkillCall(Skill.LOOK, {"asset": asset, "relation": relation}))
 
 
-def skill_for(action: Action, belief: WorldState, vocabulary: str = "sayplan") -> SkillCall | None:
+def skill_for(
+    action: Action, belief: WorldState, vocabulary: Vocabulary = SAYPLAN
+) -> SkillCall | None:
     """The skill call that carries out a plan action of `vocabulary`; None for an action
     that asks nothing of a robot (`done`).
 
@@ -123,7 +127,9 @@ def robot_skill(call: SkillCall) -> RobotSkill:
 _WORD = {relation: word for word, relation in PLACE_WORDS.items()}
 
 
-def action_for(call: SkillCall, belief: WorldState, vocabulary: str = "sayplan") -> Action | None:
+def action_for(
+    call: SkillCall, belief: WorldState, vocabulary: Vocabulary = SAYPLAN
+) -> Action | None:
     """The action of `vocabulary` whose robot face is `call` on the belief (what the
     executor plans a look or a search step with); None when the vocabulary has none."""
     return Simulator(belief.graph, vocabulary).action_for(belief, robot_skill(call))

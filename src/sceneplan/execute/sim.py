@@ -38,6 +38,7 @@ from sceneplan.world.actions import Action
 from sceneplan.world.partial import visible
 from sceneplan.world.simulator import Failure, Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, SAYPLAN
 
 # Simulator causes and the reason a robot would give for them.
 _REASONS = {
@@ -78,8 +79,8 @@ class SimulatedRobot(Robot):
         # a str seed is hashed with SHA-512 by `random`: the same in every process
         self.random = random.Random(f"{seed}/{stream}" if stream else seed)
         self.injected: list[dict[str, Any]] = []  # the faults that happened, in order
-        self._sim = Simulator(graph, "sayplan")
-        self._put = Simulator(graph, "lookplangraph")  # put_on / put_inside for `place`
+        self._sim = Simulator(graph, SAYPLAN)
+        self._put = Simulator(graph, LOOKPLANGRAPH)  # put_on / put_inside for `place`
         self._nav = Navigator(graph)
         self._known = set((known or graph).nodes)
         self._arrived: set[str] = set()  # rooms the robot has been in (moved faults drawn)

@@ -41,8 +41,7 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.textinput import parse_json, read_bytes
-from sceneplan.world.alfworld import HOLDS, MARK, VOCABULARY
-from sceneplan.world.domain import get_vocabulary
+from sceneplan.world.alfworld import ALFWORLD, HOLDS, MARK
 from sceneplan.world.task import Task
 
 __all__ = [
@@ -504,7 +503,7 @@ def alfred_plan(game: Game, plan: list[str]) -> list[str]:
     for f in facts:
         if f[0] == "inReceptacle":
             parent.setdefault(f[1], f[2])
-    schemas = get_vocabulary(VOCABULARY)
+    schemas = ALFWORLD.actions
     out = []
     for action in parse_plan(plan):
         schema = schemas[action.name]

@@ -18,16 +18,16 @@ from functools import cache
 
 from sceneplan.graph.io import from_dict
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import givers
 from sceneplan.world.goals import parse_goal, state_words
 from sceneplan.world.predicates import PREDICATES
 from sceneplan.world.primitives import RobotSkill
 from sceneplan.world.simulator import Simulator
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 __all__ = ["achievable", "can_place", "has_predicate", "lacks_setter", "placement_gap"]
 
 # The vocabulary of the importers' tasks (their reference plans) and of the probes here.
-VOCABULARY = "lookplangraph"
+VOCABULARY = LOOKPLANGRAPH
 
 
 def has_predicate(name: str) -> bool:
@@ -117,7 +117,7 @@ def placement_gap(relation: str, node: dict, kind: str) -> str | None:
 def lacks_setter(word: str, affordances: Collection[str]) -> str | None:
     """The action that makes a node `word`, when every action of the vocabulary that does
     needs an affordance the node lacks (`open` of a box that cannot open); else None."""
-    found = givers(word, VOCABULARY)
+    found = VOCABULARY.givers(word)
     if not found or any(g.target.affordance in (None, *affordances) for g in found):
         return None
     return found[0].action

@@ -48,10 +48,11 @@ from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
 from sceneplan.planners.progress import OnEvent, PlanEvent
 from sceneplan.plugins import GROUPS, load_plugin_class, plugin_names
-from sceneplan.world import alfworld
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+from sceneplan.world.vocabularies import SAYPLAN, native_vocabulary
+from sceneplan.world.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from sceneplan.llm import LLMClient
@@ -229,8 +230,9 @@ class Planner(ABC):
     cpu_bound: ClassVar[bool] = False
     # the action vocabulary it plans with, fully observing (an option may choose another:
     # `PlannerOptions.vocabulary`; on memory, LookPlanGraph's, which looks)
-    vocabulary: ClassVar[str] = "sayplan"
-    # in an ALFWorld room it plans with ALFWorld's actions (`world.alfworld.vocabulary_for`)
+    vocabulary: ClassVar[Vocabulary] = SAYPLAN
+    # in a scene with a vocabulary of its own (an ALFWorld room: `Vocabulary.native_to`) it
+    # plans with that one
     alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
     # the planner's algorithm on the robot's memory, for options that plan there
@@ -348,17 +350,17 @@ class Planner(ABC):
     plan = blocking(aplan)
 
     @property
-    def actions(self) -> str:
+    def actions(self) -> Vocabulary:
         """The action vocabulary these options plan with, before the world adapts it: the
         declared `vocabulary`, or the one an option chooses (`PlannerOptions.vocabulary`)."""
         return self.options.vocabulary(self.vocabulary)
 
-    def vocabulary_for(self, graph: SceneGraph) -> str:
-        """The action vocabulary of a run in `graph`: `actions`, or ALFWorld's in an ALFWorld
-        room for a planner declared with `alfworld_actions`."""
-        if self.alfworld_actions:
-            return alfworld.vocabulary_for(graph, self.actions)
-        return self.actions
+    def vocabulary_for(self, graph: SceneGraph) -> Vocabulary:
+        """The action vocabulary of a run in `graph`, resolved once: `actions`, or for a
+        planner declared with `alfworld_actions` the scene's own (ALFWorld's in an ALFWorld
+        room), in its two-handed form where the graph's agent has two hands."""
+        native = native_vocabulary(graph) if self.alfworld_actions else None
+        return (native or self.actions).in_graph(graph)
 
     @abstractmethod
     async def _run(self, run: Run) -> None:

@@ -10,13 +10,14 @@
 from __future__ import annotations
 
 from sceneplan.planners.sayplan import SayPlan, SearchOptions
+from sceneplan.world.vocabularies import SAYPLAN
 
 
 class LLMAsPlanner(SayPlan):
     """LLM-As-Planner: one plan with every pose, no path planner, no replanning."""
 
     name = "llm_as_planner"
-    vocabulary = "sayplan"
+    vocabulary = SAYPLAN
     path_planner = False
 
     class Options(SearchOptions):

@@ -23,7 +23,6 @@ from typing import Any
 from sceneplan.errors import GoalParseError
 from sceneplan.planners.base import Run
 from sceneplan.planners.episode import Episode
-from sceneplan.world import alfworld
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Failure
@@ -138,10 +137,11 @@ class Execution:
 
 
 def environment_end(run: Run) -> Formula | None:
-    """The goal whose holding ends the episode in the environment itself: in an ALFWorld
-    room, the task's (ALFWorld stops a game the moment it is won); elsewhere none."""
+    """The goal whose holding ends the episode in the environment itself: where the
+    vocabulary says so (`ends_when_goal_holds`: ALFWorld stops a game the moment it is
+    won), the task's; elsewhere none."""
     task = run.task
-    if run.simulator.vocabulary != alfworld.VOCABULARY or task is None or task.goal is None:
+    if not run.simulator.vocabulary.ends_when_goal_holds or task is None or task.goal is None:
         return None
     try:
         return parse_goal(task.goal, run.graph)

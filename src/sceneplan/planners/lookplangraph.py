@@ -41,13 +41,14 @@ from sceneplan.planners.replies import NextMove, NextMoveReply
 from sceneplan.planners.search import initial_view, unusable_reply_feedback
 from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.world.actions import Action, parse_action
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 
 class LookPlanGraph(Planner):
     """LookPlanGraph: next-move loop on a memory graph, checked by the simulator, looks augment."""
 
     name = "lookplangraph"
-    vocabulary = "lookplangraph"
+    vocabulary = LOOKPLANGRAPH
 
     class Options(ObserveOptions, ViewOptions):
         """LookPlanGraph's options: perception and memory, the view, the caps on moves and

@@ -37,13 +37,15 @@ from sceneplan.world.memory import Memory
 from sceneplan.world.partial import LOOKS, Outcome, PartialWorld, associate, expected_at
 from sceneplan.world.simulator import Failure
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
+from sceneplan.world.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from sceneplan.perception import Perception
 
 MemoryStart = Literal["task", "static", "prior"]
 # The vocabulary a run on memory plans with: LookPlanGraph's, the one with looks.
-LOOKING = "lookplangraph"
+LOOKING = LOOKPLANGRAPH
 
 
 class ObserveOptions(PlannerOptions):
@@ -78,7 +80,7 @@ class ObserveOptions(PlannerOptions):
         """Whether the run plans on memory: always, for a planner declared with these options."""
         return True
 
-    def vocabulary(self, declared: str) -> str:
+    def vocabulary(self, declared: Vocabulary) -> Vocabulary:
         """On memory, the actions that look (`LOOKING`); else the planner's `declared` ones."""
         return LOOKING if self.partial else declared
 

@@ -32,6 +32,7 @@ from pydantic.fields import FieldInfo
 
 from sceneplan.errors import BadInputError
 from sceneplan.symbolic.solver import BACKENDS
+from sceneplan.world.vocabulary import Vocabulary
 
 
 class PlannerOptions(BaseModel):
@@ -44,7 +45,7 @@ class PlannerOptions(BaseModel):
         """Whether a run with these options plans on the robot's memory (none does by default)."""
         return False
 
-    def vocabulary(self, declared: str) -> str:
+    def vocabulary(self, declared: Vocabulary) -> Vocabulary:
         """The action vocabulary a run with these options plans with, before the world adapts
         it (`Planner.vocabulary_for`): the planner's `declared` one unless an option chooses."""
         return declared

@@ -33,6 +33,7 @@ from sceneplan.world.actions import Action
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+from sceneplan.world.vocabularies import SAYPLAN
 from sceneplan.world.why import why_no_plan
 
 LOOKS_PER_ASSET = 3  # a noisy perception may miss an object: look again, up to this often
@@ -43,7 +44,7 @@ class Oracle(Planner):
     """Plans to the task's goal with `symbolic.solve`; answers a search task from its answer set."""
 
     name = "oracle"
-    vocabulary = "sayplan"  # on memory (`observe=partial`): LookPlanGraph's, which looks
+    vocabulary = SAYPLAN  # on memory (`observe=partial`): LookPlanGraph's, which looks
     on_memory = "OracleOnMemory"
     alfworld_actions = True
     needs_llm = False

@@ -22,6 +22,7 @@ from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+from sceneplan.world.vocabulary import Vocabulary
 
 # Where an Episode keeps what the relaxed execution ignored and skipped.
 RELAXED = "relaxed"
@@ -42,7 +43,7 @@ def finish_episode(
     task: Task | None,
     graph: SceneGraph,
     final_state: WorldState | None,
-    vocabulary: str,
+    vocabulary: Vocabulary,
 ) -> None:
     """Fill in the goal check, correctness, the answer check, the error type and the status.
 
@@ -75,7 +76,9 @@ def finish_episode(
     episode.status = Status.SUCCESS if ok else Status.FAILED
 
 
-def _judge_correct(episode: Episode, goal: Formula, graph: SceneGraph, vocabulary: str) -> bool:
+def _judge_correct(
+    episode: Episode, goal: Formula, graph: SceneGraph, vocabulary: Vocabulary
+) -> bool:
     """Whether the goal holds after the plan's relaxed execution from the start graph."""
     actions = _parsed(episode.full_plan or episode.plan)
     simulator = Simulator(graph, vocabulary)

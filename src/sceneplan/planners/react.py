@@ -16,13 +16,14 @@ from __future__ import annotations
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.react_loop import PVOptions, ReactOptions, ReactTurns, refuse_search
+from sceneplan.world.vocabularies import SAYPLAN
 
 
 class React(Planner):
     """ReAct: the model proposes each next action and sees what happened."""
 
     name = "react"
-    vocabulary = "sayplan"
+    vocabulary = SAYPLAN
     alfworld_actions = True
 
     class Options(ReactOptions):

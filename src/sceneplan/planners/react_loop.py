@@ -23,7 +23,7 @@ Navigation, as in SCLPlan's experiments, is not the model's job: with
 the poses, each move an environment step; off, the model moves pose by pose.
 The step cap (72) is twice the longest room-level oracle plan of the Office
 planning tasks (36 actions, planning-long-12), so no task is out of reach; in
-ALFWorld it is SCLPlan's own, 25 (`shared.ALFWORLD_MAX_STEPS`).
+ALFWorld it is SCLPlan's own, 25 (`Vocabulary.max_steps`).
 """
 
 from __future__ import annotations
@@ -47,15 +47,15 @@ from sceneplan.planners.execution import Execution
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, SymbolicPlanner
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import ActionReply
-from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene, robot_text
+from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene
 from sceneplan.planners.search import is_search, unusable_reply_feedback
-from sceneplan.planners.shared import ALFWORLD_MAX_STEPS, MAX_STEPS, actions_text
+from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.symbolic.precondition import Verified
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, available_backends, solve
-from sceneplan.world import alfworld, alfworld_text
 from sceneplan.world.actions import Action, parse_action
-from sceneplan.world.domain import TWO_HANDED
 from sceneplan.world.goals import Formula
+from sceneplan.world.vocabularies import ALFWORLD
+from sceneplan.world.vocabulary import Vocabulary
 
 TURN = "react_turn.md"
 
@@ -66,7 +66,7 @@ class ReactOptions(PlannerOptions):
     max_steps: int | None = Field(
         None,
         ge=1,
-        description=f"cap on ReAct steps (model replies); default {ALFWORLD_MAX_STEPS} in "
+        description=f"cap on ReAct steps (model replies); default {ALFWORLD.max_steps} in "
         f"ALFWorld (SCLPlan's), else {MAX_STEPS} (2x the longest oracle plan)",
     )
     path_planner: bool = Field(
@@ -109,28 +109,30 @@ def refuse_search(run: Run, planner: str) -> None:
         )
 
 
-def step_cap(options: ReactOptions, vocabulary: str) -> int:
-    """The cap on ReAct steps in a vocabulary: the option, else SCLPlan's in ALFWorld, else 72.
+def step_cap(options: ReactOptions, vocabulary: Vocabulary) -> int:
+    """The cap on ReAct steps in a vocabulary: the option, else the vocabulary's own
+    (`Vocabulary.max_steps`: SCLPlan's in ALFWorld), else 72.
 
-    >>> step_cap(ReactOptions(), "alfworld"), step_cap(ReactOptions(), "sayplan")
+    >>> from sceneplan.world import SAYPLAN
+    >>> step_cap(ReactOptions(), ALFWORLD), step_cap(ReactOptions(), SAYPLAN)
     (25, 72)
     """
     if options.max_steps is not None:
         return options.max_steps
-    return ALFWORLD_MAX_STEPS if vocabulary == alfworld.VOCABULARY else MAX_STEPS
+    return vocabulary.max_steps or MAX_STEPS
 
 
 def system_prompt(run: Run, path_planner: bool) -> str:
     """ReAct's system prompt for the run's vocabulary, from its faces: each offered action
     with what it needs (the schemas' preconditions), the vocabulary's own description of
     the scene (`react_world_<vocabulary>.md`, or a generic one), how to move between rooms
-    only where the vocabulary moves through poses, and how the run ends (in ALFWorld by
-    itself, with no `done()` offered)."""
+    only where the vocabulary moves through poses, and how the run ends (where the goal
+    holding ends it, as in ALFWorld, by itself, with no `done()` offered)."""
     simulator = run.simulator
     poses = bool(run.navigator.moves)
     navigation = "react_nav_path_planner.md" if path_planner else "react_nav_poses.md"
     ending, skip = "react_ending.md", frozenset[str]()
-    if simulator.vocabulary == alfworld.VOCABULARY:  # the episode ends when the goal holds
+    if simulator.vocabulary.ends_when_goal_holds:
         ending = "react_ending_alfworld.md"
         skip = frozenset(n for n, schema in simulator.schemas.items() if schema.ends_plan)
     return render(
@@ -142,9 +144,8 @@ def system_prompt(run: Run, path_planner: bool) -> str:
     )
 
 
-def _world_template(vocabulary: str) -> str:
-    base = {two: one for one, two in TWO_HANDED.items()}.get(vocabulary, vocabulary)
-    name = f"react_world_{base}.md"
+def _world_template(vocabulary: Vocabulary) -> str:
+    name = f"react_world_{vocabulary.prompts}.md"
     return name if has_template(name) else "react_world.md"
 
 
@@ -190,9 +191,10 @@ class ReactTurns:
         return self.step >= self.max_steps
 
     def first_observation(self, observation: str) -> str:
-        """What the first turn says happened: in an ALFWorld room, ALFWorld's opening text."""
-        if observation == "none yet" and self.run.simulator.vocabulary == alfworld.VOCABULARY:
-            return alfworld_text.intro(self.execution.state)
+        """What the first turn says happened: the environment's opening words, where it has
+        them (ALFWorld's)."""
+        if observation == "none yet":
+            return self.run.simulator.vocabulary.voice.intro(self.execution.state) or observation
         return observation
 
     async def until_done(self, observation: str = "none yet", goal: Formula | None = None) -> bool:
@@ -224,7 +226,7 @@ class ReactTurns:
             TURN,
             graph=self.scene.text(state),
             instruction=run.instruction,
-            robot=robot_text(state, self.scene.alfworld),
+            robot=self.scene.voice.robot(state),
             observation=observation,
             step=str(step),
             max_steps=str(self.max_steps),
@@ -323,7 +325,7 @@ async def _act_here(
     if failed is not None:  # PV's steps were validated in the same simulator from this state
         raise PlanExecutionError(f"precondition verification gave failing steps: {failed.message}")
     execution.pv_corrected += 1
-    if text.alfworld:
+    if text.voice.environment_only:
         return True, text.said()
     inserted = ", ".join(map(str, verified.inserted))
     return True, (
@@ -345,13 +347,13 @@ def _verify(run: Run, state, action: Action, timeout: float, planner: str) -> Ve
 
 
 class _Texts:
-    """Steps through the execution, collecting what each one says: sceneplan's
-    "ACTION succeeded", or in an ALFWorld room ALFWorld's own feedback."""
+    """Steps through the execution, collecting what each one says in the vocabulary's
+    voice: sceneplan's "ACTION succeeded", or in an ALFWorld room ALFWorld's own feedback."""
 
     def __init__(self, run: Run, execution: Execution):
         self.execution = execution
         self.schemas = run.simulator.schemas
-        self.alfworld = run.simulator.vocabulary == alfworld.VOCABULARY
+        self.voice = run.simulator.vocabulary.voice
         self.lines: list[str] = []
 
     def step(self, action: Action, source: str):
@@ -360,12 +362,11 @@ class _Texts:
         if failure is None:
             after = self.execution.state
             schema = self.schemas[action.name]
-            line = alfworld_text.observe(before, action, after, schema) if self.alfworld else None
-            self.lines.append(line or f"{action} succeeded")
+            self.lines.append(self.voice.succeeded(before, action, after, schema))
         return failure
 
     def said(self) -> str:
-        return " ".join(self.lines) if self.alfworld else self.lines[-1]
+        return self.voice.said(self.lines)
 
     def failed(self, action: Action, reason: str) -> str:
-        return alfworld_text.NOTHING_HAPPENS if self.alfworld else f"{action} failed: {reason}"
+        return self.voice.failed(action, reason)

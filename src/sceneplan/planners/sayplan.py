@@ -27,7 +27,6 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from sceneplan.graph.views import GraphView
-from sceneplan.nav import pose_moves
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.observing import Observer, PartialOptions, on_memory, plan_and_act
@@ -41,6 +40,8 @@ from sceneplan.planners.search import (
     view_mode,
 )
 from sceneplan.planners.shared import actions_text
+from sceneplan.world.vocabularies import SAYPLAN, get_vocabulary
+from sceneplan.world.vocabulary import Vocabulary
 
 
 class SearchOptions(ViewOptions):
@@ -67,7 +68,7 @@ class SayPlan(Planner):
     """SayPlan: semantic search, then iterative replanning with the simulator's feedback."""
 
     name = "sayplan"
-    vocabulary = "sayplan"
+    vocabulary = SAYPLAN
     on_memory = "SayPlanOnMemory"  # observe=partial
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
     # the search's reply that switches to planning carries the first plan (one dialogue that
@@ -84,9 +85,9 @@ class SayPlan(Planner):
             "put_inside (`sayplan[actions=lookplangraph]`, the paper's Tables 2-3)",
         )
 
-        def vocabulary(self, declared: str) -> str:
+        def vocabulary(self, declared: Vocabulary) -> Vocabulary:
             """The vocabulary `actions` names; on memory, the one that looks."""
-            return super().vocabulary(self.actions)
+            return super().vocabulary(get_vocabulary(self.actions))
 
     options: Options
 
@@ -107,7 +108,7 @@ class SayPlan(Planner):
     def poses(self, run: Run) -> bool:
         """Whether the graph keeps its pose nodes: whether the run's actions move through
         them (SayPlan* and SayPlan Lite go from room to room, on the graph without them)."""
-        return bool(pose_moves(run.simulator.schemas))
+        return bool(run.simulator.vocabulary.pose_moves)
 
     def search_prompt(self, run: Run, find: bool, view: GraphView) -> str:
         """The system prompt of the dialogue that searches, for the view it starts from."""

@@ -9,7 +9,9 @@ so there are no poses to show or insert. With `observe=partial` it is
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
+
+from pydantic import Field
 
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Run
@@ -18,24 +20,27 @@ from sceneplan.planners.sayplan import SayPlan, SayPlanOnMemory
 from sceneplan.planners.search import view_mode
 from sceneplan.planners.shared import actions_text
 from sceneplan.world.partial import LOOKS
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 
 class SayPlanLite(SayPlan):
     """SayPlan Lite: SayPlan's search and planning as two dialogues, room-level actions."""
 
     name = "sayplan_lite"
-    vocabulary = "lookplangraph"
+    vocabulary = LOOKPLANGRAPH
     on_memory = "SayPlanLiteOnMemory"  # observe=partial
     # the actions the planning prompt leaves out: looking is for graphs that are not fully
     # known; fully observing, the search shows everything
     unplanned: ClassVar[frozenset[str]] = frozenset(LOOKS)
 
     class Options(SayPlan.Options):
-        """SayPlan's options; the actions are always the room-level ones (`actions` is moot)."""
+        """SayPlan's options; the actions are always the room-level ones."""
 
-        def vocabulary(self, declared: str) -> str:
-            """LookPlanGraph's actions, declared, whatever `actions` says."""
-            return declared
+        actions: Literal["lookplangraph"] = Field(
+            "lookplangraph",
+            description="lookplangraph only: SayPlan Lite plans with the room-level actions "
+            "(go_to/pick_up/put_on/put_inside, no poses)",
+        )
 
     def search_prompt(self, run: Run, find: bool, view: GraphView) -> str:
         """The search dialogue's prompt: exploring only, nothing of actions."""

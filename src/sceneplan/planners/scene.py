@@ -10,28 +10,25 @@ expanded, so walking into a room reveals it.
 In ALFWorld the scene speaks ALFWorld's terms: an object is `in` or `on` its
 receptacle, nodes carry no affordance words (ALFWorld has none: what the
 robot can do is its action list), and the robot is at a receptacle, carrying
-something or nothing (`robot_text`).
+something or nothing: the ALFWorld vocabulary's `Voice` says so.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from sceneplan.graph.model import NodeKind
-from sceneplan.graph.serialize import view_to_dict
 from sceneplan.graph.tokens import count_tokens
 from sceneplan.graph.views import collapse, full_view
 from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, render
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import RoomsReply
-from sceneplan.world import alfworld
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabulary import PLAIN, Voice
 
 DEFAULT_GRAPH_BUDGET = 8000
 _SEEN = frozenset((NodeKind.ASSET.value, NodeKind.OBJECT.value))
-_ALFWORLD_RELATIONS = {"inside_of": "in", "ontop_of": "on"}  # ALFWorld's "in the", "on the"
 
 
 @dataclass
@@ -41,7 +38,7 @@ class Scene:
     rooms: list[str] | None = None
     ignored: list[str] = field(default_factory=list)
     observed: set[str] = field(default_factory=set)  # assets and objects shown so far (NRR)
-    alfworld: bool = False  # shown in ALFWorld's terms
+    voice: Voice = PLAIN  # whose terms it is shown in (ALFWorld's, in an ALFWorld room)
 
     def text(self, state: WorldState) -> str:
         """The scene graph in `state`, as compact JSON for a prompt."""
@@ -54,37 +51,12 @@ class Scene:
             for room in dict.fromkeys([*self.rooms, *([here] if here else [])]):
                 view.expand(room)
         self.observed.update(n for n in view.visible_nodes() if view.kind(n) in _SEEN)
-        if not self.alfworld:
-            return graph_text(view)
-        data = view_to_dict(view)
-        for nodes in data["nodes"].values():
-            for node in nodes:
-                node.pop("affordances", None)
-                for ours, theirs in _ALFWORLD_RELATIONS.items():
-                    if ours in node:
-                        node[theirs] = node.pop(ours)
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        return self.voice.scene_text(view) or graph_text(view)
 
     def to_dict(self) -> dict[str, object]:
         """What the scene shows, for `Episode.extra`: all of it, or which rooms."""
         shown = "all" if self.rooms is None else "rooms"
         return {"shown": shown, "rooms": self.rooms, "ignored": self.ignored}
-
-
-def robot_text(state: WorldState, in_alfworld: bool = False) -> str:
-    """Where the robot is, what it holds and which asset it has accessed, in words.
-
-    For example `at bobs_room; holding nothing; accessed asset: none` (`holding nothing
-    (two hands)` for an agent with two); in ALFWorld, where standing at a receptacle is
-    all there is, `at shelf_2; carrying mug_1` (`at no receptacle yet; carrying nothing`).
-    """
-    if in_alfworld:
-        return f"at {state.accessed or 'no receptacle yet'}; carrying {state.held_text()}"
-    hands = " (two hands)" if state.hands == 2 else ""
-    return (
-        f"at {state.agent_at}; holding {state.held_text()}{hands}; "
-        f"accessed asset: {state.accessed or 'none'}"
-    )
 
 
 async def choose_scene(run: Run, budget: int) -> Scene:
@@ -112,6 +84,6 @@ async def choose_scene(run: Run, budget: int) -> Scene:
         rooms = [r for r in named if r in nodes and nodes[r].kind is NodeKind.ROOM]
         scene = Scene(list(dict.fromkeys(rooms)), [r for r in named if r not in rooms])
         reply.call.command = f"rooms({', '.join(scene.rooms or [])})"
-    scene.alfworld = run.simulator.vocabulary == alfworld.VOCABULARY
+    scene.voice = run.simulator.vocabulary.voice
     run.episode.extra["scene"] = scene.to_dict()
     return scene

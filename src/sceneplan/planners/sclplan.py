@@ -56,9 +56,9 @@ from sceneplan.symbolic.solver import (
     PlanningProblem,
     solve,
 )
-from sceneplan.world import alfworld
 from sceneplan.world.goals import Formula
 from sceneplan.world.predicates import PREDICATES, StateWord
+from sceneplan.world.vocabularies import SAYPLAN
 
 
 def predicates_text() -> str:
@@ -104,7 +104,7 @@ class SCLPlan(Planner):
     """SCLPlan: an LLM goal, the global symbolic plan, then ReAct with PV."""
 
     name = "sclplan"
-    vocabulary = "sayplan"
+    vocabulary = SAYPLAN
     alfworld_actions = True
 
     class Options(PVOptions):
@@ -176,7 +176,7 @@ class SCLPlan(Planner):
         """Phase 1: the model's PDDL goal from the task, the domain's predicates and the
         object types with their names; read and checked against the graph, one retry with
         the reader's message."""
-        if run.simulator.vocabulary == alfworld.VOCABULARY:  # ALFWorld's own predicates
+        if run.simulator.vocabulary.pddl_goals:  # the environment's own predicates (ALFWorld's)
             system = render("sclplan_goal_pddl.md", predicates=alfworld_predicates_text())
         else:
             system = render("sclplan_goal.md", predicates=predicates_text())

@@ -3,7 +3,7 @@
 The SayPlan family, LookPlanGraph and the ReAct loop (react, react_pv, SCLPlan)
 list the scene's actions in their prompts the same way, from the simulator's
 schemas; LookPlanGraph and the ReAct loop cap their steps at the same number,
-except in ALFWorld, where the ReAct loop has SCLPlan's own cap.
+except in ALFWorld, where the ReAct loop has SCLPlan's own cap (`ALFWORLD.max_steps`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,8 @@ from sceneplan.world.simulator import Simulator
 
 # Twice the longest room-level oracle plan of the Office planning tasks (36 actions,
 # planning-long-12), so that no task is out of reach: the cap of LookPlanGraph's moves
-# and of ReAct's steps.
+# and of ReAct's steps (where the vocabulary sets none of its own: `Vocabulary.max_steps`).
 MAX_STEPS = 72
-# SCLPlan's cap on ALFWorld: 25 planning iterations (one ReAct prediction each) for all
-# three of its methods, as its public configuration sets it (hydra_conf/agent/alfworld_cala.yaml,
-# max_planning_steps); the paper's text gives no number.
-ALFWORLD_MAX_STEPS = 25
 
 
 def actions_text(
@@ -41,7 +37,8 @@ def action_doing(simulator: Simulator, op: str, *args: str) -> Action:
     LookPlanGraph's look_inside(a); `set_posture(standing)` its stand_up()).
 
     >>> from sceneplan.datasets import load_environment
-    >>> simulator = Simulator(load_environment("coffee"), "lookplangraph")
+    >>> from sceneplan.world import LOOKPLANGRAPH
+    >>> simulator = Simulator(load_environment("coffee"), LOOKPLANGRAPH)
     >>> str(action_doing(simulator, "set_state", "fridge", "open"))
     'open(fridge)'
     """

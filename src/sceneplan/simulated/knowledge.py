@@ -22,6 +22,7 @@ from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
+from sceneplan.world.vocabulary import Vocabulary
 
 SOLVE_TIMEOUT = 30.0
 _ROBOT = re.compile(r"accessed asset: (\S+)")
@@ -36,21 +37,21 @@ class Knowledge:
     # precondition steps the model has skipped in a next-action loop: it keeps believing
     # they are not needed for the rest of the run (a real model repeats such a mistake)
     skipped: set[str] = field(default_factory=set)
-    _plans: dict[tuple[str, str], list[Action] | None] = field(default_factory=dict)
-    _simulators: dict[str, Simulator] = field(default_factory=dict)
+    _plans: dict[tuple[Vocabulary, str], list[Action] | None] = field(default_factory=dict)
+    _simulators: dict[Vocabulary, Simulator] = field(default_factory=dict)
 
     @property
     def goal(self) -> Formula | None:
         """The task's formal goal (None for a search task)."""
         return parse_goal(self.task.goal, self.graph) if self.task.goal else None
 
-    def simulator(self, vocabulary: str) -> Simulator:
+    def simulator(self, vocabulary: Vocabulary) -> Simulator:
         """A simulator of the true world in `vocabulary`."""
         if vocabulary not in self._simulators:
             self._simulators[vocabulary] = Simulator(self.graph, vocabulary)
         return self._simulators[vocabulary]
 
-    def moves(self, vocabulary: str) -> frozenset[str]:
+    def moves(self, vocabulary: Vocabulary) -> frozenset[str]:
         """The actions of `vocabulary` that move the robot through poses."""
         return Navigator(self.graph, vocabulary).moves
 
@@ -59,7 +60,7 @@ class Knowledge:
         found = self.graph.nodes.get(node)
         return found is not None and found.kind is NodeKind.POSE
 
-    def plan(self, vocabulary: str, state: WorldState | None = None) -> list[Action] | None:
+    def plan(self, vocabulary: Vocabulary, state: WorldState | None = None) -> list[Action] | None:
         """A plan from `state` (default: the start) to the goal, None if none is found."""
         simulator = self.simulator(vocabulary)
         state = state if state is not None else simulator.initial_state()
@@ -80,7 +81,9 @@ class Knowledge:
                     self._remember_suffixes(vocabulary, state, list(result.plan))
         return self._plans[key]
 
-    def _remember_suffixes(self, vocabulary: str, state: WorldState, plan: list[Action]) -> None:
+    def _remember_suffixes(
+        self, vocabulary: Vocabulary, state: WorldState, plan: list[Action]
+    ) -> None:
         """Keep the rest of `plan` for each state it passes through."""
         simulator = self.simulator(vocabulary)
         for index, action in enumerate(plan):
@@ -89,7 +92,7 @@ class Knowledge:
                 return
             self._plans.setdefault((vocabulary, _key(state)), plan[index + 1 :])
 
-    def needed_rooms(self, vocabulary: str) -> list[str]:
+    def needed_rooms(self, vocabulary: Vocabulary) -> list[str]:
         """The rooms a search must open to solve the task: those of the answer (and those
         the task says to search), or those the plan acts in."""
         task, graph = self.task, self.graph
@@ -113,7 +116,7 @@ class Knowledge:
         """A search task's answer: as many nodes of its answer set as it asks for."""
         return sorted(self.task.answers)[: self.task.needed]
 
-    def state_shown(self, graph_json: str, robot: str | None, vocabulary: str) -> WorldState:
+    def state_shown(self, graph_json: str, robot: str | None, vocabulary: Vocabulary) -> WorldState:
         """The world as a prompt shows it: the shown facts over the world the model knows.
 
         `graph_json` is the prompt's scene or memory graph; `robot` its robot line, which

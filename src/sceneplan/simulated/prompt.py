@@ -15,7 +15,8 @@ from typing import Any
 
 from sceneplan.planners.dialogue import render
 from sceneplan.simulated.profiles import Kind
-from sceneplan.world.domain import VOCABULARIES
+from sceneplan.world.vocabularies import SAYPLAN, VOCABULARIES
+from sceneplan.world.vocabulary import Vocabulary
 
 _FIELD = re.compile(
     r"^(Instruction|3D scene graph|Scene graph now|Scene graph|Memory graph|Memory|Robot"
@@ -52,17 +53,16 @@ class Prompt:
     def instruction(self) -> str:
         return self.fields.get("Instruction", "").strip()
 
-    def vocabulary(self) -> str:
+    def vocabulary(self) -> Vocabulary:
         """The vocabulary whose actions the system prompt lists (the fewest unknown names,
         then the most known ones, then the smallest vocabulary)."""
         listed = set(_LISTED.findall(self.system))
-        names = list(VOCABULARIES)
 
-        def score(name: str) -> tuple[int, int, int]:
-            actions = set(VOCABULARIES[name])
+        def score(vocabulary: Vocabulary) -> tuple[int, int, int]:
+            actions = set(vocabulary.actions)
             return (len(listed - actions), -len(listed & actions), len(actions))
 
-        return min(names, key=score) if listed else "sayplan"
+        return min(VOCABULARIES.values(), key=score) if listed else SAYPLAN
 
     def writes_poses(self) -> bool:
         """Whether the model is told to move pose by pose (no path planner)."""

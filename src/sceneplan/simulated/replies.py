@@ -21,6 +21,7 @@ from sceneplan.simulated.mistakes import near_name, plan_errors, step_errors
 from sceneplan.simulated.profiles import Kind
 from sceneplan.simulated.prompt import THOUGHT, Draft, Prompt
 from sceneplan.world.actions import Action
+from sceneplan.world.vocabulary import Vocabulary
 
 
 def draft(prompt: Prompt, knowledge: Knowledge) -> Draft:
@@ -158,7 +159,7 @@ def _lookplangraph(prompt: Prompt, knowledge: Knowledge) -> Draft:
 
 
 def _next_actions(
-    prompt: Prompt, knowledge: Knowledge, vocabulary: str, plan: list[Action] | None
+    prompt: Prompt, knowledge: Knowledge, vocabulary: Vocabulary, plan: list[Action] | None
 ) -> list[Action]:
     """The plan from here, its first step the one to take now (with a path planner, the
     poses on the way are left to it)."""
@@ -169,7 +170,9 @@ def _next_actions(
     return [a for a in plan if not (a.name in moves and knowledge.is_pose(a.args[0]))]
 
 
-def _touched(knowledge: Knowledge, vocabulary: str, action: Action) -> tuple[list[str], list[str]]:
+def _touched(
+    knowledge: Knowledge, vocabulary: Vocabulary, action: Action
+) -> tuple[list[str], list[str]]:
     """The objects an action acts on: those it names, and those the goal names (by id or
     category) in or on an appliance it switches on (whose effect reaches them)."""
     graph, schemas = knowledge.graph, knowledge.simulator(vocabulary).schemas
@@ -193,7 +196,7 @@ def _in_sight(knowledge: Knowledge, state: Any, node: str) -> bool:
     return not (inside and "closed" in state.states(holder))
 
 
-def _towards_look(knowledge: Knowledge, vocabulary: str, state: Any, node: str) -> Action:
+def _towards_look(knowledge: Knowledge, vocabulary: Vocabulary, state: Any, node: str) -> Action:
     """The next step towards seeing `node`, which memory lacks: go to the room of what
     holds it, open that if it is closed, look on or inside it (as the oracle does)."""
     simulator = knowledge.simulator(vocabulary)

@@ -15,9 +15,10 @@ from sceneplan.symbolic.grounding import Exclusion, Grounder
 from sceneplan.symbolic.scope import Scope
 from sceneplan.symbolic.task import CondEffect, FactTable, GroundAction, GroundTask
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.goals import Formula
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 READY = ("ready",)
 
@@ -27,7 +28,7 @@ def build_task(
     scope: Scope,
     goal: Formula | None = None,
     target: Action | None = None,
-    vocabulary: str = "sayplan",
+    vocabulary: Vocabulary = SAYPLAN,
     travel: Callable[[str, str], int] | None = None,
 ) -> GroundTask | bool:
     """The pruned task; True/False when the goal is decided without planning.
@@ -36,7 +37,7 @@ def build_task(
     found ends with a goal-phase copy of it, which the caller drops. `travel(a, b)`
     is the cost of a macro move (see `symbolic.travel`).
     """
-    schemas = get_vocabulary(vocabulary)
+    schemas = vocabulary.actions
     grounder = Grounder(state, scope, travel)
     facts = grounder.facts
     goal_actions: list[GroundAction] = []

@@ -322,9 +322,8 @@ class Grounder:
                 for nb, npos, nneg in test.ground(self, b, *values)
             ]
         action = Action(schema.name, args)
-        moves_to = next(
-            (names.get(e.args[0], e.args[0]) for e in schema.effects if e.op == "move_agent"), None
-        )
+        destination = schema.destination
+        moves_to = None if destination is None else names.get(destination, destination)
         out: list[GroundAction] = []
         for binding, pos, neg in variants:
             try:

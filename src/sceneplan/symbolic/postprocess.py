@@ -32,6 +32,7 @@ from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.goals import Then
 from sceneplan.world.simulator import PlanLike, Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabulary import Vocabulary
 
 
 class Problem(Protocol):
@@ -40,7 +41,7 @@ class Problem(Protocol):
     graph: SceneGraph
     goal: Any  # a goal Formula, or None with a target
     target: Any  # an Action to make executable, or None with a goal
-    vocabulary: str
+    vocabulary: Vocabulary
 
 
 class PlanRun:

@@ -20,7 +20,6 @@ from functools import cached_property
 
 from sceneplan.graph.model import Node, NodeKind, SceneGraph
 from sceneplan.nav import Navigator
-from sceneplan.world.domain import gives, takes_away
 from sceneplan.world.goals import Atom, Prop
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
 from sceneplan.world.substances import (
@@ -29,6 +28,8 @@ from sceneplan.world.substances import (
     substance_word,
     supplied,
 )
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 K = NodeKind
 
@@ -88,7 +89,7 @@ def full_scope(graph: SceneGraph) -> Scope:
 class _Focus:
     """Builds a focused scope from seed nodes (see `focused_scope`)."""
 
-    def __init__(self, state: WorldState, vocabulary: str):
+    def __init__(self, state: WorldState, vocabulary: Vocabulary):
         self.state = state
         self.vocabulary = vocabulary
         self.graph = state.graph
@@ -149,17 +150,17 @@ class _Focus:
     def add_helpers(self, words: Iterable[tuple[str, str, bool]]) -> None:
         """Nodes that can give an object a needed word (or take it away, when `positive`
         is False: give its opposite, or be the tool that takes a substance off), as the
-        vocabulary's actions and appliances say (`world.domain.gives`, `takes_away`): those
+        vocabulary's actions and appliances say (`Vocabulary.gives`, `takes_away`): those
         in focused rooms, and the nearest. A tool for mud or stains also needs something
         to soak it in."""
         for word, obj, positive in words:
             target = self.graph.nodes[obj]
             needed = word if positive else EXCLUSIVE_STATES.get(word)
             if needed is not None:
-                self._add_nearest(gives, target, needed)
+                self._add_nearest(self.vocabulary.gives, target, needed)
             if positive:
                 continue
-            tools = self._add_nearest(takes_away, target, word)
+            tools = self._add_nearest(self.vocabulary.takes_away, target, word)
             if tools and needs_soaked_tool(word):
                 soak = [(substance_word(SATURATED, m), t, True) for t in tools for m in self.soaks]
                 self.add_helpers(sorted(soak))
@@ -170,14 +171,12 @@ class _Focus:
         return {m for n in self.graph for m in supplied(n.state)}
 
     def _add_nearest(
-        self, helps: Callable[[Node, Node, str, str], bool], obj: Node, word: str
+        self, helps: Callable[[Node, Node, str], bool], obj: Node, word: str
     ) -> list[str]:
         """Add the nodes that help obj to the word (`gives` or `takes_away`): those in
         focused rooms, or else the nearest one; return them."""
         candidates = [
-            n.id
-            for n in self.graph
-            if n.kind in (K.ASSET, K.OBJECT) and helps(n, obj, word, self.vocabulary)
+            n.id for n in self.graph if n.kind in (K.ASSET, K.OBJECT) and helps(n, obj, word)
         ]
         chosen = [c for c in candidates if self._room(c) in self.places]
         chosen = chosen or self._nearest(candidates, 1)
@@ -223,7 +222,7 @@ def focused_scope(
     goal_literals: Iterable[tuple[Atom | Prop, bool]] = (),
     extra_nodes: Iterable[str] = (),
     needs_release: bool = False,
-    vocabulary: str = "sayplan",
+    vocabulary: Vocabulary = SAYPLAN,
 ) -> Scope:
     """The relevant subgraph for literals that must change (`seeds`) and extra nodes.
 
@@ -284,7 +283,9 @@ def focused_scope(
 WIDEN_RINGS = 2
 
 
-def widened_scopes(state: WorldState, scope: Scope, vocabulary: str = "sayplan") -> Iterator[Scope]:
+def widened_scopes(
+    state: WorldState, scope: Scope, vocabulary: Vocabulary = SAYPLAN
+) -> Iterator[Scope]:
     """Scopes between a focused scope and the whole graph, smallest first: everything in
     the rooms of its places (a goal that names no object, `sitting(agent)`, has only the
     agent's room in focus and nothing to sit on), then everything one room further, for

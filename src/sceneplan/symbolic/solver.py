@@ -49,11 +49,12 @@ from sceneplan.symbolic.scope import Scope, focused_scope, full_scope, widened_s
 from sceneplan.symbolic.task import GroundTask, complementary_pairs, positive_conditions
 from sceneplan.symbolic.travel import travel_for
 from sceneplan.world.actions import Action, parse_action
-from sceneplan.world.domain import get_vocabulary, vocabulary_in
 from sceneplan.world.goal_forms import ground, literals, wrong_literals
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 
 class SolveStatus(StrEnum):
@@ -76,7 +77,7 @@ class PlanningProblem:
     goal: Formula | str | None = None
     state: WorldState | None = None
     target: Action | str | None = None
-    vocabulary: str = "sayplan"
+    vocabulary: Vocabulary = SAYPLAN
 
     def __post_init__(self) -> None:
         if (self.goal is None) == (self.target is None):
@@ -88,7 +89,7 @@ class PlanningProblem:
         if self.state is None:
             self.state = WorldState(self.graph)
         # an agent with two hands plans in the vocabulary's two-handed form
-        self.vocabulary = vocabulary_in(self.vocabulary, self.graph)
+        self.vocabulary = self.vocabulary.in_graph(self.graph)
 
 
 @dataclass
@@ -487,13 +488,6 @@ def _reached(problem: PlanningProblem, simulator: Simulator, state: WorldState) 
     return problem.goal.holds(state)
 
 
-def _places_at_accessed(action: Action, vocabulary: str) -> bool:
-    """Whether the action puts the held object on whatever asset is accessed (SayPlan's
-    release): its focus needs an asset to put things on."""
-    schema = get_vocabulary(vocabulary).get(action.name)
-    return schema is not None and any(e.op == "place_at_accessed" for e in schema.effects)
-
-
 def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> Iterator[Scope]:
     """The focused scope, wider ones around it (`scope.widened_scopes`), then the whole
     graph; each built only if the one before it fails."""
@@ -506,7 +500,7 @@ def _scopes(problem: PlanningProblem, state: WorldState, goal, focus: bool) -> I
                 (),
                 (),
                 nodes,
-                needs_release=_places_at_accessed(target, problem.vocabulary),
+                needs_release=problem.vocabulary.places_at_accessed(target),
                 vocabulary=problem.vocabulary,
             )
         else:

@@ -17,11 +17,12 @@ from sceneplan.graph.views import collapse, collapse_hierarchy
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall
 from sceneplan.world.actions import parse_action
-from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import PartialWorld
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import LOOKPLANGRAPH, SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 _TEXT_CAP = 6000  # characters of one reply shown; the trace file has the rest
 
@@ -171,22 +172,22 @@ def plan_steps(episode: Episode, graph: SceneGraph) -> dict[str, Any]:
     return {
         "steps": steps,
         "failing": failing,
-        "vocabulary": vocabulary,
+        "vocabulary": vocabulary.name,
         "recorded_failure": recorded.get("message"),
         "start": graph.agent.parent if graph.has_agent else None,
         "rounds": _rounds(episode),
     }
 
 
-def _vocabulary(actions: list[str]) -> str:
-    """'sayplan' when every action is one of SayPlan's, else 'lookplangraph'."""
+def _vocabulary(actions: list[str]) -> Vocabulary:
+    """SayPlan's vocabulary when every action is one of SayPlan's, else LookPlanGraph's."""
     names = set()
     for text in actions:
         try:
             names.add(parse_action(text).name)
         except SceneplanError:
             continue
-    return "sayplan" if names <= set(get_vocabulary("sayplan")) else "lookplangraph"
+    return SAYPLAN if names <= set(SAYPLAN.actions) else LOOKPLANGRAPH
 
 
 def _path(navigator: Navigator, start: str | None, end: str) -> list[str]:
@@ -276,7 +277,7 @@ def memory_steps(
             except (SceneplanError, ValueError, KeyError, TypeError):
                 world = None  # the trace is of another world: show what it recorded
         out.append(record)
-    return {"steps": out, "replayed": world is not None, "vocabulary": vocabulary}
+    return {"steps": out, "replayed": world is not None, "vocabulary": vocabulary.name}
 
 
 def _observed(observation: dict[str, Any]) -> str:

@@ -24,18 +24,22 @@ primitives of their own (prefixed `alfworld_`), each with every face.
 - `examine(x)`: look at a held object or at something where the agent is
   (nothing changes; planners never need it).
 
-The goal predicate `agent_near(x)` (the agent is at x, or at the receptacle
-where x is, or holds x) states "examine in light". A graph marks itself as an
-ALFWorld room with the attribute `alfworld` on the agent's room; planners
-that can use any vocabulary (react, react_pv, sclplan, oracle) then use this
-one (`vocabulary_for`).
+The goal predicate `agent_near(x)` (`world.predicates`: the agent is at x, or
+at the receptacle where x is, or holds x) states "examine in light". A graph
+marks itself as an ALFWorld room with the attribute `alfworld` on the agent's
+room; planners that can use any vocabulary (react, react_pv, sclplan, oracle)
+then use this one (`ALFWORLD.native_to`). An ALFWorld episode ends the moment
+its goal holds, within SCLPlan's 25 steps, and the environment answers in
+ALFWorld's words (`world.alfworld_text.AlfworldVoice`).
 """
 
 from __future__ import annotations
 
 from sceneplan.graph.model import NodeKind, SceneGraph
+from sceneplan.world.alfworld_text import AlfworldVoice
 from sceneplan.world.domain import (
     ASSETS,
+    DONE,
     HAND_FREE,
     OBJECTS,
     THINGS,
@@ -45,11 +49,9 @@ from sceneplan.world.domain import (
     Pre,
     accessible,
     holding,
-    register_action,
     toggle,
 )
 from sceneplan.world.pddl_expr import (
-    FALSE,
     TRUE,
     And,
     Atom,
@@ -61,7 +63,6 @@ from sceneplan.world.pddl_expr import (
     When,
     atom,
 )
-from sceneplan.world.predicates import GoalPredicate, register_predicate
 from sceneplan.world.primitives import (
     Alternative,
     Binding,
@@ -74,6 +75,7 @@ from sceneplan.world.primitives import (
     primitive,
 )
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabulary import Vocabulary
 
 K = NodeKind
 VOCABULARY = "alfworld"
@@ -119,11 +121,6 @@ def is_alfworld(graph: SceneGraph) -> bool:
         return False
     room = graph.agent.parent
     return room is not None and MARK in graph.nodes[room].attributes
-
-
-def vocabulary_for(graph: SceneGraph, default: str) -> str:
-    """The vocabulary a vocabulary-agnostic planner uses in `graph`."""
-    return VOCABULARY if is_alfworld(graph) else default
 
 
 def fits(graph: SceneGraph, o: str, r: str) -> bool:
@@ -316,45 +313,6 @@ class AlfworldExamine(Effect):
         return None
 
 
-# -- the goal predicate of "examine in light" ---------------------------------------------
-
-
-@register_predicate
-class AgentNear(GoalPredicate):
-    name, params, placement = "agent_near", ("x",), True
-    doc = "the agent is at x, or at the receptacle where x is, or holds x (ALFWorld)"
-
-    def holds(self, state, x):
-        if state.holds(x):
-            return True
-        asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
-        return asset is not None and asset == state.accessed
-
-    def pddl(self, t, x):
-        if x[1] is K.ASSET:
-            return atom("accessed", x[0])
-        if x[1] is not K.OBJECT:
-            return FALSE
-        a = t.fresh("a")
-        at = Exists({a: "asset"}, And(atom("accessed", a), atom("below", x[0], a)))
-        return Or(atom("holding", x[0]), at)
-
-    def compile(self, c, x):
-        kind = c.g.graph.nodes[x].kind
-        if kind is K.ASSET:
-            return c.prop(("accessed", x)) if x in c.g.assets else c.const(False)
-        if kind is not K.OBJECT:
-            return c.const(False)
-
-        def through(chain) -> object:
-            facts = [c.prop(f) for f in chain.links]  # a held chain ends in ("holding", x)
-            if chain.asset is not None:
-                facts.append(c.prop(("accessed", chain.asset)))
-            return c.all_of(facts)
-
-        return c.any_of(through(chain) for chain in c.g.chains(x))
-
-
 # -- the vocabulary -----------------------------------------------------------------------
 
 
@@ -437,5 +395,18 @@ SCHEMAS = (
     ),
 )
 
-for _schema in SCHEMAS:
-    register_action(VOCABULARY, _schema)
+# SCLPlan's cap on ALFWorld: 25 planning iterations (one ReAct prediction each) for all
+# three of its methods, as its public configuration sets it (hydra_conf/agent/alfworld_cala.yaml,
+# max_planning_steps); the paper's text gives no number.
+MAX_STEPS = 25
+
+ALFWORLD = Vocabulary(
+    VOCABULARY,
+    {**{s.name: s for s in SCHEMAS}, DONE.name: DONE},
+    reach=_at,
+    ends_when_goal_holds=True,  # ALFWorld stops a game the moment it is won
+    max_steps=MAX_STEPS,
+    pddl_goals=True,
+    voice=AlfworldVoice(),
+    native_to=is_alfworld,
+)

@@ -11,13 +11,17 @@ happens." for an action that cannot run, as ALFWorld says.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
 from sceneplan.graph.model import NodeKind
+from sceneplan.graph.serialize import view_to_dict
+from sceneplan.graph.views import GraphView
 from sceneplan.world.actions import Action
 from sceneplan.world.domain import ActionSchema
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabulary import Voice
 
 NOTHING_HAPPENS = "Nothing happens."
 
@@ -122,3 +126,47 @@ _SAYS: dict[str, Callable[[WorldState, Action, list[str], tuple[str, ...]], str]
     "alfworld_examine": _examine,
     "finish": lambda after, action, args, words: "You are done.",
 }
+
+
+# ALFWorld's words for where a thing is ("in the", "on the"), for the scene a prompt shows
+RELATIONS = {"inside_of": "in", "ontop_of": "on"}
+
+
+class AlfworldVoice(Voice):
+    """ALFWorld's text game answering a model (the ALFWorld vocabulary's `Voice`): its
+    opening, its sentence for each action, "Nothing happens." for one that cannot run,
+    the robot as where it stands and what it carries, and the scene in its own terms."""
+
+    environment_only = True
+
+    def intro(self, state: WorldState) -> str:
+        return intro(state)
+
+    def succeeded(
+        self, before: WorldState, action: Action, after: WorldState, schema: ActionSchema
+    ) -> str:
+        return observe(before, action, after, schema)
+
+    def failed(self, action: Action, reason: str) -> str:
+        return NOTHING_HAPPENS
+
+    def said(self, lines: list[str]) -> str:
+        """Every step's sentence: the environment printed each."""
+        return " ".join(lines)
+
+    def robot(self, state: WorldState) -> str:
+        """Standing at a receptacle is all there is: `at shelf_2; carrying mug_1` (`at no
+        receptacle yet; carrying nothing`)."""
+        return f"at {state.accessed or 'no receptacle yet'}; carrying {state.held_text()}"
+
+    def scene_text(self, view: GraphView) -> str:
+        """The view as compact JSON without affordances (ALFWorld shows none), and with
+        "in" / "on" for where things are."""
+        data = view_to_dict(view)
+        for nodes in data["nodes"].values():
+            for node in nodes:
+                node.pop("affordances", None)
+                for ours, theirs in RELATIONS.items():
+                    if ours in node:
+                        node[theirs] = node.pop(ours)
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

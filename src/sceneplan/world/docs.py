@@ -14,9 +14,10 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from sceneplan.world.domain import VOCABULARIES, ActionSchema
+from sceneplan.world.domain import ActionSchema
 from sceneplan.world.predicates import PREDICATES, StateWord
 from sceneplan.world.primitives import EFFECTS, TESTS, Cause, get_effect
+from sceneplan.world.vocabularies import VOCABULARIES
 
 
 def _param(p) -> str:
@@ -50,7 +51,7 @@ def vocabulary_table(name: str) -> str:
                 or "none",
                 _effects(schema),
             )
-            for schema in VOCABULARIES[name].values()
+            for schema in VOCABULARIES[name].actions.values()
         ),
     )
 

@@ -4,29 +4,23 @@ A schema names its preconditions and effects by primitive (`world.rules`,
 registered in `world.primitives`), with the parameters they read and, for
 each precondition, the `Cause` reported when it fails. The simulator, the
 PDDL export, the grounding and the prompts' action lists are all read from
-these schemas and the primitives' faces. `register_action` adds an action to
-a vocabulary (an extension's schema is checked like the built-in ones).
-
-The vocabularies defined in modules of their own (ALFWorld's, `EXTENSIONS`)
-register on first need: the first lookup in `VOCABULARIES` or in the goal
-predicates' table (each a `Registry`) imports them, so a command that only
-reads tasks (`sceneplan tasks show`) does not load them.
+these schemas and the primitives' faces. The actions of SayPlan and
+LookPlanGraph are here; `world.vocabulary` makes a vocabulary of a set of
+them, `world.vocabularies` holds every vocabulary (ALFWorld's included).
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
 
 from sceneplan.errors import UnsupportedError
-from sceneplan.graph.model import Node, NodeKind, SceneGraph
-from sceneplan.world import rules  # registers the built-in primitives
-from sceneplan.world import substances as _substances_primitives  # noqa: F401  (the same)
+from sceneplan.graph.model import NodeKind
+from sceneplan.world import (
+    rules,  # noqa: F401  (registers the built-in primitives)
+    substances,  # noqa: F401  (the same)
+)
 from sceneplan.world.primitives import Cause, CauseRow, define_causes, get_effect, get_test
-from sceneplan.world.substances import split_word, supplied
 
 K = NodeKind
 
@@ -251,6 +245,23 @@ class ActionSchema:
         """Whether the action only ends the plan (`done`): every effect is bookkeeping,
         nothing for a robot to do."""
         return bool(self.effects) and all(get_effect(e.op).bookkeeping for e in self.effects)
+
+    @property
+    def accesses(self) -> bool:
+        """Whether the action accesses an asset (SayPlan's access, ALFWorld's go_to)."""
+        return any(e.op == "set_accessed" for e in self.effects)
+
+    @property
+    def places_at_accessed(self) -> bool:
+        """Whether the action puts the held object on whatever asset is accessed (SayPlan's
+        release): planning it needs an asset to put things on."""
+        return any(e.op == "place_at_accessed" for e in self.effects)
+
+    @property
+    def destination(self) -> str | None:
+        """The parameter (or word) the agent moves to (goto's `x`); None for an action
+        that does not move it."""
+        return next((e.args[0] for e in self.effects if e.op == "move_agent"), None)
 
 
 PLACES = frozenset({K.ROOM, K.POSE})
@@ -515,9 +526,9 @@ def _common(reach: Reach) -> tuple[ActionSchema, ...]:
     return (*_switches(reach), *_care(reach), *_postures(reach), *_substances(reach))
 
 
-_DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
+DONE = ActionSchema("done", (), (), (Eff("finish"),), "Call when the task is complete.")
 
-SAYPLAN: dict[str, ActionSchema] = {
+SAYPLAN_ACTIONS: dict[str, ActionSchema] = {
     s.name: s
     for s in (
         ActionSchema(
@@ -581,14 +592,14 @@ SAYPLAN: dict[str, ActionSchema] = {
             ),
         ),
         *_common(on_accessed),
-        _DONE,
+        DONE,
     )
 }
 
 # LookPlanGraph's put actions act on the one held object, which stays unnamed.
 _HOLDING_ANY = Pre("holding_any", (), Cause.NOT_HOLDING)
 
-LOOKPLANGRAPH: dict[str, ActionSchema] = {
+LOOKPLANGRAPH_ACTIONS: dict[str, ActionSchema] = {
     s.name: s
     for s in (
         ActionSchema(
@@ -649,258 +660,53 @@ LOOKPLANGRAPH: dict[str, ActionSchema] = {
             (Eff("observe", ("a", "inside_of")),),
             "Look inside an open container; what is found is added to the graph.",
         ),
-        _DONE,
+        DONE,
     )
 }
 
 
-def _naming_the_held(schemas: dict[str, ActionSchema]) -> dict[str, ActionSchema]:
-    """A vocabulary for an agent with two hands: an action that acts on "the held object"
-    without naming it (LookPlanGraph's put_on(a), `holding_any`) takes the object as its
-    first argument instead (`put_on(o, a)`, as VirtualHome's PUTBACK <object> <target>),
-    since with two objects held "the held object" is not one. The rest is unchanged."""
+# The two-handed form of LookPlanGraph's actions in its own words (`two_handed`): picking
+# up takes up to two objects, and each put names the held object it puts down.
+LOOKPLANGRAPH_TWO_HANDS_WORDING = {
+    "pick_up": "Pick up an accessible object in the current room (two hands: up to two objects).",
+    "put_on": "Put a held object <o> on top of an asset, or of an object that takes things (a "
+    "plate, a tray).",
+    "put_inside": "Put a held object <o> inside an open container or a receptacle (a bowl, a "
+    "sack).",
+    "attach": ATTACH_DOC,
+}
+
+
+def two_handed(
+    schemas: dict[str, ActionSchema], wording: dict[str, str]
+) -> dict[str, ActionSchema]:
+    """Actions for an agent with two hands, each changed one with its `wording` (its doc).
+
+    An action that acts on "the held object" without naming it (LookPlanGraph's
+    put_on(a), `holding_any`) takes the object as its first argument instead
+    (`put_on(o, a)`, as VirtualHome's PUTBACK <object> <target>), since with two
+    objects held "the held object" is not one; one that needs a hand free may not
+    take what is held, or on or in it. The rest is unchanged. An UnsupportedError
+    names a changed action without wording, or wording for an unchanged one.
+    """
     out = {}
     for name, schema in schemas.items():
-        if any(p.test == "hand_free" for p in schema.pre):
-            # with a hand free, what is held (or on or in it) could be picked up again
-            doc = schema.doc.replace("(one at a time)", "(two hands: up to two objects)")
+        tests = [p.test for p in schema.pre]
+        if "hand_free" in tests:
             taken = schema.params[0].name
-            pre = (schema.pre[0], not_carried(taken), *schema.pre[1:])
-            out[name] = replace(schema, pre=pre, doc=doc)
-            continue
-        if not any(p.test == "holding_any" for p in schema.pre):
+            out[name] = replace(schema, pre=(schema.pre[0], not_carried(taken), *schema.pre[1:]))
+        elif "holding_any" in tests:
+            pre = tuple(
+                Pre("holding", ("o",), p.cause) if p.test == "holding_any" else p
+                for p in schema.pre
+            )
+            out[name] = replace(schema, params=(Param("o", OBJECTS), *schema.params), pre=pre)
+        else:
             out[name] = schema
             continue
-        pre = tuple(
-            Pre("holding", ("o",), p.cause) if p.test == "holding_any" else p for p in schema.pre
-        )
-        doc = schema.doc.replace("Put the held object", "Put a held object <o>")
-        out[name] = replace(schema, params=(Param("o", OBJECTS), *schema.params), pre=pre, doc=doc)
+        if name not in wording:
+            raise UnsupportedError(f"the two-handed {schema.signature} has no wording of its own")
+        out[name] = replace(out[name], doc=wording[name])
+    if extra := set(wording) - {n for n in out if out[n] is not schemas[n]}:
+        raise UnsupportedError(f"two-handed wording for unchanged actions: {sorted(extra)}")
     return out
-
-
-# Modules that extend the registries (a vocabulary, its primitives and goal predicates),
-# imported by the first lookup in a `Registry`. They import this module, so importing
-# them here at the top would be a cycle; the package does not import them either.
-EXTENSIONS = ("sceneplan.world.alfworld",)
-_extensions_loaded = False
-
-V = TypeVar("V")
-
-
-def load_extensions() -> None:
-    """Import the `EXTENSIONS` (once): what a `Registry` does before its first lookup."""
-    global _extensions_loaded
-    if _extensions_loaded:
-        return
-    _extensions_loaded = True  # first: the extensions register into the tables they read
-    for name in EXTENSIONS:
-        importlib.import_module(name)
-
-
-class Registry(dict[str, V], Generic[V]):
-    """A registry table (name -> entry) that loads the `EXTENSIONS` before it is first
-    read or added to, so every lookup, iteration or registration sees their entries, in
-    the order they had when the package imported them eagerly. A table filled while its
-    module is still being imported (built-in entries registered by a decorator) is
-    created with `ready=False` and made ready at the end of that module."""
-
-    def __init__(self, entries: Any = (), *, ready: bool = True):
-        super().__init__(entries)
-        self.ready = ready
-
-    def _load(self) -> None:
-        if self.ready and not _extensions_loaded:
-            load_extensions()
-
-
-# every way to read or add to a dict, each of which `Registry` makes load the extensions
-_REGISTRY_READS = (
-    "__getitem__", "__contains__", "__iter__", "__len__", "__repr__", "get", "keys", "values",
-    "items", "setdefault", "pop",
-)  # fmt: skip
-
-
-def _loading(name: str) -> Callable[..., Any]:
-    method = getattr(dict, name)
-
-    @functools.wraps(method)
-    def loading(self: Registry[Any], *args: Any) -> Any:
-        self._load()
-        return method(self, *args)
-
-    return loading
-
-
-for _name in _REGISTRY_READS:
-    setattr(Registry, _name, _loading(_name))
-
-
-VOCABULARIES: Registry[dict[str, ActionSchema]] = Registry(
-    {
-        "sayplan": SAYPLAN,
-        "lookplangraph": LOOKPLANGRAPH,
-        "lookplangraph_two_hands": _naming_the_held(LOOKPLANGRAPH),
-    }
-)
-# The vocabulary a run of a vocabulary uses where the agent has two hands (`WorldState.
-# hands`): one whose actions name what they put down. SayPlan's and ALFWorld's do already.
-TWO_HANDED: dict[str, str] = {"lookplangraph": "lookplangraph_two_hands"}
-
-
-def plan_enders() -> frozenset[str]:
-    """The names of the actions that only end a plan, in any vocabulary (`done`): what a
-    count of a plan's steps leaves out when the plan's vocabulary is not known."""
-    return frozenset(
-        name
-        for actions in VOCABULARIES.values()
-        for name, schema in actions.items()
-        if schema.ends_plan
-    )
-
-
-def end_schema(vocabulary: str) -> ActionSchema:
-    """The action that ends a plan in `vocabulary` (`done`): its parameterless plan ender.
-    An UnsupportedError names a vocabulary that has none (or that is not known)."""
-    for schema in get_vocabulary(vocabulary).values():
-        if not schema.params and schema.ends_plan:
-            return schema
-    raise UnsupportedError(f"the vocabulary {vocabulary} has no action that ends a plan")
-
-
-def vocabulary_in(name: str, graph: SceneGraph) -> str:
-    """The vocabulary a run of `name` uses in `graph`: its two-handed form (`TWO_HANDED`)
-    where the graph's agent has two hands, else `name` itself."""
-    return TWO_HANDED.get(name, name) if graph.hands == 2 else name
-
-
-def register_action(vocabulary: str, schema: ActionSchema) -> None:
-    """Add an action to a vocabulary (a new vocabulary name starts one, with `done`)."""
-    actions = VOCABULARIES.setdefault(vocabulary, {"done": _DONE})
-    if schema.name in actions and actions[schema.name] != schema:
-        raise UnsupportedError(f"vocabulary '{vocabulary}' already has an action '{schema.name}'")
-    done = actions.pop("done", None)
-    actions[schema.name] = schema
-    if done is not None and schema.name != "done":
-        actions["done"] = done  # `done` stays last in prompts
-
-
-def forget_action(vocabulary: str, name: str) -> None:
-    """Remove an action from a vocabulary (for extensions defined in tests)."""
-    VOCABULARIES.get(vocabulary, {}).pop(name, None)
-
-
-def get_vocabulary(name: str) -> dict[str, ActionSchema]:
-    """The actions of a vocabulary by name; an unknown name lists the known ones."""
-    try:
-        return VOCABULARIES[name]
-    except KeyError:
-        raise UnsupportedError(
-            f"unknown action vocabulary '{name}'; choose one of {', '.join(VOCABULARIES)}"
-        ) from None
-
-
-@dataclass(frozen=True, slots=True)
-class Giver:
-    """An action that gives a state word to one of its parameters (`target`), with the
-    nodes of its other parameters that need an affordance (`helpers`: the sink basin of
-    ALFWorld's `clean(o, r)`, the tap of `rinse(o, s)`; none for `wipe(x)`)."""
-
-    vocabulary: str
-    action: str
-    target: Param
-    helpers: tuple[Param, ...]
-
-
-def givers(word: str, vocabulary: str | None = None) -> list[Giver]:
-    """The actions of a vocabulary (of all, when None) whose effects set `word` on a node:
-    read from the effects' own `words`, so an extension's action counts as well."""
-    names = VOCABULARIES if vocabulary is None else {vocabulary: get_vocabulary(vocabulary)}
-    out = []
-    for name in names:
-        for schema in VOCABULARIES[name].values():
-            params = {p.name: p for p in schema.params}
-            for eff in schema.effects:
-                if word in get_effect(eff.op).words(eff.args) and eff.args[0] in params:
-                    target = params[eff.args[0]]
-                    helpers = tuple(
-                        p for p in schema.params if p is not target and p.affordance is not None
-                    )
-                    out.append(Giver(name, schema.name, target, helpers))
-    return out
-
-
-def runs_appliances(vocabulary: str) -> bool:
-    """Whether an action of the vocabulary lets appliances act (switching one on, putting
-    something in or on one)."""
-    return any(
-        get_effect(e.op).runs_appliances
-        for schema in get_vocabulary(vocabulary).values()
-        for e in schema.effects
-    )
-
-
-def gives(helper: Node, obj: Node, word: str, vocabulary: str) -> bool:
-    """Whether, in the vocabulary, node `helper` can give `obj` the state word: as the
-    helper of an action that sets the word on obj (a sink basin cleans what is held at
-    it), or as an appliance whose function gives the word to obj's category."""
-    if helper.id == obj.id:
-        return False
-    moved = split_word(word)
-    if moved is not None:  # a substance: from a node that holds or gives it at the start
-        relation, substance = moved
-        return substance in supplied(helper.state) and any(
-            relation in relations and _fits(obj, target) and _fits(helper, other)
-            for target, other, relations in _substance_uses(vocabulary, "flow")
-        )
-    if runs_appliances(vocabulary) and rules.appliance_gives(helper.category, word, obj.category):
-        return True
-    return any(
-        _fits(obj, g.target) and any(_fits(helper, h) for h in g.helpers)
-        for g in givers(word, vocabulary)
-    )
-
-
-def takes_away(helper: Node, obj: Node, word: str, vocabulary: str) -> bool:
-    """Whether, in the vocabulary, node `helper` is a tool that can take the substance
-    word off `obj` (a rag wipes dust off a table); False for any other word."""
-    moved = split_word(word)
-    return (
-        moved is not None
-        and helper.id != obj.id
-        and any(
-            moved[0] in relations and _fits(obj, target) and _fits(helper, tool)
-            for target, tool, relations in _substance_uses(vocabulary, "removal")
-        )
-    )
-
-
-def _substance_uses(vocabulary: str, face: str) -> list[tuple[Param, Param, tuple[str, ...]]]:
-    """(target, other, relations) of each use of a substance effect's `flow` or `removal`
-    face in the vocabulary's actions: the params the effect's arguments name."""
-    out = []
-    for schema in get_vocabulary(vocabulary).values():
-        params = {p.name: p for p in schema.params}
-        for eff in schema.effects:
-            use = getattr(get_effect(eff.op), face)
-            if use is None:
-                continue
-            first, second, relations = use
-            target, other = eff.args[first], eff.args[second]
-            if target in params and other in params:
-                out.append((params[target], params[other], relations))
-    return out
-
-
-def _fits(node: Node, param: Param) -> bool:
-    return node.kind in param.kinds and (
-        param.affordance is None or param.affordance in node.affordances
-    )
-
-
-def setters(word: str) -> tuple[frozenset[str | None] | None, bool]:
-    """How a state word can come about: the affordances that actions setting it require of
-    their node (None in the set: no affordance needed), or None when no action sets it;
-    and whether an appliance gives it (or its opposite)."""
-    affordances = {g.target.affordance for g in givers(word)}
-    return (frozenset(affordances) if affordances else None), word in rules.appliance_words()

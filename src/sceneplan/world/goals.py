@@ -24,11 +24,11 @@ from sceneplan.errors import BadInputError, GoalParseError, UnsupportedError
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.textinput import parse_int, shown
 from sceneplan.world import rules
-from sceneplan.world.domain import VOCABULARIES
 from sceneplan.world.predicates import PREDICATES, GoalPredicate, get_predicate
 from sceneplan.world.primitives import get_effect
 from sceneplan.world.state import WorldState
 from sceneplan.world.substances import substances_in
+from sceneplan.world.vocabularies import VOCABULARIES
 
 MAX_NESTING = 64  # levels of 'not', brackets and quantifiers in a goal; packaged tasks need 9
 
@@ -519,8 +519,8 @@ def _check_state_word(word: str, known: set[str], label: str) -> None:
 def state_words(graph: SceneGraph) -> set[str]:
     """State words a goal over `graph` may use: on its nodes, set by actions or appliances."""
     words = {w for node in graph for w in node.state} | rules.appliance_words()
-    for actions in VOCABULARIES.values():
-        for schema in actions.values():
+    for vocabulary in VOCABULARIES.values():
+        for schema in vocabulary.actions.values():
             for eff in schema.effects:
                 words |= set(get_effect(eff.op).words(eff.args))
     return words

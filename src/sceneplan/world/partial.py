@@ -41,6 +41,8 @@ from sceneplan.world.domain import Cause
 from sceneplan.world.memory import Memory, MemoryChange, Observation
 from sceneplan.world.simulator import Checked, Failure, Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 # The actions that look, and the relation each looks for.
 LOOKS: dict[str, Relation] = {"look_on": Relation.ONTOP_OF, "look_inside": Relation.INSIDE_OF}
@@ -67,7 +69,7 @@ class Outcome(Checked):
 class PartialWorld:
     """The true world and the robot's memory of it, kept apart."""
 
-    def __init__(self, truth: WorldState, memory: Memory, vocabulary: str = "sayplan"):
+    def __init__(self, truth: WorldState, memory: Memory, vocabulary: Vocabulary = SAYPLAN):
         self.truth = truth
         self.memory = memory
         self.vocabulary = vocabulary

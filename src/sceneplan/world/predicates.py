@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, Protocol
 
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
-from sceneplan.world.domain import Registry, setters
 from sceneplan.world.pddl_expr import FALSE, And, Exists, Expr, Or, atom
 from sceneplan.world.primitives import (
     Chain,
@@ -44,6 +43,7 @@ from sceneplan.world.substances import (
     SATURATED,
     substance_word,
 )
+from sceneplan.world.vocabularies import setters
 
 K = NodeKind
 STATIC_KINDS = frozenset({K.BUILDING, K.FLOOR, K.ROOM, K.POSE, K.ASSET})
@@ -159,7 +159,7 @@ class GoalPredicate(ABC):
 
 
 # Ready (loading the ALFWorld predicates on first lookup) once the built-in ones below are in.
-PREDICATES: Registry[GoalPredicate] = Registry(ready=False)
+PREDICATES: dict[str, GoalPredicate] = {}
 
 
 def register_predicate(cls: type[GoalPredicate]) -> type[GoalPredicate]:
@@ -890,4 +890,40 @@ register_predicate(
 )
 
 
-PREDICATES.ready = True
+# -- ALFWorld's "examine in light" (world/alfworld.py) -------------------------------------
+
+
+@register_predicate
+class AgentNear(GoalPredicate):
+    name, params, placement = "agent_near", ("x",), True
+    doc = "the agent is at x, or at the receptacle where x is, or holds x (ALFWorld)"
+
+    def holds(self, state, x):
+        if state.holds(x):
+            return True
+        asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
+        return asset is not None and asset == state.accessed
+
+    def pddl(self, t, x):
+        if x[1] is K.ASSET:
+            return atom("accessed", x[0])
+        if x[1] is not K.OBJECT:
+            return FALSE
+        a = t.fresh("a")
+        at = Exists({a: "asset"}, And(atom("accessed", a), atom("below", x[0], a)))
+        return Or(atom("holding", x[0]), at)
+
+    def compile(self, c, x):
+        kind = c.g.graph.nodes[x].kind
+        if kind is K.ASSET:
+            return c.prop(("accessed", x)) if x in c.g.assets else c.const(False)
+        if kind is not K.OBJECT:
+            return c.const(False)
+
+        def through(chain) -> object:
+            facts = [c.prop(f) for f in chain.links]  # a held chain ends in ("holding", x)
+            if chain.asset is not None:
+                facts.append(c.prop(("accessed", chain.asset)))
+            return c.all_of(facts)
+
+        return c.any_of(through(chain) for chain in c.g.chains(x))

@@ -25,9 +25,11 @@ from typing import Any, ClassVar
 from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_action, parse_plan
-from sceneplan.world.domain import ActionSchema, end_schema, get_vocabulary, vocabulary_in
+from sceneplan.world.domain import ActionSchema
 from sceneplan.world.primitives import EFFECTS, TESTS, Cause, Effect, RobotSkill
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 PlanLike = str | Iterable[str | Action | dict]
 
@@ -153,14 +155,13 @@ def _blocks_relaxed(cause: Cause) -> bool:
 
 
 class Simulator:
-    """Executes actions of one vocabulary ('sayplan' or 'lookplangraph') on a scene graph."""
+    """Executes actions of one vocabulary (SayPlan's by default) on a scene graph."""
 
-    def __init__(self, graph: SceneGraph, vocabulary: str = "sayplan"):
-        # an agent with two hands uses the vocabulary's two-handed form (`vocabulary_in`)
-        vocabulary = vocabulary_in(vocabulary, graph)
-        self.schemas: dict[str, ActionSchema] = get_vocabulary(vocabulary)
+    def __init__(self, graph: SceneGraph, vocabulary: Vocabulary = SAYPLAN):
+        # an agent with two hands uses the vocabulary's two-handed form
+        self.vocabulary = vocabulary.in_graph(graph)
+        self.schemas: dict[str, ActionSchema] = self.vocabulary.actions
         self.graph = graph
-        self.vocabulary = vocabulary
 
     def initial_state(self) -> WorldState:
         """The world as the graph describes it."""
@@ -288,8 +289,8 @@ class Simulator:
         return schema is not None and schema.ends_plan
 
     def end_action(self) -> Action:
-        """The action that ends a plan in this vocabulary (`domain.end_schema`)."""
-        return Action(end_schema(self.vocabulary).name)
+        """The action that ends a plan in this vocabulary (`Vocabulary.end_schema`)."""
+        return Action(self.vocabulary.end_schema.name)
 
     def action_for(self, state: WorldState, skill: RobotSkill) -> Action | None:
         """The action of this vocabulary whose robot face is `skill` in `state` (the robot

@@ -23,8 +23,10 @@ from collections.abc import Iterator
 
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import Param, get_vocabulary
+from sceneplan.world.domain import Param
 from sceneplan.world.goals import And, Atom, Formula
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 __all__ = ["start_place", "unreachable_rooms", "why_no_plan", "why_step_fails"]
 
@@ -50,7 +52,7 @@ def unreachable_rooms(graph: SceneGraph) -> list[str]:
     return sorted(r.id for r in graph.of_kind(NodeKind.ROOM) if r.id not in reached)
 
 
-def why_no_plan(graph: SceneGraph, goal: Formula, vocabulary: str = "sayplan") -> list[str]:
+def why_no_plan(graph: SceneGraph, goal: Formula, vocabulary: Vocabulary = SAYPLAN) -> list[str]:
     """The reasons, one sentence each, why the scene can never satisfy `goal` (maybe none)."""
     reasons: list[str] = []
     apart = set(unreachable_rooms(graph))
@@ -72,9 +74,11 @@ def why_no_plan(graph: SceneGraph, goal: Formula, vocabulary: str = "sayplan") -
     return list(dict.fromkeys(reasons))
 
 
-def why_step_fails(graph: SceneGraph, action: Action, vocabulary: str = "sayplan") -> list[str]:
+def why_step_fails(
+    graph: SceneGraph, action: Action, vocabulary: Vocabulary = SAYPLAN
+) -> list[str]:
     """What the scene says about a failing step's nodes: fixed, unreachable, in no room."""
-    schema = get_vocabulary(vocabulary).get(action.name)
+    schema = vocabulary.actions.get(action.name)
     nodes = [a for a in action.args if a in graph]
     reasons = []
     if schema is not None and len(schema.params) == len(action.args):
@@ -95,11 +99,11 @@ def _needed_atoms(goal: Formula) -> Iterator[Atom]:
             yield from _needed_atoms(part)
 
 
-def _takers(vocabulary: str) -> list[Param]:
+def _takers(vocabulary: Vocabulary) -> list[Param]:
     """The parameters the vocabulary's actions put in the hand (pickup's `o`)."""
     return [
         param
-        for schema in get_vocabulary(vocabulary).values()
+        for schema in vocabulary.actions.values()
         for effect in schema.effects
         if effect.op == TAKE
         for param in schema.params
@@ -107,7 +111,7 @@ def _takers(vocabulary: str) -> list[Param]:
     ]
 
 
-def _fixed(graph: SceneGraph, node_id: str, vocabulary: str) -> str:
+def _fixed(graph: SceneGraph, node_id: str, vocabulary: Vocabulary) -> str:
     """Why no action picks the node up, or "" when one can."""
     node = graph.node(node_id)
     takers = _takers(vocabulary)

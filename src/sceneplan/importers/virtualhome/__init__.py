@@ -29,6 +29,7 @@ from sceneplan.textinput import parse_json, read_bytes
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.task import Task
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 __all__ = ["convert_task", "import_", "read_graph"]
 
@@ -121,10 +122,10 @@ def convert_task(
         except SceneplanError as exc:
             gaps.append(f"goal does not parse: {str(exc).splitlines()[0]}")
             goal = None
-        if goal is not None and goal.holds(Simulator(graph, "lookplangraph").initial_state()):
+        if goal is not None and goal.holds(Simulator(graph, LOOKPLANGRAPH).initial_state()):
             gaps.append("goal holds at the start")
     if plan is not None and not gaps:
-        run = Simulator(graph, "lookplangraph").verify_plan(plan)
+        run = Simulator(graph, LOOKPLANGRAPH).verify_plan(plan)
         if not run.ok:
             extra["program"], extra["program_gap"] = (
                 None,

@@ -64,7 +64,8 @@ from sceneplan.importers.capabilities import (
 )
 from sceneplan.importers.virtualhome.scene import Scene
 from sceneplan.world.actions import Action
-from sceneplan.world.domain import TWO_HANDED, ActionSchema, end_schema, get_vocabulary
+from sceneplan.world.domain import ActionSchema
+from sceneplan.world.vocabulary import Vocabulary
 
 __all__ = ["parse_program", "translate_goal", "translate_program", "verbs"]
 
@@ -86,16 +87,17 @@ HOLDS = ("HOLDS_RH", "HOLDS_LH")
 HOLDS_TWO = "program holds two objects at once"
 
 
-def verbs(vocabulary: str) -> dict[str, ActionSchema]:
+def verbs(vocabulary: Vocabulary) -> dict[str, ActionSchema]:
     """VirtualHome verb -> the action of the vocabulary that does it, as the actions
     declare (`ActionSchema.virtualhome`: GRAB is LookPlanGraph's pick_up). A verb that
     two actions of the vocabulary declare is an error: a program step is one action.
 
-    >>> verbs("lookplangraph")["GRAB"].name
+    >>> from sceneplan.world import LOOKPLANGRAPH
+    >>> verbs(LOOKPLANGRAPH)["GRAB"].name
     'pick_up'
     """
     out: dict[str, ActionSchema] = {}
-    for schema in get_vocabulary(vocabulary).values():
+    for schema in vocabulary.actions.values():
         for verb in schema.virtualhome:
             if verb in out:
                 raise UnsupportedError(
@@ -262,7 +264,7 @@ def translate_program(
     vocabulary's two-handed form (`put_on(o, a)`); one-handed, a program that
     holds two at once does not translate (`HOLDS_TWO`).
     """
-    vocabulary = TWO_HANDED.get(VOCABULARY, VOCABULARY) if two_handed else VOCABULARY
+    vocabulary = (VOCABULARY.two_hands or VOCABULARY) if two_handed else VOCABULARY
     program = _Program(scene, room_of, two_handed, vocabulary)
     for action, args in steps:
         names = [scene.ids[i] for i in args if i in scene.ids]
@@ -280,7 +282,7 @@ class _Program:
     """A program being translated: the plan so far and what it has done to the scene."""
 
     def __init__(
-        self, scene: Scene, room_of: dict[str, str], two_handed: bool, vocabulary: str
+        self, scene: Scene, room_of: dict[str, str], two_handed: bool, vocabulary: Vocabulary
     ) -> None:
         self.where = dict(room_of)
         self.here = room_of["agent"]
@@ -302,7 +304,7 @@ class _Program:
 
     def finished(self) -> list[str]:
         """The plan, ended by the vocabulary's action that ends a plan (`done()`)."""
-        return [*self.plan, str(Action(end_schema(self.vocabulary).name))]
+        return [*self.plan, str(Action(self.vocabulary.end_schema.name))]
 
     def go(self, room: str) -> None:
         if room != self.here:

@@ -14,8 +14,7 @@ from sceneplan.symbolic.pddl import write
 from sceneplan.symbolic.pddl.hidden import HIDDEN_BY_NAME, Hidden, hidden_terms, keywords
 from sceneplan.symbolic.pddl.node_types import param_type, type_tree
 from sceneplan.symbolic.pddl.simplify import SceneTypes
-from sceneplan.world.alfworld import vocabulary_for
-from sceneplan.world.domain import ActionSchema, get_vocabulary, vocabulary_in
+from sceneplan.world.domain import ActionSchema
 from sceneplan.world.pddl_expr import And, Expr, Or, Predicate, atom, effects_of
 from sceneplan.world.primitives import (
     EFFECTS,
@@ -32,6 +31,8 @@ from sceneplan.world.rules import appliance_functions, appliance_words
 from sceneplan.world.state import EXCLUSIVE_STATES
 from sceneplan.world.substances import RELATIONS as SUBSTANCE_RELATIONS
 from sceneplan.world.substances import substance_word, substances_in
+from sceneplan.world.vocabularies import SAYPLAN, native_vocabulary
+from sceneplan.world.vocabulary import Vocabulary
 
 
 def _object(*names: str) -> dict[str, str]:
@@ -74,11 +75,11 @@ def check_name(name: str, what: str) -> None:
         raise UnsupportedError(f"{what} '{name}' is not a valid PDDL name")
 
 
-def export_vocabulary(graph: SceneGraph, vocabulary: str | None) -> str:
+def export_vocabulary(graph: SceneGraph, vocabulary: Vocabulary | None) -> Vocabulary:
     """The vocabulary of an export: the one given, else the one planners use in the graph
-    (`world.alfworld.vocabulary_for`), in its two-handed form for an agent with two hands
-    (`world.domain.vocabulary_in`)."""
-    return vocabulary_in(vocabulary or vocabulary_for(graph, "sayplan"), graph)
+    (the scene's own, `world.vocabularies.native_vocabulary`, else SayPlan's), in its
+    two-handed form for an agent with two hands (`Vocabulary.in_graph`)."""
+    return (vocabulary or native_vocabulary(graph) or SAYPLAN).in_graph(graph)
 
 
 def _hidden_conditions(schema: ActionSchema, hidden: list[Hidden]) -> list[Expr]:
@@ -172,7 +173,7 @@ def domain_affordances(schemas: Iterable[ActionSchema]) -> set[str]:
 
 
 def domain_pddl(
-    vocabulary: str = "sayplan",
+    vocabulary: Vocabulary = SAYPLAN,
     words: Iterable[str] = (),
     categories: Iterable[str] = (),
     attributes: Iterable[str] = (),
@@ -182,7 +183,7 @@ def domain_pddl(
 
     With `scene`, the actions are simplified for one problem (see `SceneTypes`).
     """
-    schemas = list(get_vocabulary(vocabulary).values())
+    schemas = list(vocabulary.actions.values())
     words = set(words)
     substances = tuple(substances_in(words))
     actions = [_action(s, scene, substances) for s in schemas]
@@ -201,4 +202,4 @@ def domain_pddl(
         *(Predicate(pddl_category(c), _object("x")) for c in sorted(set(categories))),
         *(Predicate(pddl_attribute(a), _object("x")) for a in sorted(set(attributes))),
     ]
-    return write.domain(f"sceneplan_{vocabulary}", type_tree(), predicates, actions)
+    return write.domain(f"sceneplan_{vocabulary.name}", type_tree(), predicates, actions)

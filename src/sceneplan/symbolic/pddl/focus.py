@@ -8,11 +8,14 @@ from sceneplan.symbolic.scope import Scope, focused_scope
 from sceneplan.world.goal_forms import ground, literals, map_leaves, wrong_literals
 from sceneplan.world.goals import Atom, Const, Formula
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabulary import Vocabulary
 
 K = NodeKind
 
 
-def goal_scope(graph: SceneGraph, goal: Formula, state: WorldState, vocabulary: str) -> Scope:
+def goal_scope(
+    graph: SceneGraph, goal: Formula, state: WorldState, vocabulary: Vocabulary
+) -> Scope:
     """The scope the solver plans in first for this goal (`symbolic.scope.focused_scope`)."""
     grounded = ground(goal, graph)
     seeds = [atom for atom, _ in wrong_literals(grounded, state)]

@@ -10,16 +10,16 @@ from sceneplan.symbolic.pddl import write
 from sceneplan.symbolic.pddl.domain import export_vocabulary
 from sceneplan.symbolic.pddl.hidden import hidden_terms, hidden_value
 from sceneplan.world.actions import Action, parse_plan
-from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
+from sceneplan.world.vocabulary import Vocabulary
 
 
 def plan_pddl(
     plan: str | Iterable[str | Action],
     graph: SceneGraph,
     state: WorldState | None = None,
-    vocabulary: str | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> str:
     """A plan as PDDL plan text, one `(name args)` per line; `done` ends it, as in the simulator.
 
@@ -67,10 +67,10 @@ def _advance(simulator: Simulator, state: WorldState, action: Action) -> bool:
     return True
 
 
-def plan_from_pddl(text: str, graph: SceneGraph, vocabulary: str | None = None) -> list[str]:
+def plan_from_pddl(text: str, graph: SceneGraph, vocabulary: Vocabulary | None = None) -> list[str]:
     """A PDDL plan (a planner's output: `(name args)` lines, `;` comments) as sceneplan
     actions, without the hidden parameters."""
-    schemas = get_vocabulary(export_vocabulary(graph, vocabulary))
+    schemas = export_vocabulary(graph, vocabulary).actions
     out = []
     for line in text.splitlines():
         line = line.strip()

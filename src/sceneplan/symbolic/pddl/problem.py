@@ -23,19 +23,20 @@ from sceneplan.symbolic.pddl.goal import translate_goal
 from sceneplan.symbolic.pddl.node_types import has_receptacles, pddl_type
 from sceneplan.symbolic.pddl.simplify import scene_types
 from sceneplan.symbolic.scope import Scope
-from sceneplan.world.domain import get_vocabulary
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.pddl_expr import TRUE, Atom, atom
 from sceneplan.world.primitives import pddl_affordance, pddl_attribute, pddl_category, pddl_word
 from sceneplan.world.rules import appliance_functions
 from sceneplan.world.state import WorldState, holds_inside
+from sceneplan.world.vocabularies import SAYPLAN
+from sceneplan.world.vocabulary import Vocabulary
 
 K = NodeKind
 
 
 def static_facts(
     graph: SceneGraph,
-    vocabulary: str = "sayplan",
+    vocabulary: Vocabulary = SAYPLAN,
     nodes: Collection[str] | None = None,
     links: Iterable[tuple[str, str]] | None = None,
 ) -> list[Atom]:
@@ -48,11 +49,11 @@ def static_facts(
     """
     facts = [atom("two_handed")] if graph.hands == 2 else []
     members = [n.id for n in graph] if nodes is None else list(nodes)
-    for primitive in primitives_of(get_vocabulary(vocabulary).values()):
+    for primitive in primitives_of(vocabulary.actions.values()):
         facts += primitive.pddl_static(graph, members)
     for a, b in graph.topology.edges if links is None else links:
         facts += [atom("linked", a, b), atom("linked", b, a)]
-    affordances = domain_affordances(get_vocabulary(vocabulary).values())
+    affordances = domain_affordances(vocabulary.actions.values())
     functions = appliance_functions()
     for node in graph if nodes is None else (graph.nodes[n] for n in nodes):
         if node.kind in (K.ASSET, K.ROOM, K.POSE, K.FLOOR):
@@ -137,7 +138,7 @@ def export_pddl(
     graph: SceneGraph,
     goal: Formula | str | None = None,
     state: WorldState | None = None,
-    vocabulary: str | None = None,
+    vocabulary: Vocabulary | None = None,
     scope: Scope | None = None,
     goal_comment: Iterable[str] = (),
 ) -> PDDLFiles:
@@ -149,10 +150,9 @@ def export_pddl(
     `focused_problem`), only its nodes are written, and a macro scope links
     every two of its places, so a plan's moves are the solver's macro moves.
     The vocabulary is, unless given, the one planners use in the graph
-    (`world.alfworld.vocabulary_for`: ALFWorld's in an ALFWorld room, else SayPlan's).
+    (`export_vocabulary`: ALFWorld's in an ALFWorld room, else SayPlan's).
     """
     vocabulary = export_vocabulary(graph, vocabulary)
-    get_vocabulary(vocabulary)  # an unknown name is an error listing the known ones
     if isinstance(goal, str):
         goal = parse_goal(goal, graph)
     state = state if state is not None else WorldState(graph)
@@ -187,7 +187,9 @@ def export_pddl(
             init += [atom(predicate, n.id) for n in members if word in n.attributes]
     name = re.sub(r"[^a-z0-9_]", "_", (graph.name or "scene").lower()) or "scene"
     goal_tree = scene.simplify_goal(translated.tree) if translated else TRUE
-    problem = write.problem(name, f"sceneplan_{vocabulary}", by_type, init, goal_tree, goal_comment)
+    problem = write.problem(
+        name, f"sceneplan_{vocabulary.name}", by_type, init, goal_tree, goal_comment
+    )
     return PDDLFiles(domain, problem)
 
 
@@ -195,7 +197,7 @@ def focused_problem(
     graph: SceneGraph,
     goal: Formula | str,
     state: WorldState | None = None,
-    vocabulary: str | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> PDDLFiles:
     """The problem the solver plans on first: the goal's focused scope (`symbolic.scope`).
 
