@@ -705,7 +705,9 @@ def two_handed(
             out[name] = schema
             continue
         if name not in wording:
-            raise UnsupportedError(f"the two-handed {schema.signature} has no wording of its own")
+            raise UnsupportedError(
+                f"the two-handed {out[name].signature} has no wording of its own"
+            )
         out[name] = replace(out[name], doc=wording[name])
     if extra := set(wording) - {n for n in out if out[n] is not schemas[n]}:
         raise UnsupportedError(f"two-handed wording for unchanged actions: {sorted(extra)}")
