@@ -19,7 +19,7 @@ stops at its first failed step.
 Everything is recorded in the Episode (docs/execute.md, "The trace"):
 `steps` holds one `WorldStep` per skill call (the plan action, the skill
 call, its result, the observations, what the belief expected to see there
-and what changed), `extra["execute"]` the rounds of planning, the updates,
+and what changed), `execute` (an `ExecutionRecord`) the rounds of planning, the updates,
 the faults the simulated robot injected and the counts; `plan`/`full_plan`
 become the actions the robot carried out, and `goal_reached` is judged in
 the true world when the robot has one (the simulator), on the belief
@@ -52,6 +52,15 @@ from sceneplan.execute.worth import greedy_look, last_places, surface_weights, s
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, Status, WorldStep
+from sceneplan.planners.records import (
+    CallRecord,
+    Confirmation,
+    ExecutionRecord,
+    Planned,
+    Round,
+    SearchRecord,
+    UpdateRecord,
+)
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.state import WorldState
@@ -310,12 +319,15 @@ class Executor:
                 **kinds,
             )
         )
-        extra = episode.extra["execute"]
+        record = _record_of(episode)
         for made, answer in (*reached, (call, result)):
-            extra["calls"].append(
-                {"step": index, "call": made.to_dict(), "result": answer.to_dict()}
+            record.calls.append(
+                CallRecord(step=index, call=made.to_dict(), result=answer.to_dict())
             )
-        extra["updates"] += [{"step": index, **u.to_dict()} for u in updates]
+        record.updates += [
+            UpdateRecord(step=index, kind=u.kind, node=u.node, before=u.before, after=u.after)
+            for u in updates
+        ]
         if result.ok:
             episode.plan.append(str(action))
 
@@ -345,14 +357,14 @@ class Executor:
     async def _search(self, lost: list[str], episode: Episode) -> str:
         """Look at assets, likely ones first, until every lost object is seen again (one
         replan round), within the search's own budget of skill calls."""
-        rounds = episode.extra["execute"]["rounds"]
+        record = _record_of(episode)
+        rounds = record.rounds
         reason = f"lost sight of {', '.join(lost)}, which the goal names"
         if episode.replans >= self.max_replans:
             raise _Stop(f"the replan budget ({self.max_replans}) is spent; last: {reason}")
         episode.replans += 1
         rounds.append(
-            {"round": len(rounds), "source": "search", "at_step": len(episode.steps)}
-            | {"reason": reason, "plan": None, "note": None, "time_s": 0.0}
+            Round(round=len(rounds), source="search", at_step=len(episode.steps), reason=reason)
         )
         started, calls_before = time.perf_counter(), self._looking
         self._search_calls_before = calls_before
@@ -399,21 +411,21 @@ class Executor:
         finally:
             self._searching = False
         still = [n for n in lost if n in self.belief.lost]
-        episode.extra["execute"]["searches"].append(
-            {
-                "lost": list(lost),
-                "order": self.search,
-                "llm_rooms": list(self._ranked) if self.llm is not None else None,
-                "llm_note": asked,
-                "looked": visited,
-                "seen": len(looked),
-                "calls": self._looking - calls_before,
-                "metres": round(self._search_metres - metres_before, 2),
-                "found": not still,
-            }
+        record.searches.append(
+            SearchRecord(
+                lost=list(lost),
+                order=self.search,
+                llm_rooms=list(self._ranked) if self.llm is not None else None,
+                llm_note=asked,
+                looked=visited,
+                seen=len(looked),
+                calls=self._looking - calls_before,
+                metres=round(self._search_metres - metres_before, 2),
+                found=not still,
+            )
         )
-        rounds[-1]["time_s"] = round(time.perf_counter() - started, 4)
-        rounds[-1]["note"] = self._cost(metres_before) + (
+        rounds[-1].time_s = round(time.perf_counter() - started, 4)
+        rounds[-1].note = self._cost(metres_before) + (
             f"; not found: {', '.join(still)}" if still else ""
         )
         if still:
@@ -505,7 +517,7 @@ class Executor:
             todo.setdefault(asset, []).append(node)
         if not todo:
             return False
-        record = episode.extra["execute"]
+        record = _record_of(episode)
         self._searching = True
         try:
             for asset, nodes in todo.items():
@@ -518,7 +530,9 @@ class Executor:
             self._searching = False
         return True
 
-    async def _look_at(self, asset: str, node: str, record: dict, episode: Episode) -> str | None:
+    async def _look_at(
+        self, asset: str, node: str, record: ExecutionRecord, episode: Episode
+    ) -> str | None:
         """Look at `asset` to confirm `node`; why the look could not be made, or None."""
         room = self.belief.graph.room_of(asset)
         if room is None:
@@ -527,7 +541,7 @@ class Executor:
             actions = look_actions(self.belief, room, asset)
         except SceneplanError as exc:  # cut off (a blocked room)
             return str(exc)
-        record["confirmed"].append({"node": node, "asset": asset, "step": len(episode.steps)})
+        record.confirmed.append(Confirmation(node=node, asset=asset, step=len(episode.steps)))
         for action in actions:
             result = await self._step(action, episode)
             if result is not None and not result.ok:
@@ -562,8 +576,7 @@ class Executor:
         return None
 
     async def _replan(self, problem: str, episode: Episode) -> list[Action]:
-        extra = episode.extra["execute"]
-        rounds = extra["rounds"]
+        rounds = _record_of(episode).rounds
         if self.replanner is None or not self.closed_loop:
             raise _Stop(problem)
         if episode.replans >= self.max_replans:
@@ -572,15 +585,15 @@ class Executor:
         started = time.perf_counter()
         plan, note = await self.replanner.replan(self.belief, episode)
         rounds.append(
-            {
-                "round": len(rounds),
-                "source": self.replanner.name,
-                "at_step": len(episode.steps),
-                "reason": problem,
-                "plan": [str(a) for a in plan] if plan is not None else None,
-                "note": note,
-                "time_s": round(time.perf_counter() - started, 4),
-            }
+            Round(
+                round=len(rounds),
+                source=self.replanner.name,
+                at_step=len(episode.steps),
+                reason=problem,
+                plan=[str(a) for a in plan] if plan is not None else None,
+                note=note,
+                time_s=round(time.perf_counter() - started, 4),
+            )
         )
         if plan is None:
             raise _Stop(f"no plan from the current state ({note}); after: {problem}")
@@ -607,44 +620,33 @@ class Executor:
 
     # -- start and end -------------------------------------------------------------------
 
-    def _start(self, episode: Episode, planned: list[Action]) -> dict[str, Any]:
-        record = {
-            "format": FORMAT,
-            "version": VERSION,
-            **self.robot.describe(),
-            "closed_loop": self.closed_loop,
-            "replanner": self.replanner.name if self.replanner else None,
-            "max_replans": self.max_replans,
-            "planned": {
-                "plan": list(episode.plan),
-                "full_plan": list(episode.full_plan),
-                "replans": episode.replans,
-                "executable": episode.executable,
-                "status": episode.status.value,
-                "goal_reached": episode.goal_reached,
-            },
-            "rounds": [
-                {
-                    "round": 0,
-                    "source": "planner",
-                    "at_step": 0,
-                    "reason": None,
-                    "plan": [str(a) for a in planned],
-                }
-            ],
-            "calls": [],
-            "updates": [],
-            "searches": [],
-            "confirmed": [],
-            "fault_free_steps": len(planned),
-        }
-        episode.extra["execute"] = record
+    def _start(self, episode: Episode, planned: list[Action]) -> ExecutionRecord:
+        record = robot_record(self.robot)
+        record.format, record.version = FORMAT, VERSION
+        record.closed_loop = self.closed_loop
+        record.replanner = self.replanner.name if self.replanner else None
+        record.max_replans = self.max_replans
+        record.planned = Planned(
+            plan=list(episode.plan),
+            full_plan=list(episode.full_plan),
+            replans=episode.replans,
+            executable=episode.executable,
+            status=episode.status.value,
+            goal_reached=episode.goal_reached,
+        )
+        record.rounds = [
+            Round(round=0, source="planner", at_step=0, plan=[str(a) for a in planned])
+        ]
+        record.fault_free_steps = len(planned)
+        episode.execute = record
         episode.plan, episode.full_plan, episode.action_sources = [], [], []
         episode.replans = 0
         episode.error, episode.error_type, episode.failure = None, None, None
         return record
 
-    def _finish(self, episode: Episode, record: dict, stopped: str | None, took: float) -> None:
+    def _finish(
+        self, episode: Episode, record: ExecutionRecord, stopped: str | None, took: float
+    ) -> None:
         believed: bool | None = None
         if self.goal is not None and stopped is None:
             try:
@@ -672,26 +674,35 @@ class Executor:
                 episode.goal_reached, episode.goal_unmet = False, [f"{self.goal} (lost nodes)"]
         episode.final_changes = judged.changes()
         injected = getattr(self.robot, "injected", None)
-        record.update(
-            stopped=stopped,
-            goal_believed=believed,
-            judged_in="truth" if truth is not None else "belief",
-            steps=len(episode.steps) - self._first,
-            skill_calls=len(record["calls"]),
-            looks=self._looking,
-            metres=round(self._metres, 2),
-            search_calls=sum(s["calls"] for s in record["searches"]),
-            search_metres=round(sum(s["metres"] for s in record["searches"]), 2),
-            search_seen=sum(s["seen"] for s in record["searches"]),
-            corrections=sum(u["kind"] in CORRECTIONS for u in record["updates"]),
-            extra_steps=len(episode.steps) - self._first - record["fault_free_steps"],
-            failed_steps=sum(not c["result"]["ok"] for c in record["calls"]),
-            injected=list(injected) if injected is not None else None,
-            time_s=round(took, 4),
-        )
+        record.stopped, record.goal_believed = stopped, believed
+        record.judged_in = "truth" if truth is not None else "belief"
+        record.steps = len(episode.steps) - self._first
+        record.skill_calls, record.looks = len(record.calls), self._looking
+        record.metres = round(self._metres, 2)
+        record.search_calls = sum(s.calls for s in record.searches)
+        record.search_metres = round(sum(s.metres for s in record.searches), 2)
+        record.search_seen = sum(s.seen for s in record.searches)
+        record.corrections = sum(u.kind in CORRECTIONS for u in record.updates)
+        record.extra_steps = record.steps - (record.fault_free_steps or 0)
+        record.failed_steps = sum(not c.ok for c in record.calls)
+        record.injected = list(injected) if injected is not None else None
+        record.time_s = round(took, 4)
         if episode.status is Status.ERROR:
             return
         done = episode.goal_reached if self.goal is not None else stopped is None
         if self.closed_loop and stopped is not None:
             done = False  # the executor gave up: a goal that holds anyway is not its success
         episode.status = Status.SUCCESS if done else Status.FAILED
+
+
+def robot_record(robot: Robot) -> ExecutionRecord:
+    """A new record for a run on `robot`, its description (`Robot.describe()`) filled in."""
+    described = robot.describe()
+    known = {k: v for k, v in described.items() if k in ExecutionRecord.__struct_fields__}
+    return ExecutionRecord(**known)
+
+
+def _record_of(episode: Episode) -> ExecutionRecord:
+    """The record `Executor.run` started in `episode`."""
+    assert episode.execute is not None, "the executor records only in a run it started"
+    return episode.execute

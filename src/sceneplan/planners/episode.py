@@ -7,10 +7,21 @@ the plans, the verification, the goal check and the answer.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, get_type_hints
 
+from sceneplan.planners import records
+from sceneplan.planners.records import (
+    EvalFacts,
+    ExecutionRecord,
+    McpRecord,
+    ObserveStart,
+    RelaxedRecord,
+    SceneShown,
+    SclplanMetrics,
+    SolveRecord,
+)
 from sceneplan.world.primitives import ErrorType  # the world's: each cause names its type
 
 
@@ -128,7 +139,21 @@ class Episode:
     final_changes: dict[str, Any] = field(default_factory=dict)  # WorldState.changes()
     steps: list[WorldStep] = field(default_factory=list)  # partial observability only
     wall_time_s: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
+    # what the run's parts recorded beside the traces (planners/records.py); None: no such part
+    execute: ExecutionRecord | None = None  # the executor's, when the plan was run on a robot
+    observe: ObserveStart | None = None  # a partially observing run's start
+    observed: list[str] | None = None  # the nodes the planner saw (for NRR)
+    view: str | None = None  # the view a searching planner showed (search.view_mode)
+    subgraph: list[str] | None = None  # the expanded nodes it kept in memory
+    corrections: int | None = None  # LookPlanGraph's re-asks after a refusal, in the run
+    correction_cap: str | None = None  # how they are capped (the report names it)
+    scene: SceneShown | None = None
+    relaxed: RelaxedRecord | None = None  # what the relaxed execution tolerated
+    symbolic: SolveRecord | None = None  # the symbolic solver's result
+    sclplan: SclplanMetrics | None = None  # SCLPlan Tables III-IV (ReAct-style planners)
+    simulated_errors: list[dict[str, Any]] | None = None  # the stand-in model's injections
+    mcp: McpRecord | None = None  # an agent's tool calls
+    eval: EvalFacts | None = None  # the graph facts eval's metrics need (eval/annotate.py)
 
     # -- accounting -----------------------------------------------------------------
 
@@ -160,7 +185,7 @@ class Episode:
 
     def summary(self) -> dict[str, Any]:
         """The headline fields, without the per-call traces."""
-        skip = {"llm_calls", "sim_calls", "search", "steps", "extra"}
+        skip = {"llm_calls", "sim_calls", "search", "steps", *RECORDS}
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         out.update(
             success=self.success,
@@ -175,8 +200,21 @@ class Episode:
     # -- serialization -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain dict (JSON-ready) that `from_dict` turns back into an equal Episode."""
-        return _plain(asdict(self))
+        """A plain dict (JSON-ready) that `from_dict` turns back into an equal Episode.
+
+        The records (`RECORDS`) go under one key, `"extra"`, each under its own name
+        when the run made it.
+        """
+        without: dict[str, Any] = dict.fromkeys(RECORDS)
+        out = _plain(asdict(replace(self, **without)))
+        for name in RECORDS:
+            del out[name]
+        out["extra"] = {
+            name: records.plain(value)
+            for name in RECORDS
+            if (value := getattr(self, name)) is not None
+        }
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Episode:
@@ -189,7 +227,27 @@ class Episode:
         data["status"] = Status(data.get("status", Status.FAILED))
         if data.get("error_type") is not None:
             data["error_type"] = ErrorType(data["error_type"])
+        kept = data.pop("extra", None) or {}  # the records, under their names
+        types = _record_types()
+        for name in RECORDS:
+            if (value := kept.get(name)) is not None:
+                try:
+                    data[name] = records.read(types[name], value)
+                except ValueError as exc:  # msgspec's: "Expected `int`, got `str` - at `$.x`"
+                    raise ValueError(f"'extra.{name}': {exc}") from None
         return cls(**data)
+
+
+# The Episode's record fields: under "extra" in its JSON.
+RECORDS = (
+    *("execute", "observe", "observed", "view", "subgraph", "corrections", "correction_cap"),
+    *("scene", "relaxed", "symbolic", "sclplan", "simulated_errors", "mcp", "eval"),
+)
+
+
+def _record_types() -> dict[str, Any]:
+    hints = get_type_hints(Episode)
+    return {name: hints[name] for name in RECORDS}
 
 
 def _plain(value: Any) -> Any:

@@ -26,6 +26,7 @@ from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, render
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import RoomsReply
+from sceneplan.planners.records import SceneShown
 from sceneplan.world import alfworld
 from sceneplan.world.state import WorldState
 
@@ -65,10 +66,10 @@ class Scene:
                         node[theirs] = node.pop(ours)
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
-    def to_dict(self) -> dict[str, object]:
-        """What the scene shows, for `Episode.extra`: all of it, or which rooms."""
+    def record(self) -> SceneShown:
+        """What the scene shows, for `Episode.scene`: all of it, or which rooms."""
         shown = "all" if self.rooms is None else "rooms"
-        return {"shown": shown, "rooms": self.rooms, "ignored": self.ignored}
+        return SceneShown(shown=shown, rooms=self.rooms, ignored=list(self.ignored))
 
 
 def robot_text(state: WorldState, in_alfworld: bool = False) -> str:
@@ -113,5 +114,5 @@ async def choose_scene(run: Run, budget: int) -> Scene:
         scene = Scene(list(dict.fromkeys(rooms)), [r for r in named if r not in rooms])
         reply.call.command = f"rooms({', '.join(scene.rooms or [])})"
     scene.alfworld = run.simulator.vocabulary == alfworld.VOCABULARY
-    run.episode.extra["scene"] = scene.to_dict()
+    run.episode.scene = scene.record()
     return scene
