@@ -14,8 +14,8 @@ from sceneplan.execute import (
     SkillCall,
     SkillResult,
     SymbolicReplanner,
+    budget,
     execute,
-    executor,
 )
 from sceneplan.execute.faults import KINDS
 from sceneplan.execute.run import believed
@@ -118,7 +118,7 @@ def test_a_pick_that_finds_its_object_gone_starts_the_search(ring, vocabulary, s
 def test_the_budget_follows_the_plan_being_run(ring, monkeypatch):
     # the first plan is empty (the goal holds on the map): its budget must not bound the
     # walk back with the box found by searching
-    monkeypatch.setattr(executor, "MIN_CALLS", 2)
+    monkeypatch.setattr(budget, "MIN_CALLS", 2)
     task = stale_task("ontop_of(box, shelf)", "ontop_of(box, bench)")
     episode = asyncio.run(execute(get_planner("oracle"), task, ring))
     record = episode.execute
@@ -129,8 +129,8 @@ def test_the_budget_follows_the_plan_being_run(ring, monkeypatch):
 def test_a_spent_budget_says_the_robot_keeps_failing_only_when_calls_failed(ring, monkeypatch):
     # LookPlanGraph's picks take two calls (access, then pick): one call per step spends
     # the budget of a plan that fails nowhere
-    monkeypatch.setattr(executor, "MIN_CALLS", 1)
-    monkeypatch.setattr(executor, "CALLS_PER_STEP", 1)
+    monkeypatch.setattr(budget, "MIN_CALLS", 1)
+    monkeypatch.setattr(budget, "CALLS_PER_STEP", 1)
     episode = run(SimulatedRobot(ring), ring, "ontop_of(box, desk)", "lookplangraph")
     stopped = episode.execute.stopped
     assert "none failed" in stopped and "keeps failing" not in stopped
