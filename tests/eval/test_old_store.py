@@ -33,13 +33,37 @@ def old_store(tmp_path_factory) -> Path:
 
 
 def test_the_report_of_an_old_store_is_the_one_the_old_code_printed(old_store):
+    """The same figures; the section on failed runs (`failures`) is new since."""
     result = runner.invoke(app, ["report", str(old_store), "--format", "json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == json.loads((DATA / "report.json").read_text())
+    report, before = json.loads(result.stdout), json.loads((DATA / "report.json").read_text())
+    assert report["published"] == before["published"]
+    assert {k: v for k, v in report["metrics"].items() if k != "failures"} == before["metrics"]
     result = runner.invoke(app, ["report", str(old_store)])
     assert result.exit_code == 0, result.output
     shown = result.stdout.replace(str(old_store), old_store.name, 1)  # the title names it
-    assert shown == (DATA / "report.md").read_text()
+    new, sources = shown.split("\n\n## Runs that did not succeed\n\n")
+    assert new + "\n\n" + sources.split("\n\n", 1)[1] == (DATA / "report.md").read_text()
+
+
+def test_the_report_says_why_each_failed_run_failed(old_store):
+    result = runner.invoke(app, ["report", str(old_store), "--table", "failures"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| ")]
+    assert rows[0] == "| Planner | Model | Task | Run | Status | Reason |"
+    assert rows[1:] == [
+        "| lookplangraph | simulated:sayplan-gpt4 | grasif-office-01 | 1 | failed | "
+        "go_to(jasons_office8): there is no node called 'jasons_office8' in the scene graph "
+        "(did you mean jasons_office, aarons_office, ajays_office?) |",
+        "| sayplan | simulated:sayplan-gpt4 | office-simple-01 | 1 | failed | "
+        "wrong answer: k31x4 |",
+    ]
+    result = runner.invoke(app, ["report", str(old_store), "--format", "json"])
+    failed = json.loads(result.stdout)["metrics"]["failures"]
+    assert [(f["task_id"], f["status"]) for f in failed] == [
+        ("grasif-office-01", "failed"),
+        ("office-simple-01", "failed"),
+    ]
 
 
 def test_an_old_stores_records_are_read_into_their_types(old_store):

@@ -292,8 +292,9 @@ def report_command(
             "--table",
             help="Only one table, beside the paper's numbers: sayplan-1, sayplan-2 (graph "
             "tokens; no store needed), sayplan-3, lookplangraph-1 (the stored suites' "
-            "statistics), lookplangraph-2, -3 or -4, sclplan-1, -2 or -3; or faults (runs of "
-            "`eval --robot`: success, replans, extra steps).",
+            "statistics), lookplangraph-2, -3 or -4, sclplan-1, -2 or -3; failures (each run "
+            "that did not succeed, and why); or faults (runs of `eval --robot`: success, "
+            "replans, extra steps).",
         ),
     ] = None,
     force: ForceOpt = False,

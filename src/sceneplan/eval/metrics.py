@@ -32,6 +32,7 @@ __all__ = [
     "augmentation",
     "compute",
     "cost",
+    "failures",
     "graph_apa",
     "graph_success",
     "graph_tokens",
@@ -68,6 +69,7 @@ def compute(records: Sequence[Record]) -> dict[str, list[Row]]:
         "repeatability_tasks": repeatability_tasks(records),
         "sclplan": sclplan(records),
         "robustness": robustness(records),
+        "failures": failures(records),
     }
 
 
@@ -87,6 +89,28 @@ def overview(records: Sequence[Record]) -> list[Row]:
             }
         )
     return rows
+
+
+def failures(records: Sequence[Record]) -> list[Row]:
+    """Each run that did not succeed, with why (`Episode.reason`), by planner, model, suite,
+    task and run."""
+    rows = [
+        {
+            "planner": planner_label(r.episode.planner, r.episode.options),
+            "model": r.episode.model,
+            "suite": r.suite,
+            "task_id": r.episode.task_id,
+            "run": r.run,
+            "status": r.episode.status.value,
+            "reason": r.episode.reason(),
+        }
+        for r in records
+        if not r.episode.success
+    ]
+    return sorted(
+        rows,
+        key=lambda r: (r["planner"], r["model"], r["suite"], str(r["task_id"]), r["run"]),
+    )
 
 
 def search(records: Sequence[Record]) -> list[Row]:

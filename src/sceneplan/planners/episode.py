@@ -172,6 +172,32 @@ class Episode:
         """The strict measure: the run ended with Status.SUCCESS."""
         return self.status is Status.SUCCESS
 
+    def reason(self) -> str | None:
+        """Why the run did not succeed, in one line; None for a success.
+
+        The first known of: the error that stopped it, why the executor did not run the
+        plan or stopped, the failure of the plan's last check, the goal facts that do not
+        hold, the wrong answer.
+        """
+        if self.success:
+            return None
+        if self.status is Status.ERROR and self.error:
+            return self.error
+        run = self.execute
+        if run is not None and (run.skipped or run.stopped):
+            return run.skipped or run.stopped
+        if self.failure and self.failure.get("message"):
+            return str(self.failure["message"])
+        if self.error:
+            return self.error
+        if self.goal_unmet:
+            return "the goal does not hold: " + "; ".join(self.goal_unmet)
+        if self.answer_correct is False:
+            return "wrong answer: " + (", ".join(self.answer) or "nothing")
+        if self.executable is False:
+            return "the plan is not executable"
+        return "the goal was not reached"
+
     @property
     def cost_usd(self) -> float | None:
         """List price of the calls; None when a call's model has no price."""
