@@ -240,6 +240,7 @@ def check_store_path(location: str | Path) -> str:
         )
     if out.is_file() and out.stat().st_size > 0:  # an empty file becomes a new store
         Store(out, create=False).close()  # says what is wrong with a file that is not a store
+        check_writable_file(out, "the results store")  # before any run: its result is kept
         return str(out)
     if not out.parent.is_dir():
         raise BadInputError(
