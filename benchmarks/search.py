@@ -48,17 +48,18 @@ def run(suite: str, order: str, closed: bool) -> dict:
         episode = asyncio.run(
             execute(get_planner("oracle"), task, closed_loop=closed, search=order)
         )
-        record = episode.extra["execute"]
+        record = episode.execute
+        assert record is not None
         reached += episode.status.value == "success"
-        corrections += record["corrections"]
-        for search in record["searches"]:
-            if not search["found"]:
+        corrections += record.corrections
+        for search in record.searches:
+            if not search.found:
                 unfound += 1
                 continue
-            looked.append(search["looked"])
-            seen.append(search["seen"])
-            calls.append(search["calls"])
-            metres.append(search["metres"])
+            looked.append(search.looked)
+            seen.append(search.seen)
+            calls.append(search.calls)
+            metres.append(search.metres)
     return {
         "tasks": len(tasks),
         "reached": reached,

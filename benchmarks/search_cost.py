@@ -28,6 +28,8 @@ import os
 import statistics
 import time
 
+import msgspec
+
 from sceneplan.datasets import load_environment
 from sceneplan.execute import Executor, SimulatedRobot
 from sceneplan.execute.search import ORDERS
@@ -80,11 +82,12 @@ def search_cost(task: Task, order: str) -> dict:
     executor = Executor(robot, memory, goal=task.goal, search=order)  # no replanner
     episode = Episode(planner="none", model="none", environment=task.environment, instruction="")
     asyncio.run(executor.run([], episode))
-    searches = episode.extra["execute"]["searches"]
-    if searches:
-        return searches[0]
+    record = episode.execute
+    assert record is not None
+    if record.searches:
+        return msgspec.structs.asdict(record.searches[0])
     if executor.belief.lost:
-        raise AssertionError(f"{task.id}: no search ({episode.extra['execute']['stopped']})")
+        raise AssertionError(f"{task.id}: no search ({record.stopped})")
     return {"calls": 0, "metres": 0.0, "seen": 0, "found": True}  # seen on the first look
 
 

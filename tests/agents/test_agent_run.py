@@ -60,7 +60,7 @@ def test_a_scripted_agent_solves_five_office_tasks_and_report_scores_them(tmp_pa
         called = run_agent(session)
         session.close()
         episode = session.episode()
-        assert [c["tool"] for c in episode.extra["mcp"]["calls"]] == called
+        assert [c["tool"] for c in episode.mcp.calls] == called
         assert episode.success and episode.goal_reached and episode.executable, task.id
         assert episode.explored == [t.node for t in episode.search]  # every room expanded
 
@@ -90,7 +90,7 @@ def test_every_call_is_recorded_refused_ones_too(tmp_path):
 
     anyio.run(main)
     episode = session.episode()
-    calls = episode.extra["mcp"]["calls"]
+    calls = episode.mcp.calls
     assert [(c["tool"], c["ok"]) for c in calls] == [
         ("expand", True),
         ("expand", False),

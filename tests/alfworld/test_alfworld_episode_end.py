@@ -29,10 +29,10 @@ def play(scripted_llm, planner: str, actions: list[str], **options):
 def test_the_same_actions_give_every_method_the_same_steps_and_success(scripted_llm, planner):
     episode = play(scripted_llm, planner, PICK)
     assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet
-    assert env_steps(episode) == 4 and episode.extra["sclplan"]["env_steps"] == 4
+    assert env_steps(episode) == 4 and episode.sclplan.env_steps == 4
     assert episode.plan == PICK and episode.action_sources == ["react"] * 4
     if planner != "react":  # PV and the global plan: one solver, named in the report
-        assert episode.extra["sclplan"]["solver"] == paper_solver()
+        assert episode.sclplan.solver == paper_solver()
     system = scripted_llm.requests[-1]["messages"][0]["content"]
     assert "done" not in system and "ends by itself" in system
 

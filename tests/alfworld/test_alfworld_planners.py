@@ -21,9 +21,9 @@ def test_sclplan_writes_the_goal_and_the_global_planner_solves_it(scripted_llm, 
     assert episode.executable and episode.goal_reached
     assert episode.action_sources == ["planner"] * len(episode.plan) and episode.plan
     assert [c.stage for c in episode.llm_calls] == ["goal"]
-    metrics = episode.extra["sclplan"]
-    assert metrics["actions"] == {"planner": len(episode.plan), "pv": 0, "react": 0}
-    assert metrics["global_plan_found"] and metrics["goal_valid"]
+    metrics = episode.sclplan
+    assert metrics.actions == {"planner": len(episode.plan), "pv": 0, "react": 0}
+    assert metrics.global_plan_found and metrics.goal_valid
 
 
 def test_react_sees_alfworlds_text_and_pv_inserts_the_missing_steps(scripted_llm):
@@ -44,7 +44,7 @@ def test_react_sees_alfworlds_text_and_pv_inserts_the_missing_steps(scripted_llm
     )
     assert episode.action_sources == ["react", "pv", "react", "pv", "react"]
     assert episode.goal_reached  # the task is done, though the model never said done()
-    assert episode.extra["sclplan"]["react_invalid"] == 2
+    assert episode.sclplan.react_invalid == 2
 
 
 def test_sclplan_tries_the_global_planner_again_after_each_react_step(scripted_llm):
@@ -58,9 +58,9 @@ def test_sclplan_tries_the_global_planner_again_after_each_react_step(scripted_l
     # the goal request (task, predicates, types and names) is the same, so asked once
     assert [c.stage for c in episode.llm_calls] == ["goal", "react", "react"]
     assert field(scripted_llm.requests[2], "Observation").startswith("You arrive at desk 1.")
-    metrics = episode.extra["sclplan"]
-    assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (1, 3, 3)
-    assert not metrics["global_plan_found"] and metrics["react_predictions"] == 2
+    metrics = episode.sclplan
+    assert (metrics.goal_calls, metrics.gsp_calls, metrics.llm_calls) == (1, 3, 3)
+    assert not metrics.global_plan_found and metrics.react_predictions == 2
 
 
 def test_sclplan_loop_once_leaves_the_rest_to_react(scripted_llm):
@@ -70,9 +70,9 @@ def test_sclplan_loop_once_leaves_the_rest_to_react(scripted_llm):
     with scripted_llm.client() as llm:
         episode = runs.plan(get_planner("sclplan", loop="once", max_steps=1), task, None, llm)
     assert [c.stage for c in episode.llm_calls] == ["goal", "react"]
-    metrics = episode.extra["sclplan"]
-    assert (metrics["goal_calls"], metrics["gsp_calls"], metrics["llm_calls"]) == (1, 1, 2)
-    assert not metrics["global_plan_found"] and episode.status is Status.FAILED
+    metrics = episode.sclplan
+    assert (metrics.goal_calls, metrics.gsp_calls, metrics.llm_calls) == (1, 1, 2)
+    assert not metrics.global_plan_found and episode.status is Status.FAILED
 
 
 PDDL_PICK = (
@@ -95,8 +95,8 @@ def test_sclplan_asks_alfworld_for_a_pddl_goal_and_accepts_one(scripted_llm):
     for absent in ("Scene graph", "Robot", "holding", "Observation", '"nodes"', "You are in"):
         assert absent not in system + turn
     assert episode.status is Status.SUCCESS and episode.goal_reached
-    metrics = episode.extra["sclplan"]
-    assert metrics["goal"] == PDDL_PICK and metrics["goal_valid"] and metrics["global_plan_found"]
+    metrics = episode.sclplan
+    assert metrics.goal == PDDL_PICK and metrics.goal_valid and metrics.global_plan_found
 
 
 def test_a_malformed_pddl_goal_is_asked_again_with_the_readers_message(scripted_llm):
@@ -107,4 +107,4 @@ def test_a_malformed_pddl_goal_is_asked_again_with_the_readers_message(scripted_
         episode = runs.plan(get_planner("sclplan"), task, None, llm)
     retry = scripted_llm.requests[1]["messages"][-1]["content"]
     assert retry.startswith("That goal cannot be used: ") and "parentheses balance" in retry
-    assert episode.status is Status.SUCCESS and episode.extra["sclplan"]["goal_attempts"] == 2
+    assert episode.status is Status.SUCCESS and episode.sclplan.goal_attempts == 2

@@ -36,7 +36,7 @@ def robot_store(tmp_path_factory) -> Path:
 def test_robot_steps_record_observations_in_one_form(robot_store):
     with Store(robot_store, create=False) as store:
         (record,) = store.records()
-    robot_steps = {c["step"] for c in record.episode.extra["execute"]["calls"]}
+    robot_steps = {c.step for c in record.episode.execute.calls}
     seen = [o for s in record.episode.steps if s.index in robot_steps for o in s.observations]
     assert seen, "the robot saw nothing: the test needs a run whose robot looks"
     parsed = [Observation.from_dict(o) for o in seen]

@@ -6,7 +6,7 @@ import pytest
 
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import Task
-from sceneplan.eval.annotate import KEY, annotate, changed_nodes, final_state, literals
+from sceneplan.eval.annotate import annotate, changed_nodes, final_state, literals
 from sceneplan.planners.episode import Episode
 from sceneplan.world import Simulator, parse_goal
 from sceneplan.world.setup import with_facts
@@ -47,26 +47,26 @@ def run(plan: list[str], goal: str, explored: list[str] = ()) -> Episode:
 
 def test_right_nodes_leave_out_needless_changes():
     episode = run(MUG_TO_BED2, "ontop_of(coffee_mug, bed2)", ["floor0", "bobs_room", "toms_room"])
-    info = episode.extra[KEY]
-    assert info["important"] == ["coffee_mug"]
+    info = episode.eval
+    assert info.important == ["coffee_mug"]
     assert changed_nodes(episode.final_changes) == {"coffee_mug", "wardrobe1"}  # agent left out
-    assert info["right"] == ["coffee_mug"]  # the wardrobe left open is a needless change
-    assert info["explored_rooms"] == ["bobs_room", "toms_room"]
-    assert info["observed"] == ["bed1", "bed2", "coffee_mug", "wardrobe1", "wardrobe2"]
+    assert info.right == ["coffee_mug"]  # the wardrobe left open is a needless change
+    assert info.explored_rooms == ["bobs_room", "toms_room"]
+    assert info.observed == ["bed1", "bed2", "coffee_mug", "wardrobe1", "wardrobe2"]
 
 
 def test_a_goal_literal_broken_makes_its_node_wrong():
     episode = run(MUG_TO_BED2, "ontop_of(coffee_mug, bed2) and closed(wardrobe1)")
-    info = episode.extra[KEY]
-    assert info["important"] == ["coffee_mug"]  # the wardrobe is closed at the start
-    assert info["right"] == ["coffee_mug"]
-    assert "observed" not in info  # nothing expanded, nothing recorded: unknown
+    info = episode.eval
+    assert info.important == ["coffee_mug"]  # the wardrobe is closed at the start
+    assert info.right == ["coffee_mug"]
+    assert info.observed is None  # nothing expanded, nothing recorded: unknown
 
 
 def test_planner_recorded_observations_win():
-    episode = Episode("p", "m", "coffee", "x", extra={"observed": ["fridge", "kitchen", "ghost"]})
+    episode = Episode("p", "m", "coffee", "x", observed=["fridge", "kitchen", "ghost"])
     annotate(episode, task("closed(fridge)"), GRAPH)
-    assert episode.extra[KEY]["observed"] == ["fridge"]  # rooms and unknown ids are not counted
+    assert episode.eval.observed == ["fridge"]  # rooms and unknown ids are not counted
 
 
 def test_alternatives_count_the_one_that_holds_or_the_cheapest():
@@ -120,5 +120,5 @@ def test_initial_facts_are_the_start_state():
     episode = Episode("p", "m", "coffee", "x", task_id="c-01", goal=ajar.goal)
     episode.final_changes = result.final_state.changes()
     annotate(episode, ajar, start)
-    assert episode.extra[KEY]["important"] == ["wardrobe1"]  # closed in the file, open at start
-    assert episode.extra[KEY]["right"] == ["wardrobe1"]
+    assert episode.eval.important == ["wardrobe1"]  # closed in the file, open at start
+    assert episode.eval.right == ["wardrobe1"]

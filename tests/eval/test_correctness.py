@@ -14,7 +14,8 @@ from sceneplan import runs
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
 from sceneplan.planners import Episode, Status, get_planner
-from sceneplan.planners.outcome import RELAXED, finish_episode
+from sceneplan.planners.outcome import finish_episode
+from sceneplan.planners.records import RelaxedRecord
 from sceneplan.world import SAYPLAN
 
 # SayPlan Lite's vocabulary: the mug is picked up from the wardrobe without opening it
@@ -60,11 +61,11 @@ def test_correct_and_executable_are_judged_apart(scripted_llm, planner, steps, c
 def test_what_the_relaxed_execution_ignored_is_recorded(scripted_llm):
     episode = planned(scripted_llm, COFFEE_PLAN_NOT_OPENED)
     assert episode.failure["cause"] == "container_closed"
-    assert episode.extra[RELAXED] == {
-        "ignored": ["step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"],
-        "skipped": [],
-    }
-    assert RELAXED not in planned(scripted_llm, COFFEE_PLAN).extra
+    assert episode.relaxed == RelaxedRecord(
+        ignored=["step 3 pickup(coffee_mug): coffee_mug is inside wardrobe1, which is closed"],
+        skipped=[],
+    )
+    assert planned(scripted_llm, COFFEE_PLAN).relaxed is None
 
 
 def test_correctness_starts_from_the_tasks_initial_facts():

@@ -35,8 +35,8 @@ def test_the_oracle_scores_one_against_the_goal_graph_where_the_formula_says_hal
     [row] = lookplangraph(scored[:1])
     assert (row["sr"], row["apa"], row["scoring"]) == (1.0, 1.0, "goal graph")
     assert (row["sr_formula"], row["apa_formula"]) == (1.0, 0.5)
-    info = scored[0].episode.extra["eval"]
-    assert info["goal_mismatch"] == [] and info["goal_right"] == info["run_changed"]
+    info = scored[0].episode.eval
+    assert info.goal_mismatch == [] and info.goal_right == info.run_changed
 
 
 def test_a_run_that_changes_other_nodes_than_the_reference_plan_is_named(scored):
@@ -53,9 +53,9 @@ def test_nrr_is_a_number_for_the_full_and_the_partially_observing_oracle(scored)
     partial = oracle_run("grasif-office-03", observe="partial")
     [full_row] = lookplangraph([Record("office-grasif", 1, full)])
     [partial_row] = lookplangraph([Record("office-grasif", 1, partial)])
-    changed = len(full.extra["eval"]["goal_changed"])
-    assert full_row["nrr"] == len(full.extra["eval"]["observed"]) / changed
-    assert partial.extra["observed"] and 0 < partial_row["nrr"] < full_row["nrr"]
+    changed = len(full.eval.goal_changed)
+    assert full_row["nrr"] == len(full.eval.observed) / changed
+    assert partial.observed and 0 < partial_row["nrr"] < full_row["nrr"]
 
 
 def test_no_reference_plan_falls_back_to_the_formula():

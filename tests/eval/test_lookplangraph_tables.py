@@ -9,17 +9,18 @@ from sceneplan.eval.metrics import augmentation, compute
 from sceneplan.eval.report import render
 from sceneplan.eval.store import Record
 from sceneplan.planners.episode import Episode, Status, WorldStep
+from sceneplan.planners.records import EvalFacts, ObserveStart
 
 
-def episode(planner: str, model: str, right: int, changed: int, **extra) -> Episode:
+def episode(planner: str, model: str, right: int, changed: int, perception: str = "") -> Episode:
     ep = Episode(planner, model, "office", "do it", task_id="grasif-office-01", goal="true")
     ep.status = Status.SUCCESS if right == changed else Status.FAILED
     ep.goal_reached = right == changed
     ep.plan = ["go_to(kitchen)", "done()"]
     nodes = [f"n{i}" for i in range(changed)]
     ep.final_changes = {"moved": {}, "state": {n: ["open"] for n in nodes}}
-    ep.extra["eval"] = {"right": nodes[:right], "important": nodes, "observed": nodes * 2}
-    ep.extra.update(extra)
+    ep.eval = EvalFacts(right=nodes[:right], important=nodes, observed=nodes * 2)
+    ep.observe = ObserveStart(perception=perception) if perception else None
     return ep
 
 
@@ -68,7 +69,7 @@ def test_table4_scores_the_looks_node_presence_and_relations():
         obs("c", "inside_of", "bowl"),  # right (support named by the observation's name)
         {"name": "ghost", "truth": None, "relation": "ontop_of", "related_to": "bench"},
     ]
-    ep = episode("lookplangraph", "m", 1, 1, observe={"perception": "simulated:gpt4o-like"})
+    ep = episode("lookplangraph", "m", 1, 1, perception="simulated:gpt4o-like")
     ep.steps = [look(seen, expected), look([], [{"id": "d", "relation": "ontop_of",
                                                    "related_to": "bench"}])]  # fmt: skip
     (row,) = augmentation([Record("office-grasif", 1, ep)])
@@ -86,7 +87,7 @@ def test_table4_scores_the_looks_node_presence_and_relations():
 
 def test_table4_node_presence_counts_a_node_seen_twice_once():
     item = {"id": "a", "relation": "ontop_of", "related_to": "bench"}
-    ep = episode("lookplangraph", "m", 1, 1, observe={"perception": "simulated:perfect"})
+    ep = episode("lookplangraph", "m", 1, 1, perception="simulated:perfect")
     ep.steps = [look([obs("a", "ontop_of", "bench")], [item]), look([], [item])]
     (row,) = augmentation([Record("office-grasif", 1, ep)])
     assert row["np_per_look"] == pytest.approx(1 / 2)  # the second look missed it

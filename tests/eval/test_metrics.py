@@ -10,6 +10,7 @@ from sceneplan.eval.metrics import compute
 from sceneplan.eval.report import render
 from sceneplan.eval.store import Record, Store
 from sceneplan.planners.episode import Episode, ErrorType, LLMCall, SearchTurn, SimCall, Status
+from sceneplan.planners.records import EvalFacts
 
 approx = pytest.approx
 
@@ -55,27 +56,27 @@ FIXTURE = [
     # search, planner a: 1 of 3 correct; subgraph known for 2
     Record("home-search", 1, ep("s1", "simple_search", "home", Status.SUCCESS,
         answer_correct=True, answer_room_explored=True, search=turns([100, 200, 150],
-        [1000, 1100, 1050]), extra={"eval": {"explored_rooms": ["r1", "r2"]}})),
+        [1000, 1100, 1050]), eval=EvalFacts(explored_rooms=["r1", "r2"]))),
     Record("home-search", 1, ep("s2", "simple_search", "home", Status.FAILED,
         answer_correct=False, answer_room_explored=False, search=turns([300], [1200]),
-        extra={"eval": {"explored_rooms": ["r1", "r2", "r3", "r4"]}})),
+        eval=EvalFacts(explored_rooms=["r1", "r2", "r3", "r4"]))),
     Record("home-search", 1, ep("s3", "simple_search", "home", Status.ERROR, error="boom")),
     # planning, planner a
     Record("office-planning", 1, ep("p1", "simple_planning", "office", Status.SUCCESS, goal="g",
         executable=True, correct=True, goal_reached=True,
         plan=["goto(kitchen)", "pickup(x)", "done"], final_changes=MOVED_X,
         llm_calls=[call(), call()], wall_time_s=3.0,
-        extra={"eval": {"important": ["x"], "right": ["x"], "observed": ["x", "fridge", "b", "c"]}},
+        eval=EvalFacts(important=["x"], right=["x"], observed=["x", "fridge", "b", "c"]),
     )),
     Record("office-planning", 1, ep("p2", "simple_planning", "office", Status.FAILED, goal="g",
         executable=False, correct=True, goal_reached=False, error_type=ErrorType.MISSING_POSE,
         replans=2,
-        plan=["a(b)", "c(d)"], wall_time_s=1.0, extra={"eval": {"important": ["x", "y"]}})),
+        plan=["a(b)", "c(d)"], wall_time_s=1.0, eval=EvalFacts(important=["x", "y"]))),
     Record("office-planning", 1, ep("p3", "long_horizon", "office", Status.FAILED, goal="g",
         executable=True, correct=False, goal_reached=False,
         error_type=ErrorType.MISSING_ACTION, replans=1,
         plan=["a(1)", "b(2)", "c(3)", "d(4)", "done()"], final_changes={"state": {"z": ["on"]}},
-        extra={"eval": {"important": ["z", "w"], "right": [], "observed": ["z", "w", "q"]}})),
+        eval=EvalFacts(important=["z", "w"], right=[], observed=["z", "w", "q"]))),
     Record("office-planning", 1, ep("p4", "long_horizon", "office", Status.ERROR, goal="g",
         correct=False, error="down")),
     # repeatability, planner b: t1 three runs, t2 two runs; stored before correctness was

@@ -8,6 +8,7 @@ from sceneplan.eval.metrics import compute
 from sceneplan.eval.report import render
 from sceneplan.eval.store import Record
 from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
+from sceneplan.planners.records import SclplanMetrics
 
 approx = pytest.approx
 
@@ -16,19 +17,17 @@ def ep(planner: str, status: Status, tokens: int, **info) -> Episode:
     """An Episode with the metrics the ReAct-family planners record (see planners.execution)."""
     planner_n, pv_n, react_n = info.pop("actions")
     pv = info.pop("pv_corrected", None)
-    extra = {
-        "sclplan": {
-            "env_steps": info.pop("env_steps"),
-            "actions": {"planner": planner_n, "pv": pv_n, "react": react_n},
-            "react_predictions": info.pop("predictions"),
-            "react_invalid": info.pop("invalid"),
-            "pv_corrected": pv,
-            **info,
-        }
-    }
+    metrics = SclplanMetrics(
+        env_steps=info.pop("env_steps"),
+        actions={"planner": planner_n, "pv": pv_n, "react": react_n},
+        react_predictions=info.pop("predictions"),
+        react_invalid=info.pop("invalid"),
+        pv_corrected=pv,
+        **info,
+    )
     return Episode(planner, "m", "office", "t", task_id="t", family="simple_planning",
                    status=status, llm_calls=[LLMCall("react", [], "", input_tokens=tokens)],
-                   extra=extra)  # fmt: skip
+                   sclplan=metrics)  # fmt: skip
 
 
 FIXTURE = [
@@ -98,10 +97,10 @@ def test_env_steps_are_one_definition_in_tables_ii_and_iii():
     for run in (1, 2):
         e = Episode("react_pv", "m", "office", "do it", task_id="t1")
         e.status, e.sim_calls = Status.SUCCESS, list(calls)
-        e.extra["sclplan"] = {
-            "env_steps": 10, "actions": {"planner": 0, "pv": 3, "react": 5},
-            "react_predictions": 6, "react_invalid": 3, "pv_corrected": 3,
-        }  # fmt: skip
+        e.sclplan = SclplanMetrics(
+            env_steps=10, actions={"planner": 0, "pv": 3, "react": 5},
+            react_predictions=6, react_invalid=3, pv_corrected=3,
+        )  # fmt: skip
         episodes.append(Record("office", run, e))
     metrics = compute(episodes)
     [table3] = metrics["sclplan"]
@@ -129,7 +128,7 @@ def test_tokens_per_task_of_each_phase_beside_table_two():
 
 def test_lookplangraphs_rows_name_their_correction_cap():
     episode = Episode("lookplangraph", "m", "office", "t", task_id="t", goal="held(mug1)",
-                      status=Status.FAILED, extra={"correction_cap": "per_action"})  # fmt: skip
+                      status=Status.FAILED, correction_cap="per_action")  # fmt: skip
     metrics = compute([Record("office-planning", 1, episode)])
     assert metrics["lookplangraph"][0]["corrections"] == "per_action"
     text = render(metrics, "md", table_name="lookplangraph-2")

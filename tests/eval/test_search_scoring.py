@@ -153,7 +153,7 @@ def test_a_room_expanded_then_contracted_before_the_switch_is_not_found(scripted
     scripted_llm.enqueue_json(contract(room, find=True))
     scripted_llm.enqueue_json(switch(sorted(task.answers)[: task.needed]))
     episode = sayplan(scripted_llm, task)
-    assert episode.explored == [room] and episode.extra["subgraph"] == []
+    assert episode.explored == [room] and episode.subgraph == []
     assert episode.answer_room_explored is False and episode.answer_correct is True
     metrics = compute([Record("office-search", 1, episode)])
     [row] = metrics["search"]
@@ -166,4 +166,4 @@ def test_a_room_still_expanded_at_the_switch_is_found(scripted_llm):
     scripted_llm.enqueue_json(expand(room, find=True))
     scripted_llm.enqueue_json(switch(sorted(task.answers)[: task.needed]))
     episode = sayplan(scripted_llm, task)
-    assert episode.extra["subgraph"] == [room] and episode.answer_room_explored is True
+    assert episode.subgraph == [room] and episode.answer_room_explored is True

@@ -17,6 +17,7 @@ import pytest
 from sceneplan.errors import BadInputError
 from sceneplan.eval.store import MIGRATIONS, Key, Store
 from sceneplan.planners.episode import Episode, ErrorType, LLMCall, SearchTurn, Status
+from sceneplan.planners.records import EvalFacts
 
 
 def episode(task_id="t-01", planner="p", model="m", status=Status.SUCCESS, **fields) -> Episode:
@@ -39,7 +40,7 @@ def test_round_trip_with_summary_columns(tmp_path):
         executable=False,
         correct=True,
         error_type=ErrorType.MISSING_POSE,
-        extra={"eval": {"important": ["mug"]}},
+        eval=EvalFacts(important=["mug"]),
     )
     with Store(tmp_path / "r.db") as store:
         store.put("suite-a", 2, stored)

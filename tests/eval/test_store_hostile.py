@@ -239,3 +239,68 @@ def test_a_signal_to_an_eval_stops_its_worker_processes_too(tmp_path, sig):
     while any(map(_alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(map(_alive, workers)), "a worker process was left running"
+
+
+@pytest.mark.parametrize("command", [["report"], [*EVAL, "--out"]], ids=["report", "eval"])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p.mkdir(), "is a folder; give a "),
+        (lambda p: p.write_bytes(bytes(range(256)) * 20), "not a sceneplan results store"),
+        (
+            lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 300),
+            "not a sceneplan results",
+        ),
+    ],
+    ids=["folder", "garbage", "sqlite-header-then-garbage"],
+)
+def test_a_store_file_that_is_no_store_is_one_line(tmp_path, command, make, message):
+    store = tmp_path / "results.db"
+    make(store)
+    result = runner.invoke(app, [*command, str(store)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and result.output.count("\n") == 1, result.output
+
+
+def _without_file_rights() -> list[str] | None:
+    """A prefix that runs a command without the right to read or write any file regardless
+    of its mode (root's, dropped with setpriv); [] when not root; None when it cannot."""
+    if os.geteuid() != 0:
+        return []
+    drop = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+    try:
+        done = subprocess.run([*drop, "true"], capture_output=True, timeout=30, check=False)
+    except OSError:
+        return None
+    return drop if done.returncode == 0 else None
+
+
+def test_a_store_file_that_cannot_be_read_or_written_is_one_line(tmp_path):
+    prefix = _without_file_rights()
+    if prefix is None:
+        pytest.skip("runs as root without setpriv: every file is readable")
+    store = tmp_path / "results.db"
+    assert runner.invoke(app, [*EVAL, "--out", str(store)]).exit_code == 0
+    tmp_path.chmod(0o777)
+    store.chmod(0o000)
+    for args in (["report", str(store)], [*EVAL, "--out", str(store), "--runs", "2"]):
+        done = subprocess.run(
+            [*prefix, *_script(), *args], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr == (
+            f"error: cannot read the results store {store} (Permission denied); give read "
+            "access to it (chmod u+r) or copy it somewhere readable\n"
+        )
+    store.chmod(0o444)  # readable, not writable: eval refuses it before running anything
+    done = subprocess.run(
+        [*prefix, *_script(), *EVAL, "--out", str(store), "--runs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2 and "cannot write the results store" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    with Store(store, create=False) as opened:
+        assert len(opened) == 1

@@ -31,7 +31,7 @@ def test_runs_under_faults_are_stored_beside_the_fault_free_ones(tmp_path):
     assert len(records) == 6
     executed = [r for r in records if "@faults" in r.episode.options]
     assert len(executed) == 4
-    seeds = {(r.episode.task_id, r.episode.extra["execute"]["seed"]) for r in executed}
+    seeds = {(r.episode.task_id, r.episode.execute.seed) for r in executed}
     assert {s for _, s in seeds} == {0, 1}  # run r uses seed + r - 1
     rows = fault_rows(r.episode for r in records)
     assert [(r.planner, r.faults, r.loop, r.runs) for r in rows] == [
@@ -89,7 +89,7 @@ def test_sayplan_scripted_recovers_under_faults_with_the_solver(scripted_llm):
         closed = asyncio.run(execute(planner, task, llm=llm, faults="moved:1", seed=1))
     assert len(closed.llm_calls) == 3 and closed.status is Status.SUCCESS
     assert closed.replans >= 1
-    assert {r["source"] for r in closed.extra["execute"]["rounds"][1:]} == {"symbolic"}
+    assert {r.source for r in closed.execute.rounds[1:]} == {"symbolic"}
     rows = fault_rows([closed])
     assert rows[0].planner == "sayplan" and fault_curves(rows) == {
         "moved": {("sayplan", "closed"): [(1.0, 1.0)]}

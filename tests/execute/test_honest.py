@@ -14,8 +14,8 @@ from sceneplan.execute import (
     SkillCall,
     SkillResult,
     SymbolicReplanner,
+    budget,
     execute,
-    executor,
 )
 from sceneplan.execute.faults import KINDS
 from sceneplan.execute.run import believed
@@ -66,8 +66,8 @@ def test_accessing_a_lidless_container_shows_its_inside(ring):
 def test_an_object_in_a_lidless_container_is_found(ring, search):
     truth, memory = with_bin(ring, box_in_bin=True), with_bin(ring)
     episode = run(SimulatedRobot(truth, known=memory), memory, "ontop_of(box, desk)", search=search)
-    assert episode.status is Status.SUCCESS, episode.extra["execute"]["stopped"]
-    assert episode.extra["execute"]["searches"][0]["found"]
+    assert episode.status is Status.SUCCESS, episode.execute.stopped
+    assert episode.execute.searches[0].found
 
 
 def test_a_confirming_look_into_a_blocked_room_is_no_success(ring):
@@ -76,7 +76,7 @@ def test_a_confirming_look_into_a_blocked_room_is_no_success(ring):
     sim.force("blocked", "store")
     episode = run(ReportingRobot(sim), ring, "ontop_of(box, shelf)")
     assert episode.status is Status.FAILED
-    stopped = episode.extra["execute"]["stopped"]
+    stopped = episode.execute.stopped
     assert stopped.startswith("could not confirm the goal: no look showed box (")
     judged = SimulatedRobot(ring)
     judged.force("blocked", "store")
@@ -94,7 +94,7 @@ def test_a_confirming_look_into_a_stuck_container_is_no_success(ring):
     sim.force("stuck", "locker")
     episode = run(ReportingRobot(sim), graph, "inside_of(box, locker)")
     assert episode.status is Status.FAILED
-    assert "locker will not open" in episode.extra["execute"]["stopped"]
+    assert "locker will not open" in episode.execute.stopped
 
 
 def moved_to_bench(ring: SceneGraph) -> SceneGraph:
@@ -110,31 +110,31 @@ def test_a_pick_that_finds_its_object_gone_starts_the_search(ring, vocabulary, s
     # the robot goes to the shelf for the box; someone put it on the bench in hall_b
     robot = ReportingRobot(SimulatedRobot(moved_to_bench(ring), known=ring), surfaces=surfaces)
     episode = run(robot, ring, "ontop_of(box, desk)", vocabulary)
-    record = episode.extra["execute"]
-    assert episode.status is Status.SUCCESS, record["stopped"]
-    assert [r["source"] for r in record["rounds"]][:2] == ["planner", "search"]
-    assert record["searches"][0]["found"]
+    record = episode.execute
+    assert episode.status is Status.SUCCESS, record.stopped
+    assert [r.source for r in record.rounds][:2] == ["planner", "search"]
+    assert record.searches[0].found
     assert parse_goal("ontop_of(box, desk)").holds(robot.inner.truth)
 
 
 def test_the_budget_follows_the_plan_being_run(ring, monkeypatch):
     # the first plan is empty (the goal holds on the map): its budget must not bound the
     # walk back with the box found by searching
-    monkeypatch.setattr(executor, "MIN_CALLS", 2)
+    monkeypatch.setattr(budget, "MIN_CALLS", 2)
     task = stale_task("ontop_of(box, shelf)", "ontop_of(box, bench)")
     episode = asyncio.run(execute(get_planner("oracle"), task, ring))
-    record = episode.extra["execute"]
-    assert episode.status is Status.SUCCESS, record["stopped"]
-    assert record["failed_steps"] == 0 and record["steps"] - record["looks"] > 2
+    record = episode.execute
+    assert episode.status is Status.SUCCESS, record.stopped
+    assert record.failed_steps == 0 and record.steps - record.looks > 2
 
 
 def test_a_spent_budget_says_the_robot_keeps_failing_only_when_calls_failed(ring, monkeypatch):
     # LookPlanGraph's picks take two calls (access, then pick): one call per step spends
     # the budget of a plan that fails nowhere
-    monkeypatch.setattr(executor, "MIN_CALLS", 1)
-    monkeypatch.setattr(executor, "CALLS_PER_STEP", 1)
+    monkeypatch.setattr(budget, "MIN_CALLS", 1)
+    monkeypatch.setattr(budget, "CALLS_PER_STEP", 1)
     episode = run(SimulatedRobot(ring), ring, "ontop_of(box, desk)", "lookplangraph")
-    stopped = episode.extra["execute"]["stopped"]
+    stopped = episode.execute.stopped
     assert "none failed" in stopped and "keeps failing" not in stopped
 
 
@@ -156,7 +156,7 @@ def test_no_run_under_any_fault_mix_succeeds_unless_the_goal_truly_holds(suite):
         setup = resolve(task)
         sim = SimulatedRobot(setup.graph, mix, i + 1, known=believed(setup), stream=task.id)
         episode = asyncio.run(execute(get_planner("oracle"), task, robot=ReportingRobot(sim)))
-        assert episode.extra["execute"]["judged_in"] == "belief"
+        assert episode.execute.judged_in == "belief"
         if episode.status is Status.SUCCESS:
             succeeded += 1
             assert parse_goal(task.goal, sim.truth.graph).holds(sim.truth), (task.id, mix)
@@ -184,8 +184,8 @@ def test_a_release_with_an_empty_hand_corrects_the_belief_and_searches(ring):
     # the belief held the box; the robot says its hand is empty: the box is lost, not held
     robot = DroppingRobot(SimulatedRobot(ring), "bench")
     episode = run(robot, ring, "ontop_of(box, desk)")
-    record = episode.extra["execute"]
+    record = episode.execute
     assert robot.dropped
-    assert episode.status is Status.SUCCESS, record["stopped"]
+    assert episode.status is Status.SUCCESS, record.stopped
     assert episode.goal_reached
-    assert record["searches"] and record["searches"][0]["found"]
+    assert record.searches and record.searches[0].found

@@ -37,8 +37,8 @@ def test_a_run_through_the_server_reaches_the_goal(robot_server):
     serve_sim(robot_server, "grasp:0.5", seed=7)
     episode = run_against(robot_server.url)
     assert episode.status is Status.SUCCESS and episode.goal_reached
-    record = episode.extra["execute"]
-    assert record["robot"] == "http" and record["judged_in"] == "belief"
+    record = episode.execute
+    assert record.robot == "http" and record.judged_in == "belief"
     assert "grasp_failed" in [s.cause for s in episode.steps]
     path, body = robot_server.requests[0]
     assert (path, body) == ("/navigate", {"target": "pose13"})
@@ -57,7 +57,7 @@ def test_an_unreachable_server_is_a_clear_error_and_the_episode_is_kept():
     episode = run_against(url)
     assert episode.status is Status.ERROR
     assert episode.error.startswith(f"cannot reach the robot server at {url} for navigate(pose13)")
-    assert episode.steps == [] and episode.extra["execute"]["rounds"][0]["plan"]
+    assert episode.steps == [] and episode.execute.rounds[0].plan
 
 
 def test_the_robot_error_types_are_sceneplan_errors():

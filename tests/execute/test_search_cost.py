@@ -23,23 +23,23 @@ runner = CliRunner()
 def test_a_search_records_its_skill_calls_metres_and_assets_seen(order):
     task = get_task("dynamic-office-01")  # orange1 moved from the kitchen bench to table5
     episode = asyncio.run(execute(get_planner("oracle"), task, search=order))
-    record = episode.extra["execute"]
+    record = episode.execute
     assert episode.status is Status.SUCCESS
-    [search] = record["searches"]
-    assert search["order"] == order and search["found"]
-    assert search["metres"] > 0 and search["seen"] > 0 and search["calls"] > 0
-    assert record["search_calls"] == search["calls"] and record["search_seen"] == search["seen"]
-    assert record["search_metres"] == search["metres"] <= record["metres"]
-    note = record["rounds"][1]["note"]
+    [search] = record.searches
+    assert search.order == order and search.found
+    assert search.metres > 0 and search.seen > 0 and search.calls > 0
+    assert record.search_calls == search.calls and record.search_seen == search.seen
+    assert record.search_metres == search.metres <= record.metres
+    note = record.rounds[1].note
     assert note == (
-        f"{search['calls']} skill call(s), {search['metres']:.0f} m, {search['seen']} asset(s) seen"
+        f"{search.calls} skill call(s), {search.metres:.0f} m, {search.seen} asset(s) seen"
     )
     row = fault_rows([episode])[0]
-    assert (row.search_calls, row.search_seen) == (search["calls"], search["seen"])
+    assert (row.search_calls, row.search_seen) == (search.calls, search.seen)
     table = render_faults([row])
     assert "search calls/run | search m/run | search seen/run |" in table
     assert table.splitlines()[-1].endswith(
-        f"| {search['calls']:.1f} | {search['metres']:.1f} | {search['seen']:.1f} |"
+        f"| {search.calls:.1f} | {search.metres:.1f} | {search.seen:.1f} |"
     )
 
 

@@ -11,6 +11,7 @@ from sceneplan.execute.belief import Belief
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners import get_planner
 from sceneplan.planners.episode import Episode, Status
+from sceneplan.planners.records import Confirmation
 from sceneplan.runs import aplan
 from sceneplan.symbolic.solver import PlanningProblem, solve
 
@@ -19,14 +20,14 @@ def test_a_goal_that_holds_only_in_memory_is_solved_by_looking_and_replanning(ri
     # the map has the box on the shelf, as the goal wants; someone put it on the bench
     task = stale_task("ontop_of(box, shelf)", "ontop_of(box, bench)")
     closed = asyncio.run(execute(get_planner("oracle"), task, ring))
-    record = closed.extra["execute"]
-    assert record["rounds"][0]["plan"] == []  # on the map, the goal holds already
-    assert record["confirmed"] == [{"node": "box", "asset": "shelf", "step": 0}]
+    record = closed.execute
+    assert record.rounds[0].plan == []  # on the map, the goal holds already
+    assert record.confirmed == [Confirmation(node="box", asset="shelf", step=0)]
     assert closed.status is Status.SUCCESS and closed.goal_reached
-    kinds = [(u["kind"], u["node"]) for u in record["updates"] if u["node"] == "box"]
+    kinds = [(u.kind, u.node) for u in record.updates if u.node == "box"]
     assert kinds[:2] == [("missing", "box"), ("found", "box")]
-    assert record["corrections"] >= 2 and record["looks"] >= 1
-    assert [r["source"] for r in record["rounds"]] == ["planner", "search", "symbolic"]
+    assert record.corrections >= 2 and record.looks >= 1
+    assert [r.source for r in record.rounds] == ["planner", "search", "symbolic"]
     opened = asyncio.run(execute(get_planner("oracle"), task, ring, closed_loop=False))
     assert opened.status is Status.FAILED and opened.goal_unmet == ["ontop_of(box, shelf) is false"]
 
@@ -43,17 +44,15 @@ def test_the_partially_observing_oracle_confirms_a_goal_memory_alone_vouches_for
 def test_the_planner_and_the_belief_start_from_the_prior_and_the_robot_from_the_truth():
     task = get_task("dynamic-office-01")  # orange1 moved from the kitchen bench to table5
     closed = asyncio.run(execute(get_planner("oracle"), task))
-    record = closed.extra["execute"]
-    assert "access(kitchen_bench)" in record["rounds"][0]["plan"]  # planned on the map
+    record = closed.execute
+    assert "access(kitchen_bench)" in record.rounds[0].plan  # planned on the map
     assert closed.status is Status.SUCCESS
-    found = record["searches"][0]
-    assert found["found"] and found["lost"] == ["orange1"] and found["order"] == "greedy"
-    assert record["corrections"] > 0 and record["looks"] == sum(
-        s["calls"] for s in record["searches"]
-    )
-    assert record["failed_steps"] == sum(not c["result"]["ok"] for c in record["calls"])
+    found = record.searches[0]
+    assert found.found and found.lost == ["orange1"] and found.order == "greedy"
+    assert record.corrections > 0 and record.looks == sum(s.calls for s in record.searches)
+    assert record.failed_steps == sum(not c.ok for c in record.calls)
     opened = asyncio.run(execute(get_planner("oracle"), task, closed_loop=False))
-    assert opened.status is Status.FAILED and opened.extra["execute"]["corrections"] == 0
+    assert opened.status is Status.FAILED and opened.execute.corrections == 0
 
 
 def test_the_likely_search_looks_at_fewer_assets_than_the_nearest_first_one():
@@ -62,9 +61,9 @@ def test_the_likely_search_looks_at_fewer_assets_than_the_nearest_first_one():
     for order in search.ORDERS:
         episode = asyncio.run(execute(get_planner("oracle"), task, search=order))
         assert episode.status is Status.SUCCESS
-        looked[order] = episode.extra["execute"]["searches"][0]
-    assert looked["likely"]["looked"] < looked["nearest"]["looked"]
-    assert looked["likely"]["calls"] < looked["nearest"]["calls"]
+        looked[order] = episode.execute.searches[0]
+    assert looked["likely"].looked < looked["nearest"].looked
+    assert looked["likely"].calls < looked["nearest"].calls
 
 
 def test_a_search_that_spends_its_budget_says_so(ring, monkeypatch):
@@ -78,7 +77,7 @@ def test_a_search_that_spends_its_budget_says_so(ring, monkeypatch):
     plan = solve(PlanningProblem(ring, goal)).plan
     episode = Episode(planner="oracle", model="none", environment="ring", instruction="box")
     asyncio.run(executor.run(plan, episode))
-    stopped = episode.extra["execute"]["stopped"]
+    stopped = episode.execute.stopped
     assert stopped.startswith("the search for box spent its budget of 2 skill calls")
 
 
@@ -113,14 +112,14 @@ def test_a_likely_search_asks_the_llm_where_to_look_when_there_is_one(ring, scri
     scripted_llm.enqueue_json({"rooms": ["hall_b", "attic"]})
     with scripted_llm.client() as llm:
         guided = asyncio.run(execute(get_planner("oracle"), task, ring, llm, search="likely"))
-    search = guided.extra["execute"]["searches"][0]
-    assert guided.status is Status.SUCCESS and search["found"]
-    assert search["llm_rooms"] == ["hall_b"] and search["llm_note"] is None  # attic: no room
+    search = guided.execute.searches[0]
+    assert guided.status is Status.SUCCESS and search.found
+    assert search.llm_rooms == ["hall_b"] and search.llm_note is None  # attic: no room
     assert guided.llm_calls[0].stage == "search"
     assert "box (a box, last seen on shelf)" in scripted_llm.requests[0]["messages"][-1]["content"]
     alone = asyncio.run(execute(get_planner("oracle"), task, ring, search="likely"))
-    assert alone.extra["execute"]["searches"][0]["llm_rooms"] is None
-    assert search["calls"] < alone.extra["execute"]["searches"][0]["calls"]
+    assert alone.execute.searches[0].llm_rooms is None
+    assert search.calls < alone.execute.searches[0].calls
 
 
 def test_a_search_goes_on_by_the_map_when_the_llm_answers_nothing_usable(ring, scripted_llm):
@@ -128,6 +127,6 @@ def test_a_search_goes_on_by_the_map_when_the_llm_answers_nothing_usable(ring, s
     scripted_llm.enqueue_json({"rooms": ["attic"]})
     with scripted_llm.client() as llm:
         episode = asyncio.run(execute(get_planner("oracle"), task, ring, llm))
-    search = episode.extra["execute"]["searches"][0]
+    search = episode.execute.searches[0]
     assert episode.status is Status.SUCCESS
-    assert search["llm_rooms"] == [] and search["llm_note"] == "the LLM named no room of the map"
+    assert search.llm_rooms == [] and search.llm_note == "the LLM named no room of the map"

@@ -124,7 +124,7 @@ def test_sayplan_solves_a_task_on_10000_rooms_through_the_loopback_model(
         episode = runs.plan(get_planner("sayplan"), task, building, llm)
 
     assert episode.status is Status.SUCCESS, episode.error or episode.failure
-    assert episode.extra["view"] == "hierarchy"
+    assert episode.view == "hierarchy"
     assert episode.explored == down
     assert [t.ok for t in episode.search] == [True] * len(down) + [True]
     assert max(t.graph_tokens for t in episode.search) <= VIEW_BOUND
@@ -145,7 +145,7 @@ def test_sayplan_lite_searches_the_hierarchy_without_poses(scripted_llm, buildin
     with scripted_llm.client() as llm:
         episode = runs.plan(get_planner("sayplan_lite"), f"Find {obj}.", building, llm)
     assert episode.answer == [obj]
-    assert episode.extra["view"] == "hierarchy"
+    assert episode.view == "hierarchy"
     last = shown(scripted_llm.requests[-1])
     assert "pose" not in last.graph["nodes"] and "links" not in last.graph
     assert surface in last.nodes

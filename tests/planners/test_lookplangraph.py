@@ -66,8 +66,8 @@ def test_lookplangraph_finds_the_orange_by_looking_and_refrigerates_it(scripted_
     assert '"id":"orange1","relation":"ontop_of","related_to":"kitchen_bench"' in after
     # NRR is exact: the assets and objects the prompts showed over the goal's nodes
     annotate(episode, orange_task.task, orange_task.graph)
-    observed = episode.extra["eval"]["observed"]
-    assert episode.extra["eval"]["important"] == ["orange1"]  # the fridge starts closed
+    observed = episode.eval.observed
+    assert episode.eval.important == ["orange1"]  # the fridge starts closed
     assert "orange1" in observed and "desk1" not in observed
     assert nrr(episode) == len(observed)
 
@@ -88,8 +88,8 @@ def test_corrections_are_capped_per_action_or_for_the_run(
     with scripted_llm.client() as llm:
         episode = planner.plan(orange_task.target, orange_task.graph, llm)
     assert len(episode.llm_calls) == calls and episode.executable is False
-    assert episode.plan == ["go_to(kitchen)"] and episode.extra["corrections"] == calls - 2
-    assert episode.extra["correction_cap"] == corrections
+    assert episode.plan == ["go_to(kitchen)"] and episode.corrections == calls - 2
+    assert episode.correction_cap == corrections
     assert get_planner("lookplangraph").options.corrections == "per_action"
 
 

@@ -38,7 +38,7 @@ def test_a_look_in_the_plan_finds_the_orange_and_the_next_round_uses_it(scripted
     assert "orange1" in after_look.nodes
     look = next(s for s in episode.steps if s.action == "look_on(kitchen_bench)")
     assert "orange1" in look.added
-    assert episode.extra["observe"]["memory"] == []
+    assert episode.observe.memory == []
 
 
 def test_sayplan_on_a_stale_map_is_told_what_memory_had_wrong(scripted_llm):

@@ -28,7 +28,7 @@ def run_oracle(task, perception: str = "simulated:perfect"):
 def test_the_partial_oracle_solves_every_grasif_office_task(task):
     episode = run_oracle(task)
     assert episode.status is Status.SUCCESS, (episode.error, episode.failure, episode.goal_unmet)
-    assert episode.extra["observe"]["memory"] == []  # static memory: no objects at the start
+    assert episode.observe.memory == []  # static memory: no objects at the start
     looks = [s for s in episode.steps if s.action.startswith("look_")]
     assert all(s.ok and s.added for s in looks)  # each look found what it went for
     touched = {a for step in episode.plan for a in step[step.index("(") + 1 : -1].split(", ")}

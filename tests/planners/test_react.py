@@ -8,6 +8,7 @@ from sceneplan import runs
 from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
 from sceneplan.planners import Episode, Status, get_planner
+from sceneplan.planners.records import SceneShown
 
 # The coffee task written pose by pose, as react must (no path planner, no PV).
 COFFEE_STEPS = [
@@ -73,13 +74,13 @@ def test_react_feeds_an_invalid_action_back_and_counts_it(scripted_llm):
         ("step", "pickup(coffee_mug)", "not_accessed"),
         ("step", "goto(kitchen)", "not_adjacent"),
     ]
-    metrics = episode.extra["sclplan"]
-    assert metrics["env_steps"] == len(COFFEE_STEPS) + 2
-    assert metrics["fractions"] == {"planner": 0.0, "pv": 0.0, "react": 1.0}
-    assert (metrics["react_predictions"], metrics["react_invalid"]) == (16, 2)
-    assert metrics["react_invalid_rate"] == 2 / 16
-    assert metrics["pv_corrected"] is None and metrics["pv_corrected_rate"] is None
-    assert "goal" not in metrics and [c.command for c in episode.llm_calls][:2] == [
+    metrics = episode.sclplan
+    assert metrics.env_steps == len(COFFEE_STEPS) + 2
+    assert metrics.fractions == {"planner": 0.0, "pv": 0.0, "react": 1.0}
+    assert (metrics.react_predictions, metrics.react_invalid) == (16, 2)
+    assert metrics.react_invalid_rate == 2 / 16
+    assert metrics.pv_corrected is None and metrics.pv_corrected_rate is None
+    assert metrics.goal is None and [c.command for c in episode.llm_calls][:2] == [
         "pickup(coffee_mug)",
         "goto(kitchen)",
     ]
@@ -92,8 +93,8 @@ def test_unusable_replies_are_invalid_predictions_with_feedback(scripted_llm):
     observations = [field(r, "Observation") for r in scripted_llm.requests[2:]]
     assert "not valid JSON" in observations[0]
     assert "cannot parse action 'open wardrobe1'" in observations[1]
-    metrics = episode.extra["sclplan"]
-    assert (metrics["react_predictions"], metrics["react_invalid"]) == (3, 2)
+    metrics = episode.sclplan
+    assert (metrics.react_predictions, metrics.react_invalid) == (3, 2)
     assert episode.plan == ["done()"] and episode.sim_calls[-1].op == "step"
 
 
@@ -114,14 +115,14 @@ def test_react_pv_inserts_the_missing_steps(scripted_llm):
     assert episode.plan == COFFEE_STEPS
     pv, re = "pv", "react"
     assert episode.action_sources == [pv, pv, re, pv, pv, pv, pv, re, re, re, re, pv, re, re]
-    metrics = episode.extra["sclplan"]
-    assert (metrics["react_invalid"], metrics["pv_corrected"], metrics["pv_corrected_rate"]) == (
+    metrics = episode.sclplan
+    assert (metrics.react_invalid, metrics.pv_corrected, metrics.pv_corrected_rate) == (
         3,
         3,
         1.0,
     )
-    assert metrics["actions"] == {"planner": 0, "pv": 7, "react": 7}
-    assert "global_plan_found" not in metrics and metrics["symbolic_s"] > 0
+    assert metrics.actions == {"planner": 0, "pv": 7, "react": 7}
+    assert metrics.global_plan_found is None and metrics.symbolic_s > 0
 
 
 def test_step_cap(scripted_llm):
@@ -130,7 +131,7 @@ def test_step_cap(scripted_llm):
     assert "Step 2 of at most 2." in latest(scripted_llm.requests[1])
     assert episode.plan == ["access(wardrobe1)"] and episode.executable is False
     assert episode.failure["cause"] == "container_closed" and episode.status is Status.FAILED
-    assert episode.extra["sclplan"]["react_predictions"] == 2
+    assert episode.sclplan.react_predictions == 2
 
 
 def test_a_graph_over_the_budget_shows_the_rooms_asked_for(scripted_llm):
@@ -143,11 +144,9 @@ def test_a_graph_over_the_budget_shows_the_rooms_asked_for(scripted_llm):
     assert "coffee_machine" not in shown_nodes(scripted_llm.requests[1])
     # The robot's room is always shown: walking into the kitchen reveals it.
     assert {"wardrobe1", "coffee_machine"} <= shown_nodes(scripted_llm.requests[2])
-    assert episode.extra["scene"] == {
-        "shown": "rooms",
-        "rooms": ["bobs_room"],
-        "ignored": ["cellar", "pose1"],
-    }
+    assert episode.scene == SceneShown(
+        shown="rooms", rooms=["bobs_room"], ignored=["cellar", "pose1"]
+    )
     assert (episode.llm_calls[0].stage, episode.llm_calls[0].command) == (
         "rooms",
         "rooms(bobs_room)",
@@ -186,10 +185,10 @@ def test_react_goes_to_a_far_room_along_the_shortest_path(scripted_llm):
     )
     assert episode.status is Status.SUCCESS and episode.plan == COFFEE_STEPS
     assert episode.action_sources == ["react"] * len(COFFEE_STEPS)
-    metrics = episode.extra["sclplan"]
+    metrics = episode.sclplan
     # every pose is an environment step; so is the rejected goto(attic)
-    assert metrics["env_steps"] == len(COFFEE_STEPS) + 1
-    assert (metrics["react_predictions"], metrics["react_invalid"]) == (11, 1)
+    assert metrics.env_steps == len(COFFEE_STEPS) + 1
+    assert (metrics.react_predictions, metrics.react_invalid) == (11, 1)
 
 
 def test_each_vocabulary_gets_its_own_react_prompt(scripted_llm):

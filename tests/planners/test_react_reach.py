@@ -52,4 +52,4 @@ def test_replaying_the_oracle_plan_reaches_the_goal_within_the_cap(scripted_llm,
         episode = runs.plan(get_planner("react"), TASKS[task_id], llm=llm)
     assert episode.status is Status.SUCCESS, (episode.failure, episode.error)
     assert episode.goal_reached and len(scripted_llm.requests) == len(steps)
-    assert episode.extra["sclplan"]["react_invalid"] == 0
+    assert episode.sclplan.react_invalid == 0

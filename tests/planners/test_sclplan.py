@@ -13,6 +13,7 @@ from sceneplan.errors import BadInputError
 from sceneplan.graph.model import NodeKind
 from sceneplan.planners import Episode, Status, get_planner
 from sceneplan.planners.progress import PlanEvent
+from sceneplan.planners.records import SceneShown
 from sceneplan.symbolic.solver import PlanningProblem, SolveResult, SolveStatus, solve
 from sceneplan.world.actions import parse_plan
 
@@ -44,23 +45,23 @@ def test_goal_solved_by_the_global_planner_and_executed(scripted_llm):
     assert field(request, "Task") == task.instruction
     assert "orange: orange1" in field(request, "Object types and their names")
     assert "Scene graph" not in latest(request) and "Robot" not in latest(request)
-    assert episode.extra["scene"] == {"shown": "all", "rooms": None, "ignored": []}
+    assert episode.scene == SceneShown(shown="all", rooms=None, ignored=[])
     office = load_environment("office")  # the names it was given, for NRR: all of them
-    assert episode.extra["observed"] == sorted(
+    assert episode.observed == sorted(
         n.id for n in office if n.kind in (NodeKind.ASSET, NodeKind.OBJECT)
     )
-    metrics = episode.extra["sclplan"]
-    assert metrics["env_steps"] == len(expected)
-    assert metrics["actions"] == {"planner": len(expected), "pv": 0, "react": 0}
-    assert metrics["fractions"] == {"planner": 1.0, "pv": 0.0, "react": 0.0}
-    assert (metrics["react_predictions"], metrics["react_invalid"]) == (0, 0)
-    assert metrics["react_invalid_rate"] is None and metrics["pv_corrected_rate"] is None
-    assert (metrics["goal"], metrics["goal_valid"], metrics["goal_attempts"]) == (
+    metrics = episode.sclplan
+    assert metrics.env_steps == len(expected)
+    assert metrics.actions == {"planner": len(expected), "pv": 0, "react": 0}
+    assert metrics.fractions == {"planner": 1.0, "pv": 0.0, "react": 0.0}
+    assert (metrics.react_predictions, metrics.react_invalid) == (0, 0)
+    assert metrics.react_invalid_rate is None and metrics.pv_corrected_rate is None
+    assert (metrics.goal, metrics.goal_valid, metrics.goal_attempts) == (
         REFRIGERATE,
         True,
         1,
     )
-    assert metrics["global_plan_found"] and episode.extra["symbolic"]["status"] == "plan"
+    assert metrics.global_plan_found and episode.symbolic.status == "plan"
     assert [(e.kind, e.stage) for e in events] == [
         ("ask", "goal"),
         ("plan", "goal"),
@@ -82,8 +83,8 @@ def test_an_invalid_goal_is_fed_back_once(scripted_llm):
         "assistant",
         "user",
     ]
-    metrics = episode.extra["sclplan"]
-    assert (metrics["goal"], metrics["goal_valid"], metrics["goal_attempts"]) == (
+    metrics = episode.sclplan
+    assert (metrics.goal, metrics.goal_valid, metrics.goal_attempts) == (
         REFRIGERATE,
         True,
         2,
@@ -149,17 +150,17 @@ def test_an_unsolvable_goal_falls_back_to_react_with_precondition_verification(s
         ("access(coffee_machine)", "not_in_room"),
         ("goto(toms_room)", "not_adjacent"),
     ]
-    metrics = episode.extra["sclplan"]
-    assert metrics["env_steps"] == 14 and metrics["actions"] == {"planner": 0, "pv": 7, "react": 7}
-    assert metrics["fractions"] == {"planner": 0.0, "pv": 0.5, "react": 0.5}
-    assert (metrics["react_predictions"], metrics["react_invalid"], metrics["pv_corrected"]) == (
+    metrics = episode.sclplan
+    assert metrics.env_steps == 14 and metrics.actions == {"planner": 0, "pv": 7, "react": 7}
+    assert metrics.fractions == {"planner": 0.0, "pv": 0.5, "react": 0.5}
+    assert (metrics.react_predictions, metrics.react_invalid, metrics.pv_corrected) == (
         8,
         4,
         3,
     )
-    assert metrics["react_invalid_rate"] == 0.5 and metrics["pv_corrected_rate"] == 0.75
-    assert metrics["goal_valid"] and not metrics["global_plan_found"]
-    assert episode.extra["symbolic"]["status"] == "unsolvable"
+    assert metrics.react_invalid_rate == 0.5 and metrics.pv_corrected_rate == 0.75
+    assert metrics.goal_valid and not metrics.global_plan_found
+    assert episode.symbolic.status == "unsolvable"
     assert [c.stage for c in episode.llm_calls] == ["goal"] + ["react"] * 8
     assert Episode.from_dict(json.loads(json.dumps(episode.to_dict()))) == episode
 
@@ -186,10 +187,10 @@ def test_two_invalid_goals_leave_react_to_do_it_all(scripted_llm):
     episode = run(scripted_llm, COFFEE_TASK, loop="once")
     assert "unknown node 'tims_room'" in latest(scripted_llm.requests[1])
     assert field(scripted_llm.requests[3], "Observation").startswith("no valid goal could be")
-    metrics = episode.extra["sclplan"]
-    assert metrics["goal"] == "full(coffee_mug) and in_room(coffee_mug, tims_room)"
-    assert (metrics["goal_valid"], metrics["goal_attempts"]) == (False, 2)
-    assert "symbolic" not in episode.extra and episode.status is Status.SUCCESS
+    metrics = episode.sclplan
+    assert metrics.goal == "full(coffee_mug) and in_room(coffee_mug, tims_room)"
+    assert (metrics.goal_valid, metrics.goal_attempts) == (False, 2)
+    assert episode.symbolic is None and episode.status is Status.SUCCESS
 
 
 def test_a_failing_step_of_the_global_plan_hands_over_to_react(scripted_llm, monkeypatch):
@@ -207,7 +208,7 @@ def test_a_failing_step_of_the_global_plan_hands_over_to_react(scripted_llm, mon
         "continue step by step"
     )
     assert episode.action_sources == ["planner", "react", "react"]
-    assert episode.extra["sclplan"]["global_plan_found"] and episode.executable
+    assert episode.sclplan.global_plan_found and episode.executable
     assert [(c.op, c.ok) for c in episode.sim_calls] == [
         ("step", True),
         ("step", False),
@@ -227,9 +228,9 @@ def test_server_down_mid_run_is_an_error_keeping_everything(scripted_llm):
     assert episode.plan == ["access(wardrobe1)", "open(wardrobe1)", "pickup(coffee_mug)"]
     assert episode.action_sources == ["pv", "pv", "react"] and episode.executable is False
     assert episode.final_changes["moved"]["coffee_mug"]["parent"] == "agent"
-    metrics = episode.extra["sclplan"]
-    assert (metrics["react_predictions"], metrics["pv_corrected"]) == (1, 1)
-    assert metrics["env_steps"] == 3
+    metrics = episode.sclplan
+    assert (metrics.react_predictions, metrics.pv_corrected) == (1, 1)
+    assert metrics.env_steps == 3
     assert len(episode.llm_calls) == 2
 
 
@@ -277,4 +278,4 @@ def test_the_episode_names_its_solver(scripted_llm):
     with scripted_llm.client() as llm:
         planner = get_planner("sclplan", planner="wastar")
         episode = runs.plan(planner, get_task("planning-simple-02"), None, llm)
-    assert episode.extra["sclplan"]["solver"] == "wastar"
+    assert episode.sclplan.solver == "wastar"

@@ -53,7 +53,7 @@ def run(
         simulating(task, setup.graph) as session,
     ):
         episode = get_planner(planner, **options).plan(task, setup.graph, llm)
-    record(session, episode.extra)
+    record(session, episode)
     return episode
 
 
@@ -62,7 +62,7 @@ def test_without_errors_every_method_solves_its_tasks(planner):
     for task_id in PLANNING:
         episode = run(planner, task_id, "simulated:p=0")
         assert episode.status is Status.SUCCESS, (task_id, episode.error, episode.failure)
-        assert episode.extra["simulated_errors"] == []
+        assert episode.simulated_errors == []
 
 
 @pytest.mark.parametrize("planner", ["sayplan", "sayplan_lite", "llm_as_planner", "llm_plus_p"])
@@ -108,7 +108,7 @@ def test_the_same_seed_gives_the_same_episode_and_another_seed_another():
 
 def test_injected_errors_are_recorded_with_the_metrics_error_type():
     episode = run("llm_as_planner", "planning-long-13", "simulated:p=1,seed=2,malformed=0")
-    [error] = episode.extra["simulated_errors"][-1:]
+    [error] = episode.simulated_errors[-1:]
     assert error["kind"] in {k.value for k in Kind}
     expected = KINDS[Kind(error["kind"])].error_type
     assert error["error_type"] == (expected.value if expected else None)
@@ -122,7 +122,7 @@ def test_malformed_replies_are_repaired_or_re_asked_by_the_client():
     model = f"simulated:p=0.6,seed=4,{weights}"
     ledger = Ledger()
     episodes = [run("sayplan", t, model, ledger) for t in PLANNING]
-    injected = [e for ep in episodes for e in ep.extra["simulated_errors"]]
+    injected = [e for ep in episodes for e in ep.simulated_errors]
     assert {e["kind"] for e in injected} == {"malformed"}
     forms = {e["detail"] for e in injected}
     assert len(forms) >= 3, forms
@@ -166,10 +166,10 @@ def test_eval_with_the_stand_in_stores_its_errors(tmp_path):
     with Store(out) as store:
         [rec] = store.records()
     assert rec.episode.model == "simulated:p=1,seed=3"
-    assert rec.episode.extra["simulated_errors"]
+    assert rec.episode.simulated_errors
     bad = CliRunner().invoke(app, [*args, "--llm", "simulated:gpt5", "--out", str(out)])
     assert bad.exit_code == 2 and "unknown simulated model 'gpt5'" in bad.output
-    json.dumps(rec.episode.extra["simulated_errors"])  # stored as JSON
+    json.dumps(rec.episode.simulated_errors)  # stored as JSON
 
 
 def test_the_report_compares_methods_across_error_rates(tmp_path):

@@ -240,7 +240,7 @@ def test_a_hierarchical_search_is_replayed_from_the_top_of_the_hierarchy():
     kept = [Node("desk", NodeKind.ASSET, parent="office20")]
     graph = SceneGraph.from_nodes([Node("floor0", NodeKind.FLOOR), *rooms, *kept])
     episode = Episode("sayplan", "m", "big", "Find the desk.")
-    episode.extra["view"] = "hierarchy"
+    episode.view = "hierarchy"
     episode.search = [
         SearchTurn(1, "expand", "floor0_zone2", True, "", 40),
         SearchTurn(2, "expand", "office20", True, "", 60),
@@ -250,5 +250,5 @@ def test_a_hierarchical_search_is_replayed_from_the_top_of_the_hierarchy():
     assert turns["replayed"]
     assert [t["open_after"] for t in turns["turns"]] == [[], ["office20"], []]
     # the same trace read as a rooms-view search cannot be replayed: no such node there
-    del episode.extra["view"]
+    del episode.view
     assert not search_turns(episode, graph)["replayed"]

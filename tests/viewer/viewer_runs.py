@@ -14,6 +14,7 @@ from sceneplan.datasets import load_environment
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.planners import Episode, get_planner
 from sceneplan.planners.episode import WorldStep
+from sceneplan.planners.records import ObserveStart
 from sceneplan.world.memory import Memory, Observation
 from sceneplan.world.partial import PartialWorld, visible
 from sceneplan.world.state import WorldState
@@ -58,7 +59,7 @@ def partial_run() -> tuple[SceneGraph, SceneGraph, Episode]:
         model="scripted",
         environment="coffee",
         instruction="Bring me the coffee mug.",
-        extra={"observe": {"perception": "simulated:perfect", "memory": memory.objects()}},
+        observe=ObserveStart(perception="simulated:perfect", memory=memory.objects()),
     )
     for index, text in enumerate(PARTIAL_ACTIONS):
         outcome = world.execute(text, index=index)

@@ -11,7 +11,7 @@ bad input; the server turns it into a tool error.
 
 Everything is recorded as a planner's run is: expand and contract as search
 turns and simulator calls, each verified plan as the Episode's plan, and every
-tool call with its result (`record_call`, in `extra["mcp"]`). `episode()`
+tool call with its result (`record_call`, in the Episode's `mcp`). `episode()`
 builds the Episode from that record and judges it as every planner's is
 (`planners.outcome.finish_episode`), so `report` scores an agent beside the
 planners, as the planner `mcp-agent`.
@@ -50,6 +50,7 @@ from sceneplan.planners.base import get_planner
 from sceneplan.planners.dialogue import graph_text
 from sceneplan.planners.episode import Episode, SearchTurn, SimCall
 from sceneplan.planners.outcome import finish_episode
+from sceneplan.planners.records import McpRecord, plain
 from sceneplan.planners.search import initial_view
 from sceneplan.runs import Setup
 from sceneplan.symbolic.solver import PlanningProblem, SolveStatus, solve
@@ -337,7 +338,7 @@ class AgentSession:
                 {"action": s.action, "ok": s.ok, "feedback": s.feedback, "cause": s.cause}
                 for s in executed.steps
             ],
-            record=copy.deepcopy(executed.extra.get("execute", {})),
+            record=plain(executed.execute) if executed.execute is not None else {},
         )
 
     # -- the record -----------------------------------------------------------------------
@@ -366,7 +367,7 @@ class AgentSession:
                 episode = Episode.from_dict(self._executed.to_dict())
             else:
                 episode = self._planned()
-            episode.extra["mcp"] = {"calls": copy.deepcopy(self._calls), "robot": self.robot}
+            episode.mcp = McpRecord(calls=copy.deepcopy(self._calls), robot=self.robot)
             episode.wall_time_s = round(time.perf_counter() - self._started, 4)
             return episode
 

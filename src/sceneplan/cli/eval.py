@@ -240,6 +240,7 @@ def check_store_path(location: str | Path) -> str:
         )
     if out.is_file() and out.stat().st_size > 0:  # an empty file becomes a new store
         Store(out, create=False).close()  # says what is wrong with a file that is not a store
+        check_writable_file(out, "the results store")  # before any run: its result is kept
         return str(out)
     if not out.parent.is_dir():
         raise BadInputError(
@@ -292,8 +293,9 @@ def report_command(
             "--table",
             help="Only one table, beside the paper's numbers: sayplan-1, sayplan-2 (graph "
             "tokens; no store needed), sayplan-3, lookplangraph-1 (the stored suites' "
-            "statistics), lookplangraph-2, -3 or -4, sclplan-1, -2 or -3; or faults (runs of "
-            "`eval --robot`: success, replans, extra steps).",
+            "statistics), lookplangraph-2, -3 or -4, sclplan-1, -2 or -3; failures (each run "
+            "that did not succeed, and why); or faults (runs of `eval --robot`: success, "
+            "replans, extra steps).",
         ),
     ] = None,
     force: ForceOpt = False,

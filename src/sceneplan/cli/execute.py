@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 import typer
 from rich.text import Text
 
@@ -49,6 +50,7 @@ from sceneplan.execute.replan import REPLANNERS
 from sceneplan.execute.search import check_search
 from sceneplan.llm import LLMClient
 from sceneplan.planners import Episode
+from sceneplan.planners.records import ExecutionRecord, Round, UpdateRecord, plain
 
 
 def execute_command(
@@ -119,24 +121,24 @@ def execute_command(
 
 def _summary(episode: Episode) -> dict[str, Any]:
     out = episode.summary()
-    record = episode.extra.get("execute", {})
-    out["execute"] = {k: v for k, v in record.items() if k not in ("calls", "updates", "rounds")}
-    out["execute"]["rounds"] = len(record.get("rounds", []))
-    out["execute"]["updates"] = len(record.get("updates", []))
+    record = episode.execute or ExecutionRecord()
+    out["execute"] = plain(msgspec.structs.replace(record, calls=[], updates=[], rounds=[]))
+    out["execute"]["rounds"] = len(record.rounds)
+    out["execute"]["updates"] = len(record.updates)
     return out
 
 
 def _report(episode: Episode) -> None:
-    record = episode.extra.get("execute", {})
+    record = episode.execute or ExecutionRecord()
     line = report_line
     if episode.task_id is not None:
         line("task", f"{episode.task_id} ({episode.family})")
-    if "skipped" in record:
-        line("robot", ("not run", "red"), f": {record['skipped']}")
-    updates: dict[int, list[dict]] = {}
-    for update in record.get("updates", []):
-        updates.setdefault(update["step"], []).append(update)
-    replans = {r["at_step"]: r for r in record.get("rounds", [])[1:]}
+    if record.skipped is not None:
+        line("robot", ("not run", "red"), f": {record.skipped}")
+    updates: dict[int, list[UpdateRecord]] = {}
+    for update in record.updates:
+        updates.setdefault(update.step, []).append(update)
+    replans = {r.at_step: r for r in record.rounds[1:]}
     for step in episode.steps:
         if step.index in replans:
             _replan_line(replans.pop(step.index))
@@ -146,34 +148,34 @@ def _report(episode: Episode) -> None:
             text.append(f"  {step.cause}: {step.feedback}", style="red")
         console().print(text)
         for update in updates.get(step.index, []):
-            before, after = update["before"] or "-", update["after"] or "-"
+            before, after = update.before or "-", update.after or "-"
             console().print(
-                Text(f"       {update['kind']} {update['node']}: {before} -> {after}", style="cyan")
+                Text(f"       {update.kind} {update.node}: {before} -> {after}", style="cyan")
             )
     for left in replans.values():
         _replan_line(left)
-    if record.get("stopped"):
-        line("stopped", (record["stopped"], "red"))
-    if record.get("injected"):
+    if record.stopped:
+        line("stopped", (record.stopped, "red"))
+    if record.injected:
         kinds: dict[str, int] = {}
-        for fault in record["injected"]:
+        for fault in record.injected:
             kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
         line("faults", ", ".join(f"{k} x{n}" for k, n in kinds.items()))
-    if "steps" in record:
+    if record.judged_in is not None:  # the run reached its end
         line(
             "steps",
-            f"{record['steps']} skill call(s) ({record['failed_steps']} failed), "
-            f"{record['extra_steps']:+d} vs the fault-free plan of {record['fault_free_steps']}; "
+            f"{record.steps} skill call(s) ({record.failed_steps} failed), "
+            f"{record.extra_steps or 0:+d} vs the fault-free plan of {record.fault_free_steps}; "
             f"{episode.replans} replan(s)",
         )
-    if record.get("searches"):
+    if record.searches:
         line(
             "search",
-            f"{len(record['searches'])} search(es): {record['search_calls']} skill call(s), "
-            f"{record['search_metres']:.0f} m, {record['search_seen']} asset(s) seen",
+            f"{len(record.searches)} search(es): {record.search_calls} skill call(s), "
+            f"{record.search_metres:.0f} m, {record.search_seen} asset(s) seen",
         )
     if episode.goal_reached is not None:
-        where = record.get("judged_in")
+        where = record.judged_in
         line("goal", *goal_parts(episode), f" [in the {where}]" if where else "")
     line(
         "status",
@@ -182,14 +184,13 @@ def _report(episode: Episode) -> None:
     )
 
 
-def _replan_line(round_: dict) -> None:
-    size = len(round_["plan"]) if round_.get("plan") is not None else 0
+def _replan_line(round_: Round) -> None:
     console().print(
         Text.assemble(
             ("     ↻ ", "yellow"),
-            (f"replan {round_['round']} ({round_['source']}): ", "yellow"),
-            round_["reason"] or "",
-            f" -> {size} step(s)" if round_.get("plan") is not None else "",
+            (f"replan {round_.round} ({round_.source}): ", "yellow"),
+            round_.reason or "",
+            f" -> {len(round_.plan)} step(s)" if round_.plan is not None else "",
         )
     )
 

@@ -127,7 +127,7 @@ def plan(
                 episode = run_episode(client, run)
         else:
             episode = run_episode(client, run)
-    record(session, episode.extra)
+    record(session, episode)
     show_episode(episode, Episode.summary, _report, as_json=as_json, trace=trace)
     exit_for(episode)
 

@@ -2,7 +2,7 @@
 
 Metrics are computed from stored Episodes alone, so the runner records here,
 with the task's graph at hand, the node sets of LookPlanGraph App. D and the
-rooms among the explored nodes, under `episode.extra["eval"]`:
+rooms among the explored nodes, in `episode.eval` (an `EvalFacts`):
 
 - `explored_rooms`: the room nodes of `episode.explored`, in order.
 - `important`: nodes that must change to reach the goal: the subjects (first
@@ -12,7 +12,7 @@ rooms among the explored nodes, under `episode.extra["eval"]`:
   fewest changes counts.
 - `right`: changed nodes whose goal literals all hold in the final state (the
   alternative that holds there, if any).
-- `observed`: assets and objects the planner saw: its own `extra["observed"]`
+- `observed`: assets and objects the planner saw: its own `observed`
   list when it records one, else those inside the rooms it expanded; absent
   when neither is known (NRR is then undefined, as "-" in the paper).
 
@@ -40,6 +40,7 @@ from sceneplan.errors import SceneplanError
 from sceneplan.graph.model import NodeKind, Relation, SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode
+from sceneplan.planners.records import EvalFacts
 from sceneplan.world.actions import parse_plan
 from sceneplan.world.goal_forms import nnf, substitute
 from sceneplan.world.goals import And, Atom, Formula, Implies, Not, Or, Quantified, parse_goal
@@ -47,15 +48,13 @@ from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 from sceneplan.world.vocabularies import ALFWORLD, LOOKPLANGRAPH, SAYPLAN
 
-KEY = "eval"
-
 _SEEN_KINDS = (NodeKind.ASSET, NodeKind.OBJECT)
 
 Literal = tuple[str | None, bool]  # (the node it is about, whether it holds)
 
 
 def annotate(episode: Episode, task: Task, graph: SceneGraph) -> None:
-    """Record in `episode.extra["eval"]` the graph facts the metrics need.
+    """Record in `episode.eval` the graph facts the metrics need.
 
     `graph` is the graph the run started from: the environment with the task's
     `initial` facts applied (`sceneplan.runs.resolve`), as the planner got it.
@@ -83,7 +82,7 @@ def annotate(episode: Episode, task: Task, graph: SceneGraph) -> None:
             good = {s for s, _ in judged if s} - wrong
             info["right"] = sorted(good & changed_nodes(episode.final_changes))
     info |= goal_graph_scores(episode, task, graph)
-    episode.extra[KEY] = info
+    episode.eval = EvalFacts(**info)
 
 
 # The vocabularies a reference plan may be written in, tried in this order.
@@ -165,8 +164,8 @@ def changed_nodes(changes: dict[str, Any]) -> set[str]:
 
 def observed_nodes(episode: Episode, graph: SceneGraph) -> list[str] | None:
     """The assets and objects the planner saw, or None when it is not known."""
-    recorded = episode.extra.get("observed")
-    if isinstance(recorded, list):
+    recorded = episode.observed
+    if recorded is not None:
         return sorted({n for n in recorded if n in graph and graph.nodes[n].kind in _SEEN_KINDS})
     rooms = [n for n in episode.explored if n in graph and graph.nodes[n].kind is NodeKind.ROOM]
     if not rooms:

@@ -1,6 +1,6 @@
 """Execution under faults: success, replans and extra steps per planner, fault spec and loop.
 
-Reads the `extra["execute"]` record the executor leaves in each Episode
+Reads the `execute` record (`ExecutionRecord`) the executor leaves in each Episode
 (docs/execute.md): one row per (planner, fault spec, closed or open loop),
 a Markdown table, and a plot of success against the fault rate with one
 panel per fault kind (specs with one kind only; specs mixing kinds are in
@@ -70,18 +70,21 @@ def fault_rows(episodes: Iterable[Episode]) -> list[FaultRow]:
     """One row per (planner, fault spec, loop), from the Episodes that were executed."""
     groups: dict[tuple[str, str, str], list[Episode]] = defaultdict(list)
     for episode in episodes:
-        record = episode.extra.get("execute")
-        if not record:
+        record = episode.execute
+        if record is None:
             continue
-        loop = "closed" if record.get("closed_loop", True) else "open"
-        faults = str(record.get("faults") or "none")
+        loop = "closed" if record.closed_loop is not False else "open"
+        faults = str(record.faults or "none")
         groups[(planner_label(episode), faults, loop)].append(episode)
     rows = []
     for (planner, faults, loop), group in sorted(groups.items(), key=_order):
-        records = [e.extra["execute"] for e in group]
+        records = [e.execute for e in group if e.execute is not None]
         won = [e for e in group if e.status is Status.SUCCESS]
-        extra = [e.extra["execute"].get("extra_steps") for e in won]
-        extra = [x for x in extra if x is not None]
+        extra = [
+            e.execute.extra_steps
+            for e in won
+            if e.execute is not None and e.execute.extra_steps is not None
+        ]
         rows.append(
             FaultRow(
                 planner=planner,
@@ -91,17 +94,15 @@ def fault_rows(episodes: Iterable[Episode]) -> list[FaultRow]:
                 success=len(won) / len(group),
                 replans=statistics.fmean(e.replans for e in group),
                 extra_steps=statistics.fmean(extra) if extra else None,
-                failed_steps=statistics.fmean(r.get("failed_steps", 0) for r in records),
-                injected=statistics.fmean(len(r.get("injected") or []) for r in records),
+                failed_steps=statistics.fmean(r.failed_steps for r in records),
+                injected=statistics.fmean(len(r.injected or []) for r in records),
                 errors=sum(e.status is Status.ERROR for e in group),
-                corrections=statistics.fmean(r.get("corrections", 0) for r in records),
-                looks=statistics.fmean(r.get("looks", 0) for r in records),
-                calls=statistics.fmean(
-                    r.get("skill_calls", len(r.get("calls", []))) for r in records
-                ),
-                search_calls=statistics.fmean(r.get("search_calls", 0) for r in records),
-                search_metres=statistics.fmean(r.get("search_metres", 0.0) for r in records),
-                search_seen=statistics.fmean(r.get("search_seen", 0) for r in records),
+                corrections=statistics.fmean(r.corrections for r in records),
+                looks=statistics.fmean(r.looks for r in records),
+                calls=statistics.fmean(r.skill_calls or len(r.calls) for r in records),
+                search_calls=statistics.fmean(r.search_calls for r in records),
+                search_metres=statistics.fmean(r.search_metres for r in records),
+                search_seen=statistics.fmean(r.search_seen for r in records),
             )
         )
     return rows

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
-from sceneplan.eval.annotate import KEY, changed_nodes
+from sceneplan.eval.annotate import changed_nodes
 from sceneplan.eval.robustness import robustness
 from sceneplan.eval.store import Record
 from sceneplan.planners import execution
@@ -32,6 +32,7 @@ __all__ = [
     "augmentation",
     "compute",
     "cost",
+    "failures",
     "graph_apa",
     "graph_success",
     "graph_tokens",
@@ -68,6 +69,7 @@ def compute(records: Sequence[Record]) -> dict[str, list[Row]]:
         "repeatability_tasks": repeatability_tasks(records),
         "sclplan": sclplan(records),
         "robustness": robustness(records),
+        "failures": failures(records),
     }
 
 
@@ -87,6 +89,28 @@ def overview(records: Sequence[Record]) -> list[Row]:
             }
         )
     return rows
+
+
+def failures(records: Sequence[Record]) -> list[Row]:
+    """Each run that did not succeed, with why (`Episode.reason`), by planner, model, suite,
+    task and run."""
+    rows = [
+        {
+            "planner": planner_label(r.episode.planner, r.episode.options),
+            "model": r.episode.model,
+            "suite": r.suite,
+            "task_id": r.episode.task_id,
+            "run": r.run,
+            "status": r.episode.status.value,
+            "reason": r.episode.reason(),
+        }
+        for r in records
+        if not r.episode.success
+    ]
+    return sorted(
+        rows,
+        key=lambda r: (r["planner"], r["model"], r["suite"], str(r["task_id"]), r["run"]),
+    )
 
 
 def search(records: Sequence[Record]) -> list[Row]:
@@ -118,7 +142,7 @@ def search(records: Sequence[Record]) -> list[Row]:
                 "explored_rooms": _mean(
                     len(rooms)
                     for e in episodes
-                    if (rooms := e.extra.get(KEY, {}).get("explored_rooms")) is not None
+                    if (rooms := e.eval.explored_rooms if e.eval else None) is not None
                 ),
                 "search_turns": _mean(len(e.search) for e in episodes),
             }
@@ -186,9 +210,9 @@ def lookplangraph(records: Sequence[Record]) -> list[Row]:
         scoring = "goal graph" if all(graphed) else "formula" if not any(graphed) else "mixed"
         mismatch = sorted(
             {
-                f"{e.task_id}: {', '.join(e.extra[KEY]['goal_mismatch'])}"
+                f"{e.task_id}: {', '.join(mismatch)}"
                 for e in episodes
-                if _has_goal_graph(e) and e.goal_reached and e.extra[KEY]["goal_mismatch"]
+                if e.goal_reached and (mismatch := _goal_mismatch(e))
             }
         )
         rows.append(
@@ -213,11 +237,16 @@ def lookplangraph(records: Sequence[Record]) -> list[Row]:
 
 
 def _correction_caps(episodes: Sequence[Episode]) -> set[str]:
-    return {str(e.extra["correction_cap"]) for e in episodes if "correction_cap" in e.extra}
+    return {str(e.correction_cap) for e in episodes if e.correction_cap is not None}
 
 
 def _has_goal_graph(episode: Episode) -> bool:
-    return "goal_mismatch" in episode.extra.get(KEY, {})
+    return episode.eval is not None and episode.eval.has_goal_graph
+
+
+def _goal_mismatch(episode: Episode) -> list[str]:
+    """The nodes of the final graph not as the goal graph has them ([] without one)."""
+    return (episode.eval.goal_mismatch or []) if episode.eval is not None else []
 
 
 def graph_success(episode: Episode) -> bool | None:
@@ -225,17 +254,16 @@ def graph_success(episode: Episode) -> bool | None:
     reached, without a goal graph)."""
     if not _has_goal_graph(episode):
         return episode.goal_reached
-    return not episode.extra[KEY]["goal_mismatch"]
+    return not _goal_mismatch(episode)
 
 
 def graph_apa(episode: Episode) -> float:
     """Changed nodes in their goal-graph configuration / changed nodes (0 when nothing
     changed); `apa` without a goal graph."""
-    if not _has_goal_graph(episode):
+    if episode.eval is None or not episode.eval.has_goal_graph:
         return apa(episode)
-    info = episode.extra[KEY]
-    changed = info["run_changed"]
-    return len(info["goal_right"]) / len(changed) if changed else 0.0
+    changed = episode.eval.run_changed or []
+    return len(episode.eval.goal_right or []) / len(changed) if changed else 0.0
 
 
 def augmentation(records: Sequence[Record]) -> list[Row]:
@@ -285,18 +313,18 @@ def augmentation(records: Sequence[Record]) -> list[Row]:
 
 def _is_look(step: WorldStep, episode: Episode) -> bool:
     """A perceiver's look; a robot's step (`eval --robot`) is scored by the faults table."""
-    robot = {c["step"] for c in episode.extra.get("execute", {}).get("calls", ())}
+    robot = {c.step for c in episode.execute.calls} if episode.execute else set()
     return bool(step.expected or step.observations) and step.index not in robot
 
 
 def _perception(episode: Episode) -> str:
-    return str(episode.extra.get("observe", {}).get("perception", ""))
+    return episode.observe.perception if episode.observe is not None else ""
 
 
 def apa(episode: Episode) -> float:
     """Right changed nodes / changed nodes (0 when nothing changed)."""
     changed = changed_nodes(episode.final_changes)
-    right = set(episode.extra.get(KEY, {}).get("right", ())) & changed
+    right = set(episode.eval.right or () if episode.eval else ()) & changed
     return len(right) / len(changed) if changed else 0.0
 
 
@@ -310,9 +338,11 @@ def nrr(episode: Episode) -> float | None:
     """Observed nodes / important nodes: those that differ between the initial and the goal
     graph (without a goal graph, those the goal formula needs changed); None when either is
     unknown or nothing is important."""
-    info = episode.extra.get(KEY, {})
-    observed = info.get("observed")
-    important = info["goal_changed"] if "goal_changed" in info else info.get("important")
+    if episode.eval is None:
+        return None
+    info = episode.eval
+    observed = info.observed
+    important = info.goal_changed if info.goal_changed is not None else info.important
     if observed is None or not important:
         return None
     return len(observed) / len(important)
@@ -452,15 +482,15 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
     and the choice of rooms to show when the graph is too large.
     """
     rows = []
-    chosen = [r for r in records if execution.KEY in r.episode.extra]
+    chosen = [r for r in records if r.episode.sclplan is not None]
     keyed = _groups(chosen, lambda r: (*_pm(r), r.episode.environment))
     for (planner, model, env), group in keyed.items():
         episodes = [r.episode for r in group]
-        info = [e.extra[execution.KEY] for e in episodes]
-        actions = {s: sum(i["actions"][s] for i in info) for s in execution.SOURCES}
-        invalid = sum(i["react_invalid"] for i in info)
-        corrected = [i["pv_corrected"] for i in info if i["pv_corrected"] is not None]
-        found = [i["global_plan_found"] for i in info if "global_plan_found" in i]
+        info = [e.sclplan for e in episodes if e.sclplan is not None]
+        actions = {s: sum(i.actions.get(s, 0) for i in info) for s in execution.SOURCES}
+        invalid = sum(i.react_invalid for i in info)
+        corrected = [i.pv_corrected for i in info if i.pv_corrected is not None]
+        found = [i.global_plan_found for i in info if i.global_plan_found is not None]
         rows.append(
             {
                 "planner": planner,
@@ -470,13 +500,13 @@ def sclplan(records: Sequence[Record]) -> list[Row]:
                 "success": _rate(e.status is Status.SUCCESS for e in episodes),
                 "tokens": _mean(e.input_tokens + e.output_tokens for e in episodes),
                 **_phase_tokens(episodes),
-                "env_steps": _mean(i["env_steps"] for i in info),  # execution.env_steps
+                "env_steps": _mean(i.env_steps for i in info),  # execution.env_steps
                 "checks": _mean(execution.checks(e) for e in episodes),
                 **{f"{s}_actions": _share(n, sum(actions.values())) for s, n in actions.items()},
-                "react_invalid": _share(invalid, sum(i["react_predictions"] for i in info)),
+                "react_invalid": _share(invalid, sum(i.react_predictions for i in info)),
                 "pv_corrected": _share(sum(corrected), invalid) if corrected else None,
                 "global_plan_found": _rate(found),
-                "solver": ", ".join(sorted({i["solver"] for i in info if i.get("solver")})),
+                "solver": ", ".join(sorted({i.solver for i in info if i.solver})),
             }
         )
     return rows

@@ -87,7 +87,7 @@ def markdown(metrics: dict[str, list[Row]], title: str, table_name: str | None =
     parts = [f"# sceneplan results: {title}", _overview(metrics["overview"])]
     builds = [
         *(_table1, _search_details, _table3, _lookplangraph, _lookplangraph3),
-        *(_lookplangraph4, _cost, _tokens, _repeat, _sclplan, _robustness),
+        *(_lookplangraph4, _cost, _tokens, _repeat, _sclplan, _robustness, _failures),
     ]
     if table_name is not None:
         parts, builds = [f"# sceneplan results: {title}"], [TABLES[table_name]]
@@ -433,6 +433,25 @@ def _tokens(metrics: dict[str, list[Row]]) -> str:
     )
 
 
+def _failures(metrics: dict[str, list[Row]]) -> str:
+    """Each run that did not succeed, and why (`Episode.reason`)."""
+    rows = metrics.get("failures", [])
+    if not rows:
+        return ""
+    return "## Runs that did not succeed\n\n" + table(
+        ["Planner", "Model", "Task", "Run", "Status", "Reason"],
+        [
+            [r["planner"], r["model"], r["task_id"], r["run"], r["status"], _cell(r["reason"])]
+            for r in rows
+        ],
+    )
+
+
+def _cell(text: str | None) -> str:
+    """Text as one Markdown table cell: on one line, its bars escaped."""
+    return " ".join(str(text or "").split()).replace("|", "\\|")
+
+
 def _sources() -> str:
     lines = ["Published numbers ([paper] rows and columns):"]
     for entry in published().values():
@@ -483,5 +502,6 @@ TABLES = {
     "lookplangraph-3": _lookplangraph3,
     "lookplangraph-4": _lookplangraph4,
     "robustness": _robustness,
+    "failures": _failures,
 }
 TABLES.update(SCLPLAN_TABLES)  # sclplan-1|2|3 (eval/sclplan_tables.py)

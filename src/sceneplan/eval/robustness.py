@@ -38,7 +38,7 @@ def robustness(records: Sequence[Record]) -> list[Row]:
         groups[(planner_label(episode.planner, episode.options), rate)].append(episode)
     rows = []
     for (method, rate), episodes in sorted(groups.items()):
-        injected = [e for ep in episodes for e in ep.extra.get("simulated_errors", [])]
+        injected = [e for ep in episodes for e in ep.simulated_errors or []]
         n = len(episodes)
         rows.append(
             {

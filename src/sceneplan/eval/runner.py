@@ -485,7 +485,7 @@ async def run_job(job: Job, llm: LLMClient | _Watched | None) -> Episode:
                 episode = await planner.aplan(setup.target, setup.graph, llm, prior=setup.prior)  # type: ignore[arg-type]
             else:
                 episode = await plan_and_execute(planner, setup, llm, execution, job.run)
-        record(session, episode.extra)
+        record(session, episode)
         # the names the store keys on
         episode.planner, episode.model, episode.options = job.planner, job.model, options
         annotate(episode, job.task, setup.graph)

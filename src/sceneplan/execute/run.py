@@ -5,7 +5,7 @@
 >>> from sceneplan.planners import get_planner
 >>> task = get_task("planning-simple-02")
 >>> episode = asyncio.run(execute(get_planner("oracle"), task, faults="grasp:0.5", seed=3))
->>> episode.status.value, episode.extra["execute"]["closed_loop"]
+>>> episode.status.value, episode.execute.closed_loop
 ('success', True)
 """
 
@@ -16,7 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.execute.executor import DEFAULT_SETTINGS, ExecutionSettings, Executor
+from sceneplan.execute.executor import (
+    DEFAULT_SETTINGS,
+    ExecutionSettings,
+    Executor,
+    robot_record,
+)
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
 from sceneplan.execute.replan import make_replanner
@@ -91,7 +96,7 @@ async def execute(
     belief on that map, `believed(setup)`, and the robot acts in the true
     world; otherwise both start from the start graph. A plan that is not
     executable is not sent: the planner's Episode comes back as it is, with
-    `extra["execute"]["skipped"]` saying why.
+    `execute.skipped` saying why.
     """
     chosen = replace(settings, **changes)
     setup = resolve(target, env)
@@ -141,11 +146,10 @@ async def run_plan(
     if not episode.executable:
         verdict = episode.sim_calls[-1].feedback if episode.plan and episode.sim_calls else ""
         why = verdict or episode.error or "it made none"
-        episode.extra["execute"] = {
-            **robot.describe(),
-            "skipped": f"the planner's plan is not executable ({why}): nothing was sent to the "
-            "robot",
-        }
+        episode.execute = robot_record(robot)
+        episode.execute.skipped = (
+            f"the planner's plan is not executable ({why}): nothing was sent to the robot"
+        )
         return episode
     replanner = make_replanner(
         settings.replan, planner, setup.target, llm, timeout=settings.replan_timeout

@@ -7,10 +7,21 @@ the plans, the verification, the goal check and the answer.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, get_type_hints
 
+from sceneplan.planners import records
+from sceneplan.planners.records import (
+    EvalFacts,
+    ExecutionRecord,
+    McpRecord,
+    ObserveStart,
+    RelaxedRecord,
+    SceneShown,
+    SclplanMetrics,
+    SolveRecord,
+)
 from sceneplan.world.primitives import ErrorType  # the world's: each cause names its type
 
 
@@ -128,7 +139,21 @@ class Episode:
     final_changes: dict[str, Any] = field(default_factory=dict)  # WorldState.changes()
     steps: list[WorldStep] = field(default_factory=list)  # partial observability only
     wall_time_s: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
+    # what the run's parts recorded beside the traces (planners/records.py); None: no such part
+    execute: ExecutionRecord | None = None  # the executor's, when the plan was run on a robot
+    observe: ObserveStart | None = None  # a partially observing run's start
+    observed: list[str] | None = None  # the nodes the planner saw (for NRR)
+    view: str | None = None  # the view a searching planner showed (search.view_mode)
+    subgraph: list[str] | None = None  # the expanded nodes it kept in memory
+    corrections: int | None = None  # LookPlanGraph's re-asks after a refusal, in the run
+    correction_cap: str | None = None  # how they are capped (the report names it)
+    scene: SceneShown | None = None
+    relaxed: RelaxedRecord | None = None  # what the relaxed execution tolerated
+    symbolic: SolveRecord | None = None  # the symbolic solver's result
+    sclplan: SclplanMetrics | None = None  # SCLPlan Tables III-IV (ReAct-style planners)
+    simulated_errors: list[dict[str, Any]] | None = None  # the stand-in model's injections
+    mcp: McpRecord | None = None  # an agent's tool calls
+    eval: EvalFacts | None = None  # the graph facts eval's metrics need (eval/annotate.py)
 
     # -- accounting -----------------------------------------------------------------
 
@@ -147,6 +172,32 @@ class Episode:
         """The strict measure: the run ended with Status.SUCCESS."""
         return self.status is Status.SUCCESS
 
+    def reason(self) -> str | None:
+        """Why the run did not succeed, in one line; None for a success.
+
+        The first known of: the error that stopped it, why the executor did not run the
+        plan or stopped, the failure of the plan's last check, the goal facts that do not
+        hold, the wrong answer.
+        """
+        if self.success:
+            return None
+        if self.status is Status.ERROR and self.error:
+            return self.error
+        run = self.execute
+        if run is not None and (run.skipped or run.stopped):
+            return run.skipped or run.stopped
+        if self.failure and self.failure.get("message"):
+            return str(self.failure["message"])
+        if self.error:
+            return self.error
+        if self.goal_unmet:
+            return "the goal does not hold: " + "; ".join(self.goal_unmet)
+        if self.answer_correct is False:
+            return "wrong answer: " + (", ".join(self.answer) or "nothing")
+        if self.executable is False:
+            return "the plan is not executable"
+        return "the goal was not reached"
+
     @property
     def cost_usd(self) -> float | None:
         """List price of the calls; None when a call's model has no price."""
@@ -160,7 +211,7 @@ class Episode:
 
     def summary(self) -> dict[str, Any]:
         """The headline fields, without the per-call traces."""
-        skip = {"llm_calls", "sim_calls", "search", "steps", "extra"}
+        skip = {"llm_calls", "sim_calls", "search", "steps", *RECORDS}
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
         out.update(
             success=self.success,
@@ -175,8 +226,21 @@ class Episode:
     # -- serialization -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain dict (JSON-ready) that `from_dict` turns back into an equal Episode."""
-        return _plain(asdict(self))
+        """A plain dict (JSON-ready) that `from_dict` turns back into an equal Episode.
+
+        The records (`RECORDS`) go under one key, `"extra"`, each under its own name
+        when the run made it.
+        """
+        without: dict[str, Any] = dict.fromkeys(RECORDS)
+        out = _plain(asdict(replace(self, **without)))
+        for name in RECORDS:
+            del out[name]
+        out["extra"] = {
+            name: records.plain(value)
+            for name in RECORDS
+            if (value := getattr(self, name)) is not None
+        }
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Episode:
@@ -189,7 +253,27 @@ class Episode:
         data["status"] = Status(data.get("status", Status.FAILED))
         if data.get("error_type") is not None:
             data["error_type"] = ErrorType(data["error_type"])
+        kept = data.pop("extra", None) or {}  # the records, under their names
+        types = _record_types()
+        for name in RECORDS:
+            if (value := kept.get(name)) is not None:
+                try:
+                    data[name] = records.read(types[name], value)
+                except ValueError as exc:  # msgspec's: "Expected `int`, got `str` - at `$.x`"
+                    raise ValueError(f"'extra.{name}': {exc}") from None
         return cls(**data)
+
+
+# The Episode's record fields: under "extra" in its JSON.
+RECORDS = (
+    *("execute", "observe", "observed", "view", "subgraph", "corrections", "correction_cap"),
+    *("scene", "relaxed", "symbolic", "sclplan", "simulated_errors", "mcp", "eval"),
+)
+
+
+def _record_types() -> dict[str, Any]:
+    hints = get_type_hints(Episode)
+    return {name: hints[name] for name in RECORDS}
 
 
 def _plain(value: Any) -> Any:

@@ -6,7 +6,7 @@ global symbolic plan), "pv" (steps precondition verification inserted) or
 "react" (the model's own). An action the simulator rejects changes nothing
 and is not part of the plan: it is recorded as a failed step and becomes the
 model's next observation. `finish` writes the metrics of SCLPlan Tables III
-and IV to `Episode.extra["sclplan"]`.
+and IV to `Episode.sclplan`.
 
 In ALFWorld the environment ends the episode: the moment the task's goal
 holds (`reached`), the episode is over and won, whichever component's step
@@ -23,12 +23,12 @@ from typing import Any
 from sceneplan.errors import GoalParseError
 from sceneplan.planners.base import Run
 from sceneplan.planners.episode import Episode
+from sceneplan.planners.records import SclplanMetrics
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.simulator import Failure
 from sceneplan.world.state import WorldState
 
-KEY = "sclplan"
 SOURCES = ("planner", "pv", "react")
 
 
@@ -112,28 +112,28 @@ class Execution:
         episode.executable = ended
         failure = None if ended else self.last_failure
         episode.failure = failure.to_dict() if failure is not None else None
-        episode.extra[KEY] = self.metrics()
+        episode.sclplan = self.metrics()
         if self.observed is not None:
-            episode.extra["observed"] = sorted(self.observed)
+            episode.observed = sorted(self.observed)
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> SclplanMetrics:
         """SCLPlan Tables III-IV for this run: steps, action sources, invalid predictions, PV."""
         episode = self.run.episode
         counts = {source: episode.action_sources.count(source) for source in SOURCES}
         total = sum(counts.values())
-        return {
-            "env_steps": env_steps(episode),
-            "checks": checks(episode),
-            "actions": counts,
-            "fractions": {s: (n / total if total else None) for s, n in counts.items()},
-            "react_predictions": self.react_predictions,
-            "react_invalid": self.react_invalid,
-            "react_invalid_rate": _ratio(self.react_invalid, self.react_predictions),
-            "pv_corrected": self.pv_corrected if self.pv else None,
-            "pv_corrected_rate": _ratio(self.pv_corrected, self.react_invalid) if self.pv else None,
-            "symbolic_s": round(self.symbolic_s, 6),
+        return SclplanMetrics(
+            env_steps=env_steps(episode),
+            checks=checks(episode),
+            actions=counts,
+            fractions={s: (n / total if total else None) for s, n in counts.items()},
+            react_predictions=self.react_predictions,
+            react_invalid=self.react_invalid,
+            react_invalid_rate=_ratio(self.react_invalid, self.react_predictions),
+            pv_corrected=self.pv_corrected if self.pv else None,
+            pv_corrected_rate=_ratio(self.pv_corrected, self.react_invalid) if self.pv else None,
+            symbolic_s=round(self.symbolic_s, 6),
             **self.info,
-        }
+        )
 
 
 def environment_end(run: Run) -> Formula | None:

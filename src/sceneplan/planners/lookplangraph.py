@@ -78,15 +78,15 @@ class LookPlanGraph(Planner):
         )
         hierarchical = view.hierarchy is not None
         observer.places = view if hierarchical else None
-        run.episode.extra["view"] = "hierarchy" if hierarchical else "rooms"
+        run.episode.view = "hierarchy" if hierarchical else "rooms"
         system = render(
             "lookplangraph_system.md",
             actions=actions_text(run.simulator),
             view="\n\n" + render("lookplangraph_view_hierarchy.md") if hierarchical else "",
         )
         feedback, last = "none yet", "none yet"
-        run.episode.extra["corrections"] = 0  # re-asks after a refusal, in the whole run
-        run.episode.extra["correction_cap"] = self.options.corrections  # the report names it
+        run.episode.corrections = 0  # re-asks after a refusal, in the whole run
+        run.episode.correction_cap = self.options.corrections  # the report names it
         try:
             for step in range(1, self.options.max_steps + 1):
                 action, shown = await self._propose(run, observer, system, feedback, last, step)
@@ -116,13 +116,14 @@ class LookPlanGraph(Planner):
         An expand or contract of the hierarchical view comes back as it was written.
         """
         last_failure = None
-        extra, cap = run.episode.extra, self.options.max_corrections
+        episode, cap = run.episode, self.options.max_corrections
         total = self.options.corrections == "per_run"
         for attempt in itertools.count():
             if attempt:  # a re-ask after a refusal or an unusable reply
-                if (extra["corrections"] if total else attempt - 1) >= cap:
+                made = episode.corrections or 0
+                if (made if total else attempt - 1) >= cap:
                     break
-                extra["corrections"] += 1
+                episode.corrections = made + 1
             graph, shown = observer.scene()
             dialogue = Dialogue(system)
             dialogue.user(

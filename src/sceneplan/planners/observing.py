@@ -31,6 +31,7 @@ from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue
 from sceneplan.planners.episode import WorldStep
 from sceneplan.planners.options import PlannerOptions
+from sceneplan.planners.records import ObserveStart
 from sceneplan.planners.replanning import replan
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.memory import Memory
@@ -136,10 +137,9 @@ class Observer:
         memory = start_memory(run, options.memory)
         world = PartialWorld(WorldState(run.graph), memory, run.simulator.vocabulary)
         run.final_state = world.truth
-        run.episode.extra["observe"] = {
-            "perception": perception.name,
-            "memory": [n for n in memory.objects()],
-        }
+        run.episode.observe = ObserveStart(
+            perception=perception.name, memory=[n for n in memory.objects()]
+        )
         return cls(run, world, perception)
 
     @property
@@ -263,10 +263,11 @@ class Observer:
         Observed: what its prompts showed, and what it acted on or found by looking (all
         a planner without prompts, such as the oracle, observes).
         """
-        initial = set(self.run.episode.extra.get("observe", {}).get("memory", []))
+        start = self.run.episode.observe
+        initial = set(start.memory if start is not None else [])
         learned = [n for n in self.memory.objects() if n not in initial]
         self.observed.update(self.memory.true_id(n) for n in [*self.touched, *learned])
-        self.run.episode.extra["observed"] = sorted(self.observed)
+        self.run.episode.observed = sorted(self.observed)
         self.run.final_state = self.world.truth
 
 

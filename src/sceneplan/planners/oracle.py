@@ -27,6 +27,7 @@ from sceneplan.graph.views import collapse
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.observing import Observer, PartialOptions
 from sceneplan.planners.options import SYMBOLIC_PLANNERS, SymbolicPlanner
+from sceneplan.planners.records import solve_record
 from sceneplan.planners.shared import action_doing
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, SolveStatus, solve
 from sceneplan.world.actions import Action
@@ -77,8 +78,8 @@ class Oracle(Planner):
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         episode = run.episode
         seen = (NodeKind.ASSET, NodeKind.OBJECT)  # it plans on the whole graph: it sees it all
-        episode.extra["observed"] = [n.id for n in run.graph if n.kind in seen]
-        episode.extra["symbolic"] = result.to_dict() | {"plan": None}
+        episode.observed = [n.id for n in run.graph if n.kind in seen]
+        episode.symbolic = solve_record(result)
         if not result.ok:
             why = []
             if result.status is SolveStatus.UNSOLVABLE and task.goal:  # what the scene says

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from sceneplan.errors import GoalParseError, PlanParseError
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.planners.episode import Episode, ErrorType, Status
+from sceneplan.planners.records import RelaxedRecord
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.domain import Cause
 from sceneplan.world.goals import Formula, parse_goal
@@ -23,11 +24,6 @@ from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
 from sceneplan.world.vocabulary import Vocabulary
-
-# Where an Episode keeps what the relaxed execution ignored and skipped.
-RELAXED = "relaxed"
-# Where a search keeps the nodes expanded when it switched to planning (its subgraph).
-SUBGRAPH = "subgraph"
 
 
 def classify(cause: Cause | str) -> ErrorType:
@@ -84,7 +80,7 @@ def _judge_correct(
     simulator = Simulator(graph, vocabulary)
     relaxed = simulator.relaxed_run(actions)
     if relaxed.ignored or relaxed.skipped:
-        episode.extra[RELAXED] = relaxed.to_dict()
+        episode.relaxed = RelaxedRecord(**relaxed.to_dict())
     return goal.holds(relaxed.final_state)
 
 
@@ -123,7 +119,7 @@ def _judge_answer(episode: Episode, task: Task, graph: SceneGraph) -> None:
     rooms = set(task.answer_rooms) or {
         room for node in task.answers if (room := graph.room_of(node)) is not None
     }
-    subgraph = set(episode.extra.get(SUBGRAPH, explored))
+    subgraph = set(episode.subgraph if episode.subgraph is not None else explored)
     if rooms or task.must_explore:
         episode.answer_room_explored = searched and rooms <= subgraph
 

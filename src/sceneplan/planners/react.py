@@ -8,7 +8,7 @@
   proposed action executable.
 
 Both plan tasks that change the world; search tasks are refused. See
-`react_loop` for the loop and `execution` for the metrics in `Episode.extra`.
+`react_loop` for the loop and `execution` for the metrics in `Episode.sclplan`.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from sceneplan.planners.base import Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, render
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import RoomsReply
+from sceneplan.planners.records import SceneShown
 from sceneplan.world.state import WorldState
 from sceneplan.world.vocabulary import PLAIN, Voice
 
@@ -53,10 +54,10 @@ class Scene:
         self.observed.update(n for n in view.visible_nodes() if view.kind(n) in _SEEN)
         return self.voice.scene_text(view) or graph_text(view)
 
-    def to_dict(self) -> dict[str, object]:
-        """What the scene shows, for `Episode.extra`: all of it, or which rooms."""
+    def record(self) -> SceneShown:
+        """What the scene shows, for `Episode.scene`: all of it, or which rooms."""
         shown = "all" if self.rooms is None else "rooms"
-        return {"shown": shown, "rooms": self.rooms, "ignored": self.ignored}
+        return SceneShown(shown=shown, rooms=self.rooms, ignored=list(self.ignored))
 
 
 async def choose_scene(run: Run, budget: int) -> Scene:
@@ -85,5 +86,5 @@ async def choose_scene(run: Run, budget: int) -> Scene:
         scene = Scene(list(dict.fromkeys(rooms)), [r for r in named if r not in rooms])
         reply.call.command = f"rooms({', '.join(scene.rooms or [])})"
     scene.voice = run.simulator.vocabulary.voice
-    run.episode.extra["scene"] = scene.to_dict()
+    run.episode.scene = scene.record()
     return scene

@@ -49,6 +49,7 @@ from sceneplan.planners.execution import Execution
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
 from sceneplan.planners.react_replies import GoalReply
+from sceneplan.planners.records import solve_record
 from sceneplan.planners.scene import Scene
 from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
@@ -229,7 +230,7 @@ class SCLPlan(Planner):
         execution.info["gsp_calls"] += 1
         result = await asyncio.to_thread(solve, problem, options.timeout, options.planner)
         execution.symbolic_s += result.total_s
-        run.episode.extra["symbolic"] = result.to_dict() | {"plan": None}
+        run.episode.symbolic = solve_record(result)
         if not result.ok:
             return (
                 f"the symbolic planner found no plan for the goal {goal} ({result.status.value}): "

@@ -28,7 +28,6 @@ from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, graph_text, memory_text
 from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.options import AUTO_BUDGET, Collapse
-from sceneplan.planners.outcome import SUBGRAPH
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import Command, FindReply, PlanningSearchReply, SearchReply
 from sceneplan.world.domain import Cause
@@ -137,10 +136,10 @@ async def semantic_search(
     `with_plan` (a planning task in SayPlan's one dialogue): the reply that switches
     to planning may carry the first plan, as in the paper, saving a call.
     `view` is where the search starts (default: collapsed to rooms); the
-    Episode's `extra["view"]` says which it was.
+    Episode's `view` says which it was.
     """
     view = view if view is not None else collapse(run.graph)
-    run.episode.extra["view"] = view_mode(view)
+    run.episode.view = view_mode(view)
     schema = FindReply if find else PlanningSearchReply if with_plan else SearchReply
     template, asked = SEARCH_TURN, {}
     if find:
@@ -179,7 +178,7 @@ async def semantic_search(
     finally:
         run.episode.explored = view.memory
         # the nodes it expanded and still shows: what planning goes on with (Table 1's found)
-        run.episode.extra[SUBGRAPH] = [n for n in view.expanded if n in set(view.memory)]
+        run.episode.subgraph = [n for n in view.expanded if n in set(view.memory)]
 
 
 def _take_turn(

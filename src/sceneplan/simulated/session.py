@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sceneplan.graph.model import SceneGraph
+from sceneplan.planners.episode import Episode
 from sceneplan.simulated.knowledge import Knowledge
 from sceneplan.world.primitives import ErrorType
 from sceneplan.world.task import Task
@@ -71,7 +72,7 @@ def simulating(task: Task | None, graph: SceneGraph) -> Iterator[Session | None]
         _current.reset(token)
 
 
-def record(session: Session | None, extra: dict[str, Any]) -> None:
-    """Write the errors a session injected into an episode's `extra` (`simulated_errors`)."""
+def record(session: Session | None, episode: Episode) -> None:
+    """Write the errors a session injected into `episode.simulated_errors`."""
     if session is not None:
-        extra["simulated_errors"] = list(session.injected)
+        episode.simulated_errors = list(session.injected)

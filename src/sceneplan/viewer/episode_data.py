@@ -58,8 +58,8 @@ def search_turns(episode: Episode, graph: SceneGraph) -> dict[str, Any]:
     its tokens), its reasoning, the command it chose and what that did (`open_after`).
 
     The search is replayed from the view it started from: the rooms view, or the top
-    of the place hierarchy (floor groups, floors, zones) when `extra["view"]` says so."""
-    hierarchical = episode.extra.get("view") == "hierarchy"
+    of the place hierarchy (floor groups, floors, zones) when `episode.view` says so."""
+    hierarchical = episode.view == "hierarchy"
     view = collapse_hierarchy(graph) if hierarchical else collapse(graph)
     calls = [c for c in episode.llm_calls if c.stage == "search"]
     turns = []
@@ -236,7 +236,7 @@ def memory_steps(
     """
     vocabulary = _vocabulary([s.action for s in episode.steps])
     mapped = prior if prior is not None else graph
-    known_at_start = (episode.extra.get("observe") or {}).get("memory") or []
+    known_at_start = episode.observe.memory if episode.observe is not None else []
     memory = Memory.prior(mapped) if known_at_start else Memory.static(mapped)
     world: PartialWorld | None = PartialWorld(WorldState(graph), memory, vocabulary)
     calls = [c for c in episode.llm_calls if c.stage == "act"]  # LookPlanGraph's moves

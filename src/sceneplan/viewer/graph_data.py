@@ -43,7 +43,7 @@ def graph_data(graph: SceneGraph) -> dict[str, Any]:
         "rel": [],
         "prof": [],
     }
-    extra: dict[str, dict[str, Any]] = {}  # rarely set fields, by node number
+    rare: dict[str, dict[str, Any]] = {}  # rarely set fields, by node number
     for i, node in enumerate(graph):
         columns["ids"].append(node.id)
         columns["kind"].append(kind_number[node.kind])
@@ -58,7 +58,7 @@ def graph_data(graph: SceneGraph) -> dict[str, Any]:
         if node.explicit_category:
             more["category"] = node.explicit_category
         if more:
-            extra[str(i)] = more
+            rare[str(i)] = more
     links = [index[end] for link in graph.links() for end in link]
     floors = []
     for floor in layout_floors(graph):
@@ -81,7 +81,7 @@ def graph_data(graph: SceneGraph) -> dict[str, Any]:
         "profiles": rows,
         "words": list(words),
         **columns,
-        "extra": extra,
+        "extra": rare,
         "links": links,
         "floors": floors,
         "agent": index[graph.agent.id] if graph.has_agent else -1,

@@ -183,6 +183,21 @@ class SQLite:
 
     def probe(self, *, create: bool) -> sqlite3.Connection:
         """A connection to the store, checked to be usable but not changed."""
+        if self.path.is_dir():
+            raise BadInputError(
+                f"the results store {self.path} is a folder; give a store file "
+                f"(`sceneplan eval --out {self.path / 'results.db'}` makes one)"
+            )
+        if self.path.is_file():
+            try:
+                with self.path.open("rb") as file:
+                    file.read(1)
+            except OSError as exc:
+                raise BadInputError(
+                    f"cannot read the results store {self.path} "
+                    f"({exc.strerror or exc}); give read access to it (chmod u+r) "
+                    "or copy it somewhere readable"
+                ) from None
         if not create and not self.path.is_file():
             raise BadInputError(
                 f"no results store at {self.path} (`sceneplan eval --out` makes one)"

@@ -3,8 +3,8 @@
 `import_(path)` reads one `problem0.bddl`: the scene (see `convert`), the
 goal with its quantifiers written out (see `goal`), and an instruction made
 from the goal by templates (see `instructions`). The task is given only when
-the domain can express the whole problem now; otherwise `extra["gaps"]`
-says why not (e.g. "goal uses predicate sliced"), and a rerun after the
+the domain can express the whole problem now; otherwise the `gaps` of
+`Imported.extra` say why not (e.g. "goal uses predicate sliced"), and a rerun after the
 domain grows may include it. Fixed vs movable comes from the synset
 taxonomy (`sceneObject`), which needs the `behavior` extra (`bddl`) unless a
 `taxonomy` is given.
@@ -74,8 +74,8 @@ def import_(
 def convert(
     problem: Problem, taxonomy: Taxonomy, suite: str = "behavior", environment: str | None = None
 ) -> Imported:
-    """A parsed problem as graph, task (or none) and report; `extra["gaps"]` lists what
-    the domain cannot express."""
+    """A parsed problem as graph, task (or none) and report; the `gaps` of its `extra` list
+    what the domain cannot express."""
     report = ImportReport("behavior")
     for synset in dict.fromkeys(problem.objects.values()):
         taxonomy.properties(synset)  # an unknown synset is one clear error, here

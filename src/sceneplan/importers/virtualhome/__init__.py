@@ -5,7 +5,7 @@ virtualhome-eval's `{init_graph, final_graph}`, whose initial graph is
 used) into a scene graph (`scene`). `convert_task` adds a task: the goal of
 virtualhome-eval's LTL file (`task`), and the program as reference plan
 where it translates. A task is given only when the domain expresses its goal
-and start now; `extra["gaps"]` says why not.
+and start now; the `gaps` of `Imported.extra` say why not.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def convert_task(
     if why_two is not None and graph.hands == 1:
         give_two_hands(scene.nodes, report, why_two)
         graph = _graph(scene.nodes, environment, source, scene.links)
-    extra: dict[str, Any] = {"gaps": gaps, "program": plan, "program_gap": why}
+    notes: dict[str, Any] = {"gaps": gaps, "program": plan, "program_gap": why}
     if not gaps:
         try:
             goal = parse_goal(goal_text, graph)
@@ -127,7 +127,7 @@ def convert_task(
     if plan is not None and not gaps:
         run = Simulator(graph, LOOKPLANGRAPH).verify_plan(plan)
         if not run.ok:
-            extra["program"], extra["program_gap"] = (
+            notes["program"], notes["program_gap"] = (
                 None,
                 (
                     f"translated program fails: {run.failure.cause.value}"
@@ -136,7 +136,7 @@ def convert_task(
                 ),
             )
         elif not parse_goal(goal_text, graph).holds(run.final_state):
-            extra["program"], extra["program_gap"] = None, "translated program misses the goal"
+            notes["program"], notes["program_gap"] = None, "translated program misses the goal"
     tasks = []
     if not gaps:
         text = title if not description else f"{title}. {description}"
@@ -149,10 +149,10 @@ def convert_task(
                 instruction=" ".join(text.split()),
                 source=f"virtualhome-eval 0.1.1, scene_1 task {task_id}",
                 goal=goal_text,
-                reference_plan=extra["program"] or [],
+                reference_plan=notes["program"] or [],
             )
         )
     for gap in gaps:
         report.dropped(f"task: {gap}")
-    extra["gaps"] = gaps
-    return Imported(graph, report, tasks, extra)
+    notes["gaps"] = gaps
+    return Imported(graph, report, tasks, notes)
