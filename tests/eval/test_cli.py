@@ -162,14 +162,7 @@ def test_a_killed_run_loses_nothing_stored(toys, tmp_path):
     """SIGKILL a `sceneplan eval` process mid-run; the rerun completes it without duplicates."""
     db = tmp_path / "killed.db"
     args = ["eval", "-s", "home-search", "-p", "toy_reference", "--concurrency", "1", "--out", db]
-    script = (
-        "import sys, toy_planners\n"
-        "from sceneplan.planners import register_planner\n"
-        "for name, cls in toy_planners.TOYS.items(): register_planner(name, 'toy_planners', cls)\n"
-        "from sceneplan.cli import main\n"
-        "sys.argv = ['sceneplan', *sys.argv[1:]]\n"
-        "main()\n"
-    )
+    script = TOY_MAIN
     here = os.path.dirname(__file__)
     env = {**os.environ, "PYTHONPATH": here, "SCENEPLAN_TOY_DELAY": "0.05"}
     process = subprocess.Popen(
@@ -280,8 +273,9 @@ def test_eval_help_lists_suites_and_planners():
 
 TOY_MAIN = (
     "import sys, toy_planners\n"
-    "from sceneplan.planners import register_planner\n"
-    "for name, cls in toy_planners.TOYS.items(): register_planner(name, 'toy_planners', cls)\n"
+    "from sceneplan.planners import PLANNERS\n"
+    "for name, cls in toy_planners.TOYS.items():\n"
+    "    PLANNERS.register(name, f'toy_planners:{cls}')\n"
     "from sceneplan.cli import main\n"
     "sys.argv = ['sceneplan', *sys.argv[1:]]\n"
     "main()\n"

@@ -244,7 +244,7 @@ def test_search_tasks_are_refused(scripted_llm):
     [
         ({"max_steps": 0}, "option 'max_steps' should be greater than or equal to 1"),
         ({"timeout": 0}, "option 'timeout' should be greater than 0"),
-        ({"planner": "magic"}, "unknown symbolic planner 'magic'; choose one of: "),
+        ({"planner": "magic"}, "unknown symbolic planner 'magic' \\(known: gbfs, "),
         ({"graph_budget": -1}, "option 'graph_budget' should be greater than or equal to 0"),
         ({"timeout": "soon"}, "option 'timeout' should be a valid number"),
     ],

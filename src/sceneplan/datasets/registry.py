@@ -17,7 +17,6 @@ over a plugin of the same name, and a name over a file of that name.
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import cache
 from importlib import resources
@@ -28,7 +27,7 @@ from sceneplan.datasets.packaged_index import INDEX_FILE, read_index
 from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
 from sceneplan.graph import SceneGraph, load
 from sceneplan.graph.io import from_dict
-from sceneplan.plugins import GROUPS, find_plugin, load_plugin, plugin_names
+from sceneplan.plugins import GROUPS, find_plugin, load_plugin, plugin_names, unknown_name
 
 _FOLDER = resources.files("sceneplan.datasets") / "environments"
 _BUNDLES = resources.files("sceneplan.datasets") / "bundles"
@@ -79,18 +78,13 @@ def load_environment(name_or_path: str | Path) -> SceneGraph:
         exists = False
     if isinstance(name_or_path, Path) or exists or path.suffix or len(path.parts) > 1:
         return load(path)
-    names = list_environments()
-    close = difflib.get_close_matches(name_or_path, names, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:77] + "..."
-    if not hint:
-        close = difflib.get_close_matches(name_or_path, list(_bundle_index()), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
     bundled = ", ".join(f"{b}-* ({n})" for b, n in _bundle_sizes().items())
-    raise BadInputError(
-        f"unknown environment '{shown}' ({hint}known: {', '.join(names)}"
-        + (f"; bundled: {bundled}" if bundled else "")
-        + "; or give the path of a graph file)"
+    raise unknown_name(
+        "environment",
+        name_or_path,
+        list_environments(),
+        (f"; bundled: {bundled}" if bundled else "") + "; or give the path of a graph file",
+        unlisted=_bundle_index(),
     )
 
 

@@ -6,16 +6,15 @@ outcome (goal or answer) the same way for all planners. Planners take a
 resolved task (or an instruction) and a scene graph: finding a packaged task
 or an environment by name is `sceneplan.runs`'s job, above this layer.
 
-Planners are found by name: the built-in ones (`register_planner`), then
-those installed packages add through the `sceneplan.planners` entry-point
-group (docs/extending.md).
+Planners are found by name in `PLANNERS` (`sceneplan.plugins.Registry`): the
+built-in ones, then those installed packages add through the
+`sceneplan.planners` entry-point group (docs/extending.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import sys
 import time
 from abc import ABC, abstractmethod
@@ -35,7 +34,6 @@ from typing import (
 from pydantic import BaseModel
 
 from sceneplan.errors import (
-    BackendUnavailableError,
     BadInputError,
     LLMError,
     LLMReplyError,
@@ -47,7 +45,7 @@ from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
 from sceneplan.planners.progress import OnEvent, PlanEvent
-from sceneplan.plugins import GROUPS, load_plugin_class, plugin_names
+from sceneplan.plugins import GROUPS, Registry
 from sceneplan.world import alfworld
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
@@ -367,38 +365,34 @@ class Planner(ABC):
 
 # -- the registry ---------------------------------------------------------------------
 
-GROUP = GROUPS["planners"]
-
-# name -> (module, class) of the built-in planners; imported only when asked for.
-PLANNERS: dict[str, tuple[str, str]] = {}
-
-
-def register_planner(name: str, module: str, cls: str) -> None:
-    """Make a planner available by name."""
-    PLANNERS[name] = (module, cls)
+# The built-in planners, imported only when asked for; plugins add more (docs/extending.md).
+PLANNERS: Registry[type[Planner]] = Registry(
+    "planner",
+    GROUPS["planners"],
+    {
+        "llm_as_planner": "sceneplan.planners.baselines:LLMAsPlanner",
+        "llm_plus_p": "sceneplan.planners.baselines:LLMPlusP",
+        "lookplangraph": "sceneplan.planners.lookplangraph:LookPlanGraph",
+        "oracle": "sceneplan.planners.oracle:Oracle",
+        "react": "sceneplan.planners.react:React",
+        "react_pv": "sceneplan.planners.react:ReactPV",
+        "sayplan": "sceneplan.planners.sayplan:SayPlan",
+        "sayplan_lite": "sceneplan.planners.sayplan_lite:SayPlanLite",
+        "sclplan": "sceneplan.planners.sclplan:SCLPlan",
+    },
+    base=Planner,
+    named=True,
+)
 
 
 def planner_names() -> list[str]:
     """Every planner: the built-in ones, then those installed packages add, each sorted."""
-    return [*sorted(PLANNERS), *(n for n in plugin_names(GROUP) if n not in PLANNERS)]
+    return PLANNERS.names()
 
 
 def planner_class(name: str) -> type[Planner]:
-    """The class of a planner by name; unknown names list the known ones, plugins included."""
-    if name in PLANNERS:
-        module, cls = PLANNERS[name]
-        return getattr(importlib.import_module(module), cls)
-    if name not in plugin_names(GROUP):
-        raise BadInputError(
-            f"unknown planner '{name}'; choose one of: {', '.join(planner_names())}"
-        )
-    found: type[Planner] = load_plugin_class(GROUP, name, Planner, "sceneplan.planners.Planner")
-    if found.name != name:
-        raise BackendUnavailableError(
-            f"the {GROUP} entry point '{name}' names {found.__name__}, whose name is "
-            f"'{found.name}'; the entry point and the class's `name` must agree"
-        )
-    return found
+    """The class of a planner by name; an unknown name gets the closest and every name."""
+    return PLANNERS.load(name)
 
 
 def get_planner(
