@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from sceneplan import runs
 from sceneplan.datasets import load_environment
-from sceneplan.errors import BadInputError, LLMUnavailableError
+from sceneplan.errors import BadInputError, LLMUnavailableError, UnsupportedError
 from sceneplan.graph import to_dict
 from sceneplan.planners import (
     Episode,
@@ -22,6 +22,7 @@ from sceneplan.planners import (
 )
 from sceneplan.planners.observing import PartialOptions
 from sceneplan.planners.outcome import classify
+from sceneplan.planners.sayplan import SayPlan
 from sceneplan.world import Cause
 from sceneplan.world.task import Task
 
@@ -233,7 +234,6 @@ class Counted(Planner):
     name = "counted"
     needs_llm = False
     Options = CountedOptions
-    on_memory = "CountedOnMemory"
 
     async def _run(self, run):
         run.episode.plan = ["done"]
@@ -241,6 +241,9 @@ class Counted(Planner):
 
 class CountedOnMemory(Counted):
     pass
+
+
+Counted.on_memory = CountedOnMemory
 
 
 @pytest.mark.parametrize(
@@ -259,6 +262,15 @@ def test_a_planner_that_may_plan_on_memory_reads_its_options_once(given, values,
     assert len(CountedOptions.reads) == 1
     assert planner.options.changed() == {**(given or {}), **values}
     assert planner.perception is None  # a spec is an option, not a Perception
+
+
+def test_a_subclass_that_names_no_algorithm_on_memory_of_its_own_is_refused_on_memory():
+    class Careful(SayPlan):
+        name = "careful"
+
+    assert type(Careful()) is Careful
+    with pytest.raises(UnsupportedError, match=r"'careful' has no algorithm on memory of its own"):
+        Careful(observe="partial")
 
 
 def test_bad_options_of_a_planner_that_may_plan_on_memory_are_one_error_read_once():

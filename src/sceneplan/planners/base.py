@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine, Mapping
@@ -38,6 +37,7 @@ from sceneplan.errors import (
     LLMError,
     LLMReplyError,
     SceneplanError,
+    UnsupportedError,
 )
 from sceneplan.graph.model import SceneGraph
 from sceneplan.nav import Navigator
@@ -232,9 +232,10 @@ class Planner(ABC):
     alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
     # the planner's algorithm on the robot's memory, for options that plan there
-    # (`observing.PartialOptions`: observe=partial): the name of a subclass, in the module
-    # that declares it, whose `_run` is that algorithm; None: `_run` is the only one
-    on_memory: ClassVar[str | None] = None
+    # (`observing.PartialOptions`: observe=partial): a subclass whose `_run` is that
+    # algorithm, assigned below it (`SayPlan.on_memory = SayPlanOnMemory`); None: `_run` is
+    # the only one
+    on_memory: ClassVar[type[Planner] | None] = None
     options: PlannerOptions
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
@@ -246,7 +247,13 @@ class Planner(ABC):
             return super().__new__(cls)
         kwargs.pop("on_event", None)  # a hook, not an option
         options = cls._read_options(*args, **kwargs)
-        planner = super().__new__(cls.on_memory_class() if options.partial else cls)
+        chosen = cls.on_memory if options.partial else cls
+        if not issubclass(chosen, cls):  # a subclass that did not name its own
+            raise UnsupportedError(
+                f"planner '{cls.name}' has no algorithm on memory of its own: its on_memory "
+                f"is {chosen.__name__}, not a subclass of {cls.__name__}"
+            )
+        planner = super().__new__(chosen)
         planner.options = options
         return planner
 
@@ -277,13 +284,6 @@ class Planner(ABC):
         if isinstance(perception, str):
             values["perception"] = perception
         return cls.Options.build(cls.name, {**given, **values})
-
-    @classmethod
-    def on_memory_class(cls) -> type[Self]:
-        """The class named by `on_memory`, from the module of the class that declares it."""
-        declaring = next(c for c in cls.__mro__ if "on_memory" in c.__dict__)
-        found: type[Self] = getattr(sys.modules[declaring.__module__], str(cls.on_memory))
-        return found
 
     async def aplan(
         self,
