@@ -350,3 +350,21 @@ def test_suites_tasks_and_planners_may_be_repeated_as_well_as_comma_separated(
     with sqlite3.connect(db) as conn:
         stored = conn.execute("SELECT DISTINCT task_id, planner FROM episodes").fetchall()
     assert {t for t, _ in stored} == {"coffee-plan-01", "planning-simple-01"}
+
+
+def test_eval_leaves_out_what_a_planner_does_not_run_and_says_so_once_per_suite(
+    scripted_llm, coffee_tasks, tmp_path
+):
+    db = tmp_path / "skips.db"
+    searches = "coffee-search-01,coffee-search-02"
+    args = ["eval", "-s", coffee_tasks, "-t", searches, "-p", "react,oracle"]
+    result = run(*args, "--llm", scripted_llm.model, "--out", db)
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stderr.splitlines() if " skips " in line]
+    assert said == [
+        "react skips 2 task(s) of coffee-mini: planner 'react' runs tasks that change the "
+        "world, not search tasks (find X); planners that do: llm_as_planner, llm_plus_p, "
+        "oracle, sayplan, sayplan_lite"
+    ]
+    assert "2 run(s) stored" in result.stdout and scripted_llm.requests == []
+    assert _rows(db) == 2  # the oracle's; no react episode ends in an error

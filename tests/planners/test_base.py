@@ -23,6 +23,7 @@ from sceneplan.planners import (
 from sceneplan.planners.observing import PartialOptions
 from sceneplan.planners.outcome import classify
 from sceneplan.planners.sayplan import SayPlan
+from sceneplan.planners.supports import Supports
 from sceneplan.world import Cause
 from sceneplan.world.task import Task
 
@@ -280,3 +281,31 @@ def test_bad_options_of_a_planner_that_may_plan_on_memory_are_one_error_read_onc
     assert len(CountedOptions.reads) == 1
     with pytest.raises(BadInputError, match="planner 'sayplan': option 'observe'"):
         get_planner("sayplan", observe="sideways")
+
+
+class SayPlanActionsOnly(Planner):
+    """Would plan with ALFWorld's actions in an ALFWorld room, but supports only SayPlan's."""
+
+    name = "sayplan_actions_only"
+    needs_llm = False
+    alfworld_actions = True
+    supports = Supports(vocabularies={"sayplan"})
+    runs: ClassVar[int] = 0
+
+    async def _run(self, run):
+        SayPlanActionsOnly.runs += 1
+        run.episode.plan = ["done"]
+
+
+def test_what_a_planner_does_not_support_is_refused_before_its_run():
+    planner = SayPlanActionsOnly()
+    alfworld = load_environment("alfworld-clean-01")
+    reason = "planner 'sayplan_actions_only' plans with the sayplan actions, not alfworld's"
+    assert planner.refusal(None, "Clean the mug.", alfworld) == reason
+    assert planner.refusal(None, "Clean the mug.") is None  # no world: no vocabulary to check
+    assert planner.refusal(None, "Go.", load_environment("coffee")) is None
+    episode = planner.plan("Clean the mug.", alfworld)
+    assert episode.status is Status.ERROR and SayPlanActionsOnly.runs == 0
+    assert episode.error == f"cannot run 'Clean the mug.': {reason}"
+    assert planner.plan("Go.", load_environment("coffee")).plan == ["done"]
+    assert SayPlanActionsOnly.runs == 1

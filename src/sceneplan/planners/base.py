@@ -45,6 +45,7 @@ from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
 from sceneplan.planners.progress import OnEvent, PlanEvent
+from sceneplan.planners.supports import Supports, kind_of
 from sceneplan.plugins import GROUPS, Registry
 from sceneplan.world import alfworld
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
@@ -231,6 +232,9 @@ class Planner(ABC):
     # in an ALFWorld room it plans with ALFWorld's actions (`world.alfworld.vocabulary_for`)
     alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
+    # the tasks it runs (kinds, vocabularies): `aplan` refuses others before `_run`, and
+    # `eval` leaves them out before any run
+    supports: ClassVar[Supports] = Supports()
     # the planner's algorithm on the robot's memory, for options that plan there
     # (`observing.PartialOptions`: observe=partial): a subclass whose `_run` is that
     # algorithm, assigned below it (`SayPlan.on_memory = SayPlanOnMemory`); None: `_run` is
@@ -335,6 +339,9 @@ class Planner(ABC):
         )
         started = time.perf_counter()
         try:
+            refused = self.refusal(task, episode.instruction, graph)
+            if refused is not None:
+                raise UnsupportedError(f"cannot run '{episode.instruction}': {refused}")
             await self._run(run)
         except (LLMError, SceneplanError) as exc:
             episode.status, episode.error = Status.ERROR, str(exc)
@@ -357,6 +364,21 @@ class Planner(ABC):
         if self.alfworld_actions:
             return alfworld.vocabulary_for(graph, self.actions)
         return self.actions
+
+    def refusal(
+        self, task: Task | None, instruction: str, graph: SceneGraph | None = None
+    ) -> str | None:
+        """Why this planner cannot run `task` (or a bare `instruction`) in `graph`, by what it
+        `supports`; None when it can. Without a graph, the vocabulary is not checked. The
+        reason holds for every task of its kind, and names the planners that run that kind."""
+        kind = kind_of(task, instruction)
+        checked = graph is not None and self.supports.vocabularies is not None
+        vocabulary = self.vocabulary_for(graph) if checked and graph is not None else None
+        reason = self.supports.refusal(self.name, kind, vocabulary)
+        if reason is not None and kind not in self.supports.tasks:
+            others = [n for n in PLANNERS.builtins if kind in PLANNERS.load(n).supports.tasks]
+            reason += f"; planners that do: {', '.join(others)}"
+        return reason
 
     @abstractmethod
     async def _run(self, run: Run) -> None:
