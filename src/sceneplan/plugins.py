@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from sceneplan.errors import BackendUnavailableError, BadInputError
+from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -195,6 +195,22 @@ class Registry(Generic[T]):
             )
         result: T = found
         return result
+
+    def call(self, name: str, /, *args: Any, **kwargs: Any) -> Any:
+        """Call the function called `name` with the arguments. A plugin's failure other
+        than a SceneplanError is a BackendUnavailableError naming its entry point."""
+        function: Any = self.load(name)
+        if name in self.builtins:
+            return function(*args, **kwargs)
+        try:
+            return function(*args, **kwargs)
+        except SceneplanError:
+            raise  # already a clear message (a bad graph file names the file and the node)
+        except Exception as exc:  # third-party code can fail in any way
+            raise BackendUnavailableError(
+                f"the {self.group} entry point '{name}' failed: {type(exc).__name__}: {exc}; "
+                "fix or reinstall its package"
+            ) from None
 
     def _base(self) -> type:
         if isinstance(self.base, str):

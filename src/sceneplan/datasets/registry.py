@@ -24,15 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from sceneplan.datasets.packaged_index import INDEX_FILE, read_index
-from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
+from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph import SceneGraph, load
 from sceneplan.graph.io import from_dict
-from sceneplan.plugins import GROUPS, find_plugin, load_plugin, plugin_names, unknown_name
+from sceneplan.plugins import GROUPS, Registry, unknown_name
 
 _FOLDER = resources.files("sceneplan.datasets") / "environments"
 _BUNDLES = resources.files("sceneplan.datasets") / "bundles"
 BUNDLE_FORMAT = "sceneplan-graph-bundle"
 GROUP = GROUPS["environments"]
+# Plugins only: the packaged environments are graph files (`_FOLDER`, `_BUNDLES`).
+ENVIRONMENTS: Registry[Any] = Registry("environment", GROUP, {})
 
 
 def packaged_environments() -> list[str]:
@@ -49,7 +51,7 @@ def list_environments() -> list[str]:
     True
     """
     packaged = packaged_environments()
-    return [*packaged, *(n for n in plugin_names(GROUP) if n not in packaged)]
+    return [*packaged, *(n for n in ENVIRONMENTS.plugins() if n not in packaged)]
 
 
 def load_environment(name_or_path: str | Path) -> SceneGraph:
@@ -69,7 +71,7 @@ def load_environment(name_or_path: str | Path) -> SceneGraph:
             return load(path)
     if isinstance(name_or_path, str) and name_or_path in _bundle_index():
         return load_bundle_member(name_or_path)
-    if isinstance(name_or_path, str) and find_plugin(GROUP, name_or_path) is not None:
+    if isinstance(name_or_path, str) and name_or_path in ENVIRONMENTS:
         return _from_plugin(name_or_path)
     path = Path(name_or_path)
     try:
@@ -234,20 +236,10 @@ def member_graph(bundle: dict[str, Any], name: str) -> dict[str, Any]:
 
 def _from_plugin(name: str) -> SceneGraph:
     """Call the plugin's factory; anything but a SceneGraph back is the plugin's fault, said so."""
-    factory = load_plugin(GROUP, name)
-    where = f"the {GROUP} entry point '{name}'"
-    if not callable(factory):
-        raise BackendUnavailableError(f"{where} is {factory!r}, not a function returning a graph")
-    try:
-        graph = factory()
-    except SceneplanError:
-        raise  # already a clear message (a bad graph file names the file and the node)
-    except Exception as exc:  # third-party code can fail in any way
-        raise BackendUnavailableError(
-            f"{where} failed: {type(exc).__name__}: {exc}; fix or reinstall its package"
-        ) from None
+    graph = ENVIRONMENTS.call(name)
     if not isinstance(graph, SceneGraph):
         raise BackendUnavailableError(
-            f"{where} returned {type(graph).__name__}, not a SceneGraph (see docs/extending.md)"
+            f"the {GROUP} entry point '{name}' returned {type(graph).__name__}, not a "
+            "SceneGraph (see docs/extending.md)"
         )
     return graph

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
+from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.plugins import GROUPS, Registry
@@ -65,31 +65,17 @@ def import_source(source: str, path: str | Path, **options: Any) -> Imported:
     path = Path(path)
     if not path.exists():
         raise BadInputError(f"no such file: {path}")
-    function = IMPORTERS.load(source)
+    result = IMPORTERS.call(source, path, **options)
     if source in IMPORTERS.builtins:
-        imported: Imported = function(path, **options)
+        imported: Imported = result
         return imported
-    return _from_plugin(source, function, path, options)
-
-
-def _from_plugin(name: str, function: Any, path: Path, options: dict[str, Any]) -> Imported:
-    """What a plugin's importer returns, as an Imported; its failures as one error."""
-    where = f"the {GROUP} entry point '{name}'"
-    try:
-        result = function(path, **options)
-    except SceneplanError:
-        raise
-    except Exception as exc:  # third-party code can fail in any way
-        raise BackendUnavailableError(
-            f"{where} failed on {path}: {type(exc).__name__}: {exc}"
-        ) from None
-    if isinstance(result, SceneGraph):
-        report = ImportReport(name)
+    if isinstance(result, SceneGraph):  # a plugin's graph alone: all of it mapped
+        report = ImportReport(source)
         report.mapped("node", len(result))
         return Imported(result, report)
     if not isinstance(result, Imported):
         raise BackendUnavailableError(
-            f"{where} returned {type(result).__name__}, not an Imported or a SceneGraph "
-            "(see docs/importers.md)"
+            f"the {GROUP} entry point '{source}' returned {type(result).__name__}, not an "
+            "Imported or a SceneGraph (see docs/importers.md)"
         )
     return result
