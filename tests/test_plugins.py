@@ -24,7 +24,7 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph import to_dict
 from sceneplan.importers import import_source, list_importers
 from sceneplan.llm import LLMClient, load_settings
-from sceneplan.llm.registry import provider_names, split_model
+from sceneplan.llm.registry import PROVIDERS, provider_names, split_model
 from sceneplan.planners import get_planner, planner_names
 from sceneplan.symbolic.solver import SOLVERS
 from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
@@ -307,3 +307,14 @@ def test_without_plugins_nothing_extra_is_listed(isolated):
     assert "one_shot" not in planner_names() and "lab" not in list_environments()
     assert "lab" not in provider_names() and "lab-rooms" not in list_importers()
     assert SOLVERS.names() == ["gbfs", "wastar", "astar", "bfsf"]
+
+
+def test_a_builtin_whose_package_is_missing_names_the_package_to_install(monkeypatch, isolated):
+    monkeypatch.setitem(PROVIDERS.builtins, "ghost", "no_such_sdk_module:GhostProvider")
+    monkeypatch.setitem(PROVIDERS.needs, "ghost", "ghost-sdk")
+    with pytest.raises(BackendUnavailableError) as caught:
+        LLMClient("ghost:m", settings=load_settings(None))
+    assert str(caught.value) == (
+        "the LLM provider 'ghost' needs the 'ghost-sdk' package (No module named "
+        "'no_such_sdk_module'); install it with: pip install ghost-sdk"
+    )
