@@ -121,7 +121,7 @@ class Registry(Generic[T]):
     >>> kinds = Registry("number kind", None, {"fraction": "fractions:Fraction"})
     >>> kinds.load("fraction").__name__
     'Fraction'
-    >>> "fractoin" in kinds, str(unknown_name(kinds.kind, "fractoin", kinds.names()))
+    >>> "fractoin" in kinds, str(kinds.unknown("fractoin"))
     (False, "unknown number kind 'fractoin' (did you mean 'fraction'? known: fraction)")
     """
 
@@ -180,13 +180,14 @@ class Registry(Generic[T]):
         assert self.group is not None  # else `check` raised
         found = load_plugin(self.group, name)
         where = f"the {self.group} entry point '{name}'"
-        if self.base is None:
+        base = None if self.base is None else self._base()
+        if base is None:
             if not callable(found):
                 raise BackendUnavailableError(f"{where} is {found!r}, not a function")
-        elif not (isinstance(found, type) and issubclass(found, self._base())):
-            base_name = f"{self._base().__module__}.{self._base().__qualname__}"
+        elif not (isinstance(found, type) and issubclass(found, base)):
             raise BackendUnavailableError(
-                f"{where} is {found!r}, not a subclass of {base_name} (see docs/extending.md)"
+                f"{where} is {found!r}, not a subclass of {base.__module__}."
+                f"{base.__qualname__} (see docs/extending.md)"
             )
         elif self.named and (declared := getattr(found, "name", None)) != name:
             raise BackendUnavailableError(
