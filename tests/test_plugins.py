@@ -22,9 +22,11 @@ from sceneplan.cli import app
 from sceneplan.datasets import list_environments, load_environment
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph import to_dict
+from sceneplan.importers import import_source, list_importers
 from sceneplan.llm import LLMClient, load_settings
-from sceneplan.llm.registry import provider_names, split_model
+from sceneplan.llm.registry import PROVIDERS, provider_names, split_model
 from sceneplan.planners import get_planner, planner_names
+from sceneplan.symbolic.solver import SOLVERS
 from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "extending.md"
@@ -106,8 +108,10 @@ def test_the_planner_plugin_is_found_validated_and_listed(my_lab):
     assert get_planner("one_shot", attempts="3").options.attempts == 3
     with pytest.raises(BadInputError, match="option 'attempts' should be greater than or equal"):
         get_planner("one_shot", attempts=0)
-    with pytest.raises(BadInputError, match=r"unknown planner 'two_shot'; choose .*, one_shot"):
+    with pytest.raises(BadInputError) as unknown:
         get_planner("two_shot")
+    assert str(unknown.value).startswith("unknown planner 'two_shot' (did you mean 'one_shot'? ")
+    assert str(unknown.value).endswith(", sclplan, one_shot)")
     listed = runner.invoke(app, ["planners"])
     assert listed.exit_code == 0, listed.output
     assert "one_shot  (plugin from my-lab; needs an LLM)  One shot: the whole" in listed.stdout
@@ -139,8 +143,8 @@ def test_the_provider_plugin_is_a_model_name_with_its_own_settings(
 ):
     # plugins follow the built-in providers, sorted (sceneplan's own `simulated` is one)
     assert provider_names()[-2:] == ["lab", "simulated"] and split_model("lab:m") == ("lab", "m")
-    with pytest.raises(BadInputError, match=r"unknown LLM provider 'nope'.*providers: .*, lab"):
-        split_model("nope:m")
+    with pytest.raises(BadInputError, match=r"^unknown LLM provider 'lan' \(did you mean 'lab'\?"):
+        split_model("lan:m")
     config = tmp_path / "config.toml"
     url = scripted_llm.base_url
     config.write_text(f'[llm]\ntimeout = 2.0\n[llm.providers.lab]\nbase_url = "{url}"\n')
@@ -243,7 +247,74 @@ def test_broken_provider_and_environment_plugins(broken, scripted_llm):  # noqa:
     assert result.exit_code == 2 and "not a SceneGraph" in result.stderr
 
 
+EXTRAS = {
+    "my_extras/__init__.py": "",
+    "my_extras/lab_format.py": (
+        "from sceneplan.graph.io import from_dict\n"
+        "def read(path):\n"
+        "    names = open(path).read().split()\n"
+        "    nodes = [{'id': name, 'kind': 'room'} for name in names]\n"
+        "    return from_dict({'format': 'sceneplan-graph', 'version': 1, 'nodes': nodes}, "
+        "str(path))\n"
+    ),
+    "my_extras/greedy.py": (
+        "from sceneplan.symbolic.gbfs import gbfs\n"
+        "class Greedy:\n"
+        "    name = 'greedy'\n"
+        "    searched = 0\n"
+        "    def search(self, task, timeout):\n"
+        "        Greedy.searched += 1\n"
+        "        return gbfs(task, timeout)\n"
+    ),
+}
+EXTRA_POINTS = {
+    "sceneplan.importers": {"lab-rooms": "my_extras.lab_format:read"},
+    "sceneplan.solvers": {"greedy": "my_extras.greedy:Greedy"},
+}
+
+
+@pytest.fixture
+def extras(on_path, isolated):
+    install(on_path, "my-extras", EXTRAS, EXTRA_POINTS)
+    plugins.refresh()
+
+
+def test_an_importer_plugin_returning_a_graph_is_found_by_name(extras, tmp_path):
+    rooms = tmp_path / "rooms.txt"
+    rooms.write_text("lab\nkitchen\n", encoding="utf-8")
+    assert list_importers()[-1] == "lab-rooms"
+    imported = import_source("lab-rooms", rooms)
+    assert {node.id for node in imported.graph} == {"lab", "kitchen"}
+    assert imported.report.counts()["mapped"] == 2
+    with pytest.raises(BadInputError, match=r"^unknown importer 'lab-room' \(did you mean 'lab-"):
+        import_source("lab-room", rooms)
+
+
+def test_a_solver_plugin_plans_by_name(extras):
+    goal = ["solve", "coffee", "--goal", "full(coffee_mug)", "--planner"]
+    result = runner.invoke(app, [*goal, "greedy"])
+    assert result.exit_code == 0, result.output
+    assert sys.modules["my_extras.greedy"].Greedy.searched >= 1
+    assert SOLVERS.names()[-1] == "greedy"
+    assert get_planner("oracle", planner="greedy").options.planner == "greedy"
+    bad = runner.invoke(app, [*goal, "gredy"])
+    assert bad.exit_code == 2
+    assert "unknown symbolic planner 'gredy' (did you mean 'greedy'? known: gbfs," in bad.stderr
+
+
 def test_without_plugins_nothing_extra_is_listed(isolated):
     plugins.refresh()
     assert "one_shot" not in planner_names() and "lab" not in list_environments()
-    assert "lab" not in provider_names()
+    assert "lab" not in provider_names() and "lab-rooms" not in list_importers()
+    assert SOLVERS.names() == ["gbfs", "wastar", "astar", "bfsf"]
+
+
+def test_a_builtin_whose_package_is_missing_names_the_package_to_install(monkeypatch, isolated):
+    monkeypatch.setitem(PROVIDERS.builtins, "ghost", "no_such_sdk_module:GhostProvider")
+    monkeypatch.setitem(PROVIDERS.needs, "ghost", "ghost-sdk")
+    with pytest.raises(BackendUnavailableError) as caught:
+        LLMClient("ghost:m", settings=load_settings(None))
+    assert str(caught.value) == (
+        "the LLM provider 'ghost' needs the 'ghost-sdk' package (No module named "
+        "'no_such_sdk_module'); install it with: pip install ghost-sdk"
+    )

@@ -37,7 +37,7 @@ def toys(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     monkeypatch.syspath_prepend(str(HERE))
     module = importlib.import_module("toy_planners")
     for name, cls in module.TOYS.items():
-        monkeypatch.setitem(PLANNERS, name, ("toy_planners", cls))
+        monkeypatch.setitem(PLANNERS.builtins, name, f"toy_planners:{cls}")
     monkeypatch.setattr(module.InterruptingPlanner, "budget", 3)
     monkeypatch.setattr(module.ReferencePlanner, "peak", 0)
     # the interrupting toy presses Ctrl-C: Python's own SIGINT handler must be in place,

@@ -162,14 +162,7 @@ def test_a_killed_run_loses_nothing_stored(toys, tmp_path):
     """SIGKILL a `sceneplan eval` process mid-run; the rerun completes it without duplicates."""
     db = tmp_path / "killed.db"
     args = ["eval", "-s", "home-search", "-p", "toy_reference", "--concurrency", "1", "--out", db]
-    script = (
-        "import sys, toy_planners\n"
-        "from sceneplan.planners import register_planner\n"
-        "for name, cls in toy_planners.TOYS.items(): register_planner(name, 'toy_planners', cls)\n"
-        "from sceneplan.cli import main\n"
-        "sys.argv = ['sceneplan', *sys.argv[1:]]\n"
-        "main()\n"
-    )
+    script = TOY_MAIN
     here = os.path.dirname(__file__)
     env = {**os.environ, "PYTHONPATH": here, "SCENEPLAN_TOY_DELAY": "0.05"}
     process = subprocess.Popen(
@@ -280,8 +273,9 @@ def test_eval_help_lists_suites_and_planners():
 
 TOY_MAIN = (
     "import sys, toy_planners\n"
-    "from sceneplan.planners import register_planner\n"
-    "for name, cls in toy_planners.TOYS.items(): register_planner(name, 'toy_planners', cls)\n"
+    "from sceneplan.planners import PLANNERS\n"
+    "for name, cls in toy_planners.TOYS.items():\n"
+    "    PLANNERS.register(name, f'toy_planners:{cls}')\n"
     "from sceneplan.cli import main\n"
     "sys.argv = ['sceneplan', *sys.argv[1:]]\n"
     "main()\n"
@@ -356,3 +350,21 @@ def test_suites_tasks_and_planners_may_be_repeated_as_well_as_comma_separated(
     with sqlite3.connect(db) as conn:
         stored = conn.execute("SELECT DISTINCT task_id, planner FROM episodes").fetchall()
     assert {t for t, _ in stored} == {"coffee-plan-01", "planning-simple-01"}
+
+
+def test_eval_leaves_out_what_a_planner_does_not_run_and_says_so_once_per_suite(
+    scripted_llm, coffee_tasks, tmp_path
+):
+    db = tmp_path / "skips.db"
+    searches = "coffee-search-01,coffee-search-02"
+    args = ["eval", "-s", coffee_tasks, "-t", searches, "-p", "react,oracle"]
+    result = run(*args, "--llm", scripted_llm.model, "--out", db)
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stderr.splitlines() if " skips " in line]
+    assert said == [
+        "react skips 2 task(s) of coffee-mini: planner 'react' runs tasks that change the "
+        "world, not search tasks (find X); planners that do: llm_as_planner, llm_plus_p, "
+        "oracle, sayplan, sayplan_lite"
+    ]
+    assert "2 run(s) stored" in result.stdout and scripted_llm.requests == []
+    assert _rows(db) == 2  # the oracle's; no react episode ends in an error

@@ -98,8 +98,10 @@ def test_a_table_without_results_says_so_and_unknown_tables_are_refused():
     assert "holds no results for table lookplangraph-4" in render(
         compute([]), "md", table_name="lookplangraph-4"
     )
-    with pytest.raises(BadInputError, match="unknown table 'table9'; choose one of: sayplan-1"):
+    with pytest.raises(BadInputError, match=r"^unknown table 'table9' \(known: sayplan-1, "):
         render(compute([]), "md", table_name="table9")
+    with pytest.raises(BadInputError, match=r"\(did you mean 'sclplan-1'\? known: sayplan-1"):
+        render(compute([]), "md", table_name="sclplan1")
     with pytest.raises(BadInputError, match="--table prints a Markdown table"):
         render(compute([]), "csv", table_name="lookplangraph-2")
 

@@ -26,7 +26,7 @@ def records(tmp_path_factory, request) -> list[Record]:
     here = request.path.parent
     with pytest.MonkeyPatch.context() as mp:
         mp.syspath_prepend(str(here))
-        mp.setitem(PLANNERS, "toy_reference", ("toy_planners", "ReferencePlanner"))
+        mp.setitem(PLANNERS.builtins, "toy_reference", "toy_planners:ReferencePlanner")
         tasks = load_tasks(["home-search", str(here / "data" / "coffee_tasks.yaml")])
         with Store(tmp_path_factory.mktemp("report") / "r.db") as store:
             evaluate(tasks, ["toy_reference"], [], store, runs=2)

@@ -10,9 +10,11 @@ from eval_helpers import REFERENCE_PLAN, without_timings
 from sceneplan.datasets.tasks import load_task_file
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
 from sceneplan.eval.metrics import compute
-from sceneplan.eval.runner import evaluate, load_tasks
+from sceneplan.eval.runner import Spec, evaluate, load_tasks, plan_jobs, refusals
 from sceneplan.eval.store import Key, Store
+from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Status
+from sceneplan.planners.supports import Supports
 
 
 def statuses(store: Store) -> dict[tuple[str, str, str], str]:
@@ -268,3 +270,29 @@ def test_cpu_bound_planners_run_in_processes_with_the_same_results(tmp_path):
     assert results[0] == results[1] and all(plan for _, plan, _ in results[0])
     with pytest.raises(BadInputError, match="--processes"):
         evaluate(tasks, ["oracle"], [], tmp_path / "x.db", processes=0)
+
+
+class SayPlanActionsOnly(Planner):
+    """Plans with ALFWorld's actions in an ALFWorld room, which it does not support."""
+
+    name = "sayplan_actions_only"
+    needs_llm = False
+    alfworld_actions = True
+    supports = Supports(vocabularies={"sayplan"})
+
+    async def _run(self, run):
+        run.episode.plan = ["done"]
+
+
+def test_refusals_read_the_vocabulary_of_each_tasks_world_and_say_it_once_per_suite(coffee_tasks):
+    tasks = [*load_tasks(["alfworld-valid-unseen"], ["alfworld-look-01", "alfworld-clean-01"])]
+    tasks += load_task_file(coffee_tasks)
+    spec = Spec("sayplan_actions_only", needs_llm=False, built=SayPlanActionsOnly())
+    refused, lines = refusals(tasks, [spec])
+    assert refused == {(spec, "alfworld-look-01"), (spec, "alfworld-clean-01")}
+    assert lines == [
+        "sayplan_actions_only skips 2 task(s) of alfworld-valid-unseen: planner "
+        "'sayplan_actions_only' plans with the sayplan actions, not alfworld's"
+    ]
+    jobs = plan_jobs(tasks, [spec], [], 1, refused)
+    assert [job.task.id for job in jobs] == [t.id for t in tasks if t.suite == "coffee-mini"]

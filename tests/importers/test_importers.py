@@ -52,21 +52,6 @@ def test_builtin_importers_and_unknown_name():
         import_source("behaviour", DATA / "put_away.bddl")
 
 
-def test_plugin_importer_returning_a_graph(monkeypatch):
-    import sceneplan.importers as importers
-    from sceneplan.graph.io import from_dict
-
-    def mine(path):
-        data = {"format": "sceneplan-graph", "version": 1, "nodes": [{"id": "lab", "kind": "room"}]}
-        return from_dict(data, str(path))
-
-    monkeypatch.setattr(importers, "find_plugin", lambda group, name: name == "mine" or None)
-    monkeypatch.setattr(importers, "load_plugin", lambda group, name: mine)
-    imported = import_source("mine", DATA / "put_away.bddl")
-    assert isinstance(imported, Imported) and "lab" in imported.graph
-    assert imported.report.counts()["mapped"] == 1
-
-
 # -- BEHAVIOR ------------------------------------------------------------------------------
 
 

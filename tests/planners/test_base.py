@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from sceneplan import runs
 from sceneplan.datasets import load_environment
-from sceneplan.errors import BadInputError, LLMUnavailableError
+from sceneplan.errors import BadInputError, LLMUnavailableError, UnsupportedError
 from sceneplan.graph import to_dict
 from sceneplan.planners import (
     Episode,
@@ -22,6 +22,8 @@ from sceneplan.planners import (
 )
 from sceneplan.planners.observing import PartialOptions
 from sceneplan.planners.outcome import classify
+from sceneplan.planners.sayplan import SayPlan
+from sceneplan.planners.supports import Supports
 from sceneplan.world import LOOKPLANGRAPH, Cause
 from sceneplan.world.task import Task
 
@@ -128,7 +130,9 @@ def test_free_search_succeeds_when_it_names_something():
 def test_bad_requests():
     with pytest.raises(BadInputError, match="needs an environment"):
         runs.plan(FixedPlanner("done"), "Do something unheard of.")
-    with pytest.raises(BadInputError, match=r"unknown planner 'magic'; choose one of: .*sayplan"):
+    with pytest.raises(
+        BadInputError, match=r"^unknown planner 'magic' \(known: llm_as_planner, .*sayplan"
+    ):
         get_planner("magic")
 
 
@@ -231,7 +235,6 @@ class Counted(Planner):
     name = "counted"
     needs_llm = False
     Options = CountedOptions
-    on_memory = "CountedOnMemory"
 
     async def _run(self, run):
         run.episode.plan = ["done"]
@@ -239,6 +242,9 @@ class Counted(Planner):
 
 class CountedOnMemory(Counted):
     pass
+
+
+Counted.on_memory = CountedOnMemory
 
 
 @pytest.mark.parametrize(
@@ -259,6 +265,15 @@ def test_a_planner_that_may_plan_on_memory_reads_its_options_once(given, values,
     assert planner.perception is None  # a spec is an option, not a Perception
 
 
+def test_a_subclass_that_names_no_algorithm_on_memory_of_its_own_is_refused_on_memory():
+    class Careful(SayPlan):
+        name = "careful"
+
+    assert type(Careful()) is Careful
+    with pytest.raises(UnsupportedError, match=r"'careful' has no algorithm on memory of its own"):
+        Careful(observe="partial")
+
+
 def test_bad_options_of_a_planner_that_may_plan_on_memory_are_one_error_read_once():
     CountedOptions.reads.clear()
     with pytest.raises(BadInputError, match=r"^planner 'counted': no option 'depth'; options"):
@@ -266,3 +281,31 @@ def test_bad_options_of_a_planner_that_may_plan_on_memory_are_one_error_read_onc
     assert len(CountedOptions.reads) == 1
     with pytest.raises(BadInputError, match="planner 'sayplan': option 'observe'"):
         get_planner("sayplan", observe="sideways")
+
+
+class SayPlanActionsOnly(Planner):
+    """Would plan with ALFWorld's actions in an ALFWorld room, but supports only SayPlan's."""
+
+    name = "sayplan_actions_only"
+    needs_llm = False
+    alfworld_actions = True
+    supports = Supports(vocabularies={"sayplan"})
+    runs: ClassVar[int] = 0
+
+    async def _run(self, run):
+        SayPlanActionsOnly.runs += 1
+        run.episode.plan = ["done"]
+
+
+def test_what_a_planner_does_not_support_is_refused_before_its_run():
+    planner = SayPlanActionsOnly()
+    alfworld = load_environment("alfworld-clean-01")
+    reason = "planner 'sayplan_actions_only' plans with the sayplan actions, not alfworld's"
+    assert planner.refusal(None, "Clean the mug.", alfworld) == reason
+    assert planner.refusal(None, "Clean the mug.") is None  # no world: no vocabulary to check
+    assert planner.refusal(None, "Go.", load_environment("coffee")) is None
+    episode = planner.plan("Clean the mug.", alfworld)
+    assert episode.status is Status.ERROR and SayPlanActionsOnly.runs == 0
+    assert episode.error == f"cannot run 'Clean the mug.': {reason}"
+    assert planner.plan("Go.", load_environment("coffee")).plan == ["done"]
+    assert SayPlanActionsOnly.runs == 1

@@ -16,8 +16,8 @@ from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.gbfs import CompiledTask, fact_mask
 from sceneplan.symbolic.scope import full_scope
 from sceneplan.symbolic.solver import (
-    BACKENDS,
     DEFAULT_PLANNER,
+    SOLVERS,
     PlanningProblem,
     SolveResult,
     SolveStatus,
@@ -75,7 +75,7 @@ def assert_verified(graph, result, goal=None, state=None) -> None:
 def test_the_default_planner_is_gbfs_and_always_available():
     assert DEFAULT_PLANNER == "gbfs"
     assert "gbfs" in available_backends()
-    assert set(available_backends()) <= set(BACKENDS)
+    assert set(available_backends()) <= set(SOLVERS.names())
     assert get_backend("gbfs").name == "gbfs"
     assert get_backend("gbfs") is get_backend("gbfs")
 
@@ -107,7 +107,7 @@ def test_bfsf_without_lapkt_names_the_extra_to_install(monkeypatch):
         lapkt_backend.LapktBFSf()
     # a back end that cannot load is left out of the available ones
     monkeypatch.setitem(
-        BACKENDS, "lapkt_missing", ("sceneplan.symbolic.lapkt_backend", "LapktBFSf")
+        SOLVERS.builtins, "lapkt_missing", "sceneplan.symbolic.lapkt_backend:LapktBFSf"
     )
     assert "lapkt_missing" not in available_backends()
     assert "gbfs" in available_backends()

@@ -14,7 +14,6 @@ modules register.
 from __future__ import annotations
 
 import errno
-import importlib
 import io
 import os
 import sys
@@ -196,9 +195,10 @@ class _Group(TyperGroup):
         if topic in self._loaded:
             return
         self._loaded.add(topic)
-        module = importlib.import_module(f"sceneplan.cli.{topic}")
+        from sceneplan.plugins import import_path  # not for the root help
+
         holder = typer.Typer(rich_markup_mode=self.rich_markup_mode, add_completion=False)
-        module.register(holder)
+        import_path(f"sceneplan.cli.{topic}:register")(holder)
         self._commands.update(typer.main.get_group(holder).commands)
 
     def invoke(self, ctx):

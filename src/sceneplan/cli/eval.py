@@ -36,6 +36,7 @@ from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store, dialect_for, merge
 from sceneplan.execute.executor import DEFAULT_SETTINGS
 from sceneplan.planners.options import split_specs
+from sceneplan.plugins import unknown_name
 
 
 def _names(values: list[str] | None, option: str = "") -> list[str]:
@@ -310,7 +311,7 @@ def report_command(
 ) -> None:
     """Report the metrics of a results store, with the papers' numbers alongside."""
     if fmt not in FORMATS:
-        raise BadInputError(f"unknown report format '{fmt}'; choose one of: {', '.join(FORMATS)}")
+        raise unknown_name("report format", fmt, FORMATS)
     if compare_with is not None:
         if store is not None:
             raise BadInputError("give either one store or --compare A B, not both")

@@ -11,8 +11,6 @@ from rich.text import Text
 from sceneplan.cli.common import JsonOpt, console, err_console
 from sceneplan.errors import SceneplanError
 from sceneplan.planners import PLANNERS, planner_class, planner_names
-from sceneplan.planners.base import GROUP
-from sceneplan.plugins import find_plugin
 
 
 def planners_command(
@@ -39,15 +37,10 @@ def planners_command(
 def describe(name: str) -> dict[str, Any]:
     """A planner as plain data: where it comes from, what it does, its options."""
     cls = planner_class(name)
-    source = "built-in"
-    if name not in PLANNERS:
-        ep = find_plugin(GROUP, name)
-        dist = ep.dist.name if ep is not None and ep.dist is not None else "a package"
-        source = f"plugin from {dist}"
     doc = (cls.__doc__ or "").strip().splitlines()
     return {
         "name": name,
-        "source": source,
+        "source": PLANNERS.source(name),
         "needs_llm": cls.needs_llm,
         "summary": doc[0] if doc else "",
         "options": cls.Options.describe(),

@@ -32,7 +32,7 @@ def solve_command(
     goal: GoalOpt = None,
     task: GoalTaskOpt = None,
     planner: Annotated[
-        str, typer.Option(help="Back end: gbfs, wastar, astar or bfsf (LAPKT).")
+        str, typer.Option(help="Back end: gbfs, wastar, astar, bfsf (LAPKT), or a plugin's.")
     ] = DEFAULT_PLANNER,
     optimal: Annotated[
         bool,

@@ -17,7 +17,6 @@ over a plugin of the same name, and a name over a file of that name.
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import cache
 from importlib import resources
@@ -25,15 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from sceneplan.datasets.packaged_index import INDEX_FILE, read_index
-from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
+from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph import SceneGraph, load
 from sceneplan.graph.io import from_dict
-from sceneplan.plugins import GROUPS, find_plugin, load_plugin, plugin_names
+from sceneplan.plugins import GROUPS, Registry, unknown_name
 
 _FOLDER = resources.files("sceneplan.datasets") / "environments"
 _BUNDLES = resources.files("sceneplan.datasets") / "bundles"
 BUNDLE_FORMAT = "sceneplan-graph-bundle"
 GROUP = GROUPS["environments"]
+# Plugins only: the packaged environments are graph files (`_FOLDER`, `_BUNDLES`).
+ENVIRONMENTS: Registry[Any] = Registry("environment", GROUP, {})
 
 
 def packaged_environments() -> list[str]:
@@ -50,7 +51,7 @@ def list_environments() -> list[str]:
     True
     """
     packaged = packaged_environments()
-    return [*packaged, *(n for n in plugin_names(GROUP) if n not in packaged)]
+    return [*packaged, *(n for n in ENVIRONMENTS.plugins() if n not in packaged)]
 
 
 def load_environment(name_or_path: str | Path) -> SceneGraph:
@@ -70,7 +71,7 @@ def load_environment(name_or_path: str | Path) -> SceneGraph:
             return load(path)
     if isinstance(name_or_path, str) and name_or_path in _bundle_index():
         return load_bundle_member(name_or_path)
-    if isinstance(name_or_path, str) and find_plugin(GROUP, name_or_path) is not None:
+    if isinstance(name_or_path, str) and name_or_path in ENVIRONMENTS:
         return _from_plugin(name_or_path)
     path = Path(name_or_path)
     try:
@@ -79,18 +80,13 @@ def load_environment(name_or_path: str | Path) -> SceneGraph:
         exists = False
     if isinstance(name_or_path, Path) or exists or path.suffix or len(path.parts) > 1:
         return load(path)
-    names = list_environments()
-    close = difflib.get_close_matches(name_or_path, names, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:77] + "..."
-    if not hint:
-        close = difflib.get_close_matches(name_or_path, list(_bundle_index()), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
     bundled = ", ".join(f"{b}-* ({n})" for b, n in _bundle_sizes().items())
-    raise BadInputError(
-        f"unknown environment '{shown}' ({hint}known: {', '.join(names)}"
-        + (f"; bundled: {bundled}" if bundled else "")
-        + "; or give the path of a graph file)"
+    raise unknown_name(
+        "environment",
+        name_or_path,
+        list_environments(),
+        (f"; bundled: {bundled}" if bundled else "") + "; or give the path of a graph file",
+        unlisted=_bundle_index(),
     )
 
 
@@ -240,20 +236,10 @@ def member_graph(bundle: dict[str, Any], name: str) -> dict[str, Any]:
 
 def _from_plugin(name: str) -> SceneGraph:
     """Call the plugin's factory; anything but a SceneGraph back is the plugin's fault, said so."""
-    factory = load_plugin(GROUP, name)
-    where = f"the {GROUP} entry point '{name}'"
-    if not callable(factory):
-        raise BackendUnavailableError(f"{where} is {factory!r}, not a function returning a graph")
-    try:
-        graph = factory()
-    except SceneplanError:
-        raise  # already a clear message (a bad graph file names the file and the node)
-    except Exception as exc:  # third-party code can fail in any way
-        raise BackendUnavailableError(
-            f"{where} failed: {type(exc).__name__}: {exc}; fix or reinstall its package"
-        ) from None
+    graph = ENVIRONMENTS.call(name)
     if not isinstance(graph, SceneGraph):
         raise BackendUnavailableError(
-            f"{where} returned {type(graph).__name__}, not a SceneGraph (see docs/extending.md)"
+            f"the {GROUP} entry point '{name}' returned {type(graph).__name__}, not a "
+            "SceneGraph (see docs/extending.md)"
         )
     return graph

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from sceneplan.errors import BadInputError
 from sceneplan.eval.metrics import Row
 from sceneplan.eval.report import FORMATS, IDENTITY, csv_text, flatten, num, table
+from sceneplan.plugins import unknown_name
 
 # The sections compared; per-turn and per-task rows stay in the single-store report.
 SECTIONS = ("overview", "search", "planning", "lookplangraph", "cost", "repeatability")
@@ -66,7 +66,7 @@ def render_compare(rows: list[Row], fmt: str, names: tuple[str, str]) -> str:
     if fmt == "csv":
         return csv_text(rows, values=("a", "b", "delta"))
     if fmt != "md":
-        raise BadInputError(f"unknown report format '{fmt}'; choose one of: {', '.join(FORMATS)}")
+        raise unknown_name("report format", fmt, FORMATS)
     parts = [f"# sceneplan comparison\n\nA = {names[0]}, B = {names[1]}; Δ = B - A."]
     for section in SECTIONS:
         chosen = [r for r in rows if r["section"] == section]

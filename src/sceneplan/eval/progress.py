@@ -1,6 +1,7 @@
 """A rich progress bar for `sceneplan eval`: done, failed, remaining, tokens and cost so far.
 
-Episodes that end in an error are also printed, one line each, as they come.
+Episodes that end in an error are also printed, one line each, as they come; the
+(planner, suite) pairs left out as unsupported, one line each, when the bar starts.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class ProgressBar:
     def update(self, totals: Totals, episode: Episode | None) -> None:
         if not self._progress.live.is_started:  # shown once the run has checked its inputs
             self._progress.start()
+            for line in totals.unsupported:  # once per (planner, suite), before any run
+                self._progress.console.print(Text(line))
             if totals.changed:
                 self._progress.console.print(
                     Text(

@@ -26,6 +26,7 @@ from sceneplan.eval.sclplan_tables import table2 as _repeat
 from sceneplan.eval.sclplan_tables import table3 as _sclplan
 from sceneplan.eval.tables import num, pct, published, table
 from sceneplan.planners.episode import ErrorType
+from sceneplan.plugins import unknown_name
 
 FORMATS = ("md", "csv", "json")
 IDENTITY = ("planner", "model", "environment", "suite", "family", "task_id", "turn")
@@ -47,9 +48,7 @@ def render(
 ) -> str:
     """The report in one of FORMATS; `table_name` (Markdown only) picks one of TABLES."""
     if table_name is not None and table_name not in TABLES:
-        raise BadInputError(
-            f"unknown table '{table_name}'; choose one of: {', '.join([*TABLES, 'faults'])}"
-        )
+        raise unknown_name("table", table_name, [*TABLES, "faults"])
     if table_name is not None and fmt != "md":
         raise BadInputError("--table prints a Markdown table: leave out --format, or use md")
     if fmt == "md":
@@ -58,7 +57,7 @@ def render(
         return csv_text(flatten(metrics))
     if fmt == "json":
         return json.dumps({"metrics": metrics, "published": published()}, indent=2) + "\n"
-    raise BadInputError(f"unknown report format '{fmt}'; choose one of: {', '.join(FORMATS)}")
+    raise unknown_name("report format", fmt, FORMATS)
 
 
 def flatten(metrics: dict[str, list[Row]]) -> list[Row]:

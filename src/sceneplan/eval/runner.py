@@ -12,7 +12,8 @@ committed to the store at once, so a rerun of the same command skips it. A
 task that raises is stored as an Episode with Status.ERROR and the run goes
 on; Ctrl-C stops the run and keeps what is stored. Planners without an LLM
 (`needs_llm = False`) run once per task and run, not once per model, under
-the model name "none".
+the model name "none". A planner is not given the tasks it does not support
+(`refusals`, `Planner.supports`): one line per (planner, suite) says so.
 """
 
 from __future__ import annotations
@@ -24,22 +25,24 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from sceneplan.datasets.registry import load_environment
 from sceneplan.datasets.tasks import Task, check_task_file, load_suite, packaged_tasks
 from sceneplan.datasets.tasks import check_tasks as check_task_list
 from sceneplan.errors import BadInputError, LLMUnavailableError, SceneplanError
 from sceneplan.eval.annotate import annotate
 from sceneplan.eval.faults import Execution, plan_and_execute
 from sceneplan.eval.store import NO_OPTIONS, Key, Store, options_key
+from sceneplan.graph.model import SceneGraph
 from sceneplan.llm import LLMClient, LLMSettings, load_settings
-from sceneplan.planners.base import get_planner
+from sceneplan.planners.base import Planner, get_planner
 from sceneplan.planners.episode import Episode, Status
-from sceneplan.planners.options import parse_spec
+from sceneplan.planners.options import parse_spec, planner_label
 from sceneplan.runs import resolve
 from sceneplan.simulated.session import record, simulating
 
@@ -61,6 +64,7 @@ class Spec:
     options: str = NO_OPTIONS
     needs_llm: bool = True
     cpu_bound: bool = False  # run in a process of its own (`Planner.cpu_bound`)
+    built: Planner | None = field(default=None, compare=False, repr=False)  # to ask it
 
 
 def load_specs(specs: Sequence[str]) -> list[Spec]:
@@ -73,7 +77,7 @@ def load_specs(specs: Sequence[str]) -> list[Spec]:
         name, raw = parse_spec(text)
         planner = get_planner(name, raw)
         spec = Spec(name, options_key(planner.options.changed()), planner.needs_llm)
-        out[replace(spec, cpu_bound=planner.cpu_bound)] = None
+        out[replace(spec, cpu_bound=planner.cpu_bound, built=planner)] = None
     return list(out)
 
 
@@ -119,6 +123,7 @@ class Totals:
     changed: list[str] = field(default_factory=list)  # ids of edited tasks whose runs rerun
     unreachable: int = 0  # runs in a row, up to the last one, that could not reach the server
     stopped: str | None = None  # why the benchmark stopped early (the circuit breaker)
+    unsupported: list[str] = field(default_factory=list)  # (planner, suite) pairs left out
 
     @property
     def remaining(self) -> int:
@@ -186,16 +191,52 @@ def check_tasks(tasks: Sequence[Task]) -> None:
 
 
 def plan_jobs(
-    tasks: Sequence[Task], planners: Sequence[Spec], models: Sequence[str], runs: int
+    tasks: Sequence[Task],
+    planners: Sequence[Spec],
+    models: Sequence[str],
+    runs: int,
+    refused: Set[tuple[Spec, str]] = frozenset(),
 ) -> list[Job]:
-    """Every job, run by run; planners without an LLM run once, under NO_MODEL."""
+    """Every job, run by run; planners without an LLM run once, under NO_MODEL. The
+    (planner, task id) pairs in `refused` (`refusals`) are left out."""
     return [
         Job(task, spec.planner, model, run, spec.options, spec.cpu_bound)
         for run in range(1, runs + 1)
         for spec in planners
         for model in (models if spec.needs_llm else [NO_MODEL])
         for task in tasks
+        if (spec, task.id) not in refused
     ]
+
+
+def refusals(
+    tasks: Sequence[Task], planners: Sequence[Spec]
+) -> tuple[set[tuple[Spec, str]], list[str]]:
+    """The (planner, task id) pairs a planner does not support (`Planner.refusal`: a kind of
+    task, the vocabulary of the task's world), and one line for each (planner, suite) pair
+    that has some, saying how many tasks are left out and why."""
+    graphs: dict[str, SceneGraph] = {}
+    refused: set[tuple[Spec, str]] = set()
+    counts: dict[tuple[Spec, str, str], int] = {}
+    for spec in planners:
+        planner = spec.built if spec.built is not None else get_planner(spec.planner)
+        for task in tasks:
+            graph = None
+            if planner.supports.vocabularies is not None:  # the world decides the vocabulary
+                if task.environment not in graphs:
+                    graphs[task.environment] = load_environment(task.environment)
+                graph = graphs[task.environment]
+            reason = planner.refusal(task, task.instruction, graph)
+            if reason is not None:
+                refused.add((spec, task.id))
+                key = (spec, task.suite, reason)
+                counts[key] = counts.get(key, 0) + 1
+    lines = [
+        f"{planner_label(spec.planner, json.loads(spec.options))} skips {n} task(s) of "
+        f"{suite}: {reason}"
+        for (spec, suite, reason), n in counts.items()
+    ]
+    return refused, lines
 
 
 def resolve_models(
@@ -251,8 +292,9 @@ async def run_eval(
     if execution is not None:  # each plan also runs on a robot (`eval.faults.Execution`)
         specs = [replace(spec, options=execution.key_of(spec.options)) for spec in specs]
     check_tasks(tasks)
+    refused, unsupported = refusals(tasks, specs)
     models = resolve_models(specs, models, settings)
-    jobs = plan_jobs(tasks, specs, models, runs)
+    jobs = plan_jobs(tasks, specs, models, runs, refused)
     clients: dict[tuple[str, bool], LLMClient] = {}
     opened = pool = None
     try:
@@ -263,6 +305,7 @@ async def run_eval(
         stored = store.stored()
         pending, edited = _pending(jobs, tasks, stored, retry_errors)
         totals = Totals(total=len(jobs), skipped=len(jobs) - len(pending))
+        totals.unsupported = unsupported
         totals.changed = sorted({key.task_id for key in edited})
         pool = _pool(pending, processes, concurrency)
         seen = {key: row.id for key, row in stored.items()}

@@ -17,6 +17,7 @@ from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
 from sceneplan.execute.belief import Belief
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode
+from sceneplan.plugins import unknown_name
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world.actions import Action, parse_plan
 from sceneplan.world.goals import parse_goal
@@ -102,7 +103,7 @@ def make_replanner(
     """`auto` (the solver when the task has a formal goal, else the planner), `symbolic`
     or `planner`."""
     if how not in REPLANNERS:
-        raise BadInputError(f"unknown replanner '{how}'; choose one of: {', '.join(REPLANNERS)}")
+        raise unknown_name("replanner", how, REPLANNERS)
     goal = target.goal if isinstance(target, Task) else None
     if how == "symbolic" and goal is None:
         raise BadInputError("--replan symbolic needs a task with a formal goal (--task ID)")

@@ -19,58 +19,41 @@ asked for, so a missing optional dependency only stops its own source.
 
 from __future__ import annotations
 
-import difflib
-import importlib
 from pathlib import Path
 from typing import Any
 
-from sceneplan.errors import BackendUnavailableError, BadInputError, SceneplanError
+from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.importers.base import Imported, ImportReport
-from sceneplan.plugins import GROUPS, find_plugin, load_plugin, plugin_names
+from sceneplan.plugins import GROUPS, Registry
 
-__all__ = ["BUILTIN", "ImportReport", "Imported", "import_source", "list_importers"]
+__all__ = ["IMPORTERS", "ImportReport", "Imported", "import_source", "list_importers"]
 
 GROUP = GROUPS["importers"]
 
-# name -> (module, function, what it reads)
-BUILTIN: dict[str, tuple[str, str, str]] = {
-    "stanford3dsg": (
-        "sceneplan.importers.stanford3dsg",
-        "import_",
-        "a Stanford 3D Scene Graph building: JSON (Klickitat.tiny_verified.json) or .npz",
-    ),
-    "behavior": (
-        "sceneplan.importers.behavior",
-        "import_",
-        "a BEHAVIOR-1K BDDL problem file (problem0.bddl)",
-    ),
-    "virtualhome": (
-        "sceneplan.importers.virtualhome",
-        "import_",
-        "a VirtualHome graph JSON ({nodes, edges} or {init_graph, final_graph})",
-    ),
-    "spark-dsg": (
-        "sceneplan.importers.spark_dsg",
-        "import_",
-        "a Spark-DSG (Hydra) scene graph: .json or .sparkdsg (the spark extra)",
-    ),
-    "mp3d": (
-        "sceneplan.importers.mp3d",
-        "import_",
-        "a Matterport3D house segmentation file (.house; the spark extra)",
-    ),
-    "alfworld": (
-        "sceneplan.importers.alfworld",
-        "import_",
-        "an ALFWorld game file (game.tw-pddl, or its packed .json.gz)",
-    ),
-}
+IMPORTERS: Registry[Any] = Registry(
+    "importer",
+    GROUP,
+    {
+        # a Stanford 3D Scene Graph building: JSON (Klickitat.tiny_verified.json) or .npz
+        "stanford3dsg": "sceneplan.importers.stanford3dsg:import_",
+        # a BEHAVIOR-1K BDDL problem file (problem0.bddl)
+        "behavior": "sceneplan.importers.behavior:import_",
+        # a VirtualHome graph JSON ({nodes, edges} or {init_graph, final_graph})
+        "virtualhome": "sceneplan.importers.virtualhome:import_",
+        # a Spark-DSG (Hydra) scene graph: .json or .sparkdsg (the spark extra)
+        "spark-dsg": "sceneplan.importers.spark_dsg:import_",
+        # a Matterport3D house segmentation file (.house; the spark extra)
+        "mp3d": "sceneplan.importers.mp3d:import_",
+        # an ALFWorld game file (game.tw-pddl, or its packed .json.gz)
+        "alfworld": "sceneplan.importers.alfworld:import_",
+    },
+)
 
 
 def list_importers() -> list[str]:
     """The built-in importers, then those of plugins, each sorted."""
-    return [*BUILTIN, *(n for n in plugin_names(GROUP) if n not in BUILTIN)]
+    return IMPORTERS.names()
 
 
 def import_source(source: str, path: str | Path, **options: Any) -> Imported:
@@ -82,37 +65,17 @@ def import_source(source: str, path: str | Path, **options: Any) -> Imported:
     path = Path(path)
     if not path.exists():
         raise BadInputError(f"no such file: {path}")
-    if source in BUILTIN:
-        module, function, _ = BUILTIN[source]
-        return getattr(importlib.import_module(module), function)(path, **options)
-    if find_plugin(GROUP, source) is None:
-        names = list_importers()
-        close = difflib.get_close_matches(source, names, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise BadInputError(f"unknown importer '{source}' ({hint}known: {', '.join(names)})")
-    return _from_plugin(source, path, options)
-
-
-def _from_plugin(name: str, path: Path, options: dict[str, Any]) -> Imported:
-    function = load_plugin(GROUP, name)
-    where = f"the {GROUP} entry point '{name}'"
-    if not callable(function):
-        raise BackendUnavailableError(f"{where} is {function!r}, not a function")
-    try:
-        result = function(path, **options)
-    except SceneplanError:
-        raise
-    except Exception as exc:  # third-party code can fail in any way
-        raise BackendUnavailableError(
-            f"{where} failed on {path}: {type(exc).__name__}: {exc}"
-        ) from None
-    if isinstance(result, SceneGraph):
-        report = ImportReport(name)
+    result = IMPORTERS.call(source, path, **options)
+    if source in IMPORTERS.builtins:
+        imported: Imported = result
+        return imported
+    if isinstance(result, SceneGraph):  # a plugin's graph alone: all of it mapped
+        report = ImportReport(source)
         report.mapped("node", len(result))
         return Imported(result, report)
     if not isinstance(result, Imported):
         raise BackendUnavailableError(
-            f"{where} returned {type(result).__name__}, not an Imported or a SceneGraph "
-            "(see docs/importers.md)"
+            f"the {GROUP} entry point '{source}' returned {type(result).__name__}, not an "
+            "Imported or a SceneGraph (see docs/importers.md)"
         )
     return result

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import time
 import weakref
 from collections.abc import Callable, Coroutine
@@ -14,8 +13,6 @@ from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar
 from pydantic import BaseModel
 
 from sceneplan.errors import (
-    BackendUnavailableError,
-    BadInputError,
     LLMError,
     LLMReplyError,
     UnsupportedError,
@@ -33,7 +30,7 @@ from sceneplan.llm.messages import (
     as_messages,
 )
 from sceneplan.llm.prices import PriceTable
-from sceneplan.llm.registry import BUILTIN, GROUP, provider_names, split_model
+from sceneplan.llm.registry import PROVIDERS, split_model
 from sceneplan.llm.retry import RetryPolicy
 from sceneplan.llm.structured import (
     RESPONSE_FORMAT_MODES,
@@ -44,7 +41,6 @@ from sceneplan.llm.structured import (
 )
 from sceneplan.llm.transcript import TranscriptWriter
 from sceneplan.llm.usage import CallRecord, Ledger, Usage
-from sceneplan.plugins import load_plugin_class
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
@@ -65,21 +61,7 @@ def _limit(provider: Provider) -> asyncio.Semaphore:
 
 def provider_class(name: str) -> type[Provider]:
     """The class serving provider `name` (built-in or from a plugin), imported now."""
-    if name not in BUILTIN:
-        if name not in provider_names():
-            raise BadInputError(
-                f"unknown LLM provider '{name}'; providers: {', '.join(provider_names())}"
-            )
-        return load_plugin_class(GROUP, name, Provider, "sceneplan.llm.base.Provider")
-    module_name, class_name, package = BUILTIN[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise BackendUnavailableError(
-            f"the '{name}' LLM provider needs the '{package}' package ({exc}); "
-            f"install it with: pip install {package}"
-        ) from None
-    found: type[Provider] = getattr(module, class_name)
+    found: type[Provider] = PROVIDERS.load(name)
     return found
 
 

@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from sceneplan import envvars
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
-from sceneplan.llm.registry import provider_names
+from sceneplan.llm.registry import PROVIDERS, provider_names
+from sceneplan.plugins import unknown_name
 from sceneplan.textinput import parse_toml, read_text
 
 MAX_SECONDS = 86_400.0  # a day: the longest timeout or wait a setting may ask for
@@ -98,10 +99,9 @@ class LLMSettings(BaseModel):
     @field_validator("providers")
     @classmethod
     def _known_providers(cls, value: dict[str, ProviderSettings]) -> dict[str, ProviderSettings]:
-        known = provider_names()
-        unknown = sorted(set(value) - set(known))
-        if unknown:
-            raise ValueError(f"unknown provider(s) {unknown}; known: {known}")
+        for name in value:
+            if name not in PROVIDERS:
+                raise ValueError(str(unknown_name(PROVIDERS.kind, name, PROVIDERS.names())))
         return value
 
     def provider(self, name: str) -> ProviderSettings:

@@ -1,30 +1,39 @@
-"""Provider names: the built-in ones, mapped to the classes that serve them, then plugins.
+"""The LLM providers by name: the built-in ones, imported when asked for, then plugins.
 
-Built-in providers are imported only when asked for; a package adds one
-through the `sceneplan.providers` entry-point group (docs/extending.md). A
-built-in name always wins over a plugin of the same name. `client.py` turns
-a name into a provider; this module only knows the names.
+A package adds one through the `sceneplan.providers` entry-point group
+(docs/extending.md); a built-in name always wins over a plugin of the same
+name. `client.py` turns a model name into a provider of its class.
 """
 
 from __future__ import annotations
 
 from sceneplan.errors import BadInputError
-from sceneplan.plugins import GROUPS, plugin_names
+from sceneplan.plugins import GROUPS, Registry
 
-# name -> (module, class, the pip package it needs)
-BUILTIN: dict[str, tuple[str, str, str]] = {
-    "openai": ("sceneplan.llm.openai_provider", "OpenAIProvider", "openai"),
-    "ollama": ("sceneplan.llm.openai_provider", "OllamaProvider", "openai"),
-    "vllm": ("sceneplan.llm.openai_provider", "VLLMProvider", "openai"),
-    "openai-compatible": ("sceneplan.llm.openai_provider", "OpenAICompatibleProvider", "openai"),
-    "anthropic": ("sceneplan.llm.anthropic_provider", "AnthropicProvider", "anthropic"),
-    "replay": ("sceneplan.llm.replay", "ReplayProvider", "sceneplan"),
-}
+PROVIDERS: Registry[type] = Registry(
+    "LLM provider",
+    GROUPS["providers"],
+    {
+        "openai": "sceneplan.llm.openai_provider:OpenAIProvider",
+        "ollama": "sceneplan.llm.openai_provider:OllamaProvider",
+        "vllm": "sceneplan.llm.openai_provider:VLLMProvider",
+        "openai-compatible": "sceneplan.llm.openai_provider:OpenAICompatibleProvider",
+        "anthropic": "sceneplan.llm.anthropic_provider:AnthropicProvider",
+        "replay": "sceneplan.llm.replay:ReplayProvider",
+    },
+    base="sceneplan.llm.base:Provider",  # llm.base imports this module (through config)
+    named=True,
+    needs={
+        "openai": "openai",
+        "ollama": "openai",
+        "vllm": "openai",
+        "openai-compatible": "openai",
+        "anthropic": "anthropic",
+    },
+)
 
-PROVIDER_NAMES: tuple[str, ...] = tuple(BUILTIN)
+PROVIDER_NAMES: tuple[str, ...] = tuple(PROVIDERS.builtins)
 """The built-in providers; `provider_names()` adds the installed plugins."""
-
-GROUP = GROUPS["providers"]
 
 
 def provider_names() -> list[str]:
@@ -33,7 +42,7 @@ def provider_names() -> list[str]:
     >>> provider_names()[:2]
     ['openai', 'ollama']
     """
-    return [*PROVIDER_NAMES, *(n for n in plugin_names(GROUP) if n not in BUILTIN)]
+    return PROVIDERS.names()
 
 
 def split_model(spec: str) -> tuple[str, str]:
@@ -43,14 +52,9 @@ def split_model(spec: str) -> tuple[str, str]:
     ('ollama', 'qwen2.5:7b')
     """
     provider, sep, model = spec.partition(":")
-    names = provider_names()
     if not sep or not model:
         raise BadInputError(
             f"model '{spec}' must be written PROVIDER:MODEL (e.g. openai:gpt-4o, "
-            f"ollama:qwen2.5:7b); providers: {', '.join(names)}"
+            f"ollama:qwen2.5:7b); providers: {', '.join(provider_names())}"
         )
-    if provider not in names:
-        raise BadInputError(
-            f"unknown LLM provider '{provider}' in '{spec}'; providers: {', '.join(names)}"
-        )
-    return provider, model
+    return PROVIDERS.check(provider), model

@@ -14,20 +14,9 @@ from sceneplan.planners.base import (
     get_planner,
     planner_class,
     planner_names,
-    register_planner,
 )
 from sceneplan.planners.episode import Episode, ErrorType, Status
 from sceneplan.planners.options import PlannerOptions
-
-register_planner("sayplan", "sceneplan.planners.sayplan", "SayPlan")
-register_planner("sayplan_lite", "sceneplan.planners.sayplan_lite", "SayPlanLite")
-register_planner("llm_as_planner", "sceneplan.planners.baselines", "LLMAsPlanner")
-register_planner("llm_plus_p", "sceneplan.planners.baselines", "LLMPlusP")
-register_planner("oracle", "sceneplan.planners.oracle", "Oracle")
-register_planner("lookplangraph", "sceneplan.planners.lookplangraph", "LookPlanGraph")
-register_planner("sclplan", "sceneplan.planners.sclplan", "SCLPlan")
-register_planner("react", "sceneplan.planners.react", "React")
-register_planner("react_pv", "sceneplan.planners.react", "ReactPV")
 
 __all__ = [
     "PLANNERS",
@@ -41,5 +30,4 @@ __all__ = [
     "get_planner",
     "planner_class",
     "planner_names",
-    "register_planner",
 ]

@@ -6,17 +6,15 @@ outcome (goal or answer) the same way for all planners. Planners take a
 resolved task (or an instruction) and a scene graph: finding a packaged task
 or an environment by name is `sceneplan.runs`'s job, above this layer.
 
-Planners are found by name: the built-in ones (`register_planner`), then
-those installed packages add through the `sceneplan.planners` entry-point
-group (docs/extending.md).
+Planners are found by name in `PLANNERS` (`sceneplan.plugins.Registry`): the
+built-in ones, then those installed packages add through the
+`sceneplan.planners` entry-point group (docs/extending.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
-import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine, Mapping
@@ -35,11 +33,11 @@ from typing import (
 from pydantic import BaseModel
 
 from sceneplan.errors import (
-    BackendUnavailableError,
     BadInputError,
     LLMError,
     LLMReplyError,
     SceneplanError,
+    UnsupportedError,
 )
 from sceneplan.graph.model import SceneGraph
 from sceneplan.nav import Navigator
@@ -47,7 +45,8 @@ from sceneplan.planners.episode import Episode, LLMCall, SimCall, Status
 from sceneplan.planners.options import PlannerOptions
 from sceneplan.planners.outcome import finish_episode
 from sceneplan.planners.progress import OnEvent, PlanEvent
-from sceneplan.plugins import GROUPS, load_plugin_class, plugin_names
+from sceneplan.planners.supports import Supports, kind_of
+from sceneplan.plugins import GROUPS, Registry
 from sceneplan.world.simulator import PlanLike, Simulator, Verification
 from sceneplan.world.state import WorldState
 from sceneplan.world.task import Task
@@ -235,10 +234,14 @@ class Planner(ABC):
     # plans with that one
     alfworld_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
+    # the tasks it runs (kinds, vocabularies): `aplan` refuses others before `_run`, and
+    # `eval` leaves them out before any run
+    supports: ClassVar[Supports] = Supports()
     # the planner's algorithm on the robot's memory, for options that plan there
-    # (`observing.PartialOptions`: observe=partial): the name of a subclass, in the module
-    # that declares it, whose `_run` is that algorithm; None: `_run` is the only one
-    on_memory: ClassVar[str | None] = None
+    # (`observing.PartialOptions`: observe=partial): a subclass whose `_run` is that
+    # algorithm, assigned below it (`SayPlan.on_memory = SayPlanOnMemory`); None: `_run` is
+    # the only one
+    on_memory: ClassVar[type[Planner] | None] = None
     options: PlannerOptions
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
@@ -250,7 +253,13 @@ class Planner(ABC):
             return super().__new__(cls)
         kwargs.pop("on_event", None)  # a hook, not an option
         options = cls._read_options(*args, **kwargs)
-        planner = super().__new__(cls.on_memory_class() if options.partial else cls)
+        chosen = cls.on_memory if options.partial else cls
+        if not issubclass(chosen, cls):  # a subclass that did not name its own
+            raise UnsupportedError(
+                f"planner '{cls.name}' has no algorithm on memory of its own: its on_memory "
+                f"is {chosen.__name__}, not a subclass of {cls.__name__}"
+            )
+        planner = super().__new__(chosen)
         planner.options = options
         return planner
 
@@ -281,13 +290,6 @@ class Planner(ABC):
         if isinstance(perception, str):
             values["perception"] = perception
         return cls.Options.build(cls.name, {**given, **values})
-
-    @classmethod
-    def on_memory_class(cls) -> type[Self]:
-        """The class named by `on_memory`, from the module of the class that declares it."""
-        declaring = next(c for c in cls.__mro__ if "on_memory" in c.__dict__)
-        found: type[Self] = getattr(sys.modules[declaring.__module__], str(cls.on_memory))
-        return found
 
     async def aplan(
         self,
@@ -339,6 +341,9 @@ class Planner(ABC):
         )
         started = time.perf_counter()
         try:
+            refused = self.refusal(task, episode.instruction, graph)
+            if refused is not None:
+                raise UnsupportedError(f"cannot run '{episode.instruction}': {refused}")
             await self._run(run)
         except (LLMError, SceneplanError) as exc:
             episode.status, episode.error = Status.ERROR, str(exc)
@@ -362,6 +367,21 @@ class Planner(ABC):
         native = native_vocabulary(graph) if self.alfworld_actions else None
         return (native or self.actions).in_graph(graph)
 
+    def refusal(
+        self, task: Task | None, instruction: str, graph: SceneGraph | None = None
+    ) -> str | None:
+        """Why this planner cannot run `task` (or a bare `instruction`) in `graph`, by what it
+        `supports`; None when it can. Without a graph, the vocabulary is not checked. The
+        reason holds for every task of its kind, and names the planners that run that kind."""
+        kind = kind_of(task, instruction)
+        checked = graph is not None and self.supports.vocabularies is not None
+        vocabulary = self.vocabulary_for(graph).name if checked and graph is not None else None
+        reason = self.supports.refusal(self.name, kind, vocabulary)
+        if reason is not None and kind not in self.supports.tasks:
+            others = [n for n in PLANNERS.builtins if kind in PLANNERS.load(n).supports.tasks]
+            reason += f"; planners that do: {', '.join(others)}"
+        return reason
+
     @abstractmethod
     async def _run(self, run: Run) -> None:
         """Fill in `run.episode` (plans, search, answer) and set `run.final_state`."""
@@ -369,38 +389,34 @@ class Planner(ABC):
 
 # -- the registry ---------------------------------------------------------------------
 
-GROUP = GROUPS["planners"]
-
-# name -> (module, class) of the built-in planners; imported only when asked for.
-PLANNERS: dict[str, tuple[str, str]] = {}
-
-
-def register_planner(name: str, module: str, cls: str) -> None:
-    """Make a planner available by name."""
-    PLANNERS[name] = (module, cls)
+# The built-in planners, imported only when asked for; plugins add more (docs/extending.md).
+PLANNERS: Registry[type[Planner]] = Registry(
+    "planner",
+    GROUPS["planners"],
+    {
+        "llm_as_planner": "sceneplan.planners.baselines:LLMAsPlanner",
+        "llm_plus_p": "sceneplan.planners.baselines:LLMPlusP",
+        "lookplangraph": "sceneplan.planners.lookplangraph:LookPlanGraph",
+        "oracle": "sceneplan.planners.oracle:Oracle",
+        "react": "sceneplan.planners.react:React",
+        "react_pv": "sceneplan.planners.react:ReactPV",
+        "sayplan": "sceneplan.planners.sayplan:SayPlan",
+        "sayplan_lite": "sceneplan.planners.sayplan_lite:SayPlanLite",
+        "sclplan": "sceneplan.planners.sclplan:SCLPlan",
+    },
+    base=Planner,
+    named=True,
+)
 
 
 def planner_names() -> list[str]:
     """Every planner: the built-in ones, then those installed packages add, each sorted."""
-    return [*sorted(PLANNERS), *(n for n in plugin_names(GROUP) if n not in PLANNERS)]
+    return PLANNERS.names()
 
 
 def planner_class(name: str) -> type[Planner]:
-    """The class of a planner by name; unknown names list the known ones, plugins included."""
-    if name in PLANNERS:
-        module, cls = PLANNERS[name]
-        return getattr(importlib.import_module(module), cls)
-    if name not in plugin_names(GROUP):
-        raise BadInputError(
-            f"unknown planner '{name}'; choose one of: {', '.join(planner_names())}"
-        )
-    found: type[Planner] = load_plugin_class(GROUP, name, Planner, "sceneplan.planners.Planner")
-    if found.name != name:
-        raise BackendUnavailableError(
-            f"the {GROUP} entry point '{name}' names {found.__name__}, whose name is "
-            f"'{found.name}'; the entry point and the class's `name` must agree"
-        )
-    return found
+    """The class of a planner by name; an unknown name gets the closest and every name."""
+    return PLANNERS.load(name)
 
 
 def get_planner(

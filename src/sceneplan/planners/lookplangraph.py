@@ -40,6 +40,7 @@ from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import NextMove, NextMoveReply
 from sceneplan.planners.search import initial_view, unusable_reply_feedback
 from sceneplan.planners.shared import MAX_STEPS, actions_text
+from sceneplan.planners.supports import Supports
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
@@ -49,6 +50,7 @@ class LookPlanGraph(Planner):
 
     name = "lookplangraph"
     vocabulary = LOOKPLANGRAPH
+    supports = Supports(tasks={"planning"})  # it acts to reach a goal, never answers a search
 
     class Options(ObserveOptions, ViewOptions):
         """LookPlanGraph's options: perception and memory, the view, the caps on moves and

@@ -31,7 +31,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic.fields import FieldInfo
 
 from sceneplan.errors import BadInputError
-from sceneplan.symbolic.solver import BACKENDS
+from sceneplan.symbolic.solver import SOLVERS
 from sceneplan.world.vocabulary import Vocabulary
 
 
@@ -100,16 +100,14 @@ def _default(info: FieldInfo) -> Any:
 
 
 def _known_backend(value: str) -> str:
-    if value not in BACKENDS:
-        raise ValueError(
-            f"unknown symbolic planner '{value}'; choose one of: {', '.join(sorted(BACKENDS))}"
-        )
+    if value not in SOLVERS:
+        raise ValueError(str(SOLVERS.unknown(value)))
     return value
 
 
 SymbolicPlanner = Annotated[str, AfterValidator(_known_backend)]
 """The type of an option naming a symbolic back end of `symbolic.solve`."""
-SYMBOLIC_PLANNERS = ", ".join(sorted(BACKENDS))
+SYMBOLIC_PLANNERS = ", ".join(sorted(SOLVERS.builtins))
 
 
 def _problem(err: Any) -> str:

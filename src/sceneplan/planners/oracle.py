@@ -46,7 +46,6 @@ class Oracle(Planner):
 
     name = "oracle"
     vocabulary = SAYPLAN  # on memory (`observe=partial`): LookPlanGraph's, which looks
-    on_memory = "OracleOnMemory"
     alfworld_actions = True
     needs_llm = False
     cpu_bound = True  # the symbolic planner: `eval` runs its episodes in parallel processes
@@ -176,6 +175,9 @@ class OracleOnMemory(Oracle):
             return False
         episode.executable, episode.failure = True, None
         return True
+
+
+Oracle.on_memory = OracleOnMemory  # observe=partial
 
 
 def _objects(run: Run, plan: list[Action], task: Task) -> list[str]:

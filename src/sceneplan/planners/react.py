@@ -7,7 +7,7 @@
   PV" ablation): the symbolic planner inserts the steps that make a
   proposed action executable.
 
-Both plan tasks that change the world; search tasks are refused. See
+Both plan tasks that change the world (`supports`: search tasks are refused). See
 `react_loop` for the loop and `execution` for the metrics in `Episode.sclplan`.
 """
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.execution import Execution
-from sceneplan.planners.react_loop import PVOptions, ReactOptions, ReactTurns, refuse_search
+from sceneplan.planners.react_loop import PVOptions, ReactOptions, ReactTurns
+from sceneplan.planners.supports import Supports
 from sceneplan.world.vocabularies import SAYPLAN
 
 
@@ -25,6 +26,7 @@ class React(Planner):
     name = "react"
     vocabulary = SAYPLAN
     alfworld_actions = True
+    supports = Supports(tasks={"planning"})
 
     class Options(ReactOptions):
         """ReAct's options: its step cap, the path planner, how much of the scene it shows."""
@@ -33,7 +35,6 @@ class React(Planner):
 
     async def _run(self, run: Run) -> None:
         """Ask for an action, run it, show what happened, until done() or the step cap."""
-        refuse_search(run, self.name)
         pv = self.options if isinstance(self.options, PVOptions) else None
         execution = Execution.start(run, pv=pv is not None)
         if pv is not None:

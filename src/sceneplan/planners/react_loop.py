@@ -39,7 +39,6 @@ from sceneplan.errors import (
     PlanParseError,
     UnknownNodeError,
     UnreachableError,
-    UnsupportedError,
 )
 from sceneplan.planners.base import Reply, Run
 from sceneplan.planners.dialogue import Dialogue, has_template, render
@@ -48,7 +47,7 @@ from sceneplan.planners.options import SYMBOLIC_PLANNERS, PlannerOptions, Symbol
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.react_replies import ActionReply
 from sceneplan.planners.scene import DEFAULT_GRAPH_BUDGET, Scene, choose_scene
-from sceneplan.planners.search import is_search, unusable_reply_feedback
+from sceneplan.planners.search import unusable_reply_feedback
 from sceneplan.planners.shared import MAX_STEPS, actions_text
 from sceneplan.symbolic.precondition import Verified
 from sceneplan.symbolic.solver import DEFAULT_PLANNER, PlanningProblem, available_backends, solve
@@ -98,15 +97,6 @@ class PVOptions(ReactOptions):
         f"{SYMBOLIC_PLANNERS}",
     )
     pv_timeout: float = Field(10.0, gt=0, description="seconds per precondition verification")
-
-
-def refuse_search(run: Run, planner: str) -> None:
-    """The ReAct family plans to reach a state; a search task (find X) is not one."""
-    if is_search(run):
-        raise UnsupportedError(
-            f"{planner} plans tasks that change the world; '{run.instruction}' is a search "
-            "task: use sayplan or sayplan_lite to find things"
-        )
 
 
 def step_cap(options: ReactOptions, vocabulary: Vocabulary) -> int:

@@ -69,7 +69,6 @@ class SayPlan(Planner):
 
     name = "sayplan"
     vocabulary = SAYPLAN
-    on_memory = "SayPlanOnMemory"  # observe=partial
     path_planner: ClassVar[bool] = True  # the path planner inserts the poses between rooms
     # the search's reply that switches to planning carries the first plan (one dialogue that
     # sees the whole graph; on memory, the plans come after the switch)
@@ -210,3 +209,6 @@ class SayPlanOnMemory(SayPlan):
             )
         finally:
             observer.finish()
+
+
+SayPlan.on_memory = SayPlanOnMemory  # observe=partial

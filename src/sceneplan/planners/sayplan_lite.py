@@ -28,7 +28,6 @@ class SayPlanLite(SayPlan):
 
     name = "sayplan_lite"
     vocabulary = LOOKPLANGRAPH
-    on_memory = "SayPlanLiteOnMemory"  # observe=partial
     # the actions the planning prompt leaves out: looking is for graphs that are not fully
     # known; fully observing, the search shows everything
     unplanned: ClassVar[frozenset[str]] = frozenset(LOOKS)
@@ -56,6 +55,9 @@ class SayPlanLiteOnMemory(SayPlanOnMemory, SayPlanLite):
     (`SayPlanOnMemory`) with SayPlan Lite's two dialogues, whose plans may look."""
 
     unplanned: ClassVar[frozenset[str]] = frozenset()
+
+
+SayPlanLite.on_memory = SayPlanLiteOnMemory  # observe=partial
 
 
 def search_prompt(view: GraphView, answer: str) -> str:

@@ -47,11 +47,12 @@ from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
 from sceneplan.planners.execution import Execution
 from sceneplan.planners.progress import PlanEvent
-from sceneplan.planners.react_loop import PVOptions, ReactTurns, refuse_search
+from sceneplan.planners.react_loop import PVOptions, ReactTurns
 from sceneplan.planners.react_replies import GoalReply
 from sceneplan.planners.records import solve_record
 from sceneplan.planners.scene import Scene
 from sceneplan.planners.search import unusable_reply_feedback
+from sceneplan.planners.supports import Supports
 from sceneplan.symbolic.goal_reader import alfworld_predicates_text, read_goal
 from sceneplan.symbolic.solver import (
     PlanningProblem,
@@ -107,6 +108,7 @@ class SCLPlan(Planner):
     name = "sclplan"
     vocabulary = SAYPLAN
     alfworld_actions = True
+    supports = Supports(tasks={"planning"})  # a goal to reach: no search tasks
 
     class Options(PVOptions):
         """ReAct with PV's options, the global plan's symbolic planner and time limit, and
@@ -125,7 +127,6 @@ class SCLPlan(Planner):
 
     async def _run(self, run: Run) -> None:
         """Phases 1-4: the goal, the global plan, then ReAct with PV (`loop`: how often)."""
-        refuse_search(run, self.name)
         execution = Execution.start(run, pv=True)
         execution.info.update(
             goal=None, goal_valid=False, goal_attempts=0, goal_calls=0, gsp_calls=0

@@ -14,7 +14,6 @@ asks for (room, asset or object) and how many.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -30,13 +29,12 @@ from sceneplan.planners.episode import SearchTurn
 from sceneplan.planners.options import AUTO_BUDGET, Collapse
 from sceneplan.planners.progress import PlanEvent
 from sceneplan.planners.replies import Command, FindReply, PlanningSearchReply, SearchReply
+from sceneplan.planners.supports import kind_of
 from sceneplan.world.domain import Cause
 from sceneplan.world.task import Task
 
 SEARCH_TURN = "sayplan_search_turn.md"
 FIND_TURN = "sayplan_find_turn.md"  # a search task's turn: says what to answer with
-# An instruction without a task is a search task when it starts by asking to find something.
-_FIND = re.compile(r"^\W*(please\s+)?((can|could) you\s+)?(find|locate|where)\b", re.IGNORECASE)
 LAST_TURN = "This is your last search turn: switch to planning mode now."
 
 
@@ -81,12 +79,9 @@ def view_mode(view: GraphView) -> str:
 
 
 def is_search(run: Run) -> bool:
-    """Whether the run is a search task: the task says so, or the instruction asks to find.
-
-    >>> bool(_FIND.match("Find me a bottle of wine.")), bool(_FIND.match("Refrigerate the orange."))
-    (True, False)
-    """
-    return run.task.is_search if run.task is not None else bool(_FIND.match(run.instruction))
+    """Whether the run is a search task: the task says so, or the instruction asks to find
+    (`supports.kind_of`)."""
+    return kind_of(run.task, run.instruction) == "search"
 
 
 _KINDS = {

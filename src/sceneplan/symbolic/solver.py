@@ -1,6 +1,6 @@
 """`solve(problem, timeout) -> SolveResult`: ground, search, expand poses, validate.
 
-Back ends are registered by name and imported when first asked for:
+Back ends are registered by name (`SOLVERS`) and imported when first asked for:
 `gbfs` (pure Python, always available: lazy greedy best-first search),
 `wastar` (A* on travel cost with h_FF), `astar` (A* with h_max: optimal;
 `solve(..., optimal=True)`) and `bfsf` (LAPKT's BFS(f), the `lapkt` extra).
@@ -22,7 +22,6 @@ detour whose removal keeps it so (`symbolic.postprocess`).
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ from typing import Any, Protocol
 
 from sceneplan.errors import BackendUnavailableError, BadInputError, PlanExecutionError
 from sceneplan.graph.model import SceneGraph
+from sceneplan.plugins import GROUPS, Registry
 from sceneplan.symbolic.astar import astar, plan_cost
 from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.gbfs import CompiledTask, SearchOutcome, fact_mask, gbfs
@@ -152,32 +152,31 @@ class GreedyBestFirst:
         return gbfs(task, timeout, max_stall)
 
 
-# name -> (module, class); imported only when asked for.
-BACKENDS: dict[str, tuple[str, str]] = {
-    "gbfs": ("sceneplan.symbolic.solver", "GreedyBestFirst"),
-    "wastar": ("sceneplan.symbolic.astar", "WeightedAStar"),
-    "astar": ("sceneplan.symbolic.astar", "AStar"),
-    "bfsf": ("sceneplan.symbolic.lapkt_backend", "LapktBFSf"),
-}
+# The back ends, imported only when asked for; plugins add more through `sceneplan.solvers`:
+# a class with a `name` and `search(task, timeout)`, built with no arguments.
+SOLVERS: Registry[type[Backend]] = Registry(
+    "symbolic planner",
+    GROUPS["solvers"],
+    {
+        "gbfs": "sceneplan.symbolic.solver:GreedyBestFirst",
+        "wastar": "sceneplan.symbolic.astar:WeightedAStar",
+        "astar": "sceneplan.symbolic.astar:AStar",
+        "bfsf": "sceneplan.symbolic.lapkt_backend:LapktBFSf",
+    },
+)
 DEFAULT_PLANNER = "gbfs"
 
 
 @cache
 def get_backend(name: str) -> Backend:
     """The back end registered under `name` (one instance per process)."""
-    try:
-        module, cls = BACKENDS[name]
-    except KeyError:
-        raise BadInputError(
-            f"unknown symbolic planner '{name}'; choose one of: {', '.join(sorted(BACKENDS))}"
-        ) from None
-    return getattr(importlib.import_module(module), cls)()
+    return SOLVERS.load(name)()
 
 
 def available_backends() -> list[str]:
     """Names of the back ends that can run here."""
     out = []
-    for name in BACKENDS:
+    for name in SOLVERS.names():
         try:
             get_backend(name)
         except BackendUnavailableError:

@@ -1,0 +1,67 @@
+"""What a planner can be given, declared as data on the planner and checked before it runs.
+
+`Planner.supports` says which kinds of task it runs (search tasks, tasks
+that change the world) and with which action vocabularies; `Planner.aplan`
+refuses what it does not support before `_run`, and `eval` leaves such
+(planner, task) pairs out before any run. Whether a planner needs an LLM is
+`Planner.needs_llm`; observing fully or partially is an option
+(`observing.PartialOptions`), which picks the planner's algorithm on memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from sceneplan.world.task import Task
+
+TaskKind = Literal["planning", "search"]
+KINDS: dict[TaskKind, str] = {
+    "planning": "tasks that change the world",
+    "search": "search tasks (find X)",
+}
+
+# An instruction without a task is a search task when it starts by asking to find something.
+_FIND = re.compile(r"^\W*(please\s+)?((can|could) you\s+)?(find|locate|where)\b", re.IGNORECASE)
+
+
+def kind_of(task: Task | None, instruction: str) -> TaskKind:
+    """A search task: the task says so, or an instruction without one asks to find.
+
+    >>> kind_of(None, "Find me a bottle of wine."), kind_of(None, "Refrigerate the orange.")
+    ('search', 'planning')
+    """
+    if task is not None:
+        return "search" if task.is_search else "planning"
+    return "search" if _FIND.match(instruction) else "planning"
+
+
+@dataclass(frozen=True, init=False)
+class Supports:
+    """The tasks a planner runs: their kinds, and the action vocabularies it plans with
+    (names as `Planner.vocabulary_for` gives them; None: any)."""
+
+    tasks: frozenset[TaskKind] = frozenset(KINDS)
+    vocabularies: frozenset[str] | None = None
+
+    def __init__(
+        self, tasks: Iterable[TaskKind] = tuple(KINDS), vocabularies: Iterable[str] | None = None
+    ) -> None:
+        object.__setattr__(self, "tasks", frozenset(tasks))
+        frozen = None if vocabularies is None else frozenset(vocabularies)
+        object.__setattr__(self, "vocabularies", frozen)
+
+    def refusal(self, planner: str, kind: TaskKind, vocabulary: str | None) -> str | None:
+        """Why planner `planner` cannot run a task of `kind` with `vocabulary` (None: not
+        known yet, not checked); None when it can. The reason names no task: it holds for
+        every task of the kind."""
+        if kind not in self.tasks:
+            does = " or ".join(KINDS[k] for k in sorted(self.tasks))
+            return f"planner '{planner}' runs {does}, not {KINDS[kind]}"
+        known = self.vocabularies
+        if vocabulary is not None and known is not None and vocabulary not in known:
+            words = ", ".join(sorted(known))
+            return f"planner '{planner}' plans with the {words} actions, not {vocabulary}'s"
+        return None
