@@ -25,7 +25,8 @@ until it sees the object. So no search's median can be below the fewest
 skill calls after which some order has shown half the destinations. Per
 scene the script prints that floor as far as a beam search over the orders
 finds it (`best_order_calls`, knowing the destinations, which no search
-does), against the sweep's median: the ratio no search can beat. The mean
+does; not exhaustive, so the best order found, not a proof), against the
+sweep's median. The mean
 column is the expected skill calls to find the object when every
 destination is as likely (what a search that minimises expected cost aims
 at).
@@ -114,9 +115,11 @@ def search_start(scene: str, obj: str) -> tuple[Belief, set[Surface]]:
     belief = Belief(load_environment(scene))
     state, graph = belief.state, belief.graph
     home = state.support_asset(obj)
-    assert home is not None
+    room = graph.room_of(home) if home is not None else None
+    if home is None or room is None:
+        raise SystemExit(f"{scene}: {obj} rests on no asset of a room")
     seen: set[Surface] = set()
-    for action in look_actions(belief, graph.room_of(home) or "", home):
+    for action in look_actions(belief, room, home):
         belief.apply(action)
         room = state.room_of(state.agent_id)
         if room is not None and room == state.agent_at:
@@ -130,8 +133,9 @@ def best_order_calls(scene: str, obj: str, dests: list[tuple[str, Relation]]) ->
     destinations, as far as a beam search over the orders (WIDTH) finds; None if none does.
 
     Every search is one order of looks (a look that misses tells the robot nothing
-    else), so no search's median is below what the best order needs: this is what a
-    search that knew the destinations would make, the floor the greedy is measured on."""
+    else), so no search's median is below what the best order needs. The beam keeps,
+    per number of moves, the WIDTH states (room, destinations shown) with the most
+    destinations per call."""
     belief, seen = search_start(scene, obj)
     state, navigator = belief.state, Navigator(belief.graph)
     wanted = {d for d in dests if d not in seen}
