@@ -196,14 +196,14 @@ def _options(
                 if s not in seen and s not in shown
             )
             if own > 0:
-                calls = _look_calls(belief, a) + len(go)
+                calls = look_calls(belief, a) + len(go)
                 out.append(Option((room, a), calls, metres[room], gain + own))
         if gain > 0:
             out.append(Option((room, None), len(go), metres[room], gain))
     return out
 
 
-def _look_calls(belief: Belief, asset: str) -> int:
+def look_calls(belief: Belief, asset: str) -> int:
     """Skill calls a look at an asset of the robot's room takes (reach or look, open)."""
     state = belief.state
     container = state.is_container(asset)
