@@ -15,10 +15,12 @@ imports nothing else of sceneplan, so every layer may use it.
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BackendUnavailableError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUPS = {
     "planners": "sceneplan.planners",
@@ -30,6 +32,10 @@ GROUPS = {
 
 @cache
 def _group(group: str) -> dict[str, EntryPoint]:
+    # imported on the first lookup of a name that is not built in: importlib.metadata (and
+    # the email package it reads metadata with) cost a sixth of `solve --task`'s imports
+    from importlib.metadata import entry_points
+
     return {ep.name: ep for ep in entry_points(group=group)}
 
 
