@@ -70,11 +70,16 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def installed_env() -> dict[str, str]:
+    """This environment, with bytecode written and read as in an installed package (pip
+    compiles it), even where the environment turns that off: else every run compiles
+    every module it imports (an editable install ships no bytecode)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_once(argv: list[str]) -> tuple[float, float]:
     """Wall and CPU time of one run, in seconds; the command must succeed (exit status 0)."""
-    # bytecode is written and read as in an installed package (pip compiles it), even where
-    # the environment turns that off: else every run compiles every module it imports
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = installed_env()
     env["COLUMNS"] = "100"
     cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run(argv, capture_output=True, env=env, check=False)

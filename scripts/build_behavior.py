@@ -34,6 +34,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -219,7 +220,7 @@ def solver_plan(
 
 
 def task_dict(task: Task) -> dict[str, Any]:
-    return task.model_dump(mode="json", exclude_defaults=True)
+    return task.to_dict(defaults=False)
 
 
 def header(suite: str, count: int, skipped: Counter, total: int) -> str:
@@ -306,10 +307,10 @@ class Build:
             print(f"  {activity}: {why}", file=sys.stderr)
             return
         self.seconds.append((seconds, activity))
-        task = task.model_copy(update={"reference_plan": plan})
+        task = replace(task, reference_plan=plan)
         self.tasks[suite].append(task_dict(task))
-        every = task.model_copy(update={"id": task.id.replace("behavior-", "behavior-1k-", 1)})
-        self.tasks[ALL].append(task_dict(every.model_copy(update={"suite": ALL})))
+        every = replace(task, id=task.id.replace("behavior-", "behavior-1k-", 1))
+        self.tasks[ALL].append(task_dict(replace(every, suite=ALL)))
         data = to_dict(imported.graph)
         self.graphs[task.environment] = {
             "description": data["description"],

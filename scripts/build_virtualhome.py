@@ -40,6 +40,7 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -138,15 +139,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             reason = imported.extra["program_gap"]
             programs[suite][reason] += 1
-            task = task.model_copy(
-                update={
-                    "reference_plan": plan,
-                    "note": f"The program does not translate ({reason}); the reference plan is "
-                    "the symbolic solver's.",
-                }
+            task = replace(
+                task,
+                reference_plan=plan,
+                note=f"The program does not translate ({reason}); the reference plan is "
+                "the symbolic solver's.",
             )
         two_handed[suite] += imported.graph.hands == 2
-        tasks[suite].append(task.model_dump(mode="json", exclude_defaults=True))
+        tasks[suite].append(task.to_dict(defaults=False))
         graphs[task.environment] = to_dict(imported.graph)
     elapsed = time.perf_counter() - started
     outputs = {BUNDLE: bundle_text(make_bundle(graphs))}

@@ -79,7 +79,7 @@ ROWS = [
     (
         ["eval", "-s", "bad_tasks.yaml,bad_fields.yaml", "-p", "oracle", "--out", "r.db"],
         2,
-        "- bad_fields.yaml: task 'y-01': field 'family': Input should be",
+        "- bad_fields.yaml: task 'y-01': field 'family': must be one of simple_search",
     ),
     (["eval", "-s", "missing.yaml", "-p", "oracle", "--out", "r.db"], 2, "no such task file"),
     # store merge

@@ -199,6 +199,18 @@ def test_solve_loads_the_solver_but_no_planner_layer_nor_networkx():
     assert not [m for m in HEAVY if loaded(modules, m)]
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [("tasks", "show", "planning-simple-01"), ("solve", "office", "--task", "planning-simple-01")],
+)
+def test_naming_a_task_imports_no_pydantic_nor_the_pddl_writer(argv):
+    """The task model is a plain class and a number option's default skips typer's pydantic
+    adapter: pydantic's import and a model's build were most of these commands' own CPU."""
+    status, modules = modules_after(*argv)
+    assert status == 0 and "sceneplan.world.task" in modules
+    assert [m for m in ("pydantic", "sceneplan.symbolic.pddl") if loaded(modules, m)] == []
+
+
 def output_of(code: str) -> str:
     """The last line `code` prints in a fresh interpreter."""
     done = subprocess.run(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from statistics import mean
@@ -234,7 +235,7 @@ def test_both_suites_have_no_world_problems():
 
 
 def test_world_script_problems_name_the_task_and_the_field():
-    bad = DYNAMIC[0].model_copy(update={"world_script": ["ontop_of(orange1, nowhere)"]})
+    bad = replace(DYNAMIC[0], world_script=["ontop_of(orange1, nowhere)"])
     (problem,) = task_problems(bad)
     assert problem.startswith("task 'dynamic-office-01': field 'world_script': ")
     assert "nowhere" in problem
@@ -243,15 +244,14 @@ def test_world_script_problems_name_the_task_and_the_field():
 def test_world_script_applies_after_initial():
     # the script applies on top of initial: what initial has the robot hold, it cannot
     # place (the robot would believe it holds it, and fail each release: issue 40)
-    task = DYNAMIC[0].model_copy(
-        update={"initial": ["held(orange1)"], "world_script": ["ontop_of(orange1, table1)"]}
+    task = replace(
+        DYNAMIC[0], initial=["held(orange1)"], world_script=["ontop_of(orange1, table1)"]
     )
     assert [p for p in task_problems(task) if "a held object is not also placed" in p]
-    moved = DYNAMIC[0].model_copy(
-        update={
-            "initial": ["ontop_of(orange1, table5)"],
-            "world_script": ["ontop_of(orange1, table1)"],
-        }
+    moved = replace(
+        DYNAMIC[0],
+        initial=["ontop_of(orange1, table5)"],
+        world_script=["ontop_of(orange1, table1)"],
     )
     assert task_problems(moved) == []
     assert true_world(moved).node("orange1").parent == "table1"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -129,9 +130,9 @@ def test_a_stale_index_is_ignored_and_every_file_read(tmp_path, monkeypatch, fre
     shutil.copytree(Path(str(FOLDER)), folder)
     monkeypatch.setattr(tasks_module, "_FOLDER", folder)
     extra = next(t for t in load_suite("office-planning") if t.id == "planning-simple-01")
-    extra = extra.model_copy(update={"id": "planning-added-01"})
+    extra = replace(extra, id="planning-added-01")
     with (folder / "office_planning.yaml").open("a", encoding="utf-8") as out:
-        out.write(yaml.safe_dump([extra.model_dump(mode="json", exclude_defaults=True)]))
+        out.write(yaml.safe_dump([extra.to_dict(defaults=False)]))
     clear_caches()
     assert task_index() is None  # the file changed size since the index was written
     assert get_task("planning-added-01").suite == "office-planning"

@@ -136,7 +136,7 @@ def test_user_task_file(tmp_path):
         ("a: 1", "a task file is a YAML list of tasks"),
         (
             SEARCH.replace("  answer: coffee_mug\n", ""),
-            "task 't1': field 'task': Value error, a search task needs 'answer'",
+            "task 't1': field 'task': a search task needs 'answer'",
         ),
         (
             SEARCH.replace("simple_search", "simple_planning").replace(
@@ -146,15 +146,14 @@ def test_user_task_file(tmp_path):
         ),
         (SEARCH + SEARCH, "task 't1': field 'id': duplicate task id"),
         (SEARCH.replace("family: simple_search", "family: easy"), "task 't1': field 'family'"),
-        (SEARCH + "  colour: red\n", "task 't1': field 'colour': Extra inputs are not permitted"),
+        (SEARCH + "  colour: red\n", "task 't1': field 'colour': no such field"),
         (
             SEARCH.replace("  instruction: Find the mug.\n", ""),
-            "task 't1': field 'instruction': Field required",
+            "task 't1': field 'instruction': missing",
         ),
         (
             SEARCH.replace("  answer_kind: object\n", ""),
-            "task 't1': field 'task': Value error, a search task needs 'answer_kind': room, "
-            "asset or object",
+            "task 't1': field 'task': a search task needs 'answer_kind': room, asset or object",
         ),
         (SEARCH.replace("answer_kind: object", "answer_kind: thing"), "field 'answer_kind'"),
         (NOTHING, "a task whose answer is none needs 'must_explore'"),
@@ -166,7 +165,10 @@ def test_user_task_file(tmp_path):
             SEARCH + "  answer_count: 2\n",
             "answer_count is 2, but 'answer' lists only 1 distinct node(s)",
         ),
-        (SEARCH + "  answer_count: 0\n", "field 'answer_count': Input should be greater"),
+        (
+            SEARCH + "  answer_count: 0\n",
+            "field 'answer_count': must be a whole number of at least 1",
+        ),
         (
             SEARCH.replace("simple_search", "simple_planning").replace(
                 "  answer: coffee_mug\n", "  goal: held(coffee_mug)\n"
@@ -229,7 +231,7 @@ def test_tasks_check_lists_every_problem_of_a_file_at_once(tmp_path):
     assert result.exit_code == 2 and "Traceback" not in result.output
     lines = result.stderr.splitlines()
     assert lines[0] == f"error: {path}: 5 problem(s)"
-    assert lines[1] == "  - task 'b': field 'task': Value error, a planning task needs 'goal' " \
+    assert lines[1] == "  - task 'b': field 'task': a planning task needs 'goal' " \
         "(a goal formula)"  # fmt: skip
     assert lines[2].startswith("  - task 'a': field 'goal': goal 'full(cofee_mug)': unknown node")
     assert "field 'reference_plan': step 1 'goto(kitchn)': unknown node 'kitchn'" in lines[3]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from sceneplan.datasets import load_environment
@@ -114,7 +116,7 @@ def test_final_state_is_rebuilt_from_the_changes():
 
 
 def test_initial_facts_are_the_start_state():
-    ajar = task("closed(wardrobe1)").model_copy(update={"initial": ["open(wardrobe1)"]})
+    ajar = replace(task("closed(wardrobe1)"), initial=["open(wardrobe1)"])
     start = with_facts(GRAPH, ajar.initial)
     result = Simulator(start).verify_plan(["access(wardrobe1)", "close(wardrobe1)", "done"])
     episode = Episode("p", "m", "coffee", "x", task_id="c-01", goal=ajar.goal)

@@ -3,6 +3,8 @@ graph after the task's reference plan; the formula's scores in columns of their 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from sceneplan import runs
@@ -59,7 +61,7 @@ def test_nrr_is_a_number_for_the_full_and_the_partially_observing_oracle(scored)
 
 
 def test_no_reference_plan_falls_back_to_the_formula():
-    task = get_task("grasif-office-03").model_copy(update={"reference_plan": []})
+    task = replace(get_task("grasif-office-03"), reference_plan=[])
     assert goal_state(task, runs.resolve(task).graph) == "the task has no reference plan"
     episode = runs.plan(get_planner("oracle"), task)
     annotate(episode, task, runs.resolve(task).graph)

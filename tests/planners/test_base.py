@@ -1,6 +1,7 @@
 """The shared planner machinery, through a tiny planner that verifies a fixed plan."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -143,7 +144,7 @@ def test_planners_take_a_graph_and_say_where_names_are_resolved():
 
 def test_resolution_applies_the_initial_facts_to_a_copy():
     graph = load_environment("coffee")
-    task = coffee_task().model_copy(update={"initial": ["held(coffee_mug)"]})
+    task = replace(coffee_task(), initial=["held(coffee_mug)"])
     setup = runs.resolve(task, graph)
     assert setup.task is task and setup.graph is not graph
     assert setup.graph.nodes["coffee_mug"].relation != graph.nodes["coffee_mug"].relation

@@ -181,7 +181,7 @@ def _resources(server: MCPServer[Any], session: AgentSession) -> None:
         with _reported_as(ResourceError):
             tasks = load_suite(suite)
         fields = {"id", "family", "environment", "instruction"}
-        return json.dumps([t.model_dump(mode="json", include=fields) for t in tasks])
+        return json.dumps([{k: v for k, v in t.to_dict().items() if k in fields} for t in tasks])
 
     @server.resource("sceneplan://tasks/{task_id}", mime_type="application/json")
     def task(task_id: str) -> str:
@@ -212,7 +212,7 @@ BRIEF = {
 
 def task_brief(task: Task) -> dict[str, Any]:
     """A task as an agent is given it: its instruction and formal goal, not its answers."""
-    return task.model_dump(mode="json", include=BRIEF, exclude_none=True)
+    return {k: v for k, v in task.to_dict().items() if k in BRIEF and v is not None}
 
 
 def agent_prompt(session: AgentSession, instruction: str | None = None) -> str:

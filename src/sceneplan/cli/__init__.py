@@ -58,15 +58,16 @@ def _usage_pieces(self: TyperArgument, ctx: Any) -> list[str]:
     return [name + ("..." if self.nargs != 1 else "")]
 
 
-# Text and flag values without pydantic. This typer coerces each value of a command that
-# runs with a pydantic TypeAdapter built on first use, so every command with a text value
-# imported pydantic: about 0.1 s of start-up. The adapter of a single `str` (or `bool`)
-# value returns a value of exactly that type unchanged, and typer passes None (an optional
-# value not given) as it is; neither is a missing required value: of typer's processing
-# only the parameter's callback is left, and that is all this does for them. Any other
-# value and every other type (numbers, choices, paths, lists, parsers, files) go through
-# typer's processing, so results and error messages are typer's.
-_AS_IS = (str, bool)  # annotations whose adapter returns a value of exactly that type unchanged
+# Text, flag and number values without pydantic. This typer coerces each value of a command
+# that runs with a pydantic TypeAdapter built on first use, so every command with a text value
+# imported pydantic: about 0.1 s of start-up. The adapter of a single `str`, `bool`, `int` or
+# `float` value returns a value of exactly that type unchanged (a flag, a text, a number
+# option's default), and typer passes None (an optional value not given) as it is; neither
+# is a missing required value: of typer's processing only the parameter's callback is left,
+# and that is all this does for them. Any other value (a number given as text) and every
+# other type (choices, paths, lists, parsers, files) go through typer's processing, so
+# results and error messages are typer's.
+_AS_IS = (str, bool, int, float)  # adapters that return a value of that type unchanged
 
 
 def _process_value(self: TyperOption | TyperArgument, ctx: Any, value: Any) -> Any:
@@ -80,7 +81,7 @@ def _process_value(self: TyperOption | TyperArgument, ctx: Any, value: Any) -> A
 
 
 def _as_is(param: TyperOption | TyperArgument) -> bool:
-    """A single `str` or `bool` value with no parser, path options or file type."""
+    """A single value of an `_AS_IS` type with no parser, path options or file type."""
     descriptor = param.type_descriptor
     return (
         descriptor.annotation in _AS_IS

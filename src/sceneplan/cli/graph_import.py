@@ -52,7 +52,7 @@ def run(
     if tasks_out is not None:
         if not imported.tasks:
             raise BadInputError(f"the {source} importer found no task in {src}; leave out --tasks")
-        data = [task.model_dump(mode="json", exclude_defaults=True) for task in imported.tasks]
+        data = [task.to_dict(defaults=False) for task in imported.tasks]
         for item, task in zip(data, imported.tasks, strict=True):
             item["environment"] = str(out)
             item.setdefault("suite", task.suite)

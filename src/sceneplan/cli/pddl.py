@@ -14,8 +14,6 @@ from sceneplan.datasets.tasks import get_task
 from sceneplan.errors import BadInputError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.runs import resolve
-from sceneplan.symbolic.pddl import FILE_NAMES as PDDL_FILES
-from sceneplan.symbolic.pddl import export_pddl, focused_problem
 from sceneplan.textinput import write_files
 
 # Written above the goal of a problem exported without --goal or --task.
@@ -86,6 +84,10 @@ def pddl(
     places to any other (a plan's moves are then expanded to the poses
     between them, as `sceneplan solve` does).
     """
+    # imported here: `solve` and `plan` import this module for `planning_start` alone
+    from sceneplan.symbolic.pddl import FILE_NAMES as PDDL_FILES
+    from sceneplan.symbolic.pddl import export_pddl, focused_problem
+
     check_output_files(out, PDDL_FILES, "the PDDL folder", force=force)
     graph, goal_text = planning_start(env, task, goal, required=focus)
     if focus:

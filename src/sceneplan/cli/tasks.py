@@ -34,9 +34,7 @@ def list_tasks(
 
     tasks = load_suite(suite) if suite else list(packaged_tasks())
     if as_json:
-        print(
-            json.dumps([t.model_dump(mode="json", exclude_defaults=True) for t in tasks], indent=2)
-        )
+        print(json.dumps([t.to_dict(defaults=False) for t in tasks], indent=2))
         return
     table = Table(title=suite or f"all suites ({', '.join(list_suites())})")
     for column in ("id", "family", "env", "instruction"):
@@ -53,7 +51,7 @@ def show_task(
 ) -> None:
     """Show one task: instruction, answer or goal, reference plan."""
     task = get_task(task_id)
-    data = task.model_dump(mode="json", exclude_defaults=True)
+    data = task.to_dict(defaults=False)
     if as_json:
         print(json.dumps(data, indent=2))
         return

@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import ValidationError
 
 from sceneplan.datasets.packaged_index import read_index
 from sceneplan.errors import BadInputError, SceneplanError
 from sceneplan.textinput import parse_yaml, read_text
-from sceneplan.world.task import Family, Task
+from sceneplan.world.task import Family, Task, TaskError
 
 if TYPE_CHECKING:
     from sceneplan.graph.model import SceneGraph
@@ -87,11 +86,9 @@ def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
     for index, raw in enumerate(data):
         label = f"task '{raw['id']}'" if isinstance(raw, dict) and "id" in raw else f"task #{index}"
         try:
-            task = Task.model_validate(raw)
-        except ValidationError as exc:
-            for err in exc.errors():
-                field = ".".join(str(p) for p in err["loc"]) or "task"
-                problems.append(f"{label}: field '{field}': {err['msg']}")
+            task = Task.from_dict(raw)
+        except TaskError as exc:
+            problems += [f"{label}: field '{field}': {why}" for field, why in exc.problems]
             continue
         if task.id in seen:
             problems.append(f"{label}: field 'id': duplicate task id")
@@ -160,8 +157,8 @@ def _task_at(data: bytes, span: list[int], source: str) -> Task | None:
     start, length = span
     try:
         items = parse_yaml(data[start : start + length].decode("utf-8"), source)
-        return Task.model_validate(items[0]) if isinstance(items, list) and items else None
-    except (ValueError, yaml.YAMLError, SceneplanError):  # (ValidationError is a ValueError)
+        return Task.from_dict(items[0]) if isinstance(items, list) and items else None
+    except (TaskError, yaml.YAMLError, SceneplanError):
         return None
 
 

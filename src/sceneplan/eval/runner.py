@@ -103,7 +103,7 @@ def task_hash(task: Task) -> str:
     A stored run whose hash differs from the task's now was made for another
     version of the task, and is run again.
     """
-    text = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    text = json.dumps(task.to_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

@@ -42,7 +42,7 @@ from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.textinput import parse_json, read_bytes
 from sceneplan.world.alfworld import ALFWORLD, HOLDS, MARK
-from sceneplan.world.task import Task
+from sceneplan.world.task import Family, Task
 
 __all__ = [
     "Game",
@@ -403,7 +403,7 @@ def import_(path: str | Path, *, name: str | None = None) -> Imported:
     task = Task(
         id=stem or "alfworld",
         suite="alfworld",
-        family="simple_planning",
+        family=Family.SIMPLE_PLANNING,
         environment=graph.name,
         instruction=instruction,
         goal=goal,

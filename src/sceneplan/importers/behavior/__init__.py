@@ -47,7 +47,7 @@ from sceneplan.textinput import read_text
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
 from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
-from sceneplan.world.task import Task
+from sceneplan.world.task import Family, Task
 
 __all__ = ["convert", "import_", "read_problem"]
 
@@ -127,7 +127,9 @@ def convert(
                 Task(
                     id=f"behavior-{problem.name}",
                     suite=suite,
-                    family="long_horizon" if count >= LONG_HORIZON_ATOMS else "simple_planning",
+                    family=Family.LONG_HORIZON
+                    if count >= LONG_HORIZON_ATOMS
+                    else Family.SIMPLE_PLANNING,
                     environment=environment,
                     instruction=text,
                     source=f"BEHAVIOR-1K, bddl activity_definitions/{problem.name}/problem0.bddl",

@@ -28,7 +28,7 @@ from sceneplan.importers.virtualhome.task import (
 from sceneplan.textinput import parse_json, read_bytes
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
-from sceneplan.world.task import Task
+from sceneplan.world.task import Family, Task
 from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 __all__ = ["convert_task", "import_", "read_graph"]
@@ -144,7 +144,7 @@ def convert_task(
             Task(
                 id=f"virtualhome-{task_id}",
                 suite=suite,
-                family="simple_planning" if goal_text.count("(") <= 3 else "long_horizon",
+                family=Family.SIMPLE_PLANNING if goal_text.count("(") <= 3 else Family.LONG_HORIZON,
                 environment=environment,
                 instruction=" ".join(text.split()),
                 source=f"virtualhome-eval 0.1.1, scene_1 task {task_id}",
