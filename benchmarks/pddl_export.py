@@ -38,15 +38,13 @@ from sceneplan.graph import from_dict
 from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import (
     PDDLFiles,
-    Sexp,
     export_pddl,
     focused_problem,
-    parse_sexp,
     plan_from_pddl,
     plan_pddl,
-    show_sexp,
 )
 from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.textinput import Sexp, parse_sexp, show_sexp
 from sceneplan.world import Simulator, parse_goal, parse_plan
 
 FD_LIMIT_S = 60.0

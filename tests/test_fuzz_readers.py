@@ -1,10 +1,13 @@
 """Fuzzing every reader of outside input: only sceneplan's own errors may come out.
 
-One test per reader (scene graph, task file, goal, BDDL, Spark-DSG, Matterport3D
-.house, label space, LLM config, robot reply, model reply). Each feeds the reader
+One test per reader (scene graph, task file, goal, PDDL goal, s-expression, BDDL,
+ALFWorld game, Spark-DSG, Matterport3D .house, Stanford 3DSG, VirtualHome, label
+space, LLM config, plan file, robot reply, model reply). Each feeds the reader
 inputs hypothesis makes, some of them a valid input with one part replaced by
-junk, and accepts a result or a SceneplanError (which the CLI prints as one line),
-nothing else. Kept small: every test here together runs in well under a minute.
+junk, random bytes, or brackets that do not balance, and accepts a result or a
+SceneplanError (which the CLI prints as one line), nothing else; the goal readers
+only a GoalParseError, which is what SCLPlan feeds back to the model. Kept small:
+every test here together runs in well under a minute.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sceneplan.errors import SceneplanError
+from sceneplan.errors import GoalParseError, SceneplanError
 
 EXAMPLES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +45,10 @@ json_values = st.recursive(
 )
 
 
+def _latin1(data: bytes) -> str:
+    return data.decode("latin-1")
+
+
 def _file(data: bytes | str, suffix: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
     path = folder / f"input{suffix}"
@@ -52,6 +59,14 @@ def _file(data: bytes | str, suffix: str) -> Path:
 def _only_our_errors(read: Any, *args: Any, **kwargs: Any) -> None:
     with contextlib.suppress(SceneplanError):  # anything else fails the test
         read(*args, **kwargs)
+
+
+# text that is mostly brackets, some of them left open or closed twice, with words between
+brackets = st.lists(
+    st.sampled_from(["(", ")", "((", "))", " ", "and", "?x", "-", ";", "\n", "9" * 5000]),
+    max_size=40,
+).map("".join)
+texts = st.one_of(brackets, st.text(max_size=60), st.binary(max_size=60).map(_latin1))
 
 
 @st.composite
@@ -132,6 +147,39 @@ def test_goal(words, noise):
     _only_our_errors(parse_goal, " ".join(words) + noise, graph)
 
 
+PDDL_WORDS = [
+    "(", ")", "and", "or", "not", "imply", "exists", "forall", "=", "?o", "?r", "-", "object",
+    "receptacle", "mug", "(objectType ?o MugType)", "inReceptacle", "isClean", "holds",
+    "full", "coffee_mug", "fridge", "inside_of", "agent_near", "()", "((", "))", ";",
+]  # fmt: skip
+
+
+@EXAMPLES
+@given(st.lists(st.sampled_from(PDDL_WORDS), max_size=40), texts, st.integers(0, 3000))
+def test_pddl_goal(words, noise, depth):
+    """What SCLPlan's model writes: only a GoalParseError, which it feeds back to the model."""
+    from sceneplan.datasets import load_environment
+    from sceneplan.symbolic.goal_reader import read_goal
+
+    graph = load_environment("coffee")
+    for text in (
+        "(" + " ".join(words) + ")",
+        "(" + " ".join(words) + noise,
+        "(not " * depth + "(full coffee_mug)" + ")" * depth,
+    ):
+        with contextlib.suppress(GoalParseError):
+            read_goal(text, graph)
+
+
+@EXAMPLES
+@given(texts)
+def test_sexp(text):
+    from sceneplan.textinput import parse_sexp, show_sexp
+
+    with contextlib.suppress(SceneplanError):
+        assert parse_sexp(show_sexp(parse_sexp(text))) == parse_sexp(text)
+
+
 BDDL_WORDS = [
     "(", ")", "define", "problem", "p", ":domain", "d", ":objects", "apple.n.01_1", "-",
     "apple.n.01", "table.n.02_1", "table.n.02", ":init", "ontop", "inside", "not", ":goal",
@@ -152,6 +200,37 @@ def test_bddl(words, cut):
 
     _only_our_errors(read, " ".join(words))
     _only_our_errors(read, BDDL[:cut] + " ".join(words) + BDDL[cut:])
+
+
+@EXAMPLES
+@given(texts, st.integers(0, len(BDDL)))
+def test_bddl_text(noise, cut):
+    from sceneplan.importers.behavior import read_problem
+
+    _only_our_errors(read_problem, _file(BDDL[:cut] + noise + BDDL[cut:], ".bddl"))
+    _only_our_errors(read_problem, _file(noise, ".bddl"))
+
+
+ALFWORLD = ROOT.parent / "shared" / "data" / "alfworld" / "valid_unseen"
+
+
+@EXAMPLES
+@given(st.lists(st.sampled_from(PDDL_WORDS + BDDL_WORDS), max_size=40), texts, st.data())
+def test_alfworld_game(words, noise, data):
+    import gzip
+
+    from sceneplan.importers.alfworld import import_
+
+    games = sorted(ALFWORLD.glob("*.json.gz"))[:1]
+    if not games:
+        pytest.skip("needs ../shared/data/alfworld")
+    game = json.loads(gzip.decompress(games[0].read_bytes()))["game"]
+    problem = game["pddl_problem"]
+    cut = data.draw(st.integers(0, len(problem)))
+    for junk in (" ".join(words), noise):
+        game["pddl_problem"] = problem[:cut] + junk + problem[cut:]
+        _only_our_errors(import_, _file(json.dumps(game), ".tw-pddl"))
+    _only_our_errors(import_, _file(noise, ".tw-pddl"))
 
 
 @EXAMPLES
@@ -198,6 +277,36 @@ def test_label_space(data):
     from sceneplan.importers.spark_dsg import read_labelspace
 
     _only_our_errors(read_labelspace, _file(yaml.safe_dump(data), ".yaml"))
+
+
+VH_GRAPH = json.loads((DATA / "kitchen.vh.json").read_text())
+
+
+@EXAMPLES
+@given(st.one_of(mutated(VH_GRAPH), json_values), st.binary(max_size=60))
+def test_virtualhome_and_stanford3dsg(data, noise):
+    from sceneplan.importers import stanford3dsg, virtualhome
+
+    for read in (virtualhome.import_, stanford3dsg.import_):
+        _only_our_errors(read, _file(json.dumps(data), ".json"))
+        _only_our_errors(read, _file(noise, ".json"))
+
+
+@EXAMPLES
+@given(st.binary(max_size=80), texts)
+def test_user_files_as_bytes(noise, text):
+    """Task files, label spaces and plan files of random bytes or unbalanced brackets."""
+    import yaml
+
+    from sceneplan.cli.verify import read_plan_argument
+    from sceneplan.datasets.tasks import check_task_file
+    from sceneplan.importers.spark_dsg import read_labelspace
+
+    for data in (noise, text, yaml.safe_dump([TASK]) + text):
+        _only_our_errors(check_task_file, _file(data, ".yaml"))
+        _only_our_errors(read_labelspace, _file(data, ".yaml"))
+        _only_our_errors(read_plan_argument, f"@{_file(data, '.txt')}")
+        _only_our_errors(read_plan_argument, f"@{_file('[' + text, '.json')}")
 
 
 CONFIG_LINES = [

@@ -99,3 +99,51 @@ def test_a_file_that_grows_past_the_limit_while_read_is_refused(tmp_path, monkey
     monkeypatch.setattr(textinput.os, "read", read_and_grow)
     with pytest.raises(BadInputError, match="larger than"):
         read_bytes(grows, limit=200)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "src: empty; expected one (...) expression"),
+        ("  ; only a comment\n", "src: empty; expected one (...) expression"),
+        (")", "src: the ')' at line 1, column 1 closes nothing"),
+        ("(a (b)", "src: 1 '(' never closed; close each with ')'"),
+        ("(a)\n (b)", "src: text after the expression, at line 2, column 2"),
+        ("atom", "src: expected '(' at line 1, column 1, not 'atom'"),
+        ("(" * 101 + ")" * 101, "src: nested too deeply (more than about 100 levels"),
+        ("(" * 200_000, "src: nested too deeply"),  # no RecursionError, however deep
+    ],
+)
+def test_a_malformed_s_expression_is_one_message_naming_the_place(text, message):
+    with pytest.raises(BadInputError) as caught:
+        textinput.parse_sexp(text, "src")
+    assert str(caught.value).startswith(message)
+
+
+def test_an_s_expression_keeps_its_tokens_and_drops_comments():
+    text = "(define (problem p-1) ; a comment\n (:init (on a b)) (n " + "9" * 5000 + "))"
+    sexp = textinput.parse_sexp(text)
+    assert sexp[:2] == ["define", ["problem", "p-1"]] and sexp[3] == ["n", "9" * 5000]
+    assert textinput.parse_sexp(textinput.show_sexp(sexp)) == sexp
+
+
+@pytest.mark.parametrize(
+    ("read", "text", "message"),
+    [
+        (
+            textinput.read_json,
+            '{\n "a": ]}',
+            "x: not valid JSON (line 2, column 7: Expecting value)",
+        ),
+        (textinput.read_yaml, "a: [1, 2", "x: not valid YAML (while parsing a flow sequence"),
+        (textinput.read_toml, "[llm\n", "x: not valid TOML (Expected ']' at the end of a table"),
+    ],
+)
+def test_a_syntax_error_in_a_users_file_is_worded_once(tmp_path, read, text, message):
+    path = tmp_path / "x"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BadInputError) as caught:
+        read(path, "the file")
+    assert str(caught.value).startswith(message.replace("x:", f"{path}:"))
+    with pytest.raises(BadInputError, match=r"cannot read the file .*: No such file"):
+        read(tmp_path / "missing", "the file")

@@ -1,4 +1,5 @@
-"""Files, HTTP bodies, JSON, YAML and TOML from users and servers, read within written limits.
+"""Files, HTTP bodies, JSON, YAML, TOML and s-expressions from users and servers, read within
+written limits.
 
 Every file sceneplan reads from a user goes through `read_bytes` / `read_text`:
 a regular file only (a folder, a named pipe or a device such as /dev/zero is
@@ -14,8 +15,12 @@ recursion, so a file of 100,000 nested brackets ends in a RecursionError, and
 they refuse integers of more than 4,300 digits with a ValueError. These parse
 the same way and turn both into a BadInputError naming the source and the
 limit. The nesting limit is the interpreter's: about 1,000 levels
-(`MAX_NESTING`); no sceneplan format needs more than ten. Like `errors`, this
-module imports nothing of sceneplan but errors, so every layer may use it.
+(`MAX_NESTING`); no sceneplan format needs more than ten. `read_json`,
+`read_yaml` and `read_toml` read a user's file and word a syntax error (PATH:
+not valid JSON (line, column: why)) once for every caller. `parse_sexp` is the
+one reader of s-expressions (PDDL goals, ALFWorld's PDDL, BDDL). Like
+`errors`, this module imports nothing of sceneplan but errors, so every layer
+may use it.
 
 >>> parse_json('{"a": [1, 2]}', "x.json")
 {'a': [1, 2]}
@@ -34,8 +39,9 @@ import reprlib
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sceneplan.errors import BadInputError
 
@@ -43,6 +49,7 @@ MAX_NESTING = 1000  # about: json and PyYAML recurse once a level, within Python
 MAX_FILE_BYTES = 1 << 30  # 1 GiB; the largest real input (a Matterport3D house) is about 3 MB
 MAX_DIGITS = 4300  # Python's own limit for int(str), which json, yaml and tomllib keep
 _CHUNK = 1 << 20
+T = TypeVar("T")
 
 
 _SHOWN = reprlib.Repr()  # keywords only from Python 3.12
@@ -260,6 +267,116 @@ def parse_yaml(text: str, source: str) -> Any:
         raise too_deep(source, "YAML") from None
     except ValueError as exc:
         raise too_many_digits(exc, source) or exc from None
+
+
+def read_json(path: str | Path, what: str = "") -> Any:
+    """The JSON of a user's file (`read_text`, `parse_json`); a syntax error is one
+    BadInputError: `PATH: not valid JSON (line L, column C: why)`."""
+    return _read_parsed(path, what, parse_json, json.JSONDecodeError, "JSON")
+
+
+def read_yaml(path: str | Path, what: str = "") -> Any:
+    """The YAML of a user's file (`read_text`, `parse_yaml`); a syntax error is one
+    BadInputError: `PATH: not valid YAML (why, where)`."""
+    import yaml
+
+    return _read_parsed(path, what, parse_yaml, yaml.YAMLError, "YAML")
+
+
+def read_toml(path: str | Path, what: str = "") -> dict[str, Any]:
+    """The TOML of a user's file (`read_text`, `parse_toml`); a syntax error is one
+    BadInputError: `PATH: not valid TOML (why, where)`."""
+    import tomllib
+
+    return _read_parsed(path, what, parse_toml, tomllib.TOMLDecodeError, "TOML")
+
+
+def _read_parsed(
+    path: str | Path, what: str, parse: Callable[[str, str], T], error: type[Exception], kind: str
+) -> T:
+    text = read_text(path, what)
+    try:
+        return parse(text, str(path))
+    except error as exc:
+        raise syntax_error(kind, str(path), exc) from None
+
+
+def syntax_error(kind: str, source: str, exc: Exception) -> BadInputError:
+    """The error for text that is not valid `kind` (JSON, YAML, TOML): where and why.
+
+    >>> import json
+    >>> try:
+    ...     json.loads('{"a": ]}')
+    ... except ValueError as exc:
+    ...     print(syntax_error("JSON", "x.json", exc))
+    x.json: not valid JSON (line 1, column 7: Expecting value)
+    """
+    if isinstance(exc, json.JSONDecodeError):
+        return BadInputError(
+            f"{source}: not valid {kind} (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        )
+    return BadInputError(f"{source}: not valid {kind} ({exc})")
+
+
+# a token or a list of Sexp; list[Any], since readers index lists after checking their shape
+Sexp = str | list[Any]
+SEXP_NESTING = 100  # levels of brackets; what reads an s-expression recurses once a level
+_SEXP_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+
+
+def parse_sexp(text: str, source: str = "the text", *, limit: int = SEXP_NESTING) -> list[Sexp]:
+    """One parenthesized s-expression (PDDL, BDDL) as nested lists of tokens; `;` starts a
+    comment that runs to the end of its line.
+
+    Anything else is one BadInputError naming `source` and the place: no
+    expression, a `)` that closes nothing, a `(` never closed, text after the
+    expression, or more than `limit` levels of brackets (read without recursion,
+    so no depth can overflow the stack; the limit is for what reads the lists).
+
+    >>> parse_sexp("(and (p a) b) ; done")
+    ['and', ['p', 'a'], 'b']
+    >>> parse_sexp("(full coffee_mug)) (", "the goal")
+    Traceback (most recent call last):
+    ...
+    sceneplan.errors.BadInputError: the goal: the ')' at line 1, column 18 closes nothing
+    """
+    text = re.sub(r";[^\n]*", "", text)
+    stack: list[list[Sexp]] = [[]]
+    for match in _SEXP_TOKEN.finditer(text):
+        token, at = match.group(), match.start()
+        if token == ")":
+            if len(stack) == 1:
+                raise _sexp_error(source, text, at, "the ')' at", " closes nothing")
+            done = stack.pop()
+            stack[-1].append(done)
+        elif len(stack) == 1 and stack[0]:
+            raise _sexp_error(source, text, at, "text after the expression, at")
+        elif token == "(":
+            stack.append([])
+            if len(stack) > limit + 1:
+                raise too_deep(source, "s-expression", limit)
+        elif len(stack) == 1:
+            raise _sexp_error(source, text, at, "expected '(' at", f", not {shown(token)}")
+        else:
+            stack[-1].append(token)
+    if len(stack) > 1:
+        raise BadInputError(f"{source}: {len(stack) - 1} '(' never closed; close each with ')'")
+    if not stack[0]:
+        raise BadInputError(f"{source}: empty; expected one (...) expression")
+    top = stack[0][0]
+    assert isinstance(top, list)
+    return top
+
+
+def _sexp_error(source: str, text: str, at: int, what: str, why: str = "") -> BadInputError:
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    return BadInputError(f"{source}: {what} line {line}, column {column}{why}")
+
+
+def show_sexp(x: Sexp) -> str:
+    """Nested lists of tokens as s-expression text (the inverse of `parse_sexp`)."""
+    return x if isinstance(x, str) else "(" + " ".join(show_sexp(p) for p in x) + ")"
 
 
 def write_text(path: str | Path, text: str, what: str = "") -> None:

@@ -106,5 +106,5 @@ def test_a_malformed_pddl_goal_is_asked_again_with_the_readers_message(scripted_
     with scripted_llm.client() as llm:
         episode = runs.plan(get_planner("sclplan"), task, None, llm)
     retry = scripted_llm.requests[1]["messages"][-1]["content"]
-    assert retry.startswith("That goal cannot be used: ") and "parentheses balance" in retry
+    assert retry.startswith("That goal cannot be used: ") and "closes nothing" in retry
     assert episode.status is Status.SUCCESS and episode.sclplan.goal_attempts == 2

@@ -126,7 +126,7 @@ PLAN_ROWS = [
     (["coffee", "empty.json"], 2, "the plan is empty"),
     (["coffee", "goto(bobs_room) access(wardrobe1)"], 2, "e.g. 'goto(bobs_room) > access("),
     (["coffee", "missing.txt"], 2, "no such file: missing.txt"),
-    (["coffee", "@missing.txt"], 2, "no such file: missing.txt"),
+    (["coffee", "@missing.txt"], 2, "cannot read plan file missing.txt: No such file"),
     (["coffee", "plans/plan.json"], 2, "no such file: plans/plan.json"),
     (["coffee", "broken_plan.json"], 2, "broken_plan.json: not a valid JSON list of actions"),
     (["coffee", "good.json"], 2, "good.json: a JSON object, not a plan"),

@@ -74,7 +74,7 @@ CASES = [
     ),
     (
         [*LABELSPACE, "deep.yaml"],
-        "--labelspace deep.yaml: nested too deeply",
+        "deep.yaml: nested too deeply",
     ),
     (
         ["plan", "--task", "planning-simple-02", "-p", "sayplan", "--llm", "replay:binary.jsonl"],

@@ -100,12 +100,21 @@ def test_plan_files_given_with_at_or_as_a_path(tmp_path, monkeypatch):
         assert result.exit_code == 0, (argument, result.output)
 
 
-@pytest.mark.parametrize("argument", ["missing.txt", "@missing.txt", "plans/x.json", "@done"])
-def test_a_missing_plan_file_says_no_such_file(argument, tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("missing.txt", "no such file: missing.txt"),
+        ("plans/x.json", "no such file: plans/x.json"),
+        # @FILE always names a file: read_text's message, as for every file read
+        ("@missing.txt", "cannot read plan file missing.txt: No such file or directory"),
+        ("@done", "cannot read plan file done: No such file or directory"),
+    ],
+)
+def test_a_missing_plan_file_says_no_such_file(argument, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["verify", "coffee", argument])
     assert result.exit_code == 2, result.output
-    assert f"error: no such file: {argument.lstrip('@')}" in result.stderr
+    assert f"error: {message}" in result.stderr
     assert "cannot parse" not in result.stderr
 
 

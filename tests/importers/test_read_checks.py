@@ -4,6 +4,7 @@ problem does not declare, and live updates that account for every node (issue 40
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,33 @@ def test_a_bddl_init_naming_an_undeclared_object_is_refused():
     assert parse_problem(text, "put_away.bddl").name == "putting_away_candles"
 
 
+def _activities() -> list[Path]:
+    """The activity definitions the bddl package ships (the behavior extra, in dev)."""
+    bddl = pytest.importorskip("bddl", reason="the behavior extra ships the activities")
+    return sorted((Path(bddl.__file__).parent / "activity_definitions").glob("*/problem0.bddl"))
+
+
+def test_every_activity_bddl_ships_passes_the_read_checks():
+    files = _activities()
+    assert len(files) > 1000
+    for path in files:
+        problem = parse_problem(path.read_text(encoding="utf-8"), str(path))
+        assert problem.objects and problem.init and problem.goal
+
+
+def test_a_real_activitys_init_naming_an_undeclared_object_is_refused():
+    for path in _activities()[::50]:
+        text = path.read_text(encoding="utf-8")
+        init = text.index("(:init")
+        problem = parse_problem(text, str(path))
+        name = problem.init[0][1]  # the object of its first fact
+        ghost = text[:init] + re.sub(
+            rf"(?<=\s){re.escape(name)}(?=[\s)])", "ghost.n.01_1", text[init:], count=1
+        )
+        with pytest.raises(BadInputError, match=r"names ghost.n.01_1, which :objects does not"):
+            parse_problem(ghost, str(path))
+
+
 @pytest.mark.skipif(not HOUSE.exists(), reason="needs /work/shared/data/spark-dsg")
 def test_a_house_file_of_an_unknown_version_or_cut_short_is_refused(tmp_path):
     pytest.importorskip("spark_dsg")
@@ -48,6 +76,42 @@ def test_a_house_file_of_an_unknown_version_or_cut_short_is_refused(tmp_path):
     assert "the header declares 1,659 categories, the file has" in " ".join(result.output.split())
     assert not (tmp_path / "b.json").exists()
     assert cli("graph", "import", "--from", "mp3d", HOUSE, tmp_path / "c.json").exit_code == 0
+
+
+REAL_HOUSE = SHARED / "real-graphs" / "x8F5xyUWy9e.house"  # every kind of line, as released
+
+
+@pytest.mark.skipif(not REAL_HOUSE.exists(), reason="needs /work/shared/data/real-graphs")
+@pytest.mark.parametrize(
+    ("cut", "message"),
+    [
+        # cut inside the images, panoramas or segments: kinds sceneplan does not read
+        (("I", 100, ""), "the header declares 774 images, the file has 100 (I lines)"),
+        (("P", 10, ""), "the header declares 43 portals and panoramas, the file has 10"),
+        (("E", 50, "E  50 3"), "the last line, one of the segments (E), has 3 of its 19 fields"),
+    ],
+)
+def test_a_house_file_cut_in_a_kind_sceneplan_does_not_read_is_refused(tmp_path, cut, message):
+    pytest.importorskip("spark_dsg")
+    kind, kept, partial = cut
+    lines = REAL_HOUSE.read_text().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith(kind))
+    cut_copy = tmp_path / "cut.house"
+    cut_copy.write_text("".join(lines[: start + kept]) + partial)
+    result = cli("graph", "import", "--from", "mp3d", cut_copy, tmp_path / "out.json")
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())
+    assert "the file is cut short; copy it again" in " ".join(result.output.split())
+
+
+@pytest.mark.skipif(not (HOUSE.exists() and REAL_HOUSE.exists()), reason="needs /work/shared/data")
+def test_spark_dsgs_example_without_images_and_most_segments_still_imports(tmp_path):
+    """Its header declares 864 images, 48 panoramas and 27,703 segments; it has none, none
+    and 6, every one whole: nothing the importer reads is missing."""
+    from sceneplan.importers.mp3d import check_house
+
+    check_house(HOUSE)
+    check_house(REAL_HOUSE)
 
 
 def test_a_live_update_keeps_every_node_the_newer_file_lacks(tmp_path):

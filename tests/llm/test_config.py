@@ -92,7 +92,7 @@ def test_bad_config_names_file_and_key(tmp_path):
     for part in ("llm.timeout", "llm.colour", "openia"):
         assert part in message
     path.write_text("[llm\n")
-    with pytest.raises(BadInputError, match="cannot read the config file"):
+    with pytest.raises(BadInputError, match=r"not valid TOML \(Expected ']'"):
         load_settings(path)
 
 

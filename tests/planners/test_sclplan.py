@@ -92,6 +92,29 @@ def test_an_invalid_goal_is_fed_back_once(scripted_llm):
     assert episode.status is Status.SUCCESS and set(episode.action_sources) == {"planner"}
 
 
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        # was a RecursionError in the goal reader: the episode ended in a traceback
+        ("(not " * 2000 + "(inside_of orange1 fridge)" + ")" * 2000, "nested too deeply"),
+        ("(and (inside_of orange1 fridge) ()", "never closed"),
+    ],
+)
+def test_a_malformed_goal_is_fed_back_and_the_episode_goes_on(scripted_llm, reply, message):
+    scripted_llm.enqueue_json(goal(reply))
+    scripted_llm.enqueue_json(goal(REFRIGERATE))
+    episode = run(scripted_llm, get_task("planning-simple-02"))
+    retry = latest(scripted_llm.requests[1])
+    assert retry.startswith("That goal cannot be used: PDDL goal") and message in retry
+    metrics = episode.extra["sclplan"]
+    assert (metrics["goal"], metrics["goal_valid"], metrics["goal_attempts"]) == (
+        REFRIGERATE,
+        True,
+        2,
+    )
+    assert episode.status is Status.SUCCESS and set(episode.action_sources) == {"planner"}
+
+
 def coffee_react_replies(scripted_llm, done: bool) -> None:
     """ReAct turns for the coffee task that need PV twice and include one hallucinated node."""
     for action in (

@@ -51,9 +51,11 @@ def test_an_alfworld_pddl_goal_means_the_task_goal():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(and (inReceptacle mug_1 desk_1)", "parentheses balance"),
-        ("(inReceptacle mug_1 desk_1)) (", "parentheses balance"),  # was an IndexError
-        ("(inReceptacle mug_1 desk_1) (isClean mug_1)", "one formula"),
+        ("(and (inReceptacle mug_1 desk_1)", r"1 '\(' never closed"),
+        ("(inReceptacle mug_1 desk_1)) (", r"the '\)' at line 1, column 28 closes nothing"),
+        ("(inReceptacle mug_1 desk_1) (isClean mug_1)", "text after the expression"),
+        ("(and (isClean mug_1) ())", r"'\(\)' is not a PDDL formula"),
+        ("(forall ((?o)) (isClean ?o))", "takes a variable list and a body"),
         ("(flies mug_1 desk_1)", "unknown predicate 'flies'"),
         ("(inReceptacle mug_1 nowhere_9)", "nowhere_9"),
     ],

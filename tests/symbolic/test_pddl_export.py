@@ -17,11 +17,11 @@ from sceneplan.runs import resolve
 from sceneplan.symbolic.pddl import (
     export_pddl,
     focused_problem,
-    parse_sexp,
     plan_from_pddl,
     plan_pddl,
 )
 from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.textinput import parse_sexp
 from sceneplan.world.rules import APPLIANCE_FUNCTIONS
 from sceneplan.world.vocabularies import LOOKPLANGRAPH, get_vocabulary
 

@@ -11,12 +11,11 @@ from sceneplan.graph.model import NodeKind
 from sceneplan.symbolic.pddl import (
     SceneTypes,
     export_pddl,
-    parse_sexp,
-    show_sexp,
     translate_goal,
 )
 from sceneplan.symbolic.pddl.domain import action_tree
 from sceneplan.symbolic.pddl.write import expression
+from sceneplan.textinput import parse_sexp, show_sexp
 from sceneplan.world import VOCABULARIES, parse_goal
 from sceneplan.world.domain import THINGS, ActionSchema, Param
 from sceneplan.world.pddl_expr import (

@@ -62,8 +62,6 @@ def _is_dir(path: Path) -> bool:
 
 
 def _read_plan_file(path: Path) -> str | list:
-    if not path.exists():
-        raise BadInputError(f"no such file: {path}")
     text = read_text(path, "plan file")
     if text.lstrip().startswith("{"):
         raise BadInputError(

@@ -28,7 +28,7 @@ import yaml
 
 from sceneplan.datasets.packaged_index import read_index
 from sceneplan.errors import BadInputError, SceneplanError
-from sceneplan.textinput import parse_yaml, read_text
+from sceneplan.textinput import parse_yaml, read_yaml
 from sceneplan.world.task import Family, Task, TaskError
 
 if TYPE_CHECKING:
@@ -76,10 +76,7 @@ def check_task_file(path: str | Path) -> tuple[list[Task], list[str]]:
 
 
 def _read_task_file(path: Path) -> tuple[list[Task], list[str]]:
-    try:
-        data = parse_yaml(read_text(path, "task file"), str(path))
-    except yaml.YAMLError as exc:
-        raise BadInputError(f"{path}: not valid YAML ({exc})") from None
+    data = read_yaml(path, "task file")
     if not isinstance(data, list):
         raise BadInputError(f"{path}: a task file is a YAML list of tasks")
     tasks, problems, seen = [], [], set()

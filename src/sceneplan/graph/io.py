@@ -39,7 +39,7 @@ from sceneplan.graph.model import (
     is_node_id,
 )
 from sceneplan.graph.sayplan_format import from_sayplan_dict
-from sceneplan.textinput import parse_json, read_bytes, shown, write_text
+from sceneplan.textinput import parse_json, read_bytes, shown, syntax_error, write_text
 
 
 @functools.cache
@@ -130,9 +130,7 @@ def _parse_text(path: Path, raw: bytes) -> Any:
     try:
         return parse_json(text, str(path))
     except json.JSONDecodeError as exc:
-        raise BadInputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+        raise syntax_error("JSON", str(path), exc) from None
 
 
 def from_dict(data: Any, source: str = "<graph>") -> SceneGraph:

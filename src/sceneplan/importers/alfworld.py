@@ -40,7 +40,8 @@ from typing import Any
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
-from sceneplan.textinput import parse_json, read_bytes
+from sceneplan.importers.taxonomy import OPENS
+from sceneplan.textinput import parse_json, parse_sexp, read_bytes, show_sexp
 from sceneplan.world.alfworld import ALFWORLD, HOLDS, MARK
 from sceneplan.world.task import Family, Task
 
@@ -122,23 +123,34 @@ def read_game(path: str | Path) -> Game:
 # -- PDDL ------------------------------------------------------------------------------
 
 
-def _sexp(text: str) -> list:
-    """The problem as nested lists of tokens (comments dropped)."""
-    text = re.sub(r";[^\n]*", "", text)
-    stack: list[list] = [[]]
-    for token in re.findall(r"\(|\)|[^\s()]+", text):
-        if token == "(":
-            stack.append([])
-        elif token == ")":
-            if len(stack) == 1:
-                raise BadInputError("the PDDL problem has an unbalanced ')'")
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(token)
-    if len(stack) != 1 or not stack[0]:
-        raise BadInputError("the PDDL problem has an unbalanced '(' or is empty")
-    return stack[0][0]
+# the predicates whose facts and goal atoms the importer reads two arguments of
+_BINARY = {"objectType", "receptacleType", "canContain", "inReceptacle", "receptacleAtLocation",
+           "atLocation", "holds", "="}  # fmt: skip
+
+
+def _sexp(text: str, source: str) -> list:
+    """The problem as nested lists of tokens (`textinput.parse_sexp`), of the shape the
+    importer reads: names in :objects, facts of names in :init, one :goal formula whose
+    atoms are names; else one BadInputError naming the part."""
+    named = f"{source}: the PDDL problem" if source else "the PDDL problem"
+    problem = parse_sexp(text, named)
+    if not all(isinstance(t, str) for t in _section(problem, ":objects")):
+        raise BadInputError(f"{named}: :objects holds a list; write names and '- type'")
+    for fact in _section(problem, ":init"):
+        _check_atom(fact, named, ":init")
+    goal = _section(problem, ":goal")
+    if len(goal) != 1:
+        raise BadInputError(f"{named}: :goal holds {len(goal)} formulas; write one")
+    for atom in _atoms(goal[0], named):
+        _check_atom(atom, named, ":goal")
+    return problem
+
+
+def _check_atom(atom: Any, named: str, where: str) -> None:
+    if not (isinstance(atom, list) and len(atom) >= 2 and all(isinstance(a, str) for a in atom)):
+        raise BadInputError(f"{named}: {where}: {show_sexp(atom)} is not a fact (name args...)")
+    if atom[0] in _BINARY and len(atom) != 3:
+        raise BadInputError(f"{named}: {where}: ({atom[0]} ...) takes two arguments")
 
 
 def _section(problem: list, name: str) -> list:
@@ -195,17 +207,19 @@ def task_type_of(goal: list) -> str:
     return "pick_two_obj_and_place" if len(objects) > 1 else "pick_and_place_simple"
 
 
-def _atoms(expr: Any) -> list[list[str]]:
-    """Every atom of a goal, through and/exists/not (their structure is checked later)."""
+def _atoms(expr: Any, source: str = "the PDDL goal") -> list[list[str]]:
+    """Every atom of a goal, through and/or/not/exists/forall."""
     if not isinstance(expr, list) or not expr:
-        return []
+        raise BadInputError(f"{source}: :goal: {show_sexp(expr)} is not a formula")
     head = expr[0]
     if head in ("and", "or"):
-        return [a for part in expr[1:] for a in _atoms(part)]
-    if head == "not":
-        return _atoms(expr[1])
-    if head in ("exists", "forall"):
-        return _atoms(expr[2])
+        return [a for part in expr[1:] for a in _atoms(part, source)]
+    if head == "not" and len(expr) == 2:
+        return _atoms(expr[1], source)
+    if head in ("exists", "forall") and len(expr) == 3:
+        return _atoms(expr[2], source)
+    if head in ("not", "exists", "forall"):
+        raise BadInputError(f"{source}: :goal: ({head} ...) has {len(expr) - 1} parts")
     return [expr]
 
 
@@ -214,7 +228,7 @@ def _atoms(expr: Any) -> list[list[str]]:
 
 def build(game: Game, name: str, report: ImportReport) -> tuple[dict[str, Any], str, str]:
     """The native graph dict, the goal text and the instruction of a game."""
-    problem = _sexp(game.problem)
+    problem = _sexp(game.problem, game.source)
     facts = _facts(problem, game.source)
     nodes = [native_node(id=ROOM, kind="room", attributes=[MARK])]
     nodes.append(native_node(id=AGENT, kind="agent", parent=ROOM))
@@ -275,7 +289,7 @@ def _receptacle_nodes(facts: _Facts) -> list[dict[str, Any]]:
     for r in sorted(facts.receptacles, key=lambda i: facts.names[i]):
         affordances = ["release"]
         if r in facts.openable:
-            affordances += ["open", "close"]
+            affordances += OPENS
         tool = _TOOLS.get(_category(facts.types[r]))
         if tool:
             affordances.append(tool)
@@ -408,7 +422,7 @@ def import_(path: str | Path, *, name: str | None = None) -> Imported:
         instruction=instruction,
         goal=goal,
         source=f"ALFWorld game {path.name}",
-        note=game.task_type or task_type_of(_section(_sexp(game.problem), ":goal")[0]),
+        note=game.task_type or task_type_of(_section(_sexp(game.problem, game.source), ":goal")[0]),
     )
     return Imported(graph, report, [task])
 
@@ -440,7 +454,7 @@ def alfred_pddl(game: Game) -> tuple[str, str]:
     domain = re.sub(r"\(increase \(total-cost\)[^()]*\)", "", domain)
     domain = _drop_block(domain, r"\(:functions\b").replace(":action-costs", "")
     problem = game.problem
-    declared = _declared(_section(_sexp(problem), ":objects"))
+    declared = _declared(_section(_sexp(problem, game.source), ":objects"))
     constants = []
     for name, kind in _CONSTANTS.items():
         if declared.get(name, kind) != kind:  # e.g. SinkType, an otype in some problems:
@@ -453,7 +467,7 @@ def alfred_pddl(game: Game) -> tuple[str, str]:
     domain = domain.replace("(:predicates", header, 1)
     # objects in no fact (the problems declare one per type, e.g. `Apple - object`) cannot
     # satisfy any goal literal: leaving them out keeps the validator's quantifiers small
-    facts = _section(_sexp(problem), ":init")
+    facts = _section(_sexp(problem, game.source), ":init")
     used = {a for f in facts if isinstance(f, list) for a in f[1:]}
     for name, kind in declared.items():
         if kind == "object" and name not in used:
@@ -493,7 +507,7 @@ def alfred_plan(game: Game, plan: list[str]) -> list[str]:
     action's effect, not its name."""
     from sceneplan.world.actions import parse_plan
 
-    problem = _sexp(game.problem)
+    problem = _sexp(game.problem, game.source)
     facts = [f for f in _section(problem, ":init") if isinstance(f, list) and f]
     original = {v: k for k, v in alfworld_names([a for f in facts for a in f[1:]]).items()}
     types = {f[1]: f[2] for f in facts if f[0] in ("objectType", "receptacleType")}

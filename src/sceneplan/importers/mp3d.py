@@ -30,7 +30,7 @@ from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.graph.io import from_dict, native_node
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.taxonomy import Category, Supports, classify, nearest, override, slug
-from sceneplan.textinput import read_text, shown
+from sceneplan.textinput import parse_int, read_text, shown
 
 __all__ = ["REGION_LABELS", "import_"]
 
@@ -98,15 +98,31 @@ def import_(
 
 
 HOUSE_VERSIONS = ("ASCII 1.1",)  # the first line of the .house files Matterport3D released
-# The lines the importer reads, each with the word of the `H` line that counts them.
-_COUNTED = {"L": ("levels", 12), "R": ("regions", 10), "S": ("surfaces", 6),
-            "V": ("vertices", 5), "C": ("categories", 9), "O": ("objects", 8)}  # fmt: skip
+# Each kind of line, in the order a house file has them: what it is, the words of the `H`
+# line that count its lines (P lines are portals and panoramas), how many fields one has,
+# and whether sceneplan reads it. Spark-DSG's own example drops the images and panoramas
+# and keeps 6 of its 27,703 segments: fewer lines of a kind nobody reads is no fault,
+# unless the file stops inside that kind (a later kind missing) or inside a line.
+_SECTIONS = {
+    "L": ("levels", (12,), 18, True),
+    "R": ("regions", (10,), 20, True),
+    "S": ("surfaces", (6,), 22, True),
+    "V": ("vertices", (5,), 13, True),
+    "P": ("portals and panoramas", (11, 4), 13, False),
+    "I": ("images", (3,), 41, False),
+    "C": ("categories", (9,), 11, True),
+    "O": ("objects", (8,), 24, True),
+    "E": ("segments", (7,), 19, False),
+}
+_CUT = "the file is cut short; copy it again"
 
 
 def check_house(path: Path) -> None:
-    """Refuse a .house file of a version spark_dsg.mp3d was not written for, and one with
-    fewer lines of a kind than its header (`H`) declares: a cut file (spark_dsg.mp3d reads
-    what is there, and half a house would import as its first rooms without a word)."""
+    """Refuse a .house file of a version spark_dsg.mp3d was not written for, and a cut one:
+    fewer lines of a kind sceneplan reads than its header (`H`) declares, a kind it does
+    not read begun but followed by none of the kinds after it, or a last line with fewer
+    fields than its kind has (spark_dsg.mp3d reads what is there, and half a house would
+    import as its first rooms without a word)."""
     lines = read_text(path).splitlines()
     first = lines[0].strip() if lines else ""
     if first not in HOUSE_VERSIONS:
@@ -115,16 +131,30 @@ def check_house(path: Path) -> None:
             "not a Matterport3D house file of a version sceneplan reads"
         )
     header = lines[1].split() if len(lines) > 1 else []
-    if not header or header[0] != "H" or len(header) <= max(i for _, i in _COUNTED.values()):
+    if not header or header[0] != "H" or len(header) <= 12:
         raise BadInputError(f"{path}: line 2 is not the house file's header (an H line)")
     counts = Counter(line[:1] for line in lines[2:])
-    for kind, (what, index) in _COUNTED.items():
-        declared = header[index]
-        if declared.isdigit() and counts[kind] < int(declared):
+    declared = {
+        kind: sum(parse_int(header[i], f"{path}: the H line") for i in words if header[i].isdigit())
+        for kind, (_, words, _, _) in _SECTIONS.items()
+    }
+    kinds = list(_SECTIONS)
+    for at, (kind, (what, _, _, read)) in enumerate(_SECTIONS.items()):
+        if counts[kind] >= declared[kind]:
+            continue
+        stops = any(counts[k] == 0 < declared[k] for k in kinds[at + 1 :])
+        if read or (counts[kind] and stops):
             raise BadInputError(
-                f"{path}: the header declares {int(declared):,} {what}, the file has "
-                f"{counts[kind]:,} ({kind} lines): the file is cut short; copy it again"
+                f"{path}: the header declares {declared[kind]:,} {what}, the file has "
+                f"{counts[kind]:,} ({kind} lines): {_CUT}"
             )
+    last = lines[-1].split()
+    if last and last[0] in _SECTIONS and len(last) < _SECTIONS[last[0]][2]:
+        what, _, fields, _ = _SECTIONS[last[0]]
+        raise BadInputError(
+            f"{path}: the last line, one of the {what} ({last[0]}), has {len(last)} of its "
+            f"{fields} fields: {_CUT}"
+        )
 
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[int, Any]]:

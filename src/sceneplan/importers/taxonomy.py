@@ -36,6 +36,7 @@ from typing import Any
 __all__ = [
     "CATEGORIES",
     "OPENABLE",
+    "OPENS",
     "SWITCHABLE",
     "Category",
     "Supports",
@@ -46,8 +47,11 @@ __all__ = [
     "slug",
 ]
 
-OPENABLE = ("open", "close", "release")
+# The affordances every importer gives a thing that opens (a cabinet, ALFWorld's fridge, a
+# BEHAVIOR `openable`, a VirtualHome CAN_OPEN) and one that switches on and off.
+OPENS = ("open", "close")
 SWITCHABLE = ("turn_on", "turn_off")
+OPENABLE = (*OPENS, "release")  # an openable piece of furniture also takes things
 
 
 @dataclass(frozen=True)

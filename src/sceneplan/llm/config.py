@@ -10,7 +10,6 @@ variables are named in `sceneplan.envvars`.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from sceneplan import envvars
 from sceneplan.errors import BadInputError, ModelNotConfiguredError
 from sceneplan.llm.registry import PROVIDERS, provider_names
 from sceneplan.plugins import unknown_name
-from sceneplan.textinput import parse_toml, read_text
+from sceneplan.textinput import read_toml
 
 MAX_SECONDS = 86_400.0  # a day: the longest timeout or wait a setting may ask for
 MAX_RETRIES = 100
@@ -173,10 +172,7 @@ def _read_llm_table(path: Path, *, required: bool) -> dict[str, Any]:
         if required:
             raise BadInputError(f"config file {path} does not exist")
         return {}
-    try:
-        document = parse_toml(read_text(path, "the config file"), str(path))
-    except tomllib.TOMLDecodeError as exc:
-        raise BadInputError(f"{path}: cannot read the config file: {exc}") from None
+    document = read_toml(path, "the config file")
     table = document.get("llm", {})
     if not isinstance(table, dict):
         raise BadInputError(f"{path}: [llm] must be a table")

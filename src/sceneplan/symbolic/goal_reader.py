@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import re
 
-from sceneplan.errors import GoalParseError
+from sceneplan.errors import BadInputError, GoalParseError
 from sceneplan.graph.model import SceneGraph
-from sceneplan.symbolic.pddl.sexp import Sexp, parse_sexp
+from sceneplan.textinput import Sexp, parse_sexp, show_sexp
 from sceneplan.world.goals import Formula, parse_goal
 from sceneplan.world.predicates import PREDICATES
 
@@ -95,29 +95,18 @@ def pddl_to_goal(text: str) -> str:
     >>> pddl_to_goal("(full coffee_mug)) (")
     Traceback (most recent call last):
     ...
-    sceneplan.errors.GoalParseError: write one formula whose parentheses balance
+    sceneplan.errors.GoalParseError: the goal: the ')' at line 1, column 18 closes nothing
     """
-    if not _one_balanced_formula(text):
-        raise GoalParseError("write one formula whose parentheses balance")
-    sexp = parse_sexp(text)
+    try:
+        sexp = parse_sexp(text, "the goal")
+    except BadInputError as exc:
+        raise GoalParseError(str(exc)) from None
     return _formula(sexp, {})
-
-
-def _one_balanced_formula(text: str) -> bool:
-    """Whether `text` is one parenthesized formula: it opens with `(`, no `)` closes more
-    than was opened, and the first formula's closing `)` ends the text."""
-    stripped = text.strip()
-    depth = 0
-    for i, char in enumerate(stripped):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0 or (depth == 0 and i < len(stripped) - 1 and char == ")"):
-            return False
-    return stripped.startswith("(") and depth == 0
 
 
 def _formula(x: Sexp, categories: dict[str, str]) -> str:
     if isinstance(x, str) or not x:
-        raise GoalParseError(f"'{x}' is not a PDDL formula: write (predicate arg ...)")
+        raise GoalParseError(f"'{show_sexp(x)}' is not a PDDL formula: write (predicate arg ...)")
     head = str(x[0]).lower()
     rest = x[1:]
     if head in _CONNECTIVES:
@@ -138,7 +127,7 @@ def _formula(x: Sexp, categories: dict[str, str]) -> str:
 
 
 def _quantified(head: str, rest: list[Sexp], categories: dict[str, str]) -> str:
-    if len(rest) != 2 or isinstance(rest[0], str):
+    if len(rest) != 2 or isinstance(rest[0], str) or not all(isinstance(v, str) for v in rest[0]):
         raise GoalParseError(f"({head} (?v - type) BODY) takes a variable list and a body")
     variables = _typed([str(v) for v in rest[0]])
     body = rest[1]
@@ -200,7 +189,7 @@ def _one(rest: list[Sexp], head: str) -> Sexp:
 
 def _term(x: Sexp) -> str:
     if not isinstance(x, str):
-        raise GoalParseError(f"'{x}' is not a name or a ?variable")
+        raise GoalParseError(f"'{show_sexp(x)}' is not a name or a ?variable")
     return x.lstrip("?")
 
 

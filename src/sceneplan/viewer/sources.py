@@ -19,7 +19,7 @@ from sceneplan.eval.store import Store
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.episode import Episode
 from sceneplan.runs import resolve
-from sceneplan.textinput import parse_json, read_text, shown
+from sceneplan.textinput import read_json, shown
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -42,14 +42,7 @@ def from_environment(name_or_file: str) -> Shown:
 
 def read_episode(path: Path) -> Episode:
     """An Episode from a trace file (`sceneplan plan --trace FILE`)."""
-    text = read_text(path, "the episode")
-    try:
-        data = parse_json(text, str(path))
-    except json.JSONDecodeError as exc:
-        raise BadInputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    return episode_from_dict(data, str(path))
+    return episode_from_dict(read_json(path, "the episode"), str(path))
 
 
 def episode_from_dict(data: object, source: str) -> Episode:

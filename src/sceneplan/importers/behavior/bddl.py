@@ -1,7 +1,11 @@
 """Reading BDDL problem files (BEHAVIOR-1K): objects, initial facts and the goal expression.
 
-A small s-expression reader, so that importing needs no `bddl` package (only
-the synset taxonomy does). BDDL is PDDL-like:
+The text is read by sceneplan's one s-expression reader (`textinput.parse_sexp`),
+not by bddl's `parsing.parse_problem`: that one raises bare `Exception`s, prints
+sections it does not know to stdout, and fails with an IndexError on an empty
+`()`, so a malformed file would need a catch-all to become one clear message.
+The checks here (sections, typed objects, facts naming declared objects) are
+what bddl's parser leaves to its callers. BDDL is PDDL-like:
 
 >>> p = parse_problem('''(define (problem demo-0) (:domain omnigibson)
 ...   (:objects apple.n.01_1 - apple.n.01 table.n.02_1 - table.n.02 agent.n.01_1 - agent.n.01)
@@ -18,15 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.textinput import too_deep
+from sceneplan.textinput import Sexp, parse_sexp, show_sexp
 
-__all__ = ["Problem", "parse_problem", "read_sexpr"]
+__all__ = ["Problem", "parse_problem"]
 
-SExpr = str | list[Any]
-
-_TOKEN = re.compile(r"\(|\)|[^\s()]+")
 _INSTANCE = re.compile(r"^[\w-]+\.n\.\d+_(\d+|\*)$")  # an object instance: apple.n.01_1
-MAX_NESTING = 100  # levels of brackets; the test suite's BEHAVIOR problems need 6
 
 
 @dataclass
@@ -37,52 +37,30 @@ class Problem:
     objects: dict[str, str]
     init: list[tuple[str, ...]]
     negated_init: list[tuple[str, ...]]
-    goal: SExpr
+    goal: Sexp
     source: str = "<bddl>"
     raw: dict[str, Any] = field(default_factory=dict)
 
 
-def read_sexpr(text: str, source: str = "<bddl>") -> SExpr:
-    """The one s-expression of `text` (comments after `;` dropped), as nested lists."""
-    text = re.sub(r";[^\n]*", "", text)
-    stack: list[list[Any]] = [[]]
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token == "(":
-            stack.append([])
-            if len(stack) > MAX_NESTING:  # what reads the expression recurses once a level
-                raise too_deep(source, "BDDL", MAX_NESTING)
-        elif token == ")":
-            if len(stack) == 1:
-                raise BadInputError(f"{source}: not BDDL: unbalanced ')'")
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(token.lower())
-    if len(stack) != 1:
-        raise BadInputError(f"{source}: not BDDL: {len(stack) - 1} unclosed '('")
-    top = stack[0]
-    if len(top) != 1 or not isinstance(top[0], list):
-        raise BadInputError(
-            f"{source}: not BDDL: expected one (define (problem NAME) ...) expression"
-        )
-    return top[0]
-
-
 def parse_problem(text: str, source: str = "<bddl>") -> Problem:
     """A BDDL problem from its text; anything else is one BadInputError naming what is missing."""
-    expr = read_sexpr(text, source)
+    expr: list[Any] = parse_sexp(text.lower(), f"{source}: not BDDL")
     if not (
         len(expr) >= 2
         and expr[0] == "define"
         and isinstance(expr[1], list)
         and len(expr[1]) == 2
         and expr[1][0] == "problem"
+        and isinstance(expr[1][1], str)
     ):
         raise BadInputError(
             f"{source}: not BDDL: a problem file starts with (define (problem NAME) ...)"
         )
-    sections = {part[0]: part[1:] for part in expr[2:] if isinstance(part, list) and part}
+    sections = {
+        part[0]: part[1:]
+        for part in expr[2:]
+        if isinstance(part, list) and part and isinstance(part[0], str)
+    }
     missing = [s for s in (":objects", ":init", ":goal") if s not in sections]
     if missing:
         raise BadInputError(f"{source}: not a BDDL problem: no {', '.join(missing)} section")
@@ -94,11 +72,11 @@ def parse_problem(text: str, source: str = "<bddl>") -> Problem:
         negative = isinstance(fact, list) and len(fact) == 2 and fact[0] == "not"
         atom = fact[1] if negative else fact
         if not (isinstance(atom, list) and atom and all(isinstance(a, str) for a in atom)):
-            raise BadInputError(f"{source}: :init: {_show(fact)} is not a fact")
+            raise BadInputError(f"{source}: :init: {show_sexp(fact)} is not a fact")
         undeclared = [a for a in atom[1:] if _INSTANCE.match(a) and a not in objects]
         if undeclared:
             raise BadInputError(
-                f"{source}: :init: {_show(fact)} names {undeclared[0]}, which :objects does "
+                f"{source}: :init: {show_sexp(fact)} names {undeclared[0]}, which :objects does "
                 "not declare; declare it there, or correct the name"
             )
         (negated if negative else init).append(tuple(atom))
@@ -115,7 +93,7 @@ def _objects(tokens: list[Any], source: str) -> dict[str, str]:
     it = iter(tokens)
     for token in it:
         if not isinstance(token, str):
-            raise BadInputError(f"{source}: :objects: unexpected {_show(token)}")
+            raise BadInputError(f"{source}: :objects: unexpected {show_sexp(token)}")
         if token == "-":
             synset = next(it, None)
             if not isinstance(synset, str) or not pending:
@@ -130,9 +108,3 @@ def _objects(tokens: list[Any], source: str) -> dict[str, str]:
     if pending:
         raise BadInputError(f"{source}: :objects: {' '.join(pending)} have no type")
     return objects
-
-
-def _show(expr: SExpr) -> str:
-    if isinstance(expr, str):
-        return expr
-    return "(" + " ".join(_show(e) for e in expr) + ")"

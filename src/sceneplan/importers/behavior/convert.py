@@ -48,6 +48,7 @@ from sceneplan.graph.io import native_node
 from sceneplan.importers.base import ImportReport
 from sceneplan.importers.behavior.bddl import Problem
 from sceneplan.importers.behavior.taxonomy import Taxonomy
+from sceneplan.importers.taxonomy import OPENS, SWITCHABLE
 from sceneplan.world.substances import INSOURCE, substance_word
 from sceneplan.world.substances import RELATIONS as RELATIONS_OF_SUBSTANCES
 
@@ -581,9 +582,9 @@ def _affordances(
 ) -> list[str]:
     out = ["pickup"] if kind == "object" else []
     if "openable" in props:
-        out += ["open", "close"]
+        out += OPENS
     if "toggleable" in props:
-        out += ["turn_on", "turn_off"]
+        out += SWITCHABLE
     if "cloth" in props:
         out += ["fold", "unfold"]
     inside = holds or instance in targets.get("inside_of", ())

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.importers.behavior.bddl import SExpr
+from sceneplan.textinput import Sexp
 
 __all__ = ["MAX_ATOMS", "atoms", "ground_goal", "render"]
 
@@ -35,12 +35,12 @@ class GoalTooLarge(Exception):
 
 
 def ground_goal(
-    expr: SExpr, members: Callable[[str], list[str]], known: set[str], source: str = "<bddl>"
+    expr: Sexp, members: Callable[[str], list[str]], known: set[str], source: str = "<bddl>"
 ) -> Ground:
     """The goal over instances; `members(synset)` lists the instances of a synset."""
     count = [0]
 
-    def go(e: SExpr, env: dict[str, str]) -> Ground:
+    def go(e: Sexp, env: dict[str, str]) -> Ground:
         if not isinstance(e, list) or not e:
             raise BadInputError(f"{source}: :goal: {e!r} is not an expression")
         head = e[0]
@@ -100,15 +100,13 @@ def ground_goal(
     return go(expr, {})
 
 
-def _binding(
-    spec: SExpr, members: Callable[[str], list[str]], source: str
-) -> tuple[str, list[str]]:
+def _binding(spec: Sexp, members: Callable[[str], list[str]], source: str) -> tuple[str, list[str]]:
     if not (isinstance(spec, list) and len(spec) == 3 and spec[1] == "-"):
         raise BadInputError(f"{source}: :goal: a quantifier binds (?var - synset), got {spec!r}")
     return spec[0], members(spec[2])
 
 
-def _number(spec: SExpr, source: str) -> int:
+def _number(spec: Sexp, source: str) -> int:
     text = spec[0] if isinstance(spec, list) and len(spec) == 1 else spec
     if not (isinstance(text, str) and text.isdigit()):
         raise BadInputError(f"{source}: :goal: expected a count like (2), got {spec!r}")

@@ -6,8 +6,8 @@ imperative (`ontop` -> "put X on Y", `inside` -> "put X in Y", `open` ->
 quantified variable is named with every instance it ranges over, so the
 instruction names every object the goal names:
 
->>> from sceneplan.importers.behavior.bddl import read_sexpr
->>> goal = read_sexpr("(forall (?c - candle.n.01) (inside ?c box.n.01_1))")
+>>> from sceneplan.textinput import parse_sexp
+>>> goal = parse_sexp("(forall (?c - candle.n.01) (inside ?c box.n.01_1))")
 >>> instruction("putting candles away", goal,
 ...             {"candle.n.01_1": "candle_1", "candle.n.01_2": "candle_2", "box.n.01_1": "box_1"},
 ...             lambda synset: ["candle.n.01_1", "candle.n.01_2"])
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sceneplan.importers.behavior.bddl import SExpr
 from sceneplan.importers.behavior.convert import RELATIONS, lemma
+from sceneplan.textinput import Sexp
 
 __all__ = ["display", "instruction"]
 
@@ -30,7 +30,7 @@ def display(node_id: str) -> str:
 
 
 def instruction(
-    activity: str, goal: SExpr, ids: dict[str, str], members: Callable[[str], list[str]]
+    activity: str, goal: Sexp, ids: dict[str, str], members: Callable[[str], list[str]]
 ) -> str:
     """`Activity: clause, clause and clause.`"""
     words = _Words(ids, members)
@@ -84,7 +84,7 @@ class _Words:
     def kind(self, synset: str) -> str:
         return lemma(synset).replace("_", " ")
 
-    def clauses(self, e: SExpr, env: dict[str, str]) -> list[str]:
+    def clauses(self, e: Sexp, env: dict[str, str]) -> list[str]:
         head = e[0]
         if head == "and":
             return [c for sub in e[1:] for c in self.clauses(sub, env)]
@@ -127,7 +127,7 @@ class _Words:
         noun = kind + ("s" if plural else "")
         return f"{word} {noun} ({'one each of ' if own else ''}{names})"
 
-    def positive(self, e: SExpr, env: dict[str, str]) -> str:
+    def positive(self, e: Sexp, env: dict[str, str]) -> str:
         head, args = e[0], [self.name(a, env) for a in e[1:]]
         if (words := _MAKE.get((head, len(args)))) is not None:
             return words.format(*args)
@@ -135,7 +135,7 @@ class _Words:
             return f"make {args[0]} {head.replace('_', ' ')}"
         return f"make {args[0]} {head.replace('_', ' ')} {' '.join(args[1:])}"
 
-    def negative(self, e: SExpr, env: dict[str, str]) -> str:
+    def negative(self, e: Sexp, env: dict[str, str]) -> str:
         if e[0] in ("and", "or", "forall", "exists", "not", "imply", "forn"):
             return "make sure it is not so that " + _join(self.states(e, env), "and")
         head, args = e[0], [self.name(a, env) for a in e[1:]]
@@ -147,7 +147,7 @@ class _Words:
             return f"clean the {lemma(e[2].lstrip('?')).replace('_', ' ')} off {args[0]}"
         return f"make sure {args[0]} is not {head.replace('_', ' ')} {' '.join(args[1:])}".strip()
 
-    def states(self, e: SExpr, env: dict[str, str]) -> list[str]:
+    def states(self, e: Sexp, env: dict[str, str]) -> list[str]:
         """Declarative phrases ("candle 1 is in box 1"), for conditions."""
         head = e[0]
         if head == "and":

@@ -29,8 +29,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sceneplan.errors import BadInputError
 from sceneplan.graph.io import from_dict, to_dict
 from sceneplan.graph.model import SceneGraph
@@ -39,7 +37,7 @@ from sceneplan.importers.spark_dsg import labelspaces
 from sceneplan.importers.spark_dsg.load import load_dsg, require_spark_dsg
 from sceneplan.importers.spark_dsg.mapping import Options, convert_nodes, kept_ids
 from sceneplan.importers.taxonomy import slug
-from sceneplan.textinput import parse_yaml, read_text
+from sceneplan.textinput import read_yaml
 
 __all__ = ["HYDRA_LABELSPACES", "convert", "import_", "read_labelspace", "update"]
 
@@ -145,9 +143,10 @@ def read_labelspace(spec: str | Path | None) -> tuple[dict[int, str] | None, str
     if isinstance(spec, str) and not path.suffix and not path.exists():
         raise labelspaces.unknown_name(spec)
     try:
-        data = parse_yaml(_labelspace_text(path), f"--labelspace {path}")
-    except yaml.YAMLError as exc:
-        raise BadInputError(f"--labelspace {path}: not YAML ({exc})") from None
+        data = read_yaml(path, "--labelspace")
+    except BadInputError as exc:
+        known = ", ".join(HYDRA_LABELSPACES)
+        raise BadInputError(f"{exc}; give a label-space file or one of: {known}") from None
     rows = data.get("label_names") if isinstance(data, dict) else None
     try:
         if rows is not None:  # Hydra's own format
@@ -177,16 +176,6 @@ def _kept(stale: list[dict[str, Any]], new_ids: set[str]) -> list[dict[str, Any]
                 kept_ids.add(node["id"])
         grew = len(kept_ids) > before
     return [n for n in stale if n["id"] in kept_ids]
-
-
-def _labelspace_text(path: Path) -> str:
-    """A label-space file's text (`textinput.read_text`: a regular file, bounded, UTF-8);
-    when it cannot be read, the message lists the built-in label spaces too."""
-    try:
-        return read_text(path, "--labelspace")
-    except BadInputError as exc:
-        known = ", ".join(HYDRA_LABELSPACES)
-        raise BadInputError(f"{exc}; give a label-space file or one of: {known}") from None
 
 
 def update(

@@ -12,7 +12,6 @@ content through a `Hand`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from sceneplan.importers.stanford3dsg.build import build
 from sceneplan.importers.stanford3dsg.classes import Hand, HandAsset, HandObject
 from sceneplan.importers.stanford3dsg.npz import read_npz
 from sceneplan.importers.taxonomy import slug
-from sceneplan.textinput import parse_json, read_bytes
+from sceneplan.textinput import read_json
 
 __all__ = ["Hand", "HandAsset", "HandObject", "build", "import_", "read"]
 
@@ -33,14 +32,7 @@ def read(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if path.suffix.lower() == ".npz":
         return read_npz(path)
-    try:
-        return parse_json(read_bytes(path), str(path))
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInputError(
-            f"{path}: not a Stanford 3D Scene Graph file (not JSON: {exc})"
-        ) from None
+    return read_json(path, "the Stanford 3D Scene Graph file")
 
 
 def import_(

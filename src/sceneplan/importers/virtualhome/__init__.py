@@ -10,11 +10,10 @@ and start now; the `gaps` of `Imported.extra` say why not.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from sceneplan.errors import BadInputError, SceneplanError
+from sceneplan.errors import SceneplanError
 from sceneplan.graph.io import from_dict
 from sceneplan.importers.base import Imported, ImportReport
 from sceneplan.importers.virtualhome.scene import build_scene, check_graph, give_two_hands
@@ -25,7 +24,7 @@ from sceneplan.importers.virtualhome.task import (
     translate_goal,
     translate_program,
 )
-from sceneplan.textinput import parse_json, read_bytes
+from sceneplan.textinput import read_json
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.task import Family, Task
@@ -37,12 +36,7 @@ __all__ = ["convert_task", "import_", "read_graph"]
 def read_graph(path: str | Path) -> dict[str, Any]:
     """The (initial) VirtualHome graph of a file."""
     path = Path(path)
-    try:
-        data = parse_json(read_bytes(path), str(path))
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadInputError(f"{path}: not a VirtualHome graph (not JSON: {exc})") from None
+    data = read_json(path, "the VirtualHome graph")
     if isinstance(data, dict) and "init_graph" in data:
         data = data["init_graph"]
     check_graph(data, str(path))

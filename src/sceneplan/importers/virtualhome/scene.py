@@ -37,6 +37,8 @@ from sceneplan.errors import BadInputError
 from sceneplan.graph.io import native_node
 from sceneplan.graph.model import TWO_HANDED
 from sceneplan.importers.base import ImportReport
+from sceneplan.importers.taxonomy import OPENS, SWITCHABLE
+from sceneplan.textinput import shown
 
 __all__ = ["DROPPED_CATEGORIES", "Scene", "build_scene", "check_graph", "node_id"]
 
@@ -72,14 +74,30 @@ def check_graph(data: Any, source: str) -> dict[str, dict[str, Any]]:
         )
     nodes: dict[Any, dict[str, Any]] = {}
     for index, node in enumerate(data["nodes"]):
-        if not (isinstance(node, dict) and "id" in node and "class_name" in node):
+        if not (
+            isinstance(node, dict)
+            and isinstance(node.get("id"), int | str)
+            and isinstance(node.get("class_name"), str)
+        ):
             raise BadInputError(f"{source}: nodes[{index}] has no id or class_name")
+        if not isinstance(node.get("category", ""), str):
+            raise BadInputError(f"{source}: nodes[{index}].category is not a name")
+        for key in ("properties", "states"):
+            value = node.get(key, [])
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise BadInputError(
+                    f"{source}: nodes[{index}].{key} is {shown(value)}, not a list of names"
+                )
         nodes[node["id"]] = node
     for index, edge in enumerate(data["edges"]):
-        if not (isinstance(edge, dict) and {"from_id", "to_id", "relation_type"} <= set(edge)):
+        if not (
+            isinstance(edge, dict)
+            and {"from_id", "to_id", "relation_type"} <= set(edge)
+            and isinstance(edge["relation_type"], str)
+        ):
             raise BadInputError(f"{source}: edges[{index}] needs from_id, relation_type and to_id")
         for end in ("from_id", "to_id"):
-            if edge[end] not in nodes:
+            if not isinstance(edge[end], int | str) or edge[end] not in nodes:
                 raise BadInputError(
                     f"{source}: edge {edge['from_id']} {edge['relation_type']} {edge['to_id']} "
                     f"names node {edge[end]}, which the graph does not have"
@@ -368,9 +386,9 @@ def _affordances(node: dict[str, Any], kind: str, target: bool = False) -> list[
     props = set(node.get("properties", ()))
     out = ["pickup"] if kind == "object" else []
     if "CAN_OPEN" in props:
-        out += ["open", "close"]
+        out += OPENS
     if "HAS_SWITCH" in props:
-        out += ["turn_on", "turn_off"]
+        out += SWITCHABLE
     takes = kind == "asset" or target
     if "CONTAINERS" in props and "CAN_OPEN" not in props and takes:
         out.append("receptacle")

@@ -45,8 +45,8 @@ package, one module per job: `node_types` (the type hierarchy, a node's type),
 `simplify` (a domain and goal folded for one problem, on the trees), `goal`
 (the goal language as a tree), `problem` (facts, `export_pddl`,
 `focused_problem`), `focus` (the focused problem's nodes), `plans` (plans
-both ways) and `write`, the one writer of PDDL text. `sexp` reads PDDL text
-that comes from outside (a user's goal, a planner's output).
+both ways) and `write`, the one writer of PDDL text. PDDL text that comes from
+outside (a user's goal, a planner's output) is read by `textinput.parse_sexp`.
 
 >>> from sceneplan.datasets import load_environment
 >>> files = export_pddl(load_environment("coffee"), "full(coffee_mug)")
@@ -82,7 +82,6 @@ from sceneplan.symbolic.pddl.problem import (
     state_facts,
     static_facts,
 )
-from sceneplan.symbolic.pddl.sexp import Sexp, parse_sexp, show_sexp
 from sceneplan.symbolic.pddl.simplify import SceneTypes, scene_types
 from sceneplan.symbolic.pddl.write import expression
 
@@ -98,7 +97,6 @@ __all__ = [
     "Hidden",
     "PDDLFiles",
     "SceneTypes",
-    "Sexp",
     "check_name",
     "domain_affordances",
     "domain_pddl",
@@ -109,14 +107,12 @@ __all__ = [
     "focused_problem",
     "has_receptacles",
     "hidden_terms",
-    "parse_sexp",
     "pddl_type",
     "plan_from_pddl",
     "plan_pddl",
     "primitive_predicates",
     "primitives_of",
     "scene_types",
-    "show_sexp",
     "state_facts",
     "static_facts",
     "translate_goal",
