@@ -130,3 +130,16 @@ def test_an_option_value_the_planner_cannot_use_is_refused_with_its_name(command
         "describes them)"
     ]
     assert not (tmp_path / "r.db").exists()
+
+
+def test_actions_that_do_not_look_are_refused_on_memory():
+    """On memory SayPlan plans with the actions that look: `actions=sayplan` with
+    `observe=partial` was accepted and ignored; it is refused, naming the planner."""
+    args = ["plan", "-p", "sayplan", "-o", "actions=sayplan", "-o", "observe=partial"]
+    result = runner.invoke(app, [*args, "-t", "planning-simple-02", "--llm", "ollama:x"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(
+        "error: planner 'sayplan': option 'actions' cannot be sayplan with observe=partial: "
+        "plans on memory use lookplangraph's actions, which look (got 'sayplan')"
+    )
+    assert len(result.stderr.strip().splitlines()) == 1

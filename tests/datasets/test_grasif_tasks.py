@@ -31,11 +31,12 @@ from sceneplan.graph import NodeKind, SceneGraph
 from sceneplan.symbolic.solver import PlanningProblem, solve
 from sceneplan.world import Simulator, WorldState, parse_goal, parse_plan
 from sceneplan.world.setup import with_facts
+from sceneplan.world.vocabularies import LOOKPLANGRAPH
 
 REPO = Path(__file__).resolve().parents[2]
 TASKS_DIR = REPO / "src" / "sceneplan" / "datasets" / "tasks"
 BUILD_SCRIPT = REPO / "scripts" / "build_grasif.py"
-VOCABULARY = "lookplangraph"
+VOCABULARY = LOOKPLANGRAPH
 
 # LookPlanGraph App. C, Table 5, row by row, with the office-planning task each row is.
 TABLE5 = [

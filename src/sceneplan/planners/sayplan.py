@@ -24,12 +24,18 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from sceneplan.graph.views import GraphView
 from sceneplan.planners.base import Planner, Run
 from sceneplan.planners.dialogue import Dialogue, render
-from sceneplan.planners.observing import Observer, PartialOptions, on_memory, plan_and_act
+from sceneplan.planners.observing import (
+    LOOKING,
+    Observer,
+    PartialOptions,
+    on_memory,
+    plan_and_act,
+)
 from sceneplan.planners.options import ViewOptions
 from sceneplan.planners.replanning import iterative_replanning
 from sceneplan.planners.search import (
@@ -83,6 +89,18 @@ class SayPlan(Planner):
             "lookplangraph: SayPlan* of LookPlanGraph §6.1, no poses, go_to/pick_up/put_on/"
             "put_inside (`sayplan[actions=lookplangraph]`, the paper's Tables 2-3)",
         )
+
+        @field_validator("actions")
+        @classmethod
+        def _applies(cls, actions: str, info: ValidationInfo) -> str:
+            """Actions given with observe=partial must be the ones that look: on memory,
+            those are the actions a run plans with."""
+            if info.data.get("observe") == "partial" and actions != LOOKING.name:
+                raise ValueError(
+                    f"cannot be {actions} with observe=partial: plans on memory use "
+                    f"{LOOKING.name}'s actions, which look"
+                )
+            return actions
 
         def vocabulary(self, declared: Vocabulary) -> Vocabulary:
             """The vocabulary `actions` names; on memory, the one that looks."""
