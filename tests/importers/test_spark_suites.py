@@ -129,7 +129,7 @@ def test_sclplan_on_both_scenes(scripted_llm):
     scripted_llm.enqueue_json(goal("ontop_of(speaker94, coffee_table132)"))
     episode = _run(scripted_llm, "sclplan", SPEAKER)
     assert episode.status is Status.SUCCESS and episode.goal_reached
-    assert episode.extra["sclplan"]["global_plan_found"]
+    assert episode.sclplan.global_plan_found
 
 
 @pytest.mark.skipif(

@@ -43,7 +43,7 @@ from sceneplan.execute.robot import Robot, skill_for
 from sceneplan.execute.search import check_search
 from sceneplan.execute.settings import DEFAULT_SETTINGS, MAX_REPLANS, ExecutionSettings, Stop
 from sceneplan.execute.skills import Skill, SkillCall, SkillResult
-from sceneplan.execute.trace import record_of, record_step, robot_record, start_record, tally
+from sceneplan.execute.trace import record_of, record_step, start_record, tally
 from sceneplan.graph.model import NodeKind, SceneGraph
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, Status
@@ -62,7 +62,6 @@ __all__ = [
     "MAX_REPLANS",
     "ExecutionSettings",
     "Executor",
-    "robot_record",
 ]
 
 # Skills on a thing the robot reaches through the asset it is on (or is): SayPlan's access.

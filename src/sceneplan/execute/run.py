@@ -16,17 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.execute.executor import (
-    DEFAULT_SETTINGS,
-    ExecutionSettings,
-    Executor,
-    robot_record,
-)
+from sceneplan.execute.executor import DEFAULT_SETTINGS, ExecutionSettings, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
 from sceneplan.execute.replan import make_replanner
 from sceneplan.execute.robot import Robot
 from sceneplan.execute.sim import SimulatedRobot
+from sceneplan.execute.trace import robot_record
 from sceneplan.graph.model import SceneGraph
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Episode
