@@ -9,13 +9,16 @@ reached from the state form a cut: every plan uses one of them (a landmark).
 The cheapest action of the cut pays for it: its cost is added to the bound
 and taken off each action of the cut; the rounds end when the goal costs
 nothing. The sum never exceeds the cost of a cheapest plan (it is
-admissible) and is never below h_max, often far above it (h_max counts only
-the costliest goal, the cuts add up what independent goals need).
+admissible), and is often far above h_max (h_max counts only the costliest
+goal, the cuts add up what independent goals need).
 
 A conditional effect relaxes into an action of its own, but all relaxed
 actions of one action share its remaining cost: a cut that holds several of
 them takes its cost off that action once, so one step of a plan is never
-counted twice, and the bound stays admissible.
+counted twice, and the bound stays admissible. That sharing can leave the
+sum below h_max (a step whose effect needs what the step itself adds is
+paid once, where h_max, and a plan, count it twice): the bound returned is
+the larger of the two, both admissible.
 """
 
 from __future__ import annotations
@@ -51,12 +54,14 @@ def lm_cut(task: CompiledTask, state: int, costs: Sequence[float]) -> float:
             achievers[q].append(r)
     start = [f for f in range(n) if state >> f & 1] + [init_fact]
     total = 0.0
+    h_max = None  # the first round's, with every cost whole
     while True:
         cost, chosen = _h_max(pres, adds, origin, left, readers, start, n + 2)
         if cost[goal_fact] == INF:
             return INF
+        h_max = cost[goal_fact] if h_max is None else h_max
         if cost[goal_fact] == 0:
-            return total
+            return max(total, h_max)
         zone = _goal_zone(goal_fact, achievers, chosen, origin, left)
         cut = _cut(start, readers, chosen, adds, zone)
         paid = min(left[origin[r]] for r in cut)
