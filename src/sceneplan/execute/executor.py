@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
-from sceneplan.execute.belief import Belief, Update
+from sceneplan.execute.belief import Belief
 from sceneplan.execute.replan import TIMEOUT_S, Replanner
 from sceneplan.execute.robot import Robot, skill_for
 from sceneplan.execute.search import (
@@ -54,6 +54,7 @@ from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, Status, WorldStep
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.reconcile import Change
 from sceneplan.world.state import WorldState
 
 if TYPE_CHECKING:
@@ -207,7 +208,7 @@ class Executor:
             raise _Stop(str(exc)) from None
         if call is None:
             return None
-        updates: list[Update] = []
+        updates: list[Change] = []
         reached: list[tuple[SkillCall, SkillResult]] = []
         asset = self._reach(call)
         if asset is not None:  # the robot's skills reach things through an accessed asset
@@ -285,7 +286,7 @@ class Executor:
         call: SkillCall,
         result: SkillResult,
         expected: list[dict[str, Any]],
-        updates: list[Update],
+        updates: list[Change],
         reached: Iterable[tuple[SkillCall, SkillResult]] = (),
     ) -> None:
         index = len(episode.steps)
