@@ -5,9 +5,7 @@ and the Anthropic messages protocol (`POST /v1/messages`), so the real SDKs
 and the whole sceneplan.llm stack (retries, cache, validation) are exercised.
 Replies are consumed in the order they were enqueued, whichever protocol asks.
 
-    from scripted_llm import scripted_llm  # noqa: F401  (in a conftest.py)
-
-    def test_plan(scripted_llm):
+    def test_plan(scripted_llm):                            # the fixture of tests/conftest.py
         scripted_llm.enqueue_json({"plan": ["goto(kitchen)"]})
         with scripted_llm.client() as llm:                  # an LLMClient on the server
             reply = llm.complete("Make coffee", schema=Plan)
@@ -29,7 +27,6 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,20 +238,6 @@ def _json_response(data: Any, status: int = 200, headers: dict[str, str] | None 
     return Response(
         json.dumps(data), status=status, headers=headers, content_type="application/json"
     )
-
-
-@pytest.fixture
-def scripted_llm(tmp_path: Path) -> Iterator[ScriptedLLMServer]:
-    """A scripted LLM server on 127.0.0.1 for one test."""
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    server.start()
-    scripted = ScriptedLLMServer(server, tmp_path / "llm-cache")
-    try:
-        yield scripted
-    finally:
-        scripted.release()
-        server.clear()
-        server.stop()
 
 
 # Environment variables through which the machine could choose a model, key or config.

@@ -95,6 +95,7 @@ GRAPH = json.loads((ROOT / "examples" / "two_rooms.json").read_text())
 
 @EXAMPLES
 @given(st.one_of(mutated(GRAPH), json_values.map(lambda v: {"nodes": v})))
+@pytest.mark.slow
 def test_scene_graph(data):
     from sceneplan.graph.io import load
 
@@ -235,6 +236,7 @@ def test_alfworld_game(words, noise, data):
 
 @EXAMPLES
 @given(st.one_of(mutated(json.loads((DATA / "two_nodes.dsg.json").read_text())), json_values))
+@pytest.mark.slow
 def test_spark_dsg(data):
     pytest.importorskip("spark_dsg")
     from sceneplan.importers.spark_dsg import import_
@@ -271,6 +273,7 @@ def test_house(line, field, junk, keep):
         mutated({"label_names": [{"label": 1, "name": "cup"}, {"label": 2, "name": "bed"}]}),
     )
 )
+@pytest.mark.slow
 def test_label_space(data):
     import yaml
 

@@ -103,6 +103,7 @@ def part_of(module: str) -> str:
 
 
 @pytest.mark.parametrize("part", sorted(ALLOWED))
+@pytest.mark.slow
 def test_no_upward_imports(part):
     single = PACKAGE / f"{part}.py"
     files = [single] if single.exists() else sources(PACKAGE / part)
@@ -151,6 +152,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+@pytest.mark.slow
 def test_no_import_cycles():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
@@ -171,6 +173,7 @@ def test_the_cycle_finder_finds_type_only_cycles(tmp_path):
     assert imports(path, name) == module_level_only | {"sceneplan.eval.store"}
 
 
+@pytest.mark.slow
 def test_environment_variables_are_named_in_envvars_only():
     """No string (message, docstring) outside envvars spells a variable's name.
 

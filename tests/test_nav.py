@@ -115,6 +115,7 @@ def _places(graph):
 
 
 @pytest.mark.parametrize("env", ["coffee", "office", "home"])
+@pytest.mark.slow
 def test_paths_are_networkx_bidirectional_dijkstra_paths(env):
     """Every pair of places: the same path networkx gives on the topology, ties included."""
     import networkx as nx

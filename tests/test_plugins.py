@@ -27,7 +27,7 @@ from sceneplan.llm import LLMClient, load_settings
 from sceneplan.llm.registry import PROVIDERS, provider_names, split_model
 from sceneplan.planners import get_planner, planner_names
 from sceneplan.symbolic.solver import SOLVERS
-from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
+from scripted_llm import isolate_llm_env
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "extending.md"
 runner = CliRunner()
@@ -120,7 +120,7 @@ def test_the_planner_plugin_is_found_validated_and_listed(my_lab):
 
 def test_sceneplan_plan_runs_the_plugin_planner_in_the_plugin_environment(
     my_lab,
-    scripted_llm,  # noqa: F811
+    scripted_llm,
 ):
     wrong = [s for s in REFERENCE_PLAN if s != "open(wardrobe1)"]
     scripted_llm.enqueue_json({"plan": wrong})
@@ -138,7 +138,7 @@ def test_sceneplan_plan_runs_the_plugin_planner_in_the_plugin_environment(
 
 def test_the_provider_plugin_is_a_model_name_with_its_own_settings(
     my_lab,
-    scripted_llm,  # noqa: F811
+    scripted_llm,
     tmp_path,
 ):
     # plugins follow the built-in providers, sorted (sceneplan's own `simulated` is one)
@@ -236,7 +236,7 @@ def test_sceneplan_planners_lists_the_others_and_reports_the_broken(broken):
     assert all(line.startswith("error: the sceneplan.planners entry point") for line in errors)
 
 
-def test_broken_provider_and_environment_plugins(broken, scripted_llm):  # noqa: F811
+def test_broken_provider_and_environment_plugins(broken, scripted_llm):
     with pytest.raises(BackendUnavailableError, match=r"point 'torchy' .* could not be loaded"):
         LLMClient("torchy:m", settings=scripted_llm.settings())
     with pytest.raises(BackendUnavailableError, match="'dict_env' returned dict, not a SceneGraph"):

@@ -68,6 +68,7 @@ def test_a_number_of_5000_digits_is_a_clear_error(parse, text):
         (parse_toml, "a = " + "[" * 50_000),
     ],
 )
+@pytest.mark.slow
 def test_nesting_beyond_the_limit_is_a_clear_error(parse, text):
     with pytest.raises(BadInputError, match=r"src: nested too deeply"):
         parse(text, "src")

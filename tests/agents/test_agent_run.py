@@ -52,6 +52,7 @@ def run_agent(session: AgentSession) -> list[str]:
     return anyio.run(main)
 
 
+@pytest.mark.slow
 def test_a_scripted_agent_solves_five_office_tasks_and_report_scores_them(tmp_path):
     store = tmp_path / "agent.db"
     tasks = load_suite("office-planning")[:5]

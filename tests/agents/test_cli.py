@@ -48,6 +48,7 @@ def test_bad_options_exit_2_with_one_line(args, message, tmp_path, monkeypatch):
     assert not (tmp_path / "x.db").exists()
 
 
+@pytest.mark.slow
 def test_a_task_server_executes_on_the_simulated_robot_and_stores_the_run(tmp_path):
     store = tmp_path / "runs.db"
     args = ["mcp", "--task", "planning-simple-02", "--robot", "sim", "--out", str(store)]

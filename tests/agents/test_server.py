@@ -59,6 +59,7 @@ async def scenario(client: Client) -> None:
     assert contracted["memory"] == view["memory"] and contracted["tokens"] < view["tokens"]
 
 
+@pytest.mark.slow
 def test_stdio():
     async def main() -> None:
         async with Client(stdio("mcp", "-e", "office")) as client:
@@ -103,6 +104,7 @@ def call(url: str, *calls: tuple[str, dict[str, Any]]) -> list[Any]:
     return anyio.run(main)
 
 
+@pytest.mark.slow
 def test_http(url):
     async def main() -> None:
         async with Client(url) as client:

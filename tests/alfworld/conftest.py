@@ -1,10 +1,8 @@
-"""Fixtures of the ALFWorld tests: the scripted LLM server, the data folder when present."""
+"""Fixtures of the ALFWorld tests: the data folder when present."""
 
 from pathlib import Path
 
 import pytest
-
-from scripted_llm import scripted_llm  # noqa: F401  (the fixture)
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "alfworld"
 

@@ -97,6 +97,7 @@ def test_a_game_file_imports_as_the_packaged_task(data_dir, tmp_path):
         ("alfworld-look-01", "look_at_obj_in_light"),
     ],
 )
+@pytest.mark.slow
 def test_the_oracles_plan_reaches_the_games_own_goal_in_alfreds_domain(data_dir, task_id, trial):
     pytest.importorskip("unified_planning", reason="the cross-check needs unified-planning")
     task = get_task(task_id)
@@ -108,6 +109,7 @@ def test_the_oracles_plan_reaches_the_games_own_goal_in_alfreds_domain(data_dir,
         assert validate_in_alfred(game, plan[:-1])[0] is False
 
 
+@pytest.mark.slow
 def test_the_build_script_reproduces_the_packaged_files(data_dir):
     spec = importlib.util.spec_from_file_location(
         "build_alfworld", ROOT / "scripts" / "build_alfworld.py"

@@ -20,6 +20,8 @@ from sceneplan.datasets.tasks import get_task
 from sceneplan.symbolic.pddl import export_pddl, plan_pddl
 from sceneplan.world.alfworld import fits
 
+pytestmark = pytest.mark.slow  # ALFWorld's PDDL validated
+
 
 def test_the_export_writes_what_each_receptacle_can_hold():
     graph = load_environment("alfworld-look-01")

@@ -142,6 +142,7 @@ def scratch(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.mark.parametrize(("args", "message"), ROWS, ids=[" ".join(r[0])[:60] for r in ROWS])
+@pytest.mark.slow
 def test_bad_input(scratch, args, message):
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output

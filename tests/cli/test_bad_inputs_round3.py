@@ -88,6 +88,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("args", "message"), CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+@pytest.mark.slow
 def test_one_line_and_exit_2(folder, args, message):
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
@@ -117,6 +118,7 @@ def _script() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "sceneplan.cli"]
 
 
+@pytest.mark.slow
 def test_output_the_terminal_cannot_encode_is_replaced_not_a_traceback(tmp_path):
     done = subprocess.run(
         [*_script(), "execute", "--task", "planning-simple-02", "-p", "oracle"],
@@ -132,6 +134,7 @@ def test_output_the_terminal_cannot_encode_is_replaced_not_a_traceback(tmp_path)
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.slow
 def test_output_to_a_full_disk_is_one_line():
     with open("/dev/full", "w") as full:
         done = subprocess.run(

@@ -7,6 +7,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow  # consoles in subprocesses
+
 TREE = ["graph", "show", "coffee", "-e", "bobs_room", "--tree"]
 
 

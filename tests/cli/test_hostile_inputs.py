@@ -160,6 +160,7 @@ def _outputs_left(folder: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[" ".join(t) for t in TEMPLATES])
+@pytest.mark.slow
 def test_no_traceback(in_scratch, template):
     before = _outputs_left(in_scratch)
     for value in VALUES:
@@ -187,6 +188,7 @@ SUBPROCESS = [
 
 
 @pytest.mark.parametrize(("args", "message"), SUBPROCESS, ids=[a[1] for a, _ in SUBPROCESS])
+@pytest.mark.slow
 def test_console_script(tmp_path, args, message):
     _write_hostile_files(tmp_path)
     script = Path(sys.executable).with_name("sceneplan")

@@ -28,6 +28,7 @@ def fresh_caches():
     clear_caches()
 
 
+@pytest.mark.slow
 def test_the_shipped_index_is_what_the_command_writes():
     shipped = json.loads((FOLDER / INDEX_FILE).read_text(encoding="utf-8"))
     assert shipped == registry.build_bundle_index()

@@ -265,6 +265,7 @@ def test_an_instruction_finds_the_original_task_not_a_variant():
     assert find_task(TABLE5[24][0]).id == "grasif-office-25"
 
 
+@pytest.mark.slow
 def test_build_script_check_passes():
     spec = importlib.util.spec_from_file_location("build_grasif", BUILD_SCRIPT)
     module = importlib.util.module_from_spec(spec)

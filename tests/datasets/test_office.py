@@ -324,6 +324,7 @@ def test_task_file_shape(search_tasks: list[dict]):
             assert task.get("note"), f"{task['id']}: a task without answer needs a note"
 
 
+@pytest.mark.slow
 def test_task_loader_accepts_the_files():
     from sceneplan.datasets.tasks import load_task_file
 

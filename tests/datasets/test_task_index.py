@@ -41,6 +41,7 @@ def fresh_caches():
     clear_caches()
 
 
+@pytest.mark.slow
 def test_the_shipped_index_is_what_the_command_writes():
     shipped = (FOLDER / INDEX_FILE).read_text(encoding="utf-8")
     assert shipped == index_text(build_index())
@@ -74,6 +75,7 @@ def test_a_task_by_id_is_read_from_its_own_lines(fresh_caches, monkeypatch):
     assert task == next(t for t in load_suite("behavior-1k") if t.id == task.id)
 
 
+@pytest.mark.slow
 def test_every_indexed_span_holds_its_task():
     index = task_index()
     assert index is not None and all("spans" in entry for entry in index)
@@ -125,6 +127,7 @@ def test_bad_yaml_keeps_the_python_loaders_message(tmp_path):
     assert str(caught.value) == expected
 
 
+@pytest.mark.slow
 def test_a_stale_index_is_ignored_and_every_file_read(tmp_path, monkeypatch, fresh_caches):
     folder = tmp_path / "tasks"
     shutil.copytree(Path(str(FOLDER)), folder)

@@ -32,6 +32,7 @@ SEARCH = """
 NOTHING = SEARCH.replace("answer: coffee_mug", "answer: none")
 
 
+@pytest.mark.slow
 def test_packaged_suites_hold_the_90_sayplan_instructions():
     imported = {"behavior-grasif", "behavior-extended", "behavior-1k", "virtualhome-grasif"}
     imported |= {"virtualhome"}
@@ -60,6 +61,7 @@ def test_packaged_suites_hold_the_90_sayplan_instructions():
 COPIES = {"behavior-1k"}
 
 
+@pytest.mark.slow
 def test_every_packaged_task_names_real_nodes():
     graphs = {}
     for task in (t for t in packaged_tasks() if t.suite not in COPIES):
@@ -239,6 +241,7 @@ def test_tasks_check_lists_every_problem_of_a_file_at_once(tmp_path):
     assert lines[5] == "  - task 'd': field 'answer': no node 'teapot' in the graph"
 
 
+@pytest.mark.slow
 def test_tasks_check_passes_a_good_file_and_every_packaged_suite():
     good = CliRunner().invoke(app, ["tasks", "check", str(Path(__file__).parent / "x.yaml")])
     assert good.exit_code == 2 and "no such task file" in good.stderr

@@ -1,4 +1,4 @@
-"""Fixtures of the eval tests: an isolated environment, the scripted server, the toy planners."""
+"""Fixtures of the eval tests: the toy planners, task files, results stores."""
 
 from __future__ import annotations
 
@@ -13,15 +13,13 @@ import pytest
 
 from eval_helpers import COFFEE_TASKS
 from sceneplan.planners.base import PLANNERS
-from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
 
 HERE = Path(__file__).parent
 
 
 @pytest.fixture(autouse=True)
-def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No keys, models or config from the machine (nor the toy planners' delay)."""
-    isolate_llm_env(monkeypatch, tmp_path)
+def no_toy_delay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy planners run without the delay a machine may set."""
     monkeypatch.delenv("SCENEPLAN_TOY_DELAY", raising=False)
 
 
@@ -85,7 +83,7 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A new results store of each kind: an SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":

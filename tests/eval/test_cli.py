@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from typer.testing import CliRunner
 
 from eval_helpers import REFERENCE_PLAN, without_timings
@@ -29,6 +30,7 @@ def stable_report(db) -> dict:
     return without_timings(json.loads(result.stdout)["metrics"])
 
 
+@pytest.mark.slow
 def test_eval_and_report_end_to_end(scripted_llm, toys, coffee_tasks, tmp_path):
     for answer in (["coffee_mug"], ["fridge"], REFERENCE_PLAN, ["done"]):
         scripted_llm.enqueue_json({"answer": answer})
@@ -158,6 +160,7 @@ def test_report_errors(tmp_path):
     assert "unknown report format 'pdf'" in run("report", tmp_path / "a.db", "-f", "pdf").stderr
 
 
+@pytest.mark.slow
 def test_a_killed_run_loses_nothing_stored(toys, tmp_path):
     """SIGKILL a `sceneplan eval` process mid-run; the rerun completes it without duplicates."""
     db = tmp_path / "killed.db"
@@ -201,6 +204,7 @@ def _rows(db) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_planner_specs_with_options_run_and_show_in_the_report(coffee_tasks, tmp_path):
     db = tmp_path / "r.db"
     specs = "oracle, oracle[timeout=5,planner=gbfs]"
@@ -282,6 +286,7 @@ TOY_MAIN = (
 )
 
 
+@pytest.mark.slow
 def test_two_evals_on_one_store_split_the_jobs(scripted_llm, coffee_tasks, tmp_path):
     """Two `sceneplan eval` processes, one store, a slow model: every job runs exactly once."""
     config = tmp_path / "llm.toml"
@@ -314,6 +319,7 @@ def test_two_evals_on_one_store_split_the_jobs(scripted_llm, coffee_tasks, tmp_p
         assert con.execute("SELECT count(*) FROM leases").fetchone() == (0,)  # all released
 
 
+@pytest.mark.slow
 def test_store_merge_joins_shards_keeping_the_newest_of_a_duplicate(toys, coffee_tasks, tmp_path):
     a, b, merged, whole = (tmp_path / f"{n}.db" for n in ("a", "b", "merged", "whole"))
     base = ["eval", "-s", coffee_tasks, "-p", "toy_reference"]

@@ -18,6 +18,8 @@ from sceneplan.cli import app
 from sceneplan.errors import BackendUnavailableError, BadInputError
 from sceneplan.eval.store import COLUMNS, MIGRATIONS, Store
 
+pytestmark = pytest.mark.slow  # a PostgreSQL server
+
 runner = CliRunner()
 
 

@@ -127,6 +127,7 @@ def test_compare_shows_the_difference(records):
     )
 
 
+@pytest.mark.slow
 def test_plots_are_written(records, tmp_path):
     paths = write_plots(compute(records), tmp_path / "plots")
     assert [p.name for p in paths] == [

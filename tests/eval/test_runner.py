@@ -52,6 +52,7 @@ def test_end_to_end_with_scripted_replies(coffee_tasks, scripted_llm, toys, tmp_
     ] == [t.instruction for t in tasks]
 
 
+@pytest.mark.slow
 def test_one_client_per_model_and_model_less_planners_once(
     coffee_tasks, scripted_llm, toys, tmp_path
 ):

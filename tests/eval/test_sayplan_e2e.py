@@ -8,11 +8,14 @@ are known.
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from sayplan_script import expand, plan, switch
 from sceneplan.cli import app
 from sceneplan.eval.runner import load_tasks
+
+pytestmark = pytest.mark.slow  # a whole SayPlan run
 
 runner = CliRunner()
 HOME_TASKS = "home-simple-02,home-complex-01"

@@ -38,6 +38,7 @@ def test_nothing_at_once_scores_nothing(scripted_llm, task_id):
 
 
 @pytest.mark.parametrize("task_id", NOTHING_MATCHES)
+@pytest.mark.slow
 def test_nothing_after_searching_the_rooms_scores(scripted_llm, task_id):
     task = get_task(task_id)
     for room in task.must_explore:
@@ -107,6 +108,7 @@ def test_found_and_answered_are_separate():
 SEARCH_TASKS = [t for t in packaged_tasks() if t.is_search]
 
 
+@pytest.mark.slow
 def test_the_oracle_scores_every_search_column_in_full(tmp_path):
     assert len(SEARCH_TASKS) == 60
     with Store(tmp_path / "oracle.db") as store:

@@ -269,6 +269,7 @@ def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(
         assert store.leases() == 4  # t-01, t-02 and t-03 held by here:1:a, t-04 by there:2:b
 
 
+@pytest.mark.slow
 def test_evals_opening_a_new_store_at_once_all_succeed(tmp_path):
     path = tmp_path / "new.db"
     code = f"from sceneplan.eval.store import Store\nwith Store({str(path)!r}) as s: print(len(s))"

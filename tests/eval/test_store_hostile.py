@@ -109,6 +109,7 @@ def read_only_mount(tmp_path):
     return inside
 
 
+@pytest.mark.slow
 def test_a_store_in_a_read_only_place_is_still_reported(tmp_path, read_only_mount):
     store = tmp_path / "results.db"
     assert runner.invoke(app, [*EVAL, "--out", str(store)]).exit_code == 0
@@ -169,6 +170,7 @@ def _count(url: str) -> tuple[int, int]:
             return (0, 0)
 
 
+@pytest.mark.slow
 def test_a_killed_backend_stops_the_eval_with_one_line_and_the_rerun_finishes(postgres_url):
     import psycopg
 
@@ -219,6 +221,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.slow
 def test_a_signal_to_an_eval_stops_its_worker_processes_too(tmp_path, sig):
     args = [*_script(), "eval", "-s", "office-planning", "-p", "oracle", "--processes", "2"]
     eval_ = subprocess.Popen(

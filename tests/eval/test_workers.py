@@ -96,6 +96,7 @@ def _state(location: str) -> tuple[int, int, int]:
     return rows, _puts(location), leases
 
 
+@pytest.mark.slow
 def test_eight_workers_one_killed_then_resumed_run_each_job_once(store_location):
     """8 workers at once; one is SIGKILLed mid-run; the rest finish, a resumed eval does what
     is left. Every job is stored once (the puts committed are the rows stored), and the
@@ -128,6 +129,7 @@ def test_eight_workers_one_killed_then_resumed_run_each_job_once(store_location)
 
 
 @pytest.mark.parametrize("trial", range(20))
+@pytest.mark.slow
 def test_two_evals_at_once_run_every_job_once(store_location, toys, coffee_tasks, trial):
     """Issue 26: two evals on one store, started together, 20 trials: every job once."""
     from sceneplan.datasets.tasks import load_task_file
@@ -149,6 +151,7 @@ def test_two_evals_at_once_run_every_job_once(store_location, toys, coffee_tasks
     assert _state(store_location) == (12, 12, 0)
 
 
+@pytest.mark.slow
 def test_the_put_count_sees_a_job_stored_twice(store_location, toys, coffee_tasks):
     """The check above can fail: a result put a second time is one put more than rows."""
     from sceneplan.datasets.tasks import load_task_file

@@ -15,7 +15,6 @@ from werkzeug import Request, Response
 from sceneplan.execute import SimulatedRobot, SkillCall
 from sceneplan.graph import SceneGraph, from_dict
 from scenes import node
-from scripted_llm import scripted_llm  # noqa: F401  (the fixture)
 
 
 def loop_dict() -> dict:

@@ -3,6 +3,7 @@
 import json
 import socket
 
+import pytest
 from typer.testing import CliRunner
 
 from sceneplan.cli import app
@@ -14,6 +15,7 @@ def invoke(*args: str):
     return runner.invoke(app, ["execute", *args])
 
 
+@pytest.mark.slow
 def test_the_issue_command_reaches_the_goal_and_writes_the_trace(tmp_path):
     trace = tmp_path / "runs" / "out.json"
     result = invoke(
@@ -29,6 +31,7 @@ def test_the_issue_command_reaches_the_goal_and_writes_the_trace(tmp_path):
     assert len(data["steps"]) == data["extra"]["execute"]["steps"]
 
 
+@pytest.mark.slow
 def test_a_goal_not_reached_exits_1(tmp_path):
     result = invoke("--task", "planning-simple-02", "--faults", "blocked:1", "--json")
     assert result.exit_code == 1, result.output

@@ -22,6 +22,7 @@ TASKS = [
 ]
 
 
+@pytest.mark.slow
 def test_runs_under_faults_are_stored_beside_the_fault_free_ones(tmp_path):
     out = tmp_path / "results.db"
     evaluate(TASKS, ["oracle"], [], out, runs=2, execution=Execution(faults="moved:0.3,grasp:0.1"))
@@ -49,6 +50,7 @@ def test_a_second_eval_skips_what_is_stored_under_the_same_faults(tmp_path):
     assert evaluate(TASKS[:1], ["oracle"], [], out, execution=other).done == 1
 
 
+@pytest.mark.slow
 def test_eval_and_report_on_the_command_line(tmp_path):
     out = tmp_path / "r.db"
     args = ["eval", "-s", "office-planning", "-t", "planning-simple-02", "-p", "oracle"]
@@ -63,6 +65,7 @@ def test_eval_and_report_on_the_command_line(tmp_path):
     assert "| oracle | moved:0.5 | open | 2 |" in report.output
 
 
+@pytest.mark.slow
 def test_the_fault_plot_is_written(tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "r.db"
@@ -98,6 +101,7 @@ def test_sayplan_scripted_recovers_under_faults_with_the_solver(scripted_llm):
     json.dumps(closed.to_dict())  # the trace is JSON
 
 
+@pytest.mark.slow
 def test_eval_on_a_stale_map_reports_corrections_looks_and_calls(tmp_path):
     out = tmp_path / "r.db"
     args = ["eval", "-s", "home-moved", "-t", "home-moved-04", "-t", "home-moved-10"]

@@ -132,6 +132,7 @@ def test_the_replan_budget_stops_a_robot_that_keeps_failing():
 
 
 @pytest.mark.parametrize("task_id", ["planning-simple-02", "planning-long-03", "planning-long-06"])
+@pytest.mark.slow
 def test_closed_loop_reaches_goals_open_loop_misses(task_id):
     closed = [run_task(task_id, "moved:0.3,grasp:0.1", seed) for seed in range(1, 4)]
     opened = [

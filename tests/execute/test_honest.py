@@ -146,6 +146,7 @@ MIXES = [
 
 
 @pytest.mark.parametrize("suite", ["office-dynamic", "home-moved"])
+@pytest.mark.slow
 def test_no_run_under_any_fault_mix_succeeds_unless_the_goal_truly_holds(suite):
     # a robot with no true world to show (judged on the executor's belief, as an HTTP
     # robot is): each mix of fault kinds once, on the suite's tasks in turn, seeds varying

@@ -29,6 +29,7 @@ def test_a_body_that_never_ends_stops_at_the_byte_limit():
     assert _peak_mb() - before < 4 * MAX_REPLY_BYTES / 2**20  # read in chunks, then refused
 
 
+@pytest.mark.slow
 def test_a_body_that_trickles_stops_at_the_timeout():
     with (
         misbehaving_server("trickle") as url,

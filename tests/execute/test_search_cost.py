@@ -122,11 +122,12 @@ def search_calls(moved: str, order: str) -> list[dict]:
     executor = Executor(robot, setup.prior, goal=task.goal, search=order)  # no replanner
     episode = Episode(planner="none", model="none", environment="home", instruction="")
     asyncio.run(executor.run([], episode))
-    record = episode.extra["execute"]
-    [search] = record["searches"]
-    assert search["found"]
-    start = record["rounds"][-1]["at_step"]
-    return [c["call"] for c in record["calls"] if c["step"] >= start]
+    record = episode.execute
+    assert record is not None
+    [search] = record.searches
+    assert search.found
+    start = record.rounds[-1].at_step
+    return [c.call for c in record.calls if c.step >= start]
 
 
 @pytest.mark.parametrize("order", ["greedy", "sweep"])

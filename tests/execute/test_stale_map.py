@@ -55,6 +55,7 @@ def test_the_planner_and_the_belief_start_from_the_prior_and_the_robot_from_the_
     assert opened.status is Status.FAILED and opened.execute.corrections == 0
 
 
+@pytest.mark.slow
 def test_the_likely_search_looks_at_fewer_assets_than_the_nearest_first_one():
     task = get_task("dynamic-office-07")
     looked = {}

@@ -162,6 +162,7 @@ def mutated(draw) -> tuple[list, list]:
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
+@pytest.mark.slow
 def test_bulk_never_accepts_what_the_reference_rejects(case):
     nodes, links = case
     snapshot = copy.deepcopy((nodes, links))
@@ -261,6 +262,7 @@ def valid_files(draw) -> dict:
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(valid_files(), mutated_files()))
+@pytest.mark.slow
 def test_decoding_never_accepts_what_the_reference_rejects(data):
     raw = native_bytes(data)
     clean = decode_clean(raw)

@@ -10,6 +10,7 @@ from sceneplan.graph import count_tokens, from_dict, token_report
 from scenes import node
 
 
+@pytest.mark.slow
 def test_known_counts():
     # The token ids of this sentence in tiktoken's README are [83, 1609, 5963, 374, 2294, 0].
     assert count_tokens("tiktoken is great!") == 6

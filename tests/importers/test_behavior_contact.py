@@ -71,6 +71,7 @@ CONTACT = {
 }
 
 
+@pytest.mark.slow
 def test_attached_touching_and_under_map_to_the_domain(tmp_path, taxonomy):
     imported = convert(problem(tmp_path, **CONTACT), taxonomy)
     graph = imported.graph
@@ -137,6 +138,7 @@ def test_nextto_a_stack_is_beside_its_base(tmp_path, taxonomy):
     solved(imported)
 
 
+@pytest.mark.slow
 def test_overlaid_wraps_either_way_round(tmp_path, taxonomy):
     # wrap_silverware: each napkin overlaid on a knife and on a spoon; read as ontop, a
     # napkin would lie on two things at once

@@ -54,6 +54,7 @@ def test_substances_are_state_words_and_affordances(taxonomy):
     )
 
 
+@pytest.mark.slow
 def test_the_oracle_solves_the_converted_task(taxonomy):
     imported = convert(read_problem(DATA / "water_chores.bddl"), taxonomy)
     (task,) = imported.tasks

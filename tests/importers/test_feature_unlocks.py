@@ -116,6 +116,7 @@ def test_a_missing_extra_is_exit_2_naming_it(only, monkeypatch, capsys):
     assert err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_an_unknown_feature_name_is_exit_2():
     run = subprocess.run(
         [sys.executable, str(SCRIPT), "--not-landed", "teleport"],

@@ -19,7 +19,11 @@ REAL = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-gr
 IGX = REAL / "apartment_igx_dsg.json"
 X8F5_DSG = REAL / "x8F5xyUWy9e_0_gt_partial_dsg_1447.json"
 X8F5_HOUSE = REAL / "x8F5xyUWy9e.house"
-pytestmark = pytest.mark.skipif(not IGX.is_file(), reason="needs ../shared/data/real-graphs")
+# slow: the real public graphs
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not IGX.is_file(), reason="needs ../shared/data/real-graphs"),
+]
 FIXTURES = ("radiator", "faucet", "water_heater", "column", "railing", "ledge", "fireplace")
 runner = CliRunner()
 

@@ -223,6 +223,7 @@ def _native(graph):
 
 
 @pytest.mark.skipif(not APARTMENT.is_file(), reason="needs ../shared/data/spark-dsg")
+@pytest.mark.slow
 def test_spark_dsg_apartment_file(tmp_path):
     out = tmp_path / "apt.json"
     args = ("graph", "import", "--from", "spark-dsg", APARTMENT, out, "--json")

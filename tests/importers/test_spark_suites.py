@@ -99,6 +99,7 @@ def test_sayplan_on_both_scenes(scripted_llm):
     assert any(step.startswith("goto(door") for step in episode.full_plan)  # via a door
 
 
+@pytest.mark.slow
 def test_lookplangraph_on_both_scenes(scripted_llm):
     for reply in (
         move("go_to", "room0"),
@@ -136,6 +137,7 @@ def test_sclplan_on_both_scenes(scripted_llm):
     importlib.util.find_spec("spark_dsg") is None or not DATA.is_dir(),
     reason="the rebuild needs spark_dsg and ../shared/data/spark-dsg",
 )
+@pytest.mark.slow
 def test_build_script_check_passes():
     script = ROOT / "scripts" / "build_spark.py"
     result = subprocess.run(

@@ -43,6 +43,7 @@ def _data(name: str) -> dict:
 
 @needs_data
 @pytest.mark.parametrize("path", BUILDINGS, ids=lambda p: p.name.removesuffix(".json"))
+@pytest.mark.slow
 def test_every_building_imports_and_plans_a_pick_and_place(path, tmp_path):
     out = tmp_path / "g.json"
     result = cli("graph", "import", "--from", "stanford3dsg", path, out)

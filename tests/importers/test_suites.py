@@ -56,6 +56,7 @@ def test_behavior_instructions_name_every_goal_object():
 
 
 @pytest.mark.skipif("behavior-grasif" not in SUITES, reason="behavior-grasif is not built")
+@pytest.mark.slow
 def test_oracle_solves_a_sample_of_behavior_grasif():
     from sceneplan.planners import get_planner
     from sceneplan.runs import resolve

@@ -31,6 +31,7 @@ def test_a_body_that_never_ends_is_cut_at_the_limit_and_not_retried(tmp_path, pr
     assert url in str(caught.value)
 
 
+@pytest.mark.slow
 def test_a_body_that_trickles_ends_at_the_timeout(tmp_path):
     started = time.monotonic()
     with (

@@ -28,6 +28,7 @@ def schema(path) -> tuple[int, int, list[str]]:
     return app_id, version, tables
 
 
+@pytest.mark.slow
 def test_processes_creating_the_cache_at_once_all_succeed_with_one_schema(tmp_path):
     path = tmp_path / "cache" / "responses.sqlite"
     code = (

@@ -116,6 +116,7 @@ def test_cancellation_is_clean(scripted_llm):
     assert asyncio.run(scenario()) == ("after", 1)
 
 
+@pytest.mark.slow
 def test_concurrency_limit(scripted_llm):
     for i in range(4):
         scripted_llm.enqueue_hang(0.15, text=f"r{i}")

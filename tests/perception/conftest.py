@@ -1,14 +1,11 @@
-"""Fixtures of the perception tests: a small scene with nesting, and the scripted LLM server."""
+"""Fixtures of the perception tests: a small scene with nesting."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from sceneplan.graph import SceneGraph, from_dict
 from scenes import node
-from scripted_llm import isolate_llm_env, scripted_llm  # noqa: F401  (the fixture)
 
 CONTAINER = ["pickup", "open", "close", "release"]
 
@@ -66,9 +63,3 @@ def shelf_dict() -> dict:
 @pytest.fixture
 def shelf() -> SceneGraph:
     return from_dict(shelf_dict(), "shelf")
-
-
-@pytest.fixture(autouse=True)
-def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No keys, models or config from the machine; config and cache under tmp_path."""
-    isolate_llm_env(monkeypatch, tmp_path)

@@ -69,6 +69,7 @@ def tokens(view: GraphView) -> int:
     return count_tokens(graph_text(view))
 
 
+@pytest.mark.slow
 def test_the_initial_view_of_10000_rooms_is_small_and_hierarchical(building):
     view = initial_view(building)
     assert view.hierarchy is not None  # auto: the rooms view cannot fit
@@ -78,6 +79,7 @@ def test_the_initial_view_of_10000_rooms_is_small_and_hierarchical(building):
     assert initial_view(building, "hierarchy").visible_nodes() == view.visible_nodes()
 
 
+@pytest.mark.slow
 def test_a_scripted_search_that_contracts_what_it_leaves_stays_bounded(building, target):
     view = initial_view(building)
     first = SYNTHETIC.first_and_last_room(ROOMS)[0]
@@ -101,6 +103,7 @@ def test_a_scripted_search_that_contracts_what_it_leaves_stays_bounded(building,
     assert len(down) == view.hierarchy.depth() == 4  # a floor group, a floor, a zone, the room
 
 
+@pytest.mark.slow
 def test_sayplan_solves_a_task_on_10000_rooms_through_the_loopback_model(
     scripted_llm, building, target
 ):
@@ -136,6 +139,7 @@ def test_sayplan_solves_a_task_on_10000_rooms_through_the_loopback_model(
     assert len(episode.full_plan) > 4  # the path planner inserted the poses up 99 floors
 
 
+@pytest.mark.slow
 def test_sayplan_lite_searches_the_hierarchy_without_poses(scripted_llm, building, target):
     room, obj, surface = target
     down = path_down(initial_view(building, topology=False), room)
@@ -151,6 +155,7 @@ def test_sayplan_lite_searches_the_hierarchy_without_poses(scripted_llm, buildin
     assert surface in last.nodes
 
 
+@pytest.mark.slow
 def test_lookplangraph_expands_zones_then_goes_to_the_room(scripted_llm, building, target):
     room, obj, surface = target
 

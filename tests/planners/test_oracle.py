@@ -19,6 +19,7 @@ def test_there_are_planning_tasks_to_solve():
 
 
 @pytest.mark.parametrize("task", PLANNING_TASKS, ids=lambda t: t.id)
+@pytest.mark.slow
 def test_oracle_solves_every_planning_task(task):
     episode = runs.plan("oracle", task)
     assert episode.status is Status.SUCCESS, episode.error or episode.goal_unmet

@@ -25,6 +25,7 @@ def run_oracle(task, perception: str = "simulated:perfect"):
 
 
 @pytest.mark.parametrize("task", GRASIF, ids=lambda t: t.id)
+@pytest.mark.slow
 def test_the_partial_oracle_solves_every_grasif_office_task(task):
     episode = run_oracle(task)
     assert episode.status is Status.SUCCESS, (episode.error, episode.failure, episode.goal_unmet)
@@ -37,6 +38,7 @@ def test_the_partial_oracle_solves_every_grasif_office_task(task):
 
 
 @pytest.mark.parametrize("task", DYNAMIC, ids=lambda t: t.id)
+@pytest.mark.slow
 def test_the_partial_oracle_repairs_a_stale_map_and_solves_every_dynamic_task(task):
     episode = run_oracle(task)
     assert episode.status is Status.SUCCESS, (episode.error, episode.failure, episode.goal_unmet)

@@ -36,6 +36,7 @@ def oracle_plan(task_id: str) -> list[Action]:
     return room_level(result.plan)
 
 
+@pytest.mark.slow
 def test_the_step_cap_is_twice_the_longest_oracle_plan():
     longest = max(len(oracle_plan(t)) + 1 for t in TASKS)  # + done()
     assert 2 * (longest - 1) <= MAX_STEPS, longest
@@ -43,6 +44,7 @@ def test_the_step_cap_is_twice_the_longest_oracle_plan():
 
 
 @pytest.mark.parametrize("task_id", sorted(TASKS))
+@pytest.mark.slow
 def test_replaying_the_oracle_plan_reaches_the_goal_within_the_cap(scripted_llm, task_id):
     steps = [*map(str, oracle_plan(task_id)), "done()"]
     assert len(steps) <= MAX_STEPS

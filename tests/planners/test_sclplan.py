@@ -106,8 +106,9 @@ def test_a_malformed_goal_is_fed_back_and_the_episode_goes_on(scripted_llm, repl
     episode = run(scripted_llm, get_task("planning-simple-02"))
     retry = latest(scripted_llm.requests[1])
     assert retry.startswith("That goal cannot be used: PDDL goal") and message in retry
-    metrics = episode.extra["sclplan"]
-    assert (metrics["goal"], metrics["goal_valid"], metrics["goal_attempts"]) == (
+    metrics = episode.sclplan
+    assert metrics is not None
+    assert (metrics.goal, metrics.goal_valid, metrics.goal_attempts) == (
         REFRIGERATE,
         True,
         2,

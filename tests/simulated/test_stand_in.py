@@ -58,6 +58,7 @@ def run(
 
 
 @pytest.mark.parametrize("planner", METHODS)
+@pytest.mark.slow
 def test_without_errors_every_method_solves_its_tasks(planner):
     for task_id in PLANNING:
         episode = run(planner, task_id, "simulated:p=0")
@@ -76,12 +77,14 @@ def executable(planner: str, model: str, tasks: list[str]) -> int:
     return sum(bool(run(planner, t, model).executable) for t in tasks)
 
 
+@pytest.mark.slow
 def test_replanning_recovers_from_errors_that_an_open_loop_plan_keeps():
     tasks = [t.id for t in load_suite("office-planning")][::5]
     model = "simulated:p=0.2,seed=1"
     assert executable("sayplan", model, tasks) > executable("llm_as_planner", model, tasks)
 
 
+@pytest.mark.slow
 def test_precondition_verification_recovers_from_skipped_preconditions():
     """A model that skips a precondition keeps skipping it: ReAct's loop cannot make it
     take the step; precondition verification takes it for it."""
@@ -95,6 +98,7 @@ def test_precondition_verification_recovers_from_skipped_preconditions():
     assert solved["react_pv"] == len(tasks) > solved["react"]
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_episode_and_another_seed_another():
     def replies(seed: int) -> list[list[str]]:
         return [
@@ -117,6 +121,7 @@ def test_injected_errors_are_recorded_with_the_metrics_error_type():
     }
 
 
+@pytest.mark.slow
 def test_malformed_replies_are_repaired_or_re_asked_by_the_client():
     weights = ",".join(f"{k.value}=0" for k in Kind if k is not Kind.MALFORMED)
     model = f"simulated:p=0.6,seed=4,{weights}"
@@ -172,6 +177,7 @@ def test_eval_with_the_stand_in_stores_its_errors(tmp_path):
     json.dumps(rec.episode.simulated_errors)  # stored as JSON
 
 
+@pytest.mark.slow
 def test_the_report_compares_methods_across_error_rates(tmp_path):
     out, plots = tmp_path / "r.db", tmp_path / "plots"
     pytest.importorskip("matplotlib")

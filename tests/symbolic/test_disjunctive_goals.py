@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+import pytest
+
 from ground_tasks import Builder, execute
 from sceneplan.graph import SceneGraph, from_dict
 from sceneplan.symbolic.build import build_task
@@ -132,6 +134,7 @@ def focused_task(graph: SceneGraph, goal: str) -> GroundTask:
 # --- the solver on the failure pattern ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sorting_is_solved_by_committing_the_yams_sack():
     graph, goal = sorting_scene(), sorting_goal()
     result = solve(PlanningProblem(graph, goal, vocabulary=VOCABULARY), timeout=60)
@@ -139,6 +142,7 @@ def test_sorting_is_solved_by_committing_the_yams_sack():
     assert result.stats["commitment"] == "plan"  # greedy search stalled, the commitment solved it
 
 
+@pytest.mark.slow
 def test_baskets_each_get_their_own_candle_bow_and_cookie():
     kinds = ("candle", "bow", "cookie")
     graph, goal = baskets_scene(3, kinds), baskets_goal(3, kinds)

@@ -161,6 +161,7 @@ def padded_plan(problem, sim, plan, choices: dict[int, list[int]]) -> list[Actio
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), goal=st.sampled_from(GOALS))
+@pytest.mark.slow
 def test_elimination_never_returns_a_plan_the_simulator_rejects(data, goal):
     problem, sim, plan = solved(goal)
     choices = data.draw(

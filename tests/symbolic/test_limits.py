@@ -20,6 +20,8 @@ from sceneplan.world.goal_forms import ground, literals, wrong_literals
 from sceneplan.world.goals import parse_goal
 from sceneplan.world.state import WorldState
 
+pytestmark = pytest.mark.slow  # solves to the limits
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "two_rooms.json"
 
 

@@ -30,6 +30,8 @@ from scenes import (
     substance_scene,
 )
 
+pytestmark = pytest.mark.slow  # every case solves and validates a task
+
 TO_KITCHEN = "goto(pose1) > goto(pose2) > goto(kitchen)"
 
 

@@ -51,6 +51,7 @@ def test_appliance_functions_are_one_fact_per_appliance_not_per_pair():
     assert len([f for f in facts if f.startswith("(takes_")]) <= len(objects)
 
 
+@pytest.mark.slow
 def test_the_problem_grows_linearly_with_the_building():
     small, large = (len(export_pddl(synthetic(n), "handempty()").problem) for n in (40, 160))
     assert large < 4.4 * small, (small, large)
@@ -93,6 +94,7 @@ def validate(files, plan, graph) -> bool:
 
 
 @pytest.mark.parametrize("task_id", ["planning-simple-02", "planning-simple-06"])
+@pytest.mark.slow
 def test_the_focused_problem_accepts_the_solvers_macro_plan(task_id):
     task = next(t for t in load_suite("office-planning") if t.id == task_id)
     graph = resolve(task).graph
@@ -104,6 +106,7 @@ def test_the_focused_problem_accepts_the_solvers_macro_plan(task_id):
     assert not validate(files, macro(result.plan)[:-1], graph)  # and its goal is the task's
 
 
+@pytest.mark.slow
 def test_an_office_oracle_plan_validates_on_the_whole_graph():
     task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-06")
     graph = resolve(task).graph
@@ -186,6 +189,7 @@ def domain_of(graph, vocabulary: str) -> str:
     return export_pddl(graph, "handempty()", vocabulary=get_vocabulary(vocabulary)).domain
 
 
+@pytest.mark.slow
 def test_the_benchmarks_goal_actions_write_each_way_to_the_goal_as_an_action(monkeypatch):
     # benchmarks/pddl_export.py --disjunctive compiles a goal into one action per term of
     # its disjunctive normal form, to tell which part of lama-first stalls on planning-long-10

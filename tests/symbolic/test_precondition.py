@@ -160,6 +160,7 @@ def sealed_box_kitchen():
     "precondition is a fact no action deletes. PV searches the whole kitchen until its timeout "
     "(125,000 states in 10 s) and reports TIMEOUT, not UNSOLVABLE",
 )
+@pytest.mark.slow
 def test_an_unopenable_container_is_seen_as_a_dead_end_in_a_larger_scene():
     graph = sealed_box_kitchen()
     state = Simulator(graph).initial_state()

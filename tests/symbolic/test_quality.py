@@ -45,6 +45,7 @@ def quality_cases():
 
 
 @pytest.mark.parametrize("case", quality_cases(), ids=lambda c: c.name)
+@pytest.mark.slow
 def test_no_removable_detour_survives_post_processing(case):
     problem = PlanningProblem(case.graph, case.goal)
     result = solve(problem)
@@ -186,6 +187,7 @@ def test_the_improvement_search_on_a_large_task_is_bounded_by_its_work(monkeypat
     assert evaluations == 50_000 // size < solver_module.IMPROVE_EVALS
 
 
+@pytest.mark.slow
 def test_a_task_size_counts_each_conditional_effect_as_the_heuristics_read_it(monkeypatch):
     """`GroundTask.size` is what one evaluation reads: an action and each of its
     conditional effects (a substance pour has one per substance it may carry)."""

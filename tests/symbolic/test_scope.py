@@ -193,6 +193,7 @@ def test_office_plans_found_in_focus_run_in_the_whole_graph(office, goal):
     assert_plan_runs_in_the_whole_graph(office, goal, focused)
 
 
+@pytest.mark.slow
 def test_office_focus_grounds_far_less_than_the_whole_graph(office):
     goal = "inside_of(orange1, fridge) and closed(fridge)"
     focused = solve(PlanningProblem(office, goal), timeout=30)
@@ -336,6 +337,7 @@ def log_pile(logs: int):
     return from_dict(data, "logs")
 
 
+@pytest.mark.slow
 def test_the_focus_bounds_how_deep_a_plan_stacks_but_keeps_what_is_stacked_now():
     from sceneplan.symbolic.grounding import Grounder
     from sceneplan.symbolic.scope import FOCUS_STACK_DEPTH

@@ -171,6 +171,7 @@ def test_an_unlimited_timeout_is_refused_clearly(planner):
         solve(PlanningProblem(coffee(), "open(wardrobe1)"), math.inf, planner)
 
 
+@pytest.mark.slow
 def test_a_search_that_runs_out_of_time_says_so():
     task, graph = office_task("planning-long-10")  # about 0.3 s of search
     result = solve(PlanningProblem(graph, task.goal), timeout=0.01)
@@ -260,6 +261,7 @@ def test_the_lookplangraph_vocabulary_is_planned_in_its_own_actions():
 
 @pytest.mark.parametrize("planner", PLANNERS)
 @pytest.mark.parametrize("task_id", OFFICE_TASKS)
+@pytest.mark.slow
 def test_office_tasks_get_simulator_verified_plans(task_id, planner):
     task, graph = office_task(task_id)
     result = solve(PlanningProblem(graph, task.goal), timeout=30, planner=planner)
@@ -267,6 +269,7 @@ def test_office_tasks_get_simulator_verified_plans(task_id, planner):
     assert result.planner == planner
 
 
+@pytest.mark.slow
 def test_a_goal_no_action_can_complete_is_proved_unsolvable_without_search():
     """The Office fridge runs and cannot be turned off: what goes in gets cold, and nothing
     heats what is in it. One regression step proves it (`symbolic.regression`); searching

@@ -336,6 +336,7 @@ def reachable_goal(task: GroundTask) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(random_tasks())
+@pytest.mark.slow
 def test_gbfs_agrees_with_breadth_first_search_on_random_tasks(task):
     outcome = gbfs(task, timeout=10)
     assert outcome.status == ("plan" if reachable_goal(task) else "unsolvable")
@@ -356,6 +357,7 @@ def costed_tasks(draw) -> tuple[GroundTask, int]:
 
 @settings(max_examples=300, deadline=None)
 @given(costed_tasks())
+@pytest.mark.slow
 def test_h_add_over_arrays_has_the_costs_and_supporters_of_the_dijkstra(drawn):
     # the arrays must choose each fact's supporter as the Dijkstra does (the first to fire
     # among the cheapest): h_FF's relaxed plan is read from them, and with another plan the

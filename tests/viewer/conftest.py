@@ -1,4 +1,4 @@
-"""Fixtures of the viewer tests: a real headless Chromium driven by Playwright, the scripted LLM.
+"""Fixtures of the viewer tests: a real headless Chromium driven by Playwright.
 
 The browser is Debian's Chromium (`apt-get install chromium`; `.ci/run` installs
 it), started by Playwright's Python package with `executable_path`: no browser
@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from scripted_llm import scripted_llm  # noqa: F401  (the fixture)
 
 # The helpers beside this file (viewer_runs, viewer_synthetic), as pytest's importlib mode
 # puts only tests/ on the path.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 from viewer_runs import (
     FAILING_FEEDBACK,
@@ -21,6 +22,8 @@ from viewer_synthetic import synthetic_graph
 
 from sceneplan.cli import app
 from sceneplan.viewer import Shown, render_page
+
+pytestmark = pytest.mark.slow  # a real Chromium
 
 runner = CliRunner()
 

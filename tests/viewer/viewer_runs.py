@@ -80,7 +80,7 @@ def partial_run() -> tuple[SceneGraph, SceneGraph, Episode]:
                         id=node,
                     )
                 )
-            outcome.change.merge(world.look(asset, relation, observations))
+            outcome.change += world.look(asset, relation, observations)
         if outcome.ok:
             episode.plan.append(str(outcome.executed))
             episode.full_plan.append(str(outcome.executed))

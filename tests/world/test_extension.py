@@ -153,6 +153,7 @@ def test_the_simulator_runs_and_explains_the_new_action(scrub):
     assert not parse_goal("spotless_on(plate, bench)").holds(sim.initial_state())
 
 
+@pytest.mark.slow
 def test_the_pddl_export_and_the_validator_agree_with_the_simulator(scrub):
     pytest.importorskip("unified_planning")
     from pddl_judge import Judge
@@ -170,6 +171,7 @@ def test_the_pddl_export_and_the_validator_agree_with_the_simulator(scrub):
     assert "scrub" in judge.used
 
 
+@pytest.mark.slow
 def test_the_cli_exports_the_new_action(scrub, tmp_path):
     graph_file = tmp_path / "scrubable.json"
     save(scrubable_kitchen(), graph_file)

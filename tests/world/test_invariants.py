@@ -2,6 +2,7 @@
 
 import itertools
 
+import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ def check_invariants(state):
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(actions(), max_size=40))
+@pytest.mark.slow
 def test_random_sequences_keep_invariants(plan):
     state = SIM.initial_state()
     for action in plan:
@@ -62,6 +64,7 @@ def test_random_sequences_keep_invariants(plan):
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(actions(), max_size=30))
+@pytest.mark.slow
 def test_verify_plan_agrees_with_stepping(plan):
     result = SIM.verify_plan(plan)
     state = SIM.initial_state()
@@ -112,6 +115,7 @@ def test_release_on_and_in_a_nested_box_worked_by_hand():
 
 @settings(max_examples=50, deadline=None)
 @given(st.data())
+@pytest.mark.slow
 def test_long_valid_sequences_keep_invariants(data):
     """Walk through executable actions only, so deep states (nested moves, appliances) occur."""
     state = SIM.initial_state()

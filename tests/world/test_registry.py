@@ -142,6 +142,48 @@ def test_a_primitive_without_a_face_is_refused():
     assert not {"no_pddl", "no_text", "wrong_arity_test"} & (set(TESTS) | set(EFFECTS))
 
 
+def test_a_face_takes_exactly_the_keywords_its_primitive_declares():
+    # the PDDL export passes a face the hidden terms its primitive declares, and the
+    # simulator passes `held` to an effect that declares `on_held`: a face asking for
+    # more, or for less, is refused when it is registered
+    with pytest.raises(UnsupportedError, match=r"pddl takes the keyword\(s\) \['acc'\], but"):
+
+        @primitive
+        class Undeclared(Test):
+            name, params, text = "undeclared_acc", ("x",), "{x}"
+
+            def check(self, state, x): ...
+            def pddl(self, x, *, acc): ...
+            def ground(self, g, b, x): ...
+
+    with pytest.raises(
+        UnsupportedError, match=r"takes the keyword\(s\) \[\], but declares \['room'\]"
+    ):
+
+        @primitive
+        class Unused(Test):
+            name, params, text = "unused_room", ("x",), "{x}"
+            pddl_keywords = frozenset({"room"})
+
+            def check(self, state, x): ...
+            def pddl(self, x): ...
+            def ground(self, g, b, x): ...
+
+    with pytest.raises(UnsupportedError, match=r"apply takes the keyword\(s\) \['held'\]"):
+
+        @primitive
+        class HeldUndeclared(Effect):
+            name, params, text = "held_undeclared", ("x",), "{x}"
+
+            def apply(self, state, x, *, held): ...
+            def pddl(self, x): ...
+            def ground(self, g, b, x): ...
+
+    assert not {"undeclared_acc", "unused_room", "held_undeclared"} & (set(TESTS) | set(EFFECTS))
+    assert [e.name for e in EFFECTS.values() if e.on_held] == ["place"]
+    assert TESTS["adjacent"].pddl_keywords == {"here"}
+
+
 def test_a_name_cannot_be_taken_twice():
     with pytest.raises(UnsupportedError, match="already registered"):
 

@@ -132,6 +132,7 @@ def test_the_graph_check_counts_what_the_agent_holds():
         scene(held=("cup1", "cup2", "cup3"))
 
 
+@pytest.mark.slow
 def test_prompts_say_the_agent_has_two_hands():
     state = Simulator(TWO).run(f"access(desk) > pickup(mug) > {TO_KITCHEN}")
     assert PLAIN.robot(state).startswith("at kitchen; holding mug (two hands);")

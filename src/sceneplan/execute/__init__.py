@@ -5,7 +5,7 @@ See docs/execute.md. `execute(planner, task, robot="sim", faults="moved:0.3")` p
 and executes in one call.
 """
 
-from sceneplan.execute.belief import Belief, Update
+from sceneplan.execute.belief import Belief
 from sceneplan.execute.executor import MAX_REPLANS, ExecutionSettings, Executor
 from sceneplan.execute.faults import Faults
 from sceneplan.execute.http import HttpRobot
@@ -42,7 +42,6 @@ __all__ = [
     "SkillCall",
     "SkillResult",
     "SymbolicReplanner",
-    "Update",
     "execute",
     "get_robot",
     "run_plan",

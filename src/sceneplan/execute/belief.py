@@ -1,42 +1,35 @@
 """The executor's belief: its scene graph and world state, corrected by what the robot observes.
 
-`Belief.observe` compares one skill result with the graph and updates it:
-an object seen somewhere else is moved there, an object the graph puts on a
-surface the robot saw whole but did not see is dropped, a new object is
-added, state words read off a node replace the believed ones. A failure
+`Belief.observe` compares one skill result with the graph and updates it
+(`sceneplan.world.reconcile`, as the planners' partial world does with a
+look): a new object is added, an object seen somewhere else is moved there,
+an object the graph puts on a surface the robot saw whole but did not see is
+dropped, state words read off a node replace the believed ones. A failure
 says more: a container stuck shut loses its `open` affordance (so no plan
 opens it again), a blocked room loses its links (so plans go round it).
-Every change is an `Update`, recorded in the Episode.
+Every change is a `Change`, recorded in the Episode.
 """
 
 from __future__ import annotations
-
-from dataclasses import asdict, dataclass
 
 from sceneplan.execute.skills import Reason, RobotReplyError, Seen, SkillCall, SkillResult
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph
 from sceneplan.world.actions import Action
 from sceneplan.world.memory import Memory, Observation
-from sceneplan.world.partial import visible
+from sceneplan.world.reconcile import (
+    Change,
+    Changes,
+    Sighting,
+    forget,
+    place,
+    reconcile,
+    restate,
+    visible,
+)
 from sceneplan.world.simulator import Failure, Simulator, Verification
-from sceneplan.world.state import EXCLUSIVE_STATES, WorldState
+from sceneplan.world.state import WorldState
 from sceneplan.world.vocabularies import SAYPLAN
 from sceneplan.world.vocabulary import Vocabulary
-
-
-@dataclass(frozen=True)
-class Update:
-    """One change to the belief: `kind` is moved, new, missing, found (a missing object
-    seen again), state, at, holding, locked or blocked; `before` and `after` say what
-    the graph had and has now."""
-
-    kind: str
-    node: str
-    before: str | None = None
-    after: str | None = None
-
-    def to_dict(self) -> dict[str, str | None]:
-        return asdict(self)
 
 
 class Belief:
@@ -80,14 +73,7 @@ class Belief:
 
     def where(self, node: str) -> str:
         """'on kitchen_bench', 'inside fridge', 'held', for a node the graph holds."""
-        state = self.state
-        if node not in state.graph:
-            return "unknown"
-        relation = state.relation(node)
-        if relation is Relation.HELD:
-            return "held"
-        word = "inside" if relation is Relation.INSIDE_OF else "on"
-        return f"{word} {state.parent(node)}"
+        return place(self.state, node)
 
     def expected(self, surfaces: list[tuple[str, Relation]]) -> list[dict[str, str | None]]:
         """The objects the graph puts on the surfaces a result saw, with where."""
@@ -108,78 +94,66 @@ class Belief:
 
     # -- comparing and updating ---------------------------------------------------------
 
-    def observe(self, call: SkillCall, result: SkillResult) -> list[Update]:
+    def observe(self, call: SkillCall, result: SkillResult) -> Changes:
         """Update the belief from what a result observed; the changes made, in order.
 
         A node the graph does not hold raises RobotReplyError (a newly
         detected object must be reported with `new`), and nothing changes.
         """
         self._check_names(call, result)
-        updates: list[Update] = []
+        changes = Changes()
         state = self.state
         if result.at is not None and result.at != state.agent_at:
             before: str | None = state.agent_at
             state.move(state.agent_id, result.at, None)
             state.accessed = None
-            updates.append(Update("at", state.agent_id, before, result.at))
+            changes.append(Change("at", state.agent_id, before, result.at))
         fresh = [s for s in result.seen if s.id not in self.graph]
         fresh += self._carried_along(fresh, {s.id for s in result.seen})
-        if fresh:
-            observations, kinds = [], []
-            for s in fresh:
-                known = self.lost.pop(s.id, None)  # seen again: what it was, where it is now
-                observations.append(
-                    Observation(
-                        s.id,
-                        known.category if known is not None else s.category,
-                        s.relation,
-                        s.parent,
-                        s.states,
-                        truth=s.id,
-                        id=s.id,
-                        affordances=known.affordances if known is not None else (),
-                    )
-                )
-                kinds.append("new" if known is None else "found")
-            self.memory.add(observations, fresh[0].parent, fresh[0].relation)
-            updates += [
-                Update(kind, s.id, None, self.where(s.id))
-                for kind, s in zip(kinds, fresh, strict=True)
-            ]
-        state = self.state
+        found = {s.id for s in fresh if s.id in self.lost}
         fresh_ids = {s.id for s in fresh}
-        for seen in result.seen:
-            if seen.id in fresh_ids:
-                continue
-            if (state.parent(seen.id), state.relation(seen.id)) != (seen.parent, seen.relation):
-                if seen.parent == seen.id or seen.parent in state.contents(seen.id):
-                    continue  # a reply that puts an object under itself: not believable
-                before = self.where(seen.id)
-                state.let_go(seen.id)
-                state.move(seen.id, seen.parent, seen.relation)
-                updates.append(Update("moved", seen.id, before, self.where(seen.id)))
-            updates += self._set_states(seen.id, seen.states)
-        seen_ids = {s.id for s in result.seen}
-        for asset, relation in result.surfaces:
-            for node in list(visible(self.state, asset, relation)):
-                if node not in seen_ids and node in self.graph and not self.state.holds(node):
-                    before = self.where(node)
-                    self._forget(node)
-                    updates.append(Update("missing", node, before, None))
+        changes += reconcile(
+            self.memory,
+            new=[self._observation(s) for s in fresh],
+            at=(fresh[0].parent, fresh[0].relation) if fresh else None,
+            found=found,
+            seen=[
+                Sighting(s.id, s.parent, s.relation, s.states)
+                for s in result.seen
+                if s.id not in fresh_ids
+            ],
+            looked=result.surfaces,
+            on_forget=self._remember,
+        )
         for node, words in result.states.items():
-            updates += self._set_states(node, words)
+            changes += restate(self.memory, node, words)
         state = self.state
         if result.holding is not None and not state.holds(result.holding):
             before = state.held[-1] if state.held else None
             if not state.hand_free:
                 state.let_go(state.held[0])
             state.take(result.holding)
-            updates.append(Update("holding", state.agent_id, before, result.holding))
+            changes.append(Change("holding", state.agent_id, before, result.holding))
         if not result.ok:
-            updates += self._failed(call, result)
-        return updates
+            changes += self._failed(call, result)
+        return changes
 
-    def _failed(self, call: SkillCall, result: SkillResult) -> list[Update]:
+    def _observation(self, seen: Seen) -> Observation:
+        """A new object the robot saw, as memory adds it; one dropped as missing and seen
+        again is what it was (category, affordances), where it is now."""
+        known = self.lost.pop(seen.id, None)
+        return Observation(
+            seen.id,
+            known.category if known is not None else seen.category,
+            seen.relation,
+            seen.parent,
+            seen.states,
+            truth=seen.id,
+            id=seen.id,
+            affordances=known.affordances if known is not None else (),
+        )
+
+    def _failed(self, call: SkillCall, result: SkillResult) -> list[Change]:
         """What a failure's reason says about the world."""
         target = result.node or call.target
         if result.reason is Reason.STUCK and target in self.graph:
@@ -189,35 +163,23 @@ class Belief:
         if result.reason is Reason.NOT_FOUND and target in self.graph:
             node = self.graph.nodes[target]
             if node.kind is NodeKind.OBJECT and not self.state.holds(target):
-                before = self.where(target)
-                self._forget(target)
-                return [Update("missing", target, before, None)]
+                return self._forget(target)
         if result.reason is Reason.NOT_HOLDING and self.state.holds(target):
             # the hand is empty where memory had the object in it: where it went is unknown
-            before = self.where(target)
             self.state.let_go(target)
-            self._forget(target)
-            return [Update("missing", target, before, None)]
+            return self._forget(target)
         if result.reason is Reason.CLOSED and target in self.graph:
-            return self._set_states(call.args.get("asset", target), ["closed"], merge=True)
+            return restate(self.memory, call.args.get("asset", target), ["closed"], merge=True)
         return []
 
-    def _set_states(self, node: str, words, *, merge: bool = False) -> list[Update]:
-        if node not in self.graph:
-            return []
-        before = self.state.states(node)
-        after = set(before) if merge else set(words)
-        if merge:
-            for word in words:
-                after.discard(EXCLUSIVE_STATES.get(word, ""))
-                after.add(word)
-        if after == before:
-            return []
-        self.memory.set_states(node, after)
-        return [Update("state", node, ", ".join(sorted(before)), ", ".join(sorted(after)))]
-
-    def _forget(self, node: str) -> None:
+    def _forget(self, node: str) -> list[Change]:
         """Drop an object (and what memory put on or in it) the robot did not find."""
+        self._remember(node)
+        return forget(self.memory, node)
+
+    def _remember(self, node: str) -> None:
+        """Keep what an object about to be dropped as missing was (and what is on or in it),
+        to know it again when it is seen."""
         gone = [node, *self.state.contents(node)]
         for item in gone:
             if item in self.graph:
@@ -225,7 +187,6 @@ class Belief:
                     parent=self.state.parent(item), relation=self.state.relation(item)
                 )
         self._dropped[node] = [item for item in gone[1:] if item in self.lost]
-        self.memory.forget(node)
 
     def _carried_along(self, fresh: list[Seen], seen: set[str]) -> list[Seen]:
         """What was dropped with an object found again and that the robot did not see
@@ -240,7 +201,7 @@ class Belief:
                 out.append(Seen(item, node.parent, relation, tuple(node.state)))
         return out
 
-    def lock(self, container: str) -> Update:
+    def lock(self, container: str) -> Change:
         """A container that will not open: no plan may open it, or put anything in or on it.
 
         Without `open` the graph no longer calls it a container; were `release`
@@ -250,13 +211,13 @@ class Belief:
         node = self.graph.nodes[container]
         kept = tuple(a for a in node.affordances if a not in ("open", "release"))
         self._rebuild({container: node.with_(affordances=kept)})
-        self._set_states(container, ["closed"], merge=True)
-        return Update("locked", container, "opens", "stuck shut")
+        restate(self.memory, container, ["closed"], merge=True)
+        return Change("locked", container, "opens", "stuck shut")
 
-    def block(self, place: str) -> Update:
+    def block(self, where: str) -> Change:
         """A room or pose that cannot be entered: plans go round it."""
-        self._rebuild(drop_links_of=place)
-        return Update("blocked", place, "linked", "blocked")
+        self._rebuild(drop_links_of=where)
+        return Change("blocked", where, "linked", "blocked")
 
     def _rebuild(self, changed: dict[str, Node] | None = None, drop_links_of: str = "") -> None:
         old = self.state

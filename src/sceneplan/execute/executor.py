@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sceneplan.errors import BadInputError, GoalParseError, SceneplanError
-from sceneplan.execute.belief import Belief, Update
+from sceneplan.execute.belief import Belief
 from sceneplan.execute.budget import CallBudget
 from sceneplan.execute.looking import Looking
 from sceneplan.execute.replan import Replanner
@@ -50,6 +50,7 @@ from sceneplan.planners.episode import Episode, Status
 from sceneplan.planners.records import ExecutionRecord, Round
 from sceneplan.world.actions import Action
 from sceneplan.world.goals import Formula, parse_goal
+from sceneplan.world.reconcile import Change
 from sceneplan.world.state import WorldState
 from sceneplan.world.vocabularies import SAYPLAN
 from sceneplan.world.vocabulary import Vocabulary
@@ -178,7 +179,7 @@ class Executor(Looking):
             raise Stop(str(exc)) from None
         if call is None:
             return None
-        updates: list[Update] = []
+        updates: list[Change] = []
         reached: list[tuple[SkillCall, SkillResult]] = []
         asset = self._reach(call)
         if asset is not None:  # the robot's skills reach things through an accessed asset

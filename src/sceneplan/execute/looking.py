@@ -174,7 +174,7 @@ class Looking:
 
     def _skips(self, asset: str | None) -> bool:
         """Whether the search need not look at an asset: seen whole already. (The nearest
-        search, as before issue 28, visits every asset.)"""
+        search visits every asset.)"""
         if self.search == "nearest" or asset is None:
             return False
         return seen_whole(self.belief, asset, self._surfaces)

@@ -13,7 +13,7 @@ the two older orders are here:
   worth is the likelihood of its assets not yet seen, over what looking
   there costs (its assets to look at, and the travel there). Within a room,
   likely assets first.
-- `nearest` (before issue 28): the room the object was last believed in,
+- `nearest`: the room the object was last believed in,
   then every other room by path length, every asset of each in graph order.
 
 Assets the robot has already seen whole since the run started (arriving in

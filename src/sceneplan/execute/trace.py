@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sceneplan.execute.belief import Update
 from sceneplan.execute.robot import Robot
 from sceneplan.execute.skills import SkillCall, SkillResult
 from sceneplan.planners.episode import Episode, WorldStep
 from sceneplan.planners.records import CallRecord, ExecutionRecord, Planned, Round, UpdateRecord
 from sceneplan.world.actions import Action
+from sceneplan.world.reconcile import Change
 
 FORMAT = "sceneplan-execution"
 VERSION = 1
@@ -77,7 +77,7 @@ def record_step(
     call: SkillCall,
     result: SkillResult,
     expected: list[dict[str, Any]],
-    updates: list[Update],
+    updates: list[Change],
     reached: Iterable[tuple[SkillCall, SkillResult]] = (),
 ) -> None:
     """One action sent: its WorldStep, its skill calls (`reached`: those made first to

@@ -24,7 +24,7 @@ def request_key(request: Request) -> str:
     """SHA-256 of the request's canonical JSON: model, messages, schema, temperature, max tokens.
 
     An image in a message counts by its digest (`ImagePart.to_dict`), so requests that differ
-    only in an image have different keys, and text-only keys are as before images existed.
+    only in an image have different keys, and a request without an image has no image in its key.
     """
     canonical = json.dumps(request.key_data(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

@@ -167,7 +167,7 @@ class Observer:
             seen = await self.perception.observe(self.world.truth, asset, relation, self.memory)
             seen = associate(self.world.truth, self.memory, asset, relation, seen)
             observations = [o.to_dict() for o in seen]
-            outcome.change.merge(self.world.look(asset, relation, seen))
+            outcome.change += self.world.look(asset, relation, seen)
         if outcome.ok:
             executed = str(outcome.executed)
             episode.plan.append(executed)

@@ -209,7 +209,7 @@ def _text(value: Any) -> str:
 # -- the graph view a search starts from ------------------------------------------------
 
 Collapse = typing.Literal["auto", "rooms", "hierarchy"]
-AUTO_BUDGET = 2000  # tokens: the initial-prompt target of issue 15, and above Home's rooms view
+AUTO_BUDGET = 2000  # tokens: the target size of a first prompt, and above Home's rooms view
 
 
 class ViewOptions(PlannerOptions):

@@ -94,7 +94,7 @@ class CallRecord(_Record):
 
 
 class UpdateRecord(_Record):
-    """One change the executor made to its belief after a step (belief.Update)."""
+    """One change the executor made to its belief after a step (a `world.reconcile.Change`)."""
 
     step: int
     kind: str

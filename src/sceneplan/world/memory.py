@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sceneplan.graph.model import Node, NodeKind, Relation, SceneGraph, default_category
@@ -81,24 +81,6 @@ class Observation:
         for key in ("states", "properties", "affordances"):
             data[key] = tuple(data.get(key) or ())
         return cls(**data)
-
-
-@dataclass
-class MemoryChange:
-    """What one step changed in memory: nodes added by a look, forgotten, or corrected."""
-
-    added: list[str] = field(default_factory=list)
-    forgotten: list[str] = field(default_factory=list)
-    corrected: list[str] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.forgotten or self.corrected)
-
-    def merge(self, other: MemoryChange) -> None:
-        """Add another change's nodes to this one's lists (each node once)."""
-        self.added += [n for n in other.added if n not in self.added]
-        self.forgotten += [n for n in other.forgotten if n not in self.forgotten]
-        self.corrected += [n for n in other.corrected if n not in self.corrected]
 
 
 class Memory:

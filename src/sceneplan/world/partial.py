@@ -14,11 +14,11 @@ the *true world* (a `WorldState` on the task's graph) and the robot's
 
 A look (`look_on`, `look_inside`) runs like any action and then asks for
 perception: the caller passes the observations to `look(...)`, which
-associates them with the true nodes, adds the new ones to memory, and
-corrects what memory believed about the asset looked at (a known object
-seen elsewhere is moved there in memory; one memory put there but not seen
-is dropped). Perception lives above the world (`sceneplan.perception`); the
-world only says what a look can see (`visible`).
+associates them with the true nodes and reconciles memory with them
+(`reconcile`): the new ones are added, a known object seen elsewhere is
+moved there in memory, one memory put there but not seen is dropped.
+Perception lives above the world (`sceneplan.perception`); the world only
+says what a look can see (`visible`).
 
 >>> from sceneplan.datasets import load_environment
 >>> from sceneplan.world.memory import Memory
@@ -32,13 +32,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from sceneplan.graph.model import NodeKind, Relation
 from sceneplan.world.actions import Action, parse_action
 from sceneplan.world.domain import Cause
-from sceneplan.world.memory import Memory, MemoryChange, Observation
+from sceneplan.world.memory import Memory, Observation
+from sceneplan.world.reconcile import Changes, Sighting, forget, reconcile, restate, visible
 from sceneplan.world.simulator import Checked, Failure, Simulator
 from sceneplan.world.state import WorldState
 from sceneplan.world.vocabularies import SAYPLAN
@@ -54,7 +55,7 @@ class Outcome(Checked):
 
     `executed` is the action in the true world's ids (None when memory refused
     it). `look` is the (asset, relation) perception must now observe, for a
-    look that ran. `change` is what memory gained or lost.
+    look that ran. `change` is what memory gained, lost or had wrong.
     """
 
     action: Action
@@ -62,7 +63,7 @@ class Outcome(Checked):
     failure: Failure | None = None
     refused_by: str | None = None  # "memory" or "world"
     look: tuple[str, Relation] | None = None
-    change: MemoryChange = field(default_factory=MemoryChange)
+    change: Changes = field(default_factory=Changes)
     success = "ok"
 
 
@@ -96,12 +97,12 @@ class PartialWorld:
         failure = self.check(action)
         if failure is not None:
             return Outcome(action, failure=_at(failure, index), refused_by="memory")
-        change = MemoryChange()
+        change = Changes()
         missing = [a for a in action.args if self.memory.true_id(a) not in self.truth.graph]
         if missing:
             node = missing[0]
             where = _where(self.memory.state, node)
-            change.forgotten += self.memory.forget(node)
+            change += forget(self.memory, node)
             facts = {"node": node, "where": where}
             failure = Failure(Cause("not_in_world"), action, facts, index)
             return Outcome(action, failure=failure, refused_by="world", change=change)
@@ -116,7 +117,7 @@ class PartialWorld:
         look = (executed.args[0], relation) if relation is not None else None
         return Outcome(action, executed, look=look, change=change)
 
-    def _explain(self, action: Action, true_failure: Failure, change: MemoryChange) -> Failure:
+    def _explain(self, action: Action, true_failure: Failure, change: Changes) -> Failure:
         """The true world refused what memory allowed: correct memory and say what it had wrong."""
         memory, truth = self.memory, self.truth
         involved = list(dict.fromkeys([*action.args, *memory.state.held]))
@@ -128,12 +129,11 @@ class PartialWorld:
                 memory.state, node, memory
             ) != _place(truth, true_id):
                 where = _where(memory.state, node)
-                change.forgotten += memory.forget(node)
+                change += forget(memory, node)
                 return Failure(Cause("stale_memory"), action, {"node": node, "where": where})
             believed, found = memory.state.states(node), truth.states(true_id)
             if believed != found:
-                memory.set_states(node, found)
-                change.corrected.append(node)
+                change += restate(memory, node, found)
                 facts = {
                     "node": node,
                     "found": ", ".join(sorted(found - believed)) or "changed",
@@ -144,33 +144,29 @@ class PartialWorld:
 
     # -- looking ------------------------------------------------------------------------
 
-    def look(
-        self, asset: str, relation: Relation, observations: Sequence[Observation]
-    ) -> MemoryChange:
+    def look(self, asset: str, relation: Relation, observations: Sequence[Observation]) -> Changes:
         """Add what a look at `asset` (a true id) found to memory, and correct what it believed.
 
         Observations without a true node are associated with an unclaimed
-        visible true node of the same category, where there is one.
+        visible true node of the same category, where there is one. A known
+        object seen here is moved where it truly rests; one memory had here
+        but the look did not see is forgotten (`reconcile`).
         """
         memory, truth = self.memory, self.truth
-        change = MemoryChange()
-        seen = list(visible(truth, asset, relation))
         where = memory.memory_id(asset) or asset
-        # what memory believed there that is not there any more
-        for node in list(_believed_at(memory, where, relation)):
-            if node in memory.graph and memory.true_id(node) not in seen:
-                change.forgotten += memory.forget(node)
-        # known objects seen here that memory placed elsewhere
-        for true_id in seen:
+        seen = []
+        for true_id in visible(truth, asset, relation):
             known = memory.memory_id(true_id)
-            if known is None or _place(memory.state, known, memory) == _place(truth, true_id):
-                continue
-            parent = memory.memory_id(truth.parent(true_id) or "") or where
-            memory.state.move(known, parent, truth.relation(true_id))
-            change.corrected.append(known)
-        associated = associate(truth, memory, asset, relation, observations)
-        change.added += memory.add(associated, where, relation)
-        return change
+            if known is not None:
+                parent = memory.memory_id(truth.parent(true_id) or "") or where
+                seen.append(Sighting(known, parent, truth.relation(true_id)))
+        return reconcile(
+            memory,
+            new=associate(truth, memory, asset, relation, observations),
+            at=(where, relation),
+            seen=seen,
+            looked=[(where, relation)],
+        )
 
 
 def associate(
@@ -207,29 +203,6 @@ def associate(
                 obs = replace(obs, truth=match)
         out.append(obs)
     return out
-
-
-def visible(truth: WorldState, asset: str, relation: Relation) -> Iterator[str]:
-    """The objects a look `relation` `asset` can see: those resting on/in it that way,
-    and what rests on or in them, except inside a closed object."""
-    stack = [c for c in truth.children(asset) if truth.relation(c) is relation]
-    while stack:
-        current = stack.pop(0)
-        if truth.graph.nodes[current].kind is not NodeKind.OBJECT:
-            continue
-        yield current
-        closed = "closed" in truth.states(current)
-        stack.extend(
-            c
-            for c in truth.children(current)
-            if not (closed and truth.relation(c) is Relation.INSIDE_OF)
-        )
-
-
-def _believed_at(memory: Memory, asset: str, relation: Relation) -> list[str]:
-    if asset not in memory.graph:
-        return []
-    return list(visible(memory.state, asset, relation))
 
 
 def _place(state: WorldState, node: str, memory: Memory | None = None) -> tuple[str | None, str]:

@@ -273,6 +273,10 @@ class Primitive(ABC):
     kinds: ClassVar[frozenset[NodeKind] | None] = None
     # extra PDDL predicate declarations the pddl face uses, e.g. Predicate("wet", {"?x": "object"})
     pddl_predicates: ClassVar[tuple[Predicate, ...]] = ()
+    # The keyword-only arguments of the pddl face: terms of the state the action leaves
+    # implicit (`symbolic.pddl.hidden`: here, room, acc, slot, me, base, held), and
+    # `substances` (the problem's, for a face that writes them out).
+    pddl_keywords: ClassVar[frozenset[str]] = frozenset()
 
     def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[Atom]:
         """Static facts of `pddl_predicates` a problem over `nodes` needs (none by default):
@@ -363,6 +367,8 @@ class Effect(Primitive):
     # None: the effect moves no substance.
     flow: ClassVar[tuple[int, int, tuple[str, ...]] | None] = None
     removal: ClassVar[tuple[int, int, tuple[str, ...]] | None] = None
+    # `apply` acts on "the held object", given as the keyword-only argument `held`.
+    on_held: ClassVar[bool] = False
 
     @abstractmethod
     def apply(self, state: WorldState, *args: str) -> None:
@@ -411,7 +417,22 @@ def primitive(cls: P) -> P:
                 f"primitive '{cls.name}': {face} must take {len(cls.params)} argument(s) "
                 f"({', '.join(cls.params)})"
             )
+    _check_keywords(cls, "pddl", cls.pddl_keywords)
+    if issubclass(cls, Effect):
+        _check_keywords(cls, "apply", frozenset({"held"} if cls.on_held else ()))
     return add_once(TESTS if issubclass(cls, Test) else EFFECTS, cls, "primitive")
+
+
+def _check_keywords(cls: type[Primitive], face: str, declared: frozenset[str]) -> None:
+    """Raise UnsupportedError when a face's keyword-only arguments are not those declared
+    (`pddl_keywords`, `on_held`), which is what callers pass it."""
+    parameters = inspect.signature(getattr(cls, face)).parameters.values()
+    taken = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+    if taken != declared:
+        raise UnsupportedError(
+            f"primitive '{cls.name}': {face} takes the keyword(s) {sorted(taken)}, "
+            f"but declares {sorted(declared)} (pddl_keywords, on_held)"
+        )
 
 
 def check_faces(cls: type, what: str, attributes: tuple[str, ...]) -> None:

@@ -194,6 +194,8 @@ class Adjacent(Test):
         neighbours = sorted(graph.neighbours(at)) if graph.is_place(at) else []
         return {"at": at, "neighbours": ", ".join(neighbours) or "none"}
 
+    pddl_keywords = frozenset({"here"})
+
     def pddl(self, x, *, here):
         return Or(atom("same", here, x), atom("linked", here, x))
 
@@ -214,6 +216,8 @@ class InRoomOf(Test):
         if room is not None and state.agent_at == room:
             return None
         return {"at": state.agent_at, "room": room or "no room"}
+
+    pddl_keywords = frozenset({"room"})
 
     def pddl(self, x, *, room):
         # The agent is in a room (`room`, a hidden parameter) that is x's: an asset's room,
@@ -309,6 +313,8 @@ class AssetAccessed(Test):
             return None
         return {"asset": asset or "the agent's hand", "accessed": state.accessed or "nothing"}
 
+    pddl_keywords = frozenset({"base"})
+
     def pddl(self, o, *, base):
         # the asset o rests on, at any depth (`base`, a hidden parameter), is accessed
         return atom("accessed", base)
@@ -323,6 +329,8 @@ class SomethingAccessed(Test):
 
     def check(self, state, o):
         return None if state.accessed is not None else {}
+
+    pddl_keywords = frozenset({"acc"})
 
     def pddl(self, o, *, acc):
         return atom("accessed", acc)
@@ -350,6 +358,8 @@ class AccessedAffordsRelease(Test):
             "action": "release",
             "affordances": ", ".join(state.node(asset).affordances) or "none",
         }
+
+    pddl_keywords = frozenset({"acc"})
 
     def pddl(self, *, acc):
         # the accessed asset (`acc`, a hidden parameter: an action with this test needs
@@ -380,6 +390,8 @@ class ReachableAccessed(Test):
             return None
         asset = x if state.node(x).kind is K.ASSET else state.support_asset(x)
         return {"node": x, "asset": asset or "the agent's hand", "accessed": accessed or "nothing"}
+
+    pddl_keywords = frozenset({"acc"})
 
     def pddl(self, x, *, acc):
         return Or(atom("same", x, acc), atom("below", x, acc))
@@ -597,6 +609,8 @@ class MoveAgent(Effect):
     def skill(self, state, x, *, held=None):
         return RobotSkill("navigate", (("target", x),))
 
+    pddl_keywords = frozenset({"here", "slot", "me"})
+
     def pddl(self, x, *, here, slot, me):
         # deletes apply before adds, so (agent_at x) holds even when x is where the agent
         # was, and (accessed me) when nothing was accessed (`slot` is then the agent, `me`)
@@ -625,6 +639,8 @@ class SetAccessed(Effect):
     def skill(self, state, a, *, held=None):
         return RobotSkill("access", (("asset", a),))
 
+    pddl_keywords = frozenset({"slot"})
+
     def pddl(self, a, *, slot):
         # what was accessed (an asset, or the agent's node when nothing was) no longer is
         return And(Not(atom("accessed", slot)), atom("accessed", a))
@@ -643,6 +659,8 @@ class Grab(Effect):
 
     def skill(self, state, o, *, held=None):
         return RobotSkill("pick", (("object", o),))
+
+    pddl_keywords = frozenset({"room", "base"})
 
     def pddl(self, o, *, room, base):
         # o rests on assets and `nest` objects only, at any depth on the asset `base`, and
@@ -726,6 +744,8 @@ class Place(Effect):
     runs_appliances = True
     name, params, text = "place", ("a", "relation"), "the held object is {relation} {a}"
 
+    on_held = True
+
     def apply(self, state, a, relation, *, held):
         # `held`: the object put down, as in the PDDL face (see `Simulator`)
         _put(state, held, a, Relation(relation))
@@ -734,6 +754,8 @@ class Place(Effect):
         return RobotSkill(
             "place", (("object", _one_held(state, held)), ("asset", a), ("relation", relation))
         )
+
+    pddl_keywords = frozenset({"room", "held"})
 
     def pddl(self, a, relation, *, room, held):
         # `held`: the held object, a bound term: the schema's parameter the agent holds
@@ -826,6 +848,8 @@ class PlaceAtAccessed(Effect):
             raise UnsupportedError(f"no asset is accessed to put {o} on")
         relation = self.relation(state, target).value
         return RobotSkill("place", (("object", o), ("asset", target), ("relation", relation)))
+
+    pddl_keywords = frozenset({"acc", "room"})
 
     def pddl(self, o, *, acc, room):
         # the accessed asset (`acc`) and the agent's room (`room`) are hidden parameters;

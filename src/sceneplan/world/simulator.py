@@ -15,8 +15,6 @@ A relaxed run applies the same plan's effects, ignoring the precondition that fa
 
 from __future__ import annotations
 
-import functools
-import inspect
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,7 +24,7 @@ from sceneplan.errors import PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.world.actions import Action, parse_action, parse_plan
 from sceneplan.world.domain import ActionSchema
-from sceneplan.world.primitives import EFFECTS, TESTS, Cause, Effect, RobotSkill
+from sceneplan.world.primitives import EFFECTS, TESTS, Cause, RobotSkill
 from sceneplan.world.state import WorldState
 from sceneplan.world.vocabularies import SAYPLAN
 from sceneplan.world.vocabulary import Vocabulary
@@ -137,12 +135,6 @@ class RelaxedRun:
 _ACTS_ON_NOTHING = frozenset({"not_holding", "nothing_accessed"})
 
 
-@functools.cache
-def _takes_held(effect: Effect) -> bool:
-    """Whether an effect's `apply` takes the held object (keyword `held`)."""
-    return "held" in inspect.signature(effect.apply).parameters
-
-
 def _held(schema: ActionSchema, binding: dict[str, str], state: WorldState) -> str | None:
     """The object an effect on "the held object" acts on, as in the PDDL faces: the
     parameter the agent must hold, else the one object it holds."""
@@ -251,7 +243,7 @@ class Simulator:
         for effect in schema.effects:
             op = EFFECTS[effect.op]
             args = (binding.get(a, a) for a in effect.args)
-            if _takes_held(op):
+            if op.on_held:
                 op.apply(state, *args, held=_held(schema, binding, state))  # type: ignore[call-arg]
             else:
                 op.apply(state, *args)

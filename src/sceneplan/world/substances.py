@@ -152,6 +152,8 @@ class HasSubstance(Test):
     def check(self, state, x):
         return None if supplied(state.states(x)) else {"node": x}
 
+    pddl_keywords = frozenset({"substances"})
+
     def pddl(self, x, *, substances):
         return _any_pddl((*HELD_IN, INSOURCE), x, substances)
 
@@ -177,6 +179,8 @@ class Removable(Test):
         if any(soaked or m not in NEEDS_SOAKED for m in covering):
             return None
         return {"node": x, "tool": o, "covering": ", ".join(covering) or "nothing"}
+
+    pddl_keywords = frozenset({"substances"})
 
     def pddl(self, x, o, *, substances):
         dry = [_word_pddl(COVERED, m, x) for m in substances if m not in NEEDS_SOAKED]
@@ -211,6 +215,8 @@ class FillFrom(Effect):
         for m in held(state.states(s), (INSOURCE,)):
             state.set_state(c, substance_word(FILLED, m))
 
+    pddl_keywords = frozenset({"substances"})
+
     def pddl(self, c, s, *, substances):
         return And(
             *(When(_word_pddl(INSOURCE, m, s), _word_pddl(FILLED, m, c)) for m in substances)
@@ -242,6 +248,8 @@ class PourInto(Effect):
             state.set_state(d, substance_word(CONTAINS, m))
         gone = tuple(substance_word(r, m) for m in held(words) for r in HELD_IN)
         state.replace_states(c, gone, ())
+
+    pddl_keywords = frozenset({"substances"})
 
     def pddl(self, c, d, *, substances):
         parts: list[Expr] = []
@@ -304,6 +312,8 @@ class SoakIn(TakesOn):
     name, params, text = "soak_in", ("o", "x"), "{o} is soaked with what {x} holds or gives"
     relation, from_x = SATURATED, True
 
+    pddl_keywords = frozenset({"substances"})
+
     def pddl(self, o, x, *, substances):
         # `running(x)` is among the action's preconditions: a source gives now
         return And(
@@ -345,6 +355,8 @@ class SprinkleOn(TakesOn):
     )
     relation, from_x = COVERED, False
 
+    pddl_keywords = frozenset({"substances"})
+
     def pddl(self, o, x, *, substances):
         # `running(o)` is among the action's preconditions
         return And(
@@ -374,6 +386,8 @@ class RemoveCover(Effect):
             substance_word(COVERED, m) for m in covering if soaked or m not in NEEDS_SOAKED
         )
         state.replace_states(x, gone, ())
+
+    pddl_keywords = frozenset({"substances"})
 
     def pddl(self, x, o, *, substances):
         soaked = _any_pddl((SATURATED,), o, substances)

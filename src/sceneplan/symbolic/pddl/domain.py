@@ -11,7 +11,7 @@ from typing import Any
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.symbolic.pddl import write
-from sceneplan.symbolic.pddl.hidden import HIDDEN_BY_NAME, Hidden, hidden_terms, keywords
+from sceneplan.symbolic.pddl.hidden import HIDDEN_BY_NAME, Hidden, hidden_terms
 from sceneplan.symbolic.pddl.node_types import param_type, type_tree
 from sceneplan.symbolic.pddl.simplify import SceneTypes
 from sceneplan.world.domain import ActionSchema
@@ -116,7 +116,7 @@ def action_tree(
     given["substances"] = substances
 
     def face(primitive: Test | Effect, names: tuple[str, ...]) -> Expr:
-        kw = {k: v for k, v in given.items() if k in keywords(primitive.pddl)}
+        kw = {k: v for k, v in given.items() if k in primitive.pddl_keywords}
         return primitive.pddl(*(terms.get(a, a) for a in names), **kw)
 
     conditions = _hidden_conditions(schema, hidden)

@@ -1,14 +1,12 @@
 """Hidden parameters: what the simulator's action leaves implicit (the place the agent
 leaves, its room, the accessed asset, ...) but its PDDL action needs, as an extra
-parameter bound by a precondition (see `symbolic.pddl`). A primitive's PDDL face asks
-for one by a keyword argument of its name."""
+parameter bound by a precondition (see `symbolic.pddl`). A primitive asks for one by
+naming it in `pddl_keywords`, and its PDDL face takes it as a keyword argument."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from sceneplan.graph.model import NodeKind
 from sceneplan.world.domain import ActionSchema
@@ -68,19 +66,11 @@ HIDDEN = (
 HIDDEN_BY_NAME = {h.name: h for h in HIDDEN}
 
 
-@cache
-def keywords(face: Callable) -> frozenset[str]:
-    """The keyword-only arguments of a PDDL face (hidden terms, `substances`); read once
-    per face (a signature costs more than the face's tree)."""
-    parameters = inspect.signature(face).parameters.values()
-    return frozenset(p.name for p in parameters if p.kind is p.KEYWORD_ONLY)
-
-
 def hidden_terms(schema: ActionSchema) -> list[Hidden]:
     """The hidden parameters of a schema's PDDL action, in order (after its own)."""
     used: set[str] = set().union(
-        *(keywords(TESTS[p.test].pddl) for p in schema.pre),
-        *(keywords(EFFECTS[e.op].pddl) for e in schema.effects),
+        *(TESTS[p.test].pddl_keywords for p in schema.pre),
+        *(EFFECTS[e.op].pddl_keywords for e in schema.effects),
     )
     if "slot" in used:
         used.add("me")  # the slot is the agent's node when nothing is accessed

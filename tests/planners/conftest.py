@@ -1,3 +1,0 @@
-"""Fixtures of the planner tests: the scripted LLM server."""
-
-from scripted_llm import scripted_llm  # noqa: F401  (the fixture)
