@@ -7,7 +7,7 @@ import pytest
 
 from sceneplan.datasets import load_environment
 from sceneplan.datasets.tasks import get_task
-from sceneplan.errors import UnsupportedError
+from sceneplan.errors import BadInputError, UnsupportedError
 from sceneplan.runs import resolve
 from sceneplan.world import ALFWORLD, LOOKPLANGRAPH, SAYPLAN, VOCABULARIES, Simulator
 from sceneplan.world.domain import (
@@ -25,8 +25,10 @@ def test_the_registry_lists_each_vocabulary_once_under_its_name():
     assert list(VOCABULARIES) == ["sayplan", "lookplangraph", "lookplangraph_two_hands", "alfworld"]
     assert all(VOCABULARIES[name].name == name for name in VOCABULARIES)
     assert get_vocabulary("alfworld") is ALFWORLD
-    with pytest.raises(UnsupportedError, match="unknown action vocabulary 'pdl'; choose one of"):
-        get_vocabulary("pdl")
+    with pytest.raises(
+        BadInputError, match="unknown action vocabulary 'sayplna' \\(did you mean 'sayplan'"
+    ):
+        get_vocabulary("sayplna")
 
 
 def test_what_differs_between_vocabularies_is_data():

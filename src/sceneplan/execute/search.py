@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from sceneplan.errors import BadInputError, LLMError, SceneplanError
+from sceneplan.errors import LLMError, SceneplanError
 from sceneplan.execute.belief import Belief
 from sceneplan.execute.robot import action_for
 from sceneplan.execute.skills import Skill, SkillCall
 from sceneplan.graph.model import Node, NodeKind, Relation
 from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode, LLMCall
+from sceneplan.plugins import unknown_name
 from sceneplan.world.actions import Action
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def check_search(search: str) -> str:
     'sweep'
     """
     if search not in ORDERS:
-        raise BadInputError(f"unknown search order '{search}'; choose one of: {', '.join(ORDERS)}")
+        raise unknown_name("search order", search, ORDERS)
     return search
 
 

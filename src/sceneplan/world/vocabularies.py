@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from sceneplan.errors import UnsupportedError
 from sceneplan.graph.model import SceneGraph
+from sceneplan.plugins import unknown_name
 from sceneplan.world import rules
 from sceneplan.world.alfworld import ALFWORLD
 from sceneplan.world.domain import (
@@ -46,9 +47,7 @@ def get_vocabulary(name: str) -> Vocabulary:
     try:
         return VOCABULARIES[name]
     except KeyError:
-        raise UnsupportedError(
-            f"unknown action vocabulary '{name}'; choose one of {', '.join(VOCABULARIES)}"
-        ) from None
+        raise unknown_name("action vocabulary", name, VOCABULARIES) from None
 
 
 def native_vocabulary(graph: SceneGraph) -> Vocabulary | None:
