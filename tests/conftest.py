@@ -7,15 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pytest_httpserver import HTTPServer
 
-from scripted_llm import ScriptedLLMServer, isolate_llm_env
+from scripted_llm import LoopbackServer, ScriptedLLMServer, isolate_llm_env
 
 
 @pytest.fixture
 def scripted_llm(tmp_path: Path) -> Iterator[ScriptedLLMServer]:
     """A scripted LLM server on 127.0.0.1 for one test (tests/scripted_llm.py)."""
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server = LoopbackServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     scripted = ScriptedLLMServer(server, tmp_path / "llm-cache")
     try:

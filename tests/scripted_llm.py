@@ -53,6 +53,15 @@ class _Scripted:
     output_tokens: int = 7
 
 
+class LoopbackServer(HTTPServer):
+    """pytest-httpserver's server on loopback, checking for its stop every 10 ms: with
+    `serve_forever`'s default of 0.5 s, stopping the server cost every test half a second."""
+
+    def thread_target(self) -> None:
+        assert self.server is not None
+        self.server.serve_forever(poll_interval=0.01)
+
+
 class ScriptedLLMServer:
     """Queue replies with `enqueue_*`; read what the client sent in `requests`."""
 

@@ -1,6 +1,6 @@
 import pytest
 
-from sceneplan.errors import PlanExecutionError, UnsupportedError
+from sceneplan.errors import BadInputError, PlanExecutionError, UnsupportedError
 from sceneplan.graph.model import Relation
 from sceneplan.world import Cause, Simulator
 from sceneplan.world.vocabularies import LOOKPLANGRAPH, SAYPLAN, get_vocabulary
@@ -207,7 +207,7 @@ def test_run_raises_with_feedback(sim):
 
 
 def test_unknown_vocabulary():
-    with pytest.raises(UnsupportedError, match="unknown action vocabulary 'pddl'"):
+    with pytest.raises(BadInputError, match="unknown action vocabulary 'pddl'"):
         get_vocabulary("pddl")
 
 
