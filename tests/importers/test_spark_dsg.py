@@ -181,6 +181,23 @@ def test_unreadable_files_exit_2_quoting_spark_dsg(tmp_path, content, name, expe
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("source", [None, "a", True, -1, 2**64])
+def test_an_edge_that_names_no_node_id_is_bad_input(tmp_path, source):
+    # beside a dangling edge, which the importer would leave out, an edge whose end is not
+    # a node id at all: spark_dsg's reason, not a TypeError from naming the dangling one
+    data = json.loads((DATA / "two_nodes.dsg.json").read_text())
+    ids = [node["id"] for node in data["nodes"]]
+    edge = {"info": {"type": "EdgeAttributes", "weight": 1.0, "weighted": False, "metadata": {}}}
+    data["edges"] = [
+        {**edge, "source": source, "target": ids[0]},
+        {**edge, "source": ids[0], "target": 7},
+    ]
+    path = tmp_path / "bad_edges.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(BadInputError):
+        import_source("spark-dsg", path)
+
+
 def test_a_graph_without_rooms_is_refused(tmp_path):
     g = spark_dsg.DynamicSceneGraph()
     scenes.add_place(g, 0, [0, 0, 0])

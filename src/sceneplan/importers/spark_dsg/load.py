@@ -120,6 +120,8 @@ def _without_dangling_edges(dsg: Any, path: Path, left_out: list[str]) -> Any:
         data = parse_json(read_bytes(path), str(path))
         ids = {node["id"] for node in data["nodes"]}
         edges = data["edges"]
+        if not all(_is_id(e["source"]) and _is_id(e["target"]) for e in edges):
+            return None  # an edge that names no node id at all: spark_dsg's reason says so
         kept = [e for e in edges if e["source"] in ids and e["target"] in ids]
     except (ValueError, TypeError, KeyError):  # not that case
         return None
@@ -138,6 +140,11 @@ def _without_dangling_edges(dsg: Any, path: Path, left_out: list[str]) -> Any:
             return dsg.DynamicSceneGraph.load(str(copy))
         except (RuntimeError, ValueError, IndexError, TypeError):
             return None
+
+
+def _is_id(value: object) -> bool:
+    """Whether `value` can be a Spark-DSG node id (a 64-bit unsigned integer)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64
 
 
 class _captured_stderr:
