@@ -1,14 +1,25 @@
 """Fixtures every test folder shares: the scripted LLM server, and no LLM key, model or
-config from the machine."""
+config from the machine; and the property tests' profile.
+
+With `SCENEPLAN_TEST_DERANDOMIZE=1` (set by `.ci/run`) hypothesis draws the same
+examples on every run, so that CI's verdict on a commit does not depend on the draw;
+elsewhere each run draws new ones, which is how the fuzz tests find new inputs.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from scripted_llm import LoopbackServer, ScriptedLLMServer, isolate_llm_env
+
+settings.register_profile("derandomized", derandomize=True)
+if os.environ.get("SCENEPLAN_TEST_DERANDOMIZE") == "1":
+    settings.load_profile("derandomized")
 
 
 @pytest.fixture
