@@ -16,14 +16,15 @@ from sceneplan.execute.skills import SkillCall, SkillResult
 from sceneplan.planners.episode import Episode, WorldStep
 from sceneplan.planners.records import CallRecord, ExecutionRecord, Planned, Round, UpdateRecord
 from sceneplan.world.actions import Action
-from sceneplan.world.reconcile import Change
+from sceneplan.world.reconcile import ADDING, FORGETTING, Change
 
 FORMAT = "sceneplan-execution"
 VERSION = 1
 # Kinds of belief updates that correct the map (not the robot's own moves and grasps).
 CORRECTIONS = frozenset({"moved", "missing", "found", "new", "state", "locked", "blocked"})
-# Where a step's belief updates are listed in its WorldStep, by kind (others: "corrected").
-_STEP_LISTS = {"new": "added", "found": "added", "missing": "forgotten"}
+# Where a step's belief updates are listed in its WorldStep, by the kinds reconcile gives
+# (others: "corrected"); only the node itself, not what a missing one took along.
+_STEP_LISTS = dict.fromkeys(ADDING, "added") | dict.fromkeys(FORGETTING, "forgotten")
 
 
 def robot_record(robot: Robot) -> ExecutionRecord:
