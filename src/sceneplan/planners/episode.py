@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
+from functools import cache
 from typing import Any, get_type_hints
 
 from sceneplan.planners import records
@@ -271,6 +272,7 @@ RECORDS = (
 )
 
 
+@cache  # the Episode's annotations are strings: resolved once, not per episode read
 def _record_types() -> dict[str, Any]:
     hints = get_type_hints(Episode)
     return {name: hints[name] for name in RECORDS}
