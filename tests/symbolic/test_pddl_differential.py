@@ -311,7 +311,7 @@ LPG_PLANS = {
         "go_to(kitchen) > pick_up(lid) > attach(bench)",  # the bench has no attach
         "attach(nail)",  # holds nothing
     ],
-    # two hands: put_on / put_inside name the object (`vocabulary_in`)
+    # two hands: put_on / put_inside name the object (`Vocabulary.in_graph`)
     "hands": [
         "go_to(kitchen) > pick_up(plate) > pick_up(crate) > put_on(plate, coffee_machine) > "
         "turn_on(coffee_machine) > open(fridge) > put_inside(crate, fridge) > pick_up(plate) > "
