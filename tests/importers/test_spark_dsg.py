@@ -194,7 +194,7 @@ def test_an_edge_that_names_no_node_id_is_bad_input(tmp_path, source):
     ]
     path = tmp_path / "bad_edges.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(BadInputError, match="bad_edges.json: not a Spark-DSG file spark_dsg can"):
+    with pytest.raises(BadInputError, match=r"bad_edges\.json: not a Spark-DSG file spark_dsg can"):
         import_source("spark-dsg", path)
 
 
