@@ -278,7 +278,7 @@ class SayPlanActionsOnly(Planner):
 
     name = "sayplan_actions_only"
     needs_llm = False
-    alfworld_actions = True
+    scene_actions = True
     supports = Supports(vocabularies={"sayplan"})
 
     async def _run(self, run):

@@ -25,7 +25,7 @@ from sceneplan.planners.observing import PartialOptions
 from sceneplan.planners.outcome import classify
 from sceneplan.planners.sayplan import SayPlan
 from sceneplan.planners.supports import Supports
-from sceneplan.world import LOOKPLANGRAPH, Cause
+from sceneplan.world import ALFWORLD, LOOKPLANGRAPH, SAYPLAN, Cause
 from sceneplan.world.task import Task
 
 FIXED = (
@@ -289,7 +289,7 @@ class SayPlanActionsOnly(Planner):
 
     name = "sayplan_actions_only"
     needs_llm = False
-    alfworld_actions = True
+    scene_actions = True
     supports = Supports(vocabularies={"sayplan"})
     runs: ClassVar[int] = 0
 
@@ -310,3 +310,21 @@ def test_what_a_planner_does_not_support_is_refused_before_its_run():
     assert episode.error == f"cannot run 'Clean the mug.': {reason}"
     assert planner.plan("Go.", load_environment("coffee")).plan == ["done"]
     assert SayPlanActionsOnly.runs == 1
+
+
+def test_the_flag_s_former_name_alfworld_actions_still_works_and_says_what_to_use_instead():
+    with pytest.warns(DeprecationWarning, match="set scene_actions instead") as caught:
+
+        class OldFlag(Planner):
+            name = "old_flag"
+            needs_llm = False
+            alfworld_actions = True
+
+            async def _run(self, run):
+                run.episode.plan = ["done"]
+
+    assert len(caught) == 1 and caught[0].filename == __file__  # points at the class
+    assert OldFlag.scene_actions and not Planner.scene_actions
+    alfworld = load_environment("alfworld-clean-01")
+    assert OldFlag().vocabulary_for(alfworld) is ALFWORLD
+    assert OldFlag().vocabulary_for(load_environment("coffee")) is SAYPLAN

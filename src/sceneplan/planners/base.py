@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
@@ -231,8 +232,8 @@ class Planner(ABC):
     # `PlannerOptions.vocabulary`; on memory, LookPlanGraph's, which looks)
     vocabulary: ClassVar[Vocabulary] = SAYPLAN
     # in a scene with a vocabulary of its own (an ALFWorld room: `Vocabulary.native_to`) it
-    # plans with that one
-    alfworld_actions: ClassVar[bool] = False
+    # plans with that one, the scene's own actions
+    scene_actions: ClassVar[bool] = False
     Options: ClassVar[type[PlannerOptions]] = PlannerOptions
     # the tasks it runs (kinds, vocabularies): `aplan` refuses others before `_run`, and
     # `eval` leaves them out before any run
@@ -243,6 +244,17 @@ class Planner(ABC):
     # the only one
     on_memory: ClassVar[type[Planner] | None] = None
     options: PlannerOptions
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "alfworld_actions" in vars(cls):  # the former name of `scene_actions`
+            warnings.warn(
+                f"planner class {cls.__qualname__} sets alfworld_actions, whose name is now "
+                "scene_actions (plan with the scene's own actions): set scene_actions instead",
+                DeprecationWarning,
+                stacklevel=3,  # the class statement (under ABCMeta.__new__)
+            )
+            cls.scene_actions = bool(vars(cls)["alfworld_actions"])
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """A planner of this class, or of its `on_memory` class when the options (`__init__`'s
@@ -362,9 +374,9 @@ class Planner(ABC):
 
     def vocabulary_for(self, graph: SceneGraph) -> Vocabulary:
         """The action vocabulary of a run in `graph`, resolved once: `actions`, or for a
-        planner declared with `alfworld_actions` the scene's own (ALFWorld's in an ALFWorld
+        planner declared with `scene_actions` the scene's own (ALFWorld's in an ALFWorld
         room), in its two-handed form where the graph's agent has two hands."""
-        native = native_vocabulary(graph) if self.alfworld_actions else None
+        native = native_vocabulary(graph) if self.scene_actions else None
         return (native or self.actions).in_graph(graph)
 
     def refusal(

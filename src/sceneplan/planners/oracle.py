@@ -46,7 +46,7 @@ class Oracle(Planner):
 
     name = "oracle"
     vocabulary = SAYPLAN  # on memory (`observe=partial`): LookPlanGraph's, which looks
-    alfworld_actions = True
+    scene_actions = True
     needs_llm = False
     cpu_bound = True  # the symbolic planner: `eval` runs its episodes in parallel processes
 

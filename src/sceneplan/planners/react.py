@@ -25,7 +25,7 @@ class React(Planner):
 
     name = "react"
     vocabulary = SAYPLAN
-    alfworld_actions = True
+    scene_actions = True
     supports = Supports(tasks={"planning"})
 
     class Options(ReactOptions):

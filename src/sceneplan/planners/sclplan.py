@@ -107,7 +107,7 @@ class SCLPlan(Planner):
 
     name = "sclplan"
     vocabulary = SAYPLAN
-    alfworld_actions = True
+    scene_actions = True
     supports = Supports(tasks={"planning"})  # a goal to reach: no search tasks
 
     class Options(PVOptions):
