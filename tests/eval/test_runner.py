@@ -15,6 +15,7 @@ from sceneplan.eval.store import Key, Store
 from sceneplan.planners.base import Planner
 from sceneplan.planners.episode import Status
 from sceneplan.planners.supports import Supports
+from sceneplan.world import SAYPLAN
 
 
 def statuses(store: Store) -> dict[tuple[str, str, str], str]:
@@ -279,7 +280,7 @@ class SayPlanActionsOnly(Planner):
     name = "sayplan_actions_only"
     needs_llm = False
     scene_actions = True
-    supports = Supports(vocabularies={"sayplan"})
+    supports = Supports(vocabularies={SAYPLAN})
 
     async def _run(self, run):
         run.episode.plan = ["done"]

@@ -27,6 +27,7 @@ from sceneplan.planners.sayplan import SayPlan
 from sceneplan.planners.supports import Supports
 from sceneplan.world import ALFWORLD, LOOKPLANGRAPH, SAYPLAN, Cause
 from sceneplan.world.task import Task
+from sceneplan.world.vocabularies import LOOKPLANGRAPH_TWO_HANDS
 
 FIXED = (
     "goto(bobs_room) > access(wardrobe1) > open(wardrobe1) > pickup(coffee_mug) > "
@@ -290,7 +291,7 @@ class SayPlanActionsOnly(Planner):
     name = "sayplan_actions_only"
     needs_llm = False
     scene_actions = True
-    supports = Supports(vocabularies={"sayplan"})
+    supports = Supports(vocabularies={SAYPLAN})
     runs: ClassVar[int] = 0
 
     async def _run(self, run):
@@ -328,3 +329,14 @@ def test_the_flag_s_former_name_alfworld_actions_still_works_and_says_what_to_us
     alfworld = load_environment("alfworld-clean-01")
     assert OldFlag().vocabulary_for(alfworld) is ALFWORLD
     assert OldFlag().vocabulary_for(load_environment("coffee")) is SAYPLAN
+
+
+def test_a_supported_vocabulary_is_the_object_and_brings_its_two_handed_form():
+    supports = Supports(vocabularies={LOOKPLANGRAPH})
+    assert supports.vocabularies == {LOOKPLANGRAPH, LOOKPLANGRAPH_TWO_HANDS}
+    assert supports.refusal("p", "planning", LOOKPLANGRAPH_TWO_HANDS) is None
+    assert supports.refusal("p", "planning", LOOKPLANGRAPH) is None
+    assert supports.refusal("p", "planning", SAYPLAN) == (
+        "planner 'p' plans with the lookplangraph actions, not sayplan's"
+    )
+    assert Supports().refusal("p", "planning", ALFWORLD) is None  # None: any vocabulary

@@ -387,7 +387,7 @@ class Planner(ABC):
         reason holds for every task of its kind, and names the planners that run that kind."""
         kind = kind_of(task, instruction)
         checked = graph is not None and self.supports.vocabularies is not None
-        vocabulary = self.vocabulary_for(graph).name if checked and graph is not None else None
+        vocabulary = self.vocabulary_for(graph) if checked and graph is not None else None
         reason = self.supports.refusal(self.name, kind, vocabulary)
         if reason is not None and kind not in self.supports.tasks:
             others = [n for n in PLANNERS.builtins if kind in PLANNERS.load(n).supports.tasks]
