@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import anthropic
 
 from sceneplan import envvars
-from sceneplan.llm.base import SDKProvider, token_count
+from sceneplan.llm.base import SDKProvider
 from sceneplan.llm.messages import JSON_SCHEMA, ImagePart, ProviderReply, Request
 
 REPLY_TOOL = "reply"
@@ -39,6 +39,7 @@ class AnthropicProvider(SDKProvider):
     default_base_url = "https://api.anthropic.com"
     api_key_env = envvars.ANTHROPIC_API_KEY
     unreachable_hint = f"check the network, or {envvars.ANTHROPIC_BASE_URL} if you set it"
+    usage_fields = ("input_tokens", "output_tokens")
 
     async def _complete(self, request: Request) -> ProviderReply:
         system = "\n\n".join(m.content for m in request.messages if m.role == "system")
@@ -72,14 +73,7 @@ class AnthropicProvider(SDKProvider):
             raise self.wrong_shape(
                 "message", "content", getattr(message, "content", None)
             ) from None
-        usage = getattr(message, "usage", None)
-        served = getattr(message, "model", None)
-        return self.reply(
-            text,
-            token_count(getattr(usage, "input_tokens", 0)),
-            token_count(getattr(usage, "output_tokens", 0)),
-            served_model=served if isinstance(served, str) else None,
-        )
+        return self.sdk_reply(text, message)
 
 
 def _image_block(image: ImagePart) -> dict[str, Any]:

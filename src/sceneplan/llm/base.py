@@ -131,6 +131,8 @@ class SDKProvider(Provider):
     placeholder_key: ClassVar[str] = "not-needed"
     """Sent to servers that ignore the key (the SDKs insist on one)."""
     unreachable_hint: ClassVar[str] = "is the server running?"
+    usage_fields: ClassVar[tuple[str, str]]
+    """The names the SDK's reply gives its input and output token counts under `usage`."""
 
     @classmethod
     def from_settings(cls, model: str, settings: LLMSettings) -> Self:
@@ -216,6 +218,17 @@ class SDKProvider(Provider):
         if self._client is not None and self._client_loop in (None, asyncio.get_running_loop()):
             await self._client.close()
         self._client = self._client_loop = None
+
+    def sdk_reply(self, text: str, response: Any) -> ProviderReply:
+        """The reply `text` of the SDK's `response`, with the token counts (`usage_fields`)
+        and the model it reports: 0 tokens, and the model asked for, where the server leaves
+        them out or sends something else."""
+        usage = getattr(response, "usage", None)
+        served = getattr(response, "model", None)
+        inputs, outputs = (token_count(getattr(usage, f, 0)) for f in self.usage_fields)
+        return self.reply(
+            text, inputs, outputs, served_model=served if isinstance(served, str) else None
+        )
 
     def translate_error(self, exc: Exception, *, format_mode: str | None = None) -> LLMError:
         """The LLMError for an SDK exception.

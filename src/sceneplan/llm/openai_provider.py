@@ -20,7 +20,7 @@ import openai
 
 from sceneplan import envvars
 from sceneplan.errors import BadInputError, LLMRequestError
-from sceneplan.llm.base import SDKProvider, checked_base_url, token_count
+from sceneplan.llm.base import SDKProvider, checked_base_url
 from sceneplan.llm.messages import JSON_OBJECT, JSON_SCHEMA, ImagePart, ProviderReply, Request
 from sceneplan.llm.structured import is_strict_compatible, schema_name
 
@@ -41,6 +41,7 @@ class OpenAIProvider(SDKProvider):
     api_key_env: ClassVar[str | None] = envvars.OPENAI_API_KEY
     max_tokens_param: ClassVar[str] = "max_completion_tokens"
     unreachable_hint = f"check the network, or {envvars.OPENAI_BASE_URL} if you set it"
+    usage_fields = ("prompt_tokens", "completion_tokens")
 
     async def _complete(self, request: Request) -> ProviderReply:
         params: dict[str, Any] = {
@@ -93,14 +94,7 @@ class OpenAIProvider(SDKProvider):
                 raise TypeError
         except (AttributeError, TypeError, IndexError, KeyError):
             raise self.wrong_shape("chat completion", "choices", choices) from None
-        usage = getattr(completion, "usage", None)
-        served = getattr(completion, "model", None)
-        return self.reply(
-            text,
-            token_count(getattr(usage, "prompt_tokens", 0)),
-            token_count(getattr(usage, "completion_tokens", 0)),
-            served_model=served if isinstance(served, str) else None,
-        )
+        return self.sdk_reply(text, completion)
 
 
 def _image_part(image: ImagePart) -> dict[str, Any]:
