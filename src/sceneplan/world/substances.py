@@ -304,6 +304,22 @@ class TakesOn(Effect):
         source, target = self.ends(o, x)
         return _from_any(g, source, self.relation, target)
 
+    pddl_keywords = frozenset({"substances"})
+
+    def pddl(self, o, x, *, substances):
+        # the target takes each substance the source holds or gives; that a source gives
+        # now (`running`) is among the action's preconditions
+        source, target = self.ends(o, x)
+        return And(
+            *(
+                When(
+                    _any_pddl((*HELD_IN, INSOURCE), source, (m,)),
+                    _word_pddl(self.relation, m, target),
+                )
+                for m in substances
+            )
+        )
+
 
 @primitive
 class SoakIn(TakesOn):
@@ -311,17 +327,6 @@ class SoakIn(TakesOn):
 
     name, params, text = "soak_in", ("o", "x"), "{o} is soaked with what {x} holds or gives"
     relation, from_x = SATURATED, True
-
-    pddl_keywords = frozenset({"substances"})
-
-    def pddl(self, o, x, *, substances):
-        # `running(x)` is among the action's preconditions: a source gives now
-        return And(
-            *(
-                When(_any_pddl((*HELD_IN, INSOURCE), x, (m,)), _word_pddl(SATURATED, m, o))
-                for m in substances
-            )
-        )
 
 
 def _from_any(g: Grounding, x: str, relation: str, target: str) -> GroundEffects:
@@ -354,17 +359,6 @@ class SprinkleOn(TakesOn):
         "{x} is covered with what {o} holds or gives",
     )
     relation, from_x = COVERED, False
-
-    pddl_keywords = frozenset({"substances"})
-
-    def pddl(self, o, x, *, substances):
-        # `running(o)` is among the action's preconditions
-        return And(
-            *(
-                When(_any_pddl((*HELD_IN, INSOURCE), o, (m,)), _word_pddl(COVERED, m, x))
-                for m in substances
-            )
-        )
 
 
 @primitive
