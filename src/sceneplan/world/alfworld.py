@@ -242,6 +242,7 @@ class AlfworldFits(Test):
 @primitive
 class AlfworldOpenIfContainer(Test):
     name, params, text = "alfworld_open_if_container", ("x",), "{x} is open if it opens"
+    state_words = frozenset({"open"})
 
     def check(self, state, x):
         if not state.is_container(x) or "open" in state.states(x):
@@ -253,9 +254,6 @@ class AlfworldOpenIfContainer(Test):
 
     def ground(self, g, b, x):
         return [({}, (("state", "open", x),) if g.is_container(x) else (), ())]
-
-    def words(self, args):
-        return {"open"}
 
 
 @primitive
@@ -281,6 +279,7 @@ class AlfworldSwitch(Effect):
     """ALFWorld's toggle: a lamp that is on goes off, one that is off goes on."""
 
     name, params, text = "alfworld_switch", ("x",), "{x} is switched on if it was off, else off"
+    state_words = frozenset({"on", "off"})
 
     def apply(self, state, x):
         state.set_state(x, "off" if "on" in state.states(x) else "on")
@@ -292,9 +291,6 @@ class AlfworldSwitch(Effect):
     def ground(self, g, b, x):
         on, off = ("state", "on", x), ("state", "off", x)
         return [], [], [((on,), (), [off], [on]), ((), (on,), [on], [off])]
-
-    def words(self, args):
-        return {"on", "off"}
 
 
 @primitive

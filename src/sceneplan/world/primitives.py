@@ -277,6 +277,8 @@ class Primitive(ABC):
     # implicit (`symbolic.pddl.hidden`: here, room, acc, slot, me, base, held), and
     # `substances` (the problem's, for a face that writes them out).
     pddl_keywords: ClassVar[frozenset[str]] = frozenset()
+    # the state words every use reads or writes, whatever its arguments (the postures)
+    state_words: ClassVar[frozenset[str]] = frozenset()
 
     def pddl_static(self, graph: SceneGraph, nodes: list[str]) -> list[Atom]:
         """Static facts of `pddl_predicates` a problem over `nodes` needs (none by default):
@@ -284,8 +286,11 @@ class Primitive(ABC):
         return []
 
     def words(self, args: tuple[str, ...]) -> set[str]:
-        """State words this use of the primitive reads or writes (for PDDL predicates)."""
-        return set()
+        """State words this use of the primitive reads or writes (for PDDL predicates): its
+        `state_words`, and the literal word it is given where it takes one (`has_state(x,
+        word)`)."""
+        given = {args[self.params.index("word")]} if "word" in self.params else set()
+        return set(self.state_words) | given
 
     def describe(self, args: tuple[str, ...]) -> str:
         """The prompt wording with this use's arguments filled in."""

@@ -436,9 +436,6 @@ class HasState(Test):
     def ground(self, g, b, x, word):
         return [({}, (("state", word, x),), ())]
 
-    def words(self, args):
-        return {args[1]}
-
 
 @primitive
 class IsContainer(Test):
@@ -511,6 +508,7 @@ def _agent_postures(g: Grounding) -> tuple[Fact, ...]:
 @primitive
 class AgentStanding(Test):
     name, params, text = "agent_standing", (), "the agent is standing"
+    state_words = frozenset(POSTURES)
 
     def check(self, state):
         posture = _posture(state)
@@ -524,13 +522,11 @@ class AgentStanding(Test):
     def ground(self, g, b):
         return [({}, (), _agent_postures(g))]
 
-    def words(self, args):
-        return set(POSTURES)
-
 
 @primitive
 class AgentResting(Test):
     name, params, text = "agent_resting", (), "the agent is sitting or lying"
+    state_words = frozenset(POSTURES)
 
     def check(self, state):
         return None if _posture(state) is not None else {}
@@ -540,9 +536,6 @@ class AgentResting(Test):
 
     def ground(self, g, b):
         return [({}, (fact,), ()) for fact in _agent_postures(g)]
-
-    def words(self, args):
-        return set(POSTURES)
 
 
 # -- effects -----------------------------------------------------------------------------
@@ -917,15 +910,13 @@ class SetState(Effect):
     def ground(self, g, b, x, word):
         return [("state", word, x)], opposite_facts(word, x), []
 
-    def words(self, args):
-        return {args[1]}
-
 
 @primitive
 class SetPosture(Effect):
     """The agent sits, lies down, or (`standing`) stands up: one posture at a time."""
 
     name, params, text = "set_posture", ("word",), "the agent is {word}"
+    state_words = frozenset(POSTURES)
 
     def apply(self, state, word):
         agent = state.agent_id
@@ -943,7 +934,7 @@ class SetPosture(Effect):
         return add, [f for f in _agent_postures(g) if f not in add], []
 
     def words(self, args):
-        return set(POSTURES)
+        return set(self.state_words)  # the postures: its word is the one taken, or standing
 
     def check_use(self, schema, index):
         word = schema.effects[index].args[0]
