@@ -40,12 +40,12 @@ def test_help_shows_click_style_types_and_argument_names():
 
 
 # Options that two commands share: the same flag, the same meaning, one declaration (cli/common.py,
-# cli/targets.py, cli/paths.py, cli/pddl.py). Look-alikes that differ stay apart: eval's --robot,
-# --seed and --open-loop (no default robot, a seed per run, needs --robot) are not execute's.
+# cli/targets.py, cli/paths.py, cli/pddl.py). Look-alikes that differ stay apart: eval's --robot
+# and --seed (no default robot, a seed per run) are not execute's.
 SHARED = [
     (("plan", "execute"), ("--option", "--llm", "--planner", "--trace", "--json", "--force")),
     (("plan", "execute"), ("--env", "--task", "--tasks", "instruction")),
-    (("eval", "execute"), ("--faults",)),
+    (("eval", "execute"), ("--faults", "--open-loop", "--search")),
     (("pddl", "solve"), ("env", "--goal", "--task")),
 ]
 

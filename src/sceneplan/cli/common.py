@@ -103,6 +103,14 @@ FaultsOpt = Annotated[
         "(or none)."
     ),
 ]
+# --open-loop of the commands that run plans on a robot (`execute`, `eval --robot`)
+OpenLoopOpt = Annotated[
+    bool,
+    typer.Option(
+        "--open-loop",
+        help="Run each plan on the robot as it is: no replans, it stops at its first failure.",
+    ),
+]
 # --seed of the commands that run plans on the simulated robot (`execute`, `mcp --robot sim`)
 SeedOpt = Annotated[
     int,

@@ -17,6 +17,7 @@ from typer.core import TyperCommand
 
 from sceneplan.cli.common import (
     FaultsOpt,
+    OpenLoopOpt,
     SearchOpt,
     console,
     err_console,
@@ -132,9 +133,7 @@ def eval_command(
             help="Seed of the first run's faults (run r: +r-1), and of simulated models.",
         ),
     ] = 0,
-    open_loop: Annotated[
-        bool, typer.Option("--open-loop", help="With --robot: run plans as they are, no replans.")
-    ] = False,
+    open_loop: OpenLoopOpt = False,
     search: SearchOpt = DEFAULT_SETTINGS.search,
 ) -> None:
     """Run planners on task suites; what is already stored in --out is skipped.

@@ -25,6 +25,7 @@ from sceneplan.cli.common import (
     EpisodeJsonOpt,
     FaultsOpt,
     LlmOpt,
+    OpenLoopOpt,
     PlannerOpt,
     PlannerOptionOpt,
     SearchOpt,
@@ -69,10 +70,7 @@ def execute_command(
     ] = "sim",
     faults: FaultsOpt = "none",
     seed: SeedOpt = 0,
-    open_loop: Annotated[
-        bool,
-        typer.Option("--open-loop", help="Run the plan as it is and stop at its first failure."),
-    ] = False,
+    open_loop: OpenLoopOpt = False,
     replan: Annotated[
         str,
         typer.Option(
