@@ -234,38 +234,57 @@ def _at(failure: Failure, index: int | None) -> Failure:
 
 
 @dataclass
-class LookScore:
-    """How well looks found what was there (LookPlanGraph Table 4), as counts that add up.
+class Tally:
+    """Hits out of chances, as counts that add up."""
 
-    Node presence: true objects reported / true objects there to be found.
-    `on` / `inside`: true objects resting that way reported with the right
-    relation and the right support / true objects resting that way.
+    hits: int = 0
+    chances: int = 0
+
+    def count(self, hit: bool) -> None:
+        """One more chance, and a hit if `hit`."""
+        self.hits += hit
+        self.chances += 1
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's counts to this one's."""
+        self.hits += other.hits
+        self.chances += other.chances
+
+    @property
+    def rate(self) -> float | None:
+        """Hits per chance; None where there was none."""
+        return self.hits / self.chances if self.chances else None
+
+
+@dataclass
+class LookScore:
+    """How well looks found what was there (LookPlanGraph Table 4), as tallies that add up.
+
+    `nodes` (node presence): true objects reported, of the true objects there
+    to be found. `on` / `inside`: true objects resting that way reported with
+    the right relation and the right support, of the true objects resting
+    that way.
     """
 
-    present: int = 0
-    expected: int = 0
-    on_right: int = 0
-    on_expected: int = 0
-    inside_right: int = 0
-    inside_expected: int = 0
+    nodes: Tally = field(default_factory=Tally)
+    on: Tally = field(default_factory=Tally)
+    inside: Tally = field(default_factory=Tally)
+
+    @property
+    def expected(self) -> int:
+        """The true objects there were to be found."""
+        return self.nodes.chances
 
     def add(self, other: LookScore) -> None:
-        """Add another score's counts to this one's."""
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        """Add another score's tallies to this one's."""
+        self.nodes.add(other.nodes)
+        self.on.add(other.on)
+        self.inside.add(other.inside)
 
     def rates(self) -> dict[str, float | None]:
         """The rates of nodes found (`np`) and of on / inside relations right (None where
         none was expected)."""
-
-        def rate(a: int, b: int) -> float | None:
-            return a / b if b else None
-
-        return {
-            "np": rate(self.present, self.expected),
-            "on": rate(self.on_right, self.on_expected),
-            "inside": rate(self.inside_right, self.inside_expected),
-        }
+        return {"np": self.nodes.rate, "on": self.on.rate, "inside": self.inside.rate}
 
 
 def expected_at(truth: WorldState, memory: Memory, asset: str, relation: Relation) -> list[dict]:
@@ -299,11 +318,10 @@ def score_look(
         key: o.truth for o in observations if o.truth is not None for key in (o.name, o.id) if key
     }
     reported = {o.truth: o for o in observations if o.truth is not None}
-    score = LookScore(expected=len(expected))
+    score = LookScore()
     for item in expected:
         obs = reported.get(item["id"])
-        if obs is not None:
-            score.present += 1
+        score.nodes.count(obs is not None)
         support = None
         if obs is not None and obs.related_to is not None:
             named = obs.related_to
@@ -315,9 +333,7 @@ def score_look(
             and support == item["related_to"]
         )
         if item["relation"] == Relation.ONTOP_OF.value:
-            score.on_expected += 1
-            score.on_right += right
+            score.on.count(right)
         elif item["relation"] == Relation.INSIDE_OF.value:
-            score.inside_expected += 1
-            score.inside_right += right
+            score.inside.count(right)
     return score
