@@ -316,19 +316,15 @@ def test_what_a_planner_does_not_support_is_refused_before_its_run():
 def test_the_flag_s_former_name_alfworld_actions_still_works_and_says_what_to_use_instead():
     with pytest.warns(DeprecationWarning, match="set scene_actions instead") as caught:
 
-        class OldFlag(Planner):
-            name = "old_flag"
-            needs_llm = False
+        class OldFlag(FixedPlanner):
             alfworld_actions = True
 
-            async def _run(self, run):
-                run.episode.plan = ["done"]
-
     assert len(caught) == 1 and caught[0].filename == __file__  # points at the class
-    assert OldFlag.scene_actions and not Planner.scene_actions
+    assert OldFlag.scene_actions and not FixedPlanner.scene_actions
     alfworld = load_environment("alfworld-clean-01")
-    assert OldFlag().vocabulary_for(alfworld) is ALFWORLD
-    assert OldFlag().vocabulary_for(load_environment("coffee")) is SAYPLAN
+    assert OldFlag("done").vocabulary_for(alfworld) is ALFWORLD
+    assert FixedPlanner("done").vocabulary_for(alfworld) is SAYPLAN
+    assert OldFlag("done").vocabulary_for(load_environment("coffee")) is SAYPLAN
 
 
 def test_a_supported_vocabulary_is_the_object_and_brings_its_two_handed_form():
