@@ -132,6 +132,7 @@ def test_root_help_imports_no_help_rendering_module():
     status, modules = modules_after("--help")
     assert status == 0
     assert [m for m in HELP_RENDERING if loaded(modules, m)] == []
+    assert "rich._emoji_codes" not in modules  # rich's table of emoji, for a page with none
     assert {m for m in modules if m.startswith("sceneplan.")} == {
         "sceneplan.cli",
         "sceneplan.errors",
