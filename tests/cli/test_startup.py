@@ -260,3 +260,14 @@ def test_importing_the_world_package_loads_no_vocabulary():
     modules = set(json.loads(done.stdout))
     assert "sceneplan.world.task" in modules
     assert not {"sceneplan.world.alfworld", "sceneplan.world.domain"} & modules
+
+
+def test_eval_loads_none_of_the_report(tmp_path):
+    """Running an eval stores episodes; the metrics, their tables and plots are the report's."""
+    out = str(tmp_path / "results.db")
+    argv = ("eval", "-s", "office-planning", "-t", "planning-simple-01", "-p", "oracle")
+    status, modules = modules_after(*argv, "--processes", "1", "--out", out)
+    assert status == 0
+    assert "sceneplan.eval.runner" in modules  # what it does load: the check can fail
+    report = ("metrics", "compare", "report", "plots", "robustness", "tables")
+    assert [m for m in report if loaded(modules, f"sceneplan.eval.{m}")] == []
