@@ -14,6 +14,7 @@ modules register.
 from __future__ import annotations
 
 import errno
+import gc
 import io
 import os
 import sys
@@ -201,6 +202,8 @@ class _Group(TyperGroup):
         holder = typer.Typer(rich_markup_mode=self.rich_markup_mode, add_completion=False)
         import_path(f"sceneplan.cli.{topic}:register")(holder)
         self._commands.update(typer.main.get_group(holder).commands)
+        if _frozen:  # the topic's modules, as the CLI's, live as long as the process
+            gc.freeze()
 
     def invoke(self, ctx):
         try:
@@ -336,16 +339,29 @@ def _root() -> None:  # makes the app a group before any topic is loaded
     pass
 
 
+# Whether `main` runs: the modules imported so far are moved out of the garbage collector's
+# view (`gc.freeze`), and so are a topic's once it is loaded.
+_frozen = False
+
+
 def main() -> None:
     """Entry point of the `sceneplan` console script.
 
     Output the terminal's encoding cannot show ('✓' with PYTHONIOENCODING=ascii) is
     written as '?', not a UnicodeEncodeError; output the system refuses to take (a
     full disk, `> /dev/full`) ends the command with one line on stderr and status 2.
+
+    What the imports made (modules, classes, functions: tens of thousands of objects)
+    lives until the process ends, so it is frozen (`gc.freeze`): each full collection
+    no longer walks it (`eval -p oracle -s office-planning` spent about 4 % of its CPU
+    walking it again and again).
     """
+    global _frozen
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="replace")
+    gc.freeze()
+    _frozen = True
     try:
         app()
     except OSError as exc:
@@ -354,6 +370,9 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is still buffered
         print(f"error: cannot write the output: {exc.strerror}", file=sys.stderr)
         sys.exit(2)
+    finally:  # when called in a longer-lived process (a test), its objects are its own again
+        _frozen = False
+        gc.unfreeze()
 
 
 def _is_output_error(exc: OSError) -> bool:
