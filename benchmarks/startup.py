@@ -10,7 +10,8 @@ Target (issue 15): at most 0.15 s of overhead for `--help` and `verify`.
 `--floors` prints instead the commands of issue 43 in typer floors (the CPU of
 `python -c "import typer, rich.console"` over a bare interpreter, measured in
 the same run), against their targets: `--help` 1.2, `tasks show` 2, `solve
---task` 3, the oracle over office-planning 25.
+--task` 3, the oracle over office-planning 25; `--only WORD` keeps the commands
+whose name has WORD (`--floors --only help --runs 31`: many runs of a short one).
 """
 
 from __future__ import annotations
@@ -89,16 +90,20 @@ def run_once(argv: list[str]) -> tuple[float, float]:
     return seconds, _children_cpu() - cpu
 
 
-def floors(runs: int) -> None:
-    """Print each of FLOOR_COMMANDS in typer floors: (its CPU - bare CPU) / (FLOOR's CPU -
-    bare CPU), medians of `runs` interleaved runs, against its target."""
+def floors(runs: int, only: str = "") -> None:
+    """Print each of FLOOR_COMMANDS (those whose name has `only`) in typer floors: (its
+    CPU - bare CPU) / (FLOOR's CPU - bare CPU), medians of `runs` interleaved runs,
+    against its target."""
     bare = [sys.executable, "-c", "pass"]
     load_before = os.getloadavg()[0]
-    cpus: dict[str, list[float]] = {name: [] for name in ("bare", "floor", *FLOOR_COMMANDS)}
+    chosen = {name: spec for name, spec in FLOOR_COMMANDS.items() if only in name}
+    if not chosen:
+        raise SystemExit(f"no command has {only!r}; they are: {', '.join(FLOOR_COMMANDS)}")
+    cpus: dict[str, list[float]] = {name: [] for name in ("bare", "floor", *chosen)}
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(runs + 1):  # the first round warms the caches and is not counted
             commands = [("bare", bare), ("floor", FLOOR)]
-            for i, (name, (argv, _)) in enumerate(FLOOR_COMMANDS.items()):
+            for i, (name, (argv, _)) in enumerate(chosen.items()):
                 commands.append((name, [a.replace("{out}", f"{tmp}/{run}-{i}.db") for a in argv]))
             for name, argv in commands:
                 cpu = run_once(argv)[1]
@@ -112,7 +117,7 @@ def floors(runs: int) -> None:
         f"interpreter ({base:.3f} s)\n"
     )
     print(f"{'command':44} {'floors':>7} {'target':>7}")
-    for name, (_, target) in FLOOR_COMMANDS.items():
+    for name, (_, target) in chosen.items():
         ratio = (statistics.median(cpus[name]) - base) / floor
         mark = "ok" if ratio <= target else "over"
         print(f"{name:44} {ratio:7.2f} {target:7.1f}  {mark}")
@@ -154,9 +159,10 @@ def main() -> None:
     parser.add_argument(
         "--floors", action="store_true", help="the issue-43 commands, in typer floors"
     )
+    parser.add_argument("--only", default="", help="with --floors: the commands with this word")
     args = parser.parse_args()
     if args.floors:
-        floors(args.runs)
+        floors(args.runs, args.only)
         return
     load_before = os.getloadavg()[0]
     walls, cpus = measure(args.runs)

@@ -132,6 +132,7 @@ def test_root_help_imports_no_help_rendering_module():
     status, modules = modules_after("--help")
     assert status == 0
     assert [m for m in HELP_RENDERING if loaded(modules, m)] == []
+    assert "rich._emoji_codes" not in modules  # rich's table of emoji, for a page with none
     assert {m for m in modules if m.startswith("sceneplan.")} == {
         "sceneplan.cli",
         "sceneplan.errors",
@@ -259,3 +260,43 @@ def test_importing_the_world_package_loads_no_vocabulary():
     modules = set(json.loads(done.stdout))
     assert "sceneplan.world.task" in modules
     assert not {"sceneplan.world.alfworld", "sceneplan.world.domain"} & modules
+
+
+def test_eval_loads_none_of_the_report(tmp_path):
+    """Running an eval stores episodes; the metrics, their tables and plots are the report's."""
+    out = str(tmp_path / "results.db")
+    argv = ("eval", "-s", "office-planning", "-t", "planning-simple-01", "-p", "oracle")
+    status, modules = modules_after(*argv, "--processes", "1", "--out", out)
+    assert status == 0
+    assert "sceneplan.eval.runner" in modules  # what it does load: the check can fail
+    report = ("metrics", "compare", "report", "plots", "robustness", "tables")
+    assert [m for m in report if loaded(modules, f"sceneplan.eval.{m}")] == []
+
+
+def test_the_console_script_freezes_what_it_imported_while_it_runs(monkeypatch):
+    """The imports' objects live until the process ends: `main` moves them out of the
+    collector's view (full collections walked them again and again), and gives a
+    longer-lived caller its objects back when it returns."""
+    import gc
+
+    import sceneplan.cli
+
+    seen: list[int] = []
+    monkeypatch.setattr(sceneplan.cli, "app", lambda: seen.append(gc.get_freeze_count()))
+    sceneplan.cli.main()
+    assert seen and seen[0] > 1000
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_topic_loaded_under_the_console_script_is_frozen_too(monkeypatch):
+    import gc
+
+    import sceneplan.cli
+
+    calls: list[str] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    typer.main.get_command(app).get_command(None, "tasks")  # a new group: loads the topic
+    assert calls == []  # not in a process the CLI does not own (this test's)
+    monkeypatch.setattr(sceneplan.cli, "_frozen", True)
+    typer.main.get_command(app).get_command(None, "tasks")
+    assert calls == ["freeze"]

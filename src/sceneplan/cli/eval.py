@@ -27,12 +27,8 @@ from sceneplan.cli.common import (
 from sceneplan.cli.limits import MAX_CONCURRENCY, MAX_RUNS, MAX_STOP_AFTER, SEED_LIMIT
 from sceneplan.cli.paths import ForceOpt, check_output_files, check_writable_file
 from sceneplan.errors import BadInputError
-from sceneplan.eval.compare import compare, render_compare
-from sceneplan.eval.faults import Execution, fault_rows, render_faults, write_fault_plot
-from sceneplan.eval.metrics import compute
-from sceneplan.eval.plots import PLOTS, require_matplotlib, write_plots
+from sceneplan.eval.faults import Execution
 from sceneplan.eval.progress import ProgressBar
-from sceneplan.eval.report import FORMATS, render
 from sceneplan.eval.runner import STOP_AFTER, Totals, evaluate, load_tasks
 from sceneplan.eval.store import Record, Store, dialect_for, merge
 from sceneplan.execute.executor import DEFAULT_SETTINGS
@@ -309,6 +305,13 @@ def report_command(
     ] = None,
 ) -> None:
     """Report the metrics of a results store, with the papers' numbers alongside."""
+    # the metrics and their tables, loaded here: `eval` has no use for them
+    from sceneplan.eval.compare import compare, render_compare
+    from sceneplan.eval.faults import fault_rows, render_faults, write_fault_plot
+    from sceneplan.eval.metrics import compute
+    from sceneplan.eval.plots import PLOTS, require_matplotlib, write_plots
+    from sceneplan.eval.report import FORMATS, render
+
     if fmt not in FORMATS:
         raise unknown_name("report format", fmt, FORMATS)
     if compare_with is not None:

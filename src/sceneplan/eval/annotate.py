@@ -42,7 +42,7 @@ from sceneplan.nav import Navigator
 from sceneplan.planners.episode import Episode
 from sceneplan.planners.records import EvalFacts
 from sceneplan.world.actions import parse_plan
-from sceneplan.world.goal_forms import nnf, substitute
+from sceneplan.world.goal_forms import nnf
 from sceneplan.world.goals import And, Atom, Formula, Implies, Not, Or, Quantified, parse_goal
 from sceneplan.world.simulator import Simulator
 from sceneplan.world.state import WorldState
@@ -125,11 +125,18 @@ def node_config(state: WorldState, node: str) -> tuple[str | None, str | None, f
 
 
 def differing(a: WorldState, b: WorldState) -> set[str]:
-    """The assets and objects whose configuration differs between two states of one graph."""
+    """The assets and objects whose configuration differs between two states of one graph.
+
+    Only a node that either state changed can differ (`WorldState.touched`), so the
+    cost is the size of the changes, not of the building.
+    """
+    graph = a.graph
     return {
-        n.id
-        for n in a.graph
-        if n.kind in _SEEN_KINDS and node_config(a, n.id) != node_config(b, n.id)
+        n
+        for n in a.touched() | b.touched()
+        if n in graph.nodes
+        and graph.nodes[n].kind in _SEEN_KINDS
+        and node_config(a, n) != node_config(b, n)
     }
 
 
@@ -198,25 +205,34 @@ def literals(formula: Formula, state: WorldState) -> list[Literal]:
     literals; an implication counts only where its condition holds (a guard).
     Negations are pushed down to the literals (`goal_forms.nnf`).
     """
-    return _deciding(nnf(formula, keep_implies=True), state)
+    return _deciding(nnf(formula, keep_implies=True), state, {})
 
 
-def _deciding(f: Formula, state: WorldState) -> list[Literal]:
+def _deciding(f: Formula, state: WorldState, env: dict[str, str]) -> list[Literal]:
+    """`literals` of `f` with its free variables bound as in `env` (as if substituted)."""
     match f:
         case Atom():
-            return [(f.predicate.subject_of(f.args), f.holds(state))]
+            return [_literal(f, state, env, True)]
         case Not(body=Atom() as atom):
-            return [(atom.predicate.subject_of(atom.args), not atom.holds(state))]
+            return [_literal(atom, state, env, False)]
         case And(parts=parts):
-            return [lit for part in parts for lit in _deciding(part, state)]
+            return [lit for part in parts for lit in _deciding(part, state, env)]
         case Or(parts=parts):
-            return _choose([_deciding(part, state) for part in parts])
+            return _choose([_deciding(part, state, env) for part in parts])
         case Implies(left=left, right=right):
-            return _deciding(right, state) if left.holds(state) else []
+            return _deciding(right, state, env) if left.holds(state, env) else []
         case Quantified(universal=universal, var=var, body=body):
-            options = [_deciding(substitute(body, {var: x}), state) for x in f.domain(state.graph)]
+            options = [_deciding(body, state, {**env, var: x}) for x in f.domain(state.graph)]
             return [lit for option in options for lit in option] if universal else _choose(options)
     return []  # true / false name no node
+
+
+def _literal(atom: Atom, state: WorldState, env: dict[str, str], positive: bool) -> Literal:
+    """The node an atom is about and whether it holds (`positive`) or not, under `env`."""
+    args = tuple(env.get(a, a) for a in atom.args)
+    predicate = atom.predicate
+    holds = predicate.holds(state, *args)
+    return predicate.subject_of(args), holds if positive else not holds
 
 
 def _choose(options: list[list[Literal]]) -> list[Literal]:

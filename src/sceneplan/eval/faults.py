@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from sceneplan.errors import BadInputError
-from sceneplan.eval.plots import require_matplotlib
 from sceneplan.eval.store import options_key
 from sceneplan.execute import ExecutionSettings, Faults, get_robot, run_plan
 from sceneplan.execute.executor import DEFAULT_SETTINGS
@@ -174,6 +173,8 @@ def write_fault_plot(rows: list[FaultRow], path: str | Path) -> Path | None:
     curves = fault_curves(rows)
     if not curves:
         return None
+    from sceneplan.eval.plots import require_matplotlib  # the metrics: not for running plans
+
     require_matplotlib()
     from matplotlib.figure import Figure
 

@@ -232,6 +232,8 @@ class SceneGraph:
         self._topology: nx.Graph | None = None
         self._links: list[tuple[str, str]] = []
         self._agent_id: str | None = None
+        # category -> ids of its nodes in file order; built on first use (`with_category`)
+        self._by_category: dict[str, list[str]] | None = None
 
     # -- construction ---------------------------------------------------------
 
@@ -409,6 +411,20 @@ class SceneGraph:
     def of_kind(self, kind: NodeKind) -> list[Node]:
         """All nodes of one kind, in file order."""
         return [n for n in self.nodes.values() if n.kind is kind]
+
+    def with_category(self, category: str) -> list[str]:
+        """The ids of the nodes of one category (`Node.category`), in file order.
+
+        Answered from an index of every node's category, built on the first call
+        (the graph's nodes never change), so a goal's quantifiers do not scan the
+        building once per question.
+        """
+        if self._by_category is None:
+            index: defaultdict[str, list[str]] = defaultdict(list)
+            for node in self.nodes.values():
+                index[node.category].append(node.id)
+            self._by_category = dict(index)
+        return list(self._by_category.get(category, ()))
 
     @property
     def agent(self) -> Node:

@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -273,8 +274,8 @@ def members(selector: str, graph: SceneGraph) -> list[str]:
     """The nodes a selector names: a category, or `kind:KIND`."""
     if selector.startswith("kind:"):
         kind = NodeKind(selector.split(":", 1)[1])
-        return [n.id for n in graph if n.kind is kind]
-    return [n.id for n in graph if n.category == selector]
+        return [n.id for n in graph.of_kind(kind)]
+    return graph.with_category(selector)
 
 
 @dataclass(frozen=True)
@@ -420,10 +421,17 @@ def parse_goal(text: str, graph: SceneGraph | None = None) -> Formula:
     """Parse a goal; with a graph, also check that every node id and category exists."""
     if not isinstance(text, str) or not text.strip():
         raise GoalParseError("a goal must be a non-empty formula, e.g. 'closed(fridge)'")
-    formula = _Parser(text).parse()
+    formula = _parsed(text)
     if graph is not None:
         check_goal(formula, graph, text)
     return formula
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str) -> Formula:
+    """The formula a goal's text parses to: formulas are immutable, so a run that reads one
+    task's goal several times (planner, verdict, metrics) parses it once."""
+    return _Parser(text).parse()
 
 
 def check_goal(

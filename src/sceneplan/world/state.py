@@ -92,6 +92,11 @@ class WorldState:
         changed = self._state.get(node_id)
         return changed if changed is not None else frozenset(self.graph.nodes[node_id].state)
 
+    def touched(self) -> set[str]:
+        """The nodes whose parent, relation or state words this state records as changed:
+        every other node is as the graph has it (some of these may be back as it was)."""
+        return self._parent.keys() | self._state.keys()
+
     def children(self, node_id: str) -> list[str]:
         """Direct children now: the graph's, minus those moved away, plus those moved here."""
         out = [c for c in self.graph.children(node_id) if self.parent(c) == node_id]
