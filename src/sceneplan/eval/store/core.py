@@ -7,9 +7,10 @@ row and what time it is. Summary columns are indexed for queries; the
 Episode JSON next to them is what metrics are computed from.
 
 Concurrent evals split the work through leases: before running a job an
-eval claims it (`Store.claim`), in one transaction that takes the job's lease
-row (locked in PostgreSQL) and then checks that its result is still as the
-eval saw it when it planned its jobs. A lease names its owner and expires,
+eval claims it (`Store.claim`): a read that takes no lock refuses a job
+plainly taken, then one transaction takes the job's lease row (locked in
+PostgreSQL) and checks that its result is still as the eval saw it when it
+planned its jobs. A lease names its owner and expires,
 so a killed worker's jobs are taken over.
 """
 
