@@ -14,7 +14,8 @@ last three on an SQLite file and a PostgreSQL database side by side):
    `--suites` names others), each with `--processes 1` (the workers are the
    parallelism); episodes per second of wall time, from the first start to the
    last exit; the workers' CPU per episode, and what is left of it beyond their
-   start-ups (each measured as one more eval that finds nothing left to do).
+   start-ups (a start-up measured as one more eval that finds nothing left to
+   do, the median of three).
 4. Races (`races`, issue 26): `--trials` trials of two evals of office-search
    started together on one new store; a job stored twice shows as a row id
    above the row count, or as reported runs adding to more than 30.
@@ -99,6 +100,17 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def start_up_cpu(location: str, suites: str) -> float:
+    """A worker's start-up: the CPU of one more eval that finds nothing left to do (the
+    median of three)."""
+    spent = []
+    for _ in range(3):
+        cpu = children_cpu()
+        eval_process(location, suites).communicate()
+        spent.append(children_cpu() - cpu)
+    return sorted(spent)[1]
+
+
 def throughput(stores: Stores, workers: list[int], suites: str) -> None:
     print(f"## Throughput: the oracle over {suites}, N eval processes on one store\n")
     print(
@@ -123,10 +135,7 @@ def throughput(stores: Stores, workers: list[int], suites: str) -> None:
                 jobs, top = state(location)
                 assert jobs == top, (kind, n, jobs, top)  # no job stored twice
                 counts.add(jobs)
-                # a worker's start-up: one more eval, with nothing left to do
-                cpu = children_cpu()
-                eval_process(location, suites).communicate()
-                start_up = children_cpu() - cpu
+                start_up = start_up_cpu(location, suites)
             rates[kind, n] = jobs / wall
             cpus.append(1000 * spent / jobs)
             beyond.append(1000 * (spent - n * start_up) / jobs)
