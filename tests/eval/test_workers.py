@@ -171,6 +171,26 @@ def test_an_eval_refused_a_claim_goes_on_from_a_place_of_its_own(
     assert len(firsts) > 1
 
 
+def test_after_a_refused_claim_the_jobs_left_come_in_the_planned_order_wrapped_around(
+    coffee_tasks,
+):
+    """From the place drawn, the jobs left follow in the planned order, past the last one
+    on from the first, each once; the next run starts from its first job."""
+    from sceneplan.datasets.tasks import load_task_file
+    from sceneplan.eval.runner import Job, _ClaimOrder
+
+    task = load_task_file(coffee_tasks)[0]
+    jobs = [Job(task, f"p{n}", "none", run) for run in (1, 2) for n in range(9)]
+    for owner in ("here:1:a", "here:2:b", "there:3:c"):
+        order = _ClaimOrder(jobs, owner)
+        assert next(order) is jobs[0]
+        order.refused()
+        first_run = [next(order) for _ in range(8)]
+        start = jobs.index(first_run[0])
+        assert first_run == jobs[start:9] + jobs[1:start]
+        assert list(order) == jobs[9:]
+
+
 @pytest.mark.parametrize("trial", range(20))
 @pytest.mark.slow
 def test_two_evals_at_once_run_every_job_once(store_location, toys, coffee_tasks, trial):

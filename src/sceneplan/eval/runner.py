@@ -419,7 +419,8 @@ class _ClaimOrder:
         if not self._runs:
             raise StopIteration
         left = self._runs[0]
-        return left.pop(self._at % len(left))
+        self._at %= len(left)  # past the last job left: on from the first
+        return left.pop(self._at)
 
     def refused(self) -> None:
         """Another eval runs the jobs here: go on from another place."""
