@@ -10,16 +10,19 @@ last three on an SQLite file and a PostgreSQL database side by side):
    each episode (claim, store the result and give up the lease), timed in
    process over `--episodes` real oracle Episodes, wall and CPU ms.
 3. Throughput (`throughput`): 1, 2, 4 and 8 `sceneplan eval` processes on one
-   new store, the oracle over office-planning + office-search (60 episodes),
-   each with `--processes 1` (the workers are the parallelism); episodes per
-   second of wall time, from the first start to the last exit.
+   new store, the oracle over office-planning + office-search (60 episodes;
+   `--suites` names others), each with `--processes 1` (the workers are the
+   parallelism); episodes per second of wall time, from the first start to the
+   last exit; the workers' CPU per episode, and what is left of it beyond their
+   start-ups (a start-up measured as one more eval that finds nothing left to
+   do, the median of three).
 4. Races (`races`, issue 26): `--trials` trials of two evals of office-search
    started together on one new store; a job stored twice shows as a row id
    above the row count, or as reported runs adding to more than 30.
 
 Wall time depends on what else the machine runs (the load average is
-printed); the CPU seconds per episode (all the workers' user + system time
-over 60) do much less.
+printed); the CPU per episode (all the workers' user + system time over the
+episodes) does much less.
 
 PostgreSQL: `--postgres URL` (a server whose user may create databases), or
 SCENEPLAN_TEST_POSTGRES, or else a throwaway cluster started for the run
@@ -97,31 +100,59 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def throughput(stores: Stores, workers: list[int]) -> None:
-    print("## Throughput: the oracle, 60 episodes, N eval processes on one store\n")
+def start_up_cpu(location: str, suites: str) -> float:
+    """A worker's start-up: the CPU of one more eval that finds nothing left to do (the
+    median of three)."""
+    spent = []
+    for _ in range(3):
+        cpu = children_cpu()
+        eval_process(location, suites).communicate()
+        spent.append(children_cpu() - cpu)
+    return sorted(spent)[1]
+
+
+def throughput(stores: Stores, workers: list[int], suites: str) -> None:
+    print(f"## Throughput: the oracle over {suites}, N eval processes on one store\n")
     print(
         "| workers | SQLite episodes/s | PostgreSQL episodes/s "
-        "| SQLite CPU s / episode | PostgreSQL CPU s / episode | runs reported |"
+        "| SQLite CPU ms / episode | PostgreSQL CPU ms / episode "
+        "| beyond start-up, SQLite | beyond start-up, PostgreSQL | runs reported |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
+    rates: dict[tuple[str, int], float] = {}
+    counts = set()
     for n in workers:
-        rates, cpus, reported = [], [], []
+        cpus, beyond, reported = [], [], []
         for kind in ("sqlite", "postgresql"):
             with stores.new(kind) as location:
                 started, cpu = time.perf_counter(), children_cpu()
-                processes = [eval_process(location) for _ in range(n)]
+                processes = [eval_process(location, suites) for _ in range(n)]
                 outputs = [p.communicate() for p in processes]
                 wall = time.perf_counter() - started
-                cpus.append((children_cpu() - cpu) / 60)
+                spent = children_cpu() - cpu
                 if any(p.returncode for p in processes):
                     sys.exit(f"an eval failed: {outputs}")
-                rows, top = state(location)
-                assert rows == top == 60, (kind, n, rows, top)
-                rates.append(60 / wall)
-                reported.append(sum(stored_by(out) for out, _ in outputs))
+                jobs, top = state(location)
+                assert jobs == top, (kind, n, jobs, top)  # no job stored twice
+                counts.add(jobs)
+                start_up = start_up_cpu(location, suites)
+            rates[kind, n] = jobs / wall
+            cpus.append(1000 * spent / jobs)
+            beyond.append(1000 * (spent - n * start_up) / jobs)
+            reported.append(sum(stored_by(out) for out, _ in outputs))
         print(
-            f"| {n} | {rates[0]:.2f} | {rates[1]:.2f} | {cpus[0]:.3f} | {cpus[1]:.3f} "
+            f"| {n} | {rates['sqlite', n]:.2f} | {rates['postgresql', n]:.2f} "
+            f"| {cpus[0]:.0f} | {cpus[1]:.0f} | {beyond[0]:.0f} | {beyond[1]:.0f} "
             f"| {reported[0]}, {reported[1]} |"
+        )
+    print(f"\nEpisodes: {', '.join(map(str, sorted(counts)))} (each configuration stores all once)")
+    top, low = max(workers), (2 if 2 in workers else min(workers))
+    if top != low:
+        ratios = [rates[kind, top] / rates[kind, low] for kind in ("sqlite", "postgresql")]
+        print(
+            f"{top} workers against {low}: {ratios[0]:.2f}x the episodes/s on SQLite, "
+            f"{ratios[1]:.2f}x on PostgreSQL; a worker's start-up is the CPU of one more eval "
+            "with nothing left to do"
         )
     print()
 
@@ -244,6 +275,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2,4,8", help="worker counts, comma-separated")
     parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--suites", default=SUITES, help="the suites of `throughput`")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--parts", default="phases,overhead,throughput,races")
     args = parser.parse_args()
@@ -259,7 +291,7 @@ def main() -> None:
         if "overhead" in parts:
             overhead(stores, args.episodes)
         if "throughput" in parts:
-            throughput(stores, workers)
+            throughput(stores, workers, args.suites)
         if "races" in parts:
             races(stores, args.trials)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")

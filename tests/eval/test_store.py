@@ -269,6 +269,49 @@ def test_a_job_is_claimed_by_one_owner_until_released_expired_or_its_owner_dies(
         assert store.leases() == 4  # t-01, t-02 and t-03 held by here:1:a, t-04 by there:2:b
 
 
+def _write_lock_held(location: str, key: Key):
+    """Another session in the middle of a write transaction: SQLite's write lock, or in
+    PostgreSQL the lease row of `key` locked as a claim locks it."""
+    if location.startswith("postgresql://"):
+        import psycopg
+
+        holder = psycopg.connect(location)
+        holder.execute(
+            "SELECT owner FROM leases WHERE task_id = %s AND planner = %s AND options = %s "
+            "AND model = %s AND run = %s FOR UPDATE",
+            key.values,
+        )
+    else:
+        holder = sqlite3.connect(location, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+    return holder
+
+
+def test_a_job_plainly_taken_is_refused_without_waiting_for_the_write_lock(
+    store_location, monkeypatch
+):
+    """Evals sharing a store skip each other's jobs by a read: a job stored since it was
+    planned, or leased by another live owner, is refused while another session holds the
+    write lock, instead of queueing for it (and failing here, the wait cut to 0.3 s)."""
+    from sceneplan.eval.store import postgres, sqlite
+
+    monkeypatch.setattr(sqlite, "LOCK_WAIT_S", 0.3)
+    monkeypatch.setattr(postgres, "LOCK_WAIT_S", 0.3)
+    stored, leased, free = (Key(f"t-0{n}", "p", "m", 1) for n in (1, 2, 3))
+    with Store(store_location) as store:
+        store.put("s", 1, episode("t-01"))
+        assert store.claim(leased, "there:2:b", ttl=60)
+        holder = _write_lock_held(store_location, leased)
+        try:
+            assert not store.claim(stored, "here:1:a", ttl=60, seen=None)
+            assert not store.claim(leased, "here:1:a", ttl=60)
+        finally:
+            holder.rollback()
+            holder.close()
+        assert store.claim(free, "here:1:a", ttl=60)  # a free job is still claimed
+        assert not store.claim(stored, "here:1:a", ttl=60, seen=None)
+
+
 @pytest.mark.slow
 def test_evals_opening_a_new_store_at_once_all_succeed(tmp_path):
     path = tmp_path / "new.db"

@@ -128,6 +128,69 @@ def test_eight_workers_one_killed_then_resumed_run_each_job_once(store_location)
     assert 0 <= by_victim < JOBS, (counts, done_now)
 
 
+class _Recorder:
+    """A reporter that keeps the task ids of the episodes in the order they were stored."""
+
+    def __init__(self) -> None:
+        self.order: list[str] = []
+
+    def update(self, totals, episode) -> None:
+        if episode is not None:
+            self.order.append(episode.task_id)
+
+
+def test_an_eval_refused_a_claim_goes_on_from_a_place_of_its_own(
+    store_location, toys, coffee_tasks, monkeypatch
+):
+    """An eval alone runs the jobs in the planned order, run by run. Refused a claim (the
+    job is another eval's), it goes on from a place its owner draws, not from the next
+    job, which the other eval would claim next too: evals started together part."""
+    from sceneplan.datasets.tasks import load_task_file
+    from sceneplan.eval.store import Key
+
+    tasks = load_task_file(coffee_tasks)
+    ids = [task.id for task in tasks]
+    alone = _Recorder()
+    evaluate(tasks, ["toy_reference"], [], store_location, runs=2, reporter=alone)
+    assert alone.order == ids + ids
+    held = Key(ids[0], "toy_reference", "none", 1)
+    firsts = set()
+    for owner in ("here:1:a", "here:2:b", "there:3:c", "there:4:d"):
+        with _connect(store_location) as db:
+            db.execute("DELETE FROM episodes")
+        monkeypatch.setattr(Store, "owner", staticmethod(lambda owner=owner: owner))
+        with Store(store_location) as store:
+            assert store.claim(held, "there:9:z", ttl=60)  # another eval's, running
+        recorder = _Recorder()
+        evaluate(tasks, ["toy_reference"], [], store_location, runs=2, concurrency=1,
+                 reporter=recorder)  # fmt: skip
+        first_run, second_run = recorder.order[:3], recorder.order[3:]
+        assert sorted(first_run) == sorted(ids[1:])  # each job once, the held one left to its eval
+        assert second_run == ids  # nothing refused in the second run: the planned order
+        firsts.add(first_run[0])
+    assert len(firsts) > 1
+
+
+def test_after_a_refused_claim_the_jobs_left_come_in_the_planned_order_wrapped_around(
+    coffee_tasks,
+):
+    """From the place drawn, the jobs left follow in the planned order, past the last one
+    on from the first, each once; the next run starts from its first job."""
+    from sceneplan.datasets.tasks import load_task_file
+    from sceneplan.eval.runner import Job, _ClaimOrder
+
+    task = load_task_file(coffee_tasks)[0]
+    jobs = [Job(task, f"p{n}", "none", run) for run in (1, 2) for n in range(9)]
+    for owner in ("here:1:a", "here:2:b", "there:3:c"):
+        order = _ClaimOrder(jobs, owner)
+        assert next(order) is jobs[0]
+        order.refused()
+        first_run = [next(order) for _ in range(8)]
+        start = jobs.index(first_run[0])
+        assert first_run == jobs[start:9] + jobs[1:start]
+        assert list(order) == jobs[9:]
+
+
 @pytest.mark.parametrize("trial", range(20))
 @pytest.mark.slow
 def test_two_evals_at_once_run_every_job_once(store_location, toys, coffee_tasks, trial):

@@ -23,6 +23,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import random
 import signal
 import time
 from collections.abc import Iterator, Sequence, Set
@@ -373,8 +374,9 @@ async def _run_jobs(
     reporter: Reporter | None,
     stop_after: int,
 ) -> None:
-    """Run the jobs with `workers` workers taking them in turn, the lease renewed meanwhile."""
-    queue = iter(pending)
+    """Run the jobs with `workers` workers taking them in turn (`_ClaimOrder`), the lease
+    renewed meanwhile."""
+    queue = _ClaimOrder(pending, lease.owner)
     try:
         async with asyncio.TaskGroup() as group:
             tasks = [
@@ -389,6 +391,43 @@ async def _run_jobs(
         raise next(iter(_leaves(failed))) from None
 
 
+class _ClaimOrder:
+    """The jobs in the order an eval claims them, each handed out once: run by run (the
+    first run's jobs before the second's), in the planned order, until a claim is refused
+    (another eval on the store runs that job, or has run it); then on from a place among
+    the run's jobs left, drawn from a random sequence of the eval's own (seeded by its
+    lease owner), and so again at each refusal.
+
+    An eval alone on its store runs its jobs in the planned order. Evals started together
+    meet on the first job and then part, each running a stretch of its own, instead of
+    walking the same jobs in the same order, where every claim but one is refused.
+    """
+
+    def __init__(self, jobs: Sequence[Job], owner: str) -> None:
+        runs = sorted({job.run for job in jobs})
+        self._runs = [[job for job in jobs if job.run == run] for run in runs]
+        self._random = random.Random(owner)
+        self._at = 0  # the place of the next job in the current run's jobs left
+
+    def __iter__(self) -> Iterator[Job]:
+        return self
+
+    def __next__(self) -> Job:
+        while self._runs and not self._runs[0]:
+            self._runs.pop(0)
+            self._at = 0
+        if not self._runs:
+            raise StopIteration
+        left = self._runs[0]
+        self._at %= len(left)  # past the last job left: on from the first
+        return left.pop(self._at)
+
+    def refused(self) -> None:
+        """Another eval runs the jobs here: go on from another place."""
+        left = self._runs[0] if self._runs else []
+        self._at = self._random.randrange(len(left)) if left else 0
+
+
 def _leaves(group: BaseExceptionGroup) -> Iterator[BaseException]:
     for exc in group.exceptions:
         yield from _leaves(exc) if isinstance(exc, BaseExceptionGroup) else (exc,)
@@ -400,7 +439,7 @@ def evaluate(*args: Any, **kwargs: Any) -> Totals:
 
 
 async def _worker(
-    queue: Iterator[Job],
+    queue: _ClaimOrder,
     clients: dict[tuple[str, bool], LLMClient],
     lease: _Lease,
     totals: Totals,
@@ -413,6 +452,7 @@ async def _worker(
             return
         if not store.claim(job.key, lease.owner, ttl=LEASE_S, seen=lease.seen.get(job.key)):
             totals.skipped += 1  # another eval on this store runs it, or has stored it
+            queue.refused()
             if reporter is not None:
                 reporter.update(totals, None)
             continue

@@ -7,9 +7,10 @@ row and what time it is. Summary columns are indexed for queries; the
 Episode JSON next to them is what metrics are computed from.
 
 Concurrent evals split the work through leases: before running a job an
-eval claims it (`Store.claim`), in one transaction that takes the job's lease
-row (locked in PostgreSQL) and then checks that its result is still as the
-eval saw it when it planned its jobs. A lease names its owner and expires,
+eval claims it (`Store.claim`): a read that takes no lock refuses a job
+plainly taken, then one transaction takes the job's lease row (locked in
+PostgreSQL) and checks that its result is still as the eval saw it when it
+planned its jobs. A lease names its owner and expires,
 so a killed worker's jobs are taken over.
 """
 
@@ -194,9 +195,13 @@ class Store:
         lease on it, or its stored result is no longer the one seen when the job was planned
         (`seen`: its `Stored.id`, None for no result): another eval has run it since.
 
-        One transaction: the lease row is taken first (locked until the commit), and the
-        result is read after, so a result stored by the lease's last holder is seen.
+        A job plainly taken (`_taken`) is refused by one read, without the write lock; the
+        rest is decided in one transaction: the lease row is taken first (locked until the
+        commit), and the result is read after, so a result stored by the lease's last holder
+        is seen.
         """
+        if self._taken(key, owner, seen):
+            return False
         dialect = self._dialect
         try:
             with self._transaction():
@@ -228,6 +233,22 @@ class Store:
         except _Undo:
             return False
         return True
+
+    def _taken(self, key: Key, owner: str, seen: int | None) -> bool:
+        """Whether a job is not `owner`'s to claim, by one read that takes no lock: its result
+        changed since `seen`, or another live owner's lease holds it. Evals that share a
+        store skip each other's jobs this way without queueing for the write lock (SQLite's
+        file lock, PostgreSQL's row lock); a job that passes is decided by `claim`'s
+        transaction."""
+        row = self._execute(
+            f"SELECT (SELECT id FROM episodes WHERE {_KEY}), owner, expires_at, "
+            f"{self._dialect.now} FROM (SELECT 1) AS one LEFT JOIN leases ON {_KEY}",
+            (*key.values, *key.values),
+        ).fetchone()
+        stored, holder, expires_at, now = row
+        if stored != seen:
+            return True
+        return holder is not None and holder != owner and expires_at > now and _alive(holder)
 
     @staticmethod
     def owner() -> str:
