@@ -95,3 +95,13 @@ def test_behavior_plans_are_as_short_as_the_optimum(task_id, steps):
     result = solve(PlanningProblem(resolve(task).graph, task.goal))
     assert result.ok and len(result.plan) == steps
     assert result.stats["anytime_evaluated"] + result.stats["improve_evaluated"] < 3000
+
+
+@pytest.mark.slow
+def test_a_star_below_a_greedy_plan_searches_its_whole_budget():
+    """planning-long-07: the anytime search finds nothing below the greedy 51 steps, and A*
+    finds the 33-step plan after about 9,000 evaluations, though its early layers, carried
+    on to 51, looked hopeless (slow: about a second of A*)."""
+    task = get_task("planning-long-07")
+    result = solve(PlanningProblem(resolve(task).graph, task.goal))
+    assert result.ok and len(result.plan) == 33 and result.stats["improved"]

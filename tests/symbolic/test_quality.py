@@ -175,9 +175,9 @@ def test_the_improvement_search_on_a_large_task_is_bounded_by_its_work(monkeypat
     budgets: list[tuple[int, int]] = []
     astar = improve_module.astar
 
-    def recording(task, timeout, bound=None, max_evaluated=None, compiled=None):
+    def recording(task, timeout, max_evaluated=None, **options):
         budgets.append((task.size, max_evaluated))
-        return astar(task, timeout, bound=bound, max_evaluated=max_evaluated, compiled=compiled)
+        return astar(task, timeout, max_evaluated=max_evaluated, **options)
 
     monkeypatch.setattr(improve_module, "astar", recording)
     monkeypatch.setattr(improve_module, "IMPROVE_MAX_WORK", 50_000)
