@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ground_tasks import Builder, execute, trap
+from ground_tasks import Builder, LateClock, execute, trap
 from sceneplan.datasets.tasks import get_task
 from sceneplan.runs import resolve
 from sceneplan.symbolic import astar as astar_module
@@ -64,21 +64,9 @@ def test_slowly_growing_layers_are_searched_to_the_end():
         assert not hopeless(layers[:end], 17, 10_000)
 
 
-class _LateClock:
-    """A clock for A* (its deadline counts this thread's CPU): the deadline is taken at 0,
-    every later reading is long past it."""
-
-    def __init__(self) -> None:
-        self.readings = 0
-
-    def thread_time(self) -> float:
-        self.readings += 1
-        return 0.0 if self.readings == 1 else 1e9
-
-
 def test_a_star_counts_its_timeout_in_cpu_of_its_thread(monkeypatch):
     """The trap has 768 states and no plan: A* reads its clock before it has seen them."""
-    monkeypatch.setattr(astar_module, "time", _LateClock())
+    monkeypatch.setattr(astar_module, "time", LateClock())
     outcome = astar(trap(8), timeout=10)
     assert outcome.status == "timeout" and outcome.expanded <= 64
 

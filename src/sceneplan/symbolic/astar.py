@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Iterator
 
 from sceneplan.symbolic.gbfs import INF, CompiledTask, SearchOutcome, fact_mask, plan_to
 from sceneplan.symbolic.task import GroundTask
@@ -92,11 +93,7 @@ def astar(
         expanded += 1
         if expanded % 64 == 0 and time.thread_time() > deadline:
             return SearchOutcome("timeout", [], expanded, evaluated)
-        for index in c.applicable(state):
-            child = c.successor(state, index)
-            cost = g + costs[index]
-            if cost >= best.get(child, INF):
-                continue
+        for index, child, cost in cheaper_successors(c, state, g, costs, best):
             estimate = estimates.get(child)
             if estimate is None:
                 if max_evaluated is not None and evaluated >= max_evaluated:
@@ -110,6 +107,18 @@ def astar(
             counter += 1
             heapq.heappush(heap, (cost + weight * estimate, -cost, counter, child))
     return SearchOutcome("unsolvable", [], expanded, evaluated)
+
+
+def cheaper_successors(
+    c: CompiledTask, state: int, g: float, costs: list[int], best: dict[int, float]
+) -> Iterator[tuple[int, int, float]]:
+    """(action, successor, cost) for each successor of `state`, reached at cost `g`, that
+    costs less than the cheapest way to it found so far (`best`)."""
+    for index in c.applicable(state):
+        child = c.successor(state, index)
+        cost = g + costs[index]
+        if cost < best.get(child, INF):
+            yield index, child, cost
 
 
 # A* with h_max spends most evaluations on states whose f is below the optimum, and their

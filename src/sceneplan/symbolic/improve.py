@@ -27,8 +27,8 @@ import heapq
 import time
 from dataclasses import dataclass
 
-from sceneplan.symbolic.astar import astar, plan_cost
-from sceneplan.symbolic.gbfs import INF, CompiledTask, SearchOutcome, fact_mask, plan_to
+from sceneplan.symbolic.astar import astar, cheaper_successors, plan_cost
+from sceneplan.symbolic.gbfs import CompiledTask, SearchOutcome, fact_mask, plan_to
 from sceneplan.symbolic.landmarks import lm_cut
 from sceneplan.symbolic.task import GroundTask
 
@@ -162,11 +162,7 @@ def bounded_search(
         expanded += 1
         if expanded % 64 == 0 and time.thread_time() > deadline:
             break
-        for index in guide.applicable(state):
-            child = guide.successor(state, index)
-            cost = g + costs[index]
-            if cost >= best.get(child, INF):
-                continue
+        for index, child, cost in cheaper_successors(guide, state, g, costs, best):
             floor = lower.get(child)
             if floor is None:
                 if evaluated >= max_evaluated:
