@@ -34,7 +34,7 @@ def astar(
     bound: float = INF,
     max_evaluated: int | None = None,
     compiled: CompiledTask | None = None,
-    give_up: bool = False,
+    give_up_at: float | None = None,
 ) -> SearchOutcome:
     """Search for a cheapest plan (`weight` 1 and h_max) within `timeout` seconds of this
     thread's CPU.
@@ -43,10 +43,10 @@ def astar(
     `unsolvable` then proves that no plan is cheaper than the bound. After
     `max_evaluated` heuristic evaluations the search stops (status `limit`): a
     budget that, unlike time, gives the same answer on every machine. With
-    `give_up` (h_max and a bound) it also stops (status `limit`) as soon as the
-    growth of its f-layers says that the budget cannot reach the bound
-    (`hopeless`): for a bound that is probably the optimum, as the growth to a
-    cheaper plan far below the bound is not known. `compiled` is the task
+    `give_up_at` (and h_max) it also stops (status `limit`) as soon as the
+    growth of its f-layers says that the budget cannot reach that f (`hopeless`):
+    the cost of a plan in hand that is probably the optimum, as the growth to a
+    cheaper plan far below it is not known. `compiled` is the task
     compiled with the costs to search on.
     """
     deadline = time.thread_time() + timeout
@@ -71,7 +71,7 @@ def astar(
     if h_start == INF or h_start >= bound:
         return SearchOutcome("unsolvable", [])
     # (f, evaluations spent) when each f-layer is first reached: how fast the layers grow
-    watch = give_up and heuristic == "hmax" and weight == 1 and bound < INF
+    watch = give_up_at is not None and heuristic == "hmax" and weight == 1
     watch = watch and max_evaluated is not None
     layers: list[tuple[float, int]] = [(-1, 0)]
     counter = 0
@@ -88,7 +88,7 @@ def astar(
             return SearchOutcome("plan", plan_to(parents, state), expanded, evaluated)
         if watch and f > layers[-1][0]:
             layers.append((f, evaluated))
-            if hopeless(layers, bound, max_evaluated):  # type: ignore[arg-type]
+            if hopeless(layers, give_up_at, max_evaluated):  # type: ignore[arg-type]
                 return SearchOutcome("limit", [], expanded, evaluated)
         expanded += 1
         if expanded % 64 == 0 and time.thread_time() > deadline:

@@ -107,23 +107,23 @@ def improve(task: GroundTask, first: SearchOutcome, timeout: float) -> Improveme
     anytime = min(ANYTIME_EVALS, int(ANYTIME_SHARE * evaluations))
     found, exhausted = bounded_search(guide, exact, start, bound, anytime, deadline)
     best = found if found.plan else first
-    if exhausted:
-        return Improvement(best, True, 0, found.evaluated)
-    bound = plan_cost(task, best.plan)
-    if floor >= bound:
-        return Improvement(best, True, 0, found.evaluated)
+    # A* looks below the best plan, or at its cost when the anytime search found it (costs
+    # are whole steps): of the cheapest plans, A* returns the one it finds alone, below
+    # the greedy plan, so its plans stay the same where it finishes. It may give up early
+    # only then, below a plan that is probably the optimum: below a greedy plan it may find
+    # a far cheaper one late (planning-long-07: 33 steps after 9,116 evaluations, below 51).
+    cost = plan_cost(task, best.plan)
     left = max(deadline - time.thread_time(), 0.001)
-    # A* may give up early only below a plan of the anytime search, probably the optimum:
-    # below a greedy plan it may find a far cheaper one late (planning-long-07: 33 steps
-    # after 9,116 evaluations, below 51)
-    give_up = bool(found.plan)
+    give_up_at = cost if found.plan else None
+    bound = cost + 1 if found.plan else cost
     proof = astar(
-        task, left, bound=bound, max_evaluated=evaluations, compiled=exact, give_up=give_up
+        task, left, bound=bound, max_evaluated=evaluations, compiled=exact, give_up_at=give_up_at
     )
     if proof.status == "plan":
         return Improvement(proof, True, proof.evaluated, found.evaluated)
     # unsolvable: the bounded space exhausted, nothing cheaper exists
-    return Improvement(best, proof.status == "unsolvable", proof.evaluated, found.evaluated)
+    optimal = exhausted or proof.status == "unsolvable"
+    return Improvement(best, optimal, proof.evaluated, found.evaluated)
 
 
 def bounded_search(
