@@ -119,11 +119,26 @@ def main() -> None:
     ratios = [r[1] / r[2] for r in rows if r[2] > 0]
     solved = sum(r[3] is not None for r in rows)
     longer = [r[0] for r in rows if r[3] is not None and r[4] is not None and r[3] > r[4]]
+    if args.optimal:
+        print(_against_optimal(rows))
     print(
         f"\n{len(rows)} tasks, {args.runs} interleaved runs each; load average {load:.2f} "
         f"before, {os.getloadavg()[0]:.2f} after\nmedian CPU ratio ours / FD lama-first: "
         f"{statistics.median(ratios):.2f} (target <= 0.5); solved {solved}/{len(rows)} "
         f"(FD {sum(r[4] is not None for r in rows)}); longer than FD's: {longer or 'none'}"
+    )
+
+
+def _against_optimal(rows: list[tuple]) -> str:
+    """Plan length over the optimum's, ours and FD's, on the tasks where FD's A* finished."""
+    known = [r for r in rows if r[5]]
+    ours = [r[3] / r[5] for r in known if r[3] is not None]
+    theirs = [r[4] / r[5] for r in known if r[4] is not None]
+    return (
+        f"plan length / optimal on the {len(known)} tasks FD's A* finished: ours mean "
+        f"{statistics.mean(ours):.3f}, worst {max(ours):.2f}, optimal on "
+        f"{sum(x == 1 for x in ours)}; FD lama-first mean {statistics.mean(theirs):.3f}, "
+        f"worst {max(theirs):.2f}, optimal on {sum(x == 1 for x in theirs)}"
     )
 
 

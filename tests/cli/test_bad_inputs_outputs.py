@@ -108,7 +108,7 @@ def test_solve_timeout_is_not_no_plan(monkeypatch):
     monkeypatch.setattr(solve_cli, "solve", timed_out)
     result = runner.invoke(app, ["solve", "coffee", *GOAL, "--timeout", "0.5"])
     assert result.exit_code == solve_cli.EXIT_TIMEOUT == 3, result.output
-    assert "timeout: no plan found within 0.5 s; try a larger --timeout" in result.output
+    assert "timeout: no plan found within 0.5 s of CPU; try a larger --timeout" in result.output
 
 
 @pytest.mark.parametrize(

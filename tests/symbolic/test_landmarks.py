@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ground_tasks import Builder, chain, trap
 from sceneplan.datasets.tasks import get_task
 from sceneplan.runs import resolve
-from sceneplan.symbolic import astar as astar_module
+from sceneplan.symbolic import improve as improve_module
 from sceneplan.symbolic.gbfs import INF, CompiledTask, fact_mask
 from sceneplan.symbolic.landmarks import lm_cut
 from sceneplan.symbolic.solver import PlanningProblem, solve
@@ -100,13 +100,13 @@ def test_the_improvement_step_stops_when_landmarks_reach_the_plan_in_hand(task_i
     steps, the landmark bound all of them: the A* pass proves it without evaluating a state
     (it evaluated 7 and 8 before it ended without a cheaper plan)."""
     calls = []
-    bound = astar_module.lm_cut
+    bound = improve_module.lm_cut
 
     def recording(task, state, costs):
         calls.append(bound(task, state, costs))
         return calls[-1]
 
-    monkeypatch.setattr(astar_module, "lm_cut", recording)
+    monkeypatch.setattr(improve_module, "lm_cut", recording)
     task = get_task(task_id)
     result = solve(PlanningProblem(resolve(task).graph, task.goal))
     assert result.ok and result.stats["optimal"] and not result.stats["improved"]

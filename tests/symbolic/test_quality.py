@@ -15,6 +15,7 @@ from sceneplan.datasets.tasks import load_suite
 from sceneplan.graph import from_dict
 from sceneplan.graph.model import NodeKind
 from sceneplan.runs import resolve
+from sceneplan.symbolic import improve as improve_module
 from sceneplan.symbolic import solver as solver_module
 from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.postprocess import PlanRun, removable_detours, remove_detours
@@ -172,19 +173,19 @@ def test_the_improvement_search_on_a_large_task_is_bounded_by_its_work(monkeypat
     """Each h_max evaluation reads every action and conditional effect (the task's size):
     a larger task gets fewer."""
     budgets: list[tuple[int, int]] = []
-    astar = solver_module.astar
+    astar = improve_module.astar
 
-    def recording(task, timeout, bound=None, max_evaluated=None):
+    def recording(task, timeout, max_evaluated=None, **options):
         budgets.append((task.size, max_evaluated))
-        return astar(task, timeout, bound=bound, max_evaluated=max_evaluated)
+        return astar(task, timeout, max_evaluated=max_evaluated, **options)
 
-    monkeypatch.setattr(solver_module, "astar", recording)
-    monkeypatch.setattr(solver_module, "IMPROVE_MAX_WORK", 50_000)
+    monkeypatch.setattr(improve_module, "astar", recording)
+    monkeypatch.setattr(improve_module, "IMPROVE_MAX_WORK", 50_000)
     task = next(t for t in load_suite("office-planning") if t.id == "planning-simple-05")
     result = solve(PlanningProblem(resolve(task).graph, task.goal))
     assert result.ok and budgets
     size, evaluations = budgets[0]
-    assert evaluations == 50_000 // size < solver_module.IMPROVE_EVALS
+    assert evaluations == 50_000 // size < improve_module.IMPROVE_EVALS
 
 
 @pytest.mark.slow

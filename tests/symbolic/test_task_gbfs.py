@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ground_tasks import Builder, chain, execute, names, trap
+from ground_tasks import Builder, LateClock, chain, execute, names, trap
 from sceneplan.symbolic import gbfs as gbfs_module
 from sceneplan.symbolic.gbfs import INF, CompiledTask, fact_mask, gbfs
 from sceneplan.symbolic.relaxed_arrays import RelaxedArrays
@@ -124,17 +124,6 @@ def test_gbfs_honours_its_timeout():
     assert elapsed < 2.0
 
 
-class _LateClock:
-    """A clock for gbfs: the deadline is taken at 0, every later reading is long past it."""
-
-    def __init__(self) -> None:
-        self.readings = 0
-
-    def perf_counter(self) -> float:
-        self.readings += 1
-        return 0.0 if self.readings == 1 else 1e9
-
-
 def choice_tree(branching: int, depth: int) -> GroundTask:
     """`depth` levels of `branching` choices each, every path a new state, and a goal that
     looks one step away to h_FF but is blocked; no successor is a preferred one."""
@@ -154,7 +143,7 @@ def choice_tree(branching: int, depth: int) -> GroundTask:
 
 @pytest.mark.parametrize("branching", [62, 64])
 def test_gbfs_reads_the_clock_at_least_every_64_expansions(monkeypatch, branching):
-    clock = _LateClock()
+    clock = LateClock()
     monkeypatch.setattr(gbfs_module, "time", clock)
     outcome = gbfs(choice_tree(branching, 3), timeout=10)
     assert outcome.status == "timeout"
@@ -162,7 +151,7 @@ def test_gbfs_reads_the_clock_at_least_every_64_expansions(monkeypatch, branchin
 
 
 def test_gbfs_reads_the_clock_whatever_the_branching_factor(monkeypatch):
-    clock = _LateClock()
+    clock = LateClock()
     monkeypatch.setattr(gbfs_module, "time", clock)
     outcome = gbfs(choice_tree(63, 3), timeout=10)  # 4,033 expansions before it times out
     assert outcome.status == "timeout"

@@ -43,7 +43,9 @@ def solve_command(
     ] = False,
     timeout: Annotated[
         float,
-        typer.Option(callback=positive_seconds, help="Seconds for grounding and search (above 0)."),
+        typer.Option(
+            callback=positive_seconds, help="CPU seconds for grounding and search (above 0)."
+        ),
     ] = 30.0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -93,8 +95,8 @@ def solve_command(
                 console().print(f"shortest plan: {len(result.plan)} steps")
         elif result.status is SolveStatus.TIMEOUT:
             console().print(
-                f"[bold red]timeout[/]: no plan found within {timeout:g} s; try a larger --timeout"
-                + (" or drop --optimal" if optimal else "")
+                f"[bold red]timeout[/]: no plan found within {timeout:g} s of CPU; "
+                "try a larger --timeout" + (" or drop --optimal" if optimal else "")
             )
         else:
             console().print(

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Iterator
 
 from sceneplan.symbolic.gbfs import INF, CompiledTask, SearchOutcome, fact_mask, plan_to
-from sceneplan.symbolic.landmarks import lm_cut
 from sceneplan.symbolic.task import GroundTask
 
 
@@ -33,22 +33,31 @@ def astar(
     heuristic: str = "hmax",
     bound: float = INF,
     max_evaluated: int | None = None,
+    compiled: CompiledTask | None = None,
+    give_up_at: float | None = None,
 ) -> SearchOutcome:
-    """Search for a cheapest plan (`weight` 1 and h_max) within `timeout` seconds.
+    """Search for a cheapest plan (`weight` 1 and h_max) within `timeout` seconds of this
+    thread's CPU.
 
     With a `bound`, only plans cheaper than it are looked for: with h_max,
-    `unsolvable` then proves that no plan is cheaper than the bound, and when
-    the landmark bound of the start (`landmarks.lm_cut`, admissible, often far
-    above h_max) already reaches it, no search is needed for that proof. After
+    `unsolvable` then proves that no plan is cheaper than the bound. After
     `max_evaluated` heuristic evaluations the search stops (status `limit`): a
-    budget that, unlike time, gives the same answer on every machine.
+    budget that, unlike time, gives the same answer on every machine. With
+    `give_up_at` (and h_max) it also stops (status `limit`) as soon as the
+    growth of its f-layers says that the budget cannot reach that f (`hopeless`):
+    the cost of a plan in hand that is probably the optimum, as the growth to a
+    cheaper plan far below it is not known. `compiled` is the task
+    compiled with the costs to search on.
     """
-    deadline = time.perf_counter() + timeout
-    c = CompiledTask(task)
+    deadline = time.thread_time() + timeout
+    c = compiled
+    if c is None:
+        c = CompiledTask(task)
+        if heuristic == "hmax":
+            # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
+            # satisficing heuristic is better guided when it counts those steps too)
+            c.set_costs([0 if a.action is None else a.cost for a in task.actions])
     if heuristic == "hmax":
-        # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
-        # satisficing heuristic is better guided when it counts those steps too)
-        c.set_costs([0 if a.action is None else a.cost for a in task.actions])
         h = c.h_max
     else:
 
@@ -61,29 +70,30 @@ def astar(
     h_start = h(start)
     if h_start == INF or h_start >= bound:
         return SearchOutcome("unsolvable", [])
-    proved = heuristic == "hmax" and _worth_landmarks(bound, max_evaluated)
-    if proved and lm_cut(c, start, c.costs) >= bound:
-        return SearchOutcome("unsolvable", [])  # landmarks prove that nothing is cheaper
+    # (f, evaluations spent) when each f-layer is first reached: how fast the layers grow
+    watch = give_up_at is not None and heuristic == "hmax" and weight == 1
+    watch = watch and max_evaluated is not None
+    layers: list[tuple[float, int]] = [(-1, 0)]
     counter = 0
     heap: list[tuple[float, float, int, int]] = [(weight * h_start, 0, counter, start)]
     estimates: dict[int, float] = {start: h_start}
     expanded = evaluated = 0
     costs = c.costs
     while heap:
-        _, negative_g, _, state = heapq.heappop(heap)
+        f, negative_g, _, state = heapq.heappop(heap)
         g = -negative_g
         if g > best[state]:
             continue  # reached more cheaply since it was queued
         if c.is_goal(state):
             return SearchOutcome("plan", plan_to(parents, state), expanded, evaluated)
+        if watch and f > layers[-1][0]:
+            layers.append((f, evaluated))
+            if hopeless(layers, give_up_at, max_evaluated):  # type: ignore[arg-type]
+                return SearchOutcome("limit", [], expanded, evaluated)
         expanded += 1
-        if expanded % 64 == 0 and time.perf_counter() > deadline:
+        if expanded % 64 == 0 and time.thread_time() > deadline:
             return SearchOutcome("timeout", [], expanded, evaluated)
-        for index in c.applicable(state):
-            child = c.successor(state, index)
-            cost = g + costs[index]
-            if cost >= best.get(child, INF):
-                continue
+        for index, child, cost in cheaper_successors(c, state, g, costs, best):
             estimate = estimates.get(child)
             if estimate is None:
                 if max_evaluated is not None and evaluated >= max_evaluated:
@@ -99,18 +109,39 @@ def astar(
     return SearchOutcome("unsolvable", [], expanded, evaluated)
 
 
-# A round of LM-cut costs about LM_CUT_ROUND_EVALS evaluations of h_max, and it has at most
-# as many rounds as the bound (each pays at least one step): it is computed only when that
-# is at most a tenth of the search's budget (freeze_lasagna, 8,474 relaxed actions and a
-# budget of 236 evaluations: 0.25 s of a 3 s solve, for a bound that proved nothing).
-LM_CUT_ROUND_EVALS = 4
+def cheaper_successors(
+    c: CompiledTask, state: int, g: float, costs: list[int], best: dict[int, float]
+) -> Iterator[tuple[int, int, float]]:
+    """(action, successor, cost) for each successor of `state`, reached at cost `g`, that
+    costs less than the cheapest way to it found so far (`best`)."""
+    for index in c.applicable(state):
+        child = c.successor(state, index)
+        cost = g + costs[index]
+        if cost < best.get(child, INF):
+            yield index, child, cost
 
 
-def _worth_landmarks(bound: float, max_evaluated: int | None) -> bool:
-    """Whether to try proving with landmarks that no plan is cheaper than `bound`."""
-    if bound == INF:
+# A* with h_max spends most evaluations on states whose f is below the optimum, and their
+# number grows geometrically with f (planting_trees, bound 21: 62, 129, 425, 945 and 2,235
+# evaluations to reach f = 6, 7, 8, 9, 10). It gives up once HOPELESS_MIN_EVALS are spent
+# and the growth of its last two layers, carried on to the bound, would need more than
+# HOPELESS_MARGIN times its budget (planting_plants, bound 12: 26, 134 and 326 evaluations
+# to reach f = 6, 7 and 8 would give 49,000 to reach 12, but the growth slows, and A* finds
+# the 11-step optimum within 10,000).
+HOPELESS_MIN_EVALS = 200
+HOPELESS_MARGIN = 10
+
+
+def hopeless(layers: list[tuple[float, int]], bound: float, max_evaluated: int) -> bool:
+    """Whether A*, having reached the f-layers `layers` ((f, evaluations spent before it),
+    in order, after a sentinel), cannot exhaust the states below `bound` in `max_evaluated`."""
+    if len(layers) < 4:
         return False
-    return max_evaluated is None or 10 * LM_CUT_ROUND_EVALS * bound <= max_evaluated
+    (f0, e0), (f1, e1) = layers[-3], layers[-1]
+    if e1 < HOPELESS_MIN_EVALS:
+        return False
+    growth = (e1 / max(1, e0)) ** (1 / (f1 - f0))
+    return e1 * growth ** (bound - f1) > HOPELESS_MARGIN * max_evaluated
 
 
 def plan_cost(task: GroundTask, plan: list[int]) -> int:
@@ -125,7 +156,8 @@ class AStar:
     optimal = True
 
     def search(self, task: GroundTask, timeout: float) -> SearchOutcome:
-        """A cheapest plan of the task (A* with h_max), or why there is none."""
+        """A cheapest plan of the task (A* with h_max), or why there is none (`timeout`:
+        seconds of this thread's CPU)."""
         return astar(task, timeout)
 
 

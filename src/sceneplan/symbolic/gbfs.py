@@ -14,6 +14,7 @@ solver then tries the task another way (see `symbolic.solver`).
 
 from __future__ import annotations
 
+import copy
 import heapq
 import time
 from dataclasses import dataclass
@@ -132,6 +133,14 @@ class CompiledTask:
         self.costs = costs
         self.relaxed_cost = [costs[origin] for origin, _, _ in self.relaxed]
         self._read_cache.clear()  # (it holds costs of relaxed actions)
+
+    def with_costs(self, costs: list[int]) -> CompiledTask:
+        """This task with the actions costing `costs` (sharing everything else)."""
+        other = copy.copy(self)
+        other.__dict__.pop("_arrays", None)  # (it holds costs of relaxed actions)
+        other._read_cache = {}
+        other.set_costs(costs)
+        return other
 
     def successor(self, state: int, index: int) -> int:
         """The state after action `index` in `state` (its conditional effects included)."""
@@ -335,10 +344,10 @@ class CompiledTask:
 
 
 def gbfs(task: GroundTask, timeout: float, max_stall: int | None = None) -> SearchOutcome:
-    """Search for a plan within `timeout` seconds; with `max_stall`, stop (status `limit`)
-    once that many evaluations in a row have not improved on the best heuristic value
-    (a count, not a time: the outcome does not depend on the machine's load)."""
-    deadline = time.perf_counter() + timeout
+    """Search for a plan within `timeout` seconds of this thread's CPU; with `max_stall`,
+    stop (status `limit`) once that many evaluations in a row have not improved on the best
+    heuristic value (a count, not a time: the outcome does not depend on the machine's load)."""
+    deadline = time.thread_time() + timeout
     c = CompiledTask(task)
     start = fact_mask(task.init)
     if c.is_goal(start):
@@ -364,7 +373,7 @@ def gbfs(task: GroundTask, timeout: float, max_stall: int | None = None) -> Sear
         parents[state] = (parent, via) if parent is not None else None
         if c.is_goal(state):
             return SearchOutcome("plan", plan_to(parents, state), expanded, evaluated)
-        if pops % 64 == 0 and time.perf_counter() > deadline:  # every 64 pops, not pushes
+        if pops % 64 == 0 and time.thread_time() > deadline:  # every 64 pops, not pushes
             return SearchOutcome("timeout", [], expanded, evaluated)
         if max_stall is not None and evaluated - improved_at >= max_stall:
             return SearchOutcome("limit", [], expanded, evaluated)

@@ -33,7 +33,6 @@ from typing import Any, Protocol
 from sceneplan.errors import BackendUnavailableError, BadInputError, PlanExecutionError
 from sceneplan.graph.model import SceneGraph
 from sceneplan.plugins import GROUPS, Registry
-from sceneplan.symbolic.astar import astar, plan_cost
 from sceneplan.symbolic.build import build_task
 from sceneplan.symbolic.gbfs import CompiledTask, SearchOutcome, fact_mask, gbfs
 from sceneplan.symbolic.goal_compile import (
@@ -43,6 +42,7 @@ from sceneplan.symbolic.goal_compile import (
     task_goal,
 )
 from sceneplan.symbolic.grounding import Grounder, GroundingLimitError, exclusive_key
+from sceneplan.symbolic.improve import improve as improve_plan
 from sceneplan.symbolic.postprocess import PlanRun, eliminate_steps, remove_detours
 from sceneplan.symbolic.regression import never_reached
 from sceneplan.symbolic.scope import Scope, focused_scope, full_scope, widened_scopes
@@ -193,18 +193,19 @@ def solve(
     optimal: bool = False,
     improve: bool = True,
 ) -> SolveResult:
-    """Plan for the problem within `timeout` seconds (grounding included).
+    """Plan for the problem within `timeout` seconds of this thread's CPU (grounding
+    included; CPU, not wall time, so that a loaded machine does not cut a search short).
 
     Moves cost the steps a robot takes (`symbolic.travel`), and the plan
     found is shortened by removing every detour and step whose removal keeps
     it valid (`symbolic.postprocess`). `optimal=True` searches with A* and an
     admissible heuristic (the `astar` back end): the plan is then a shortest
     plan of the scope it was found in (`result.scope`; see `symbolic.scope`).
-    Otherwise the back end's plan is improved: A* (h_max) looks for a cheaper
-    one within a budget of state evaluations (`IMPROVE_EVALS`, or a few times
-    the first search's); `improve=False` skips that. `result.stats["optimal"]` says whether the plan
-    is known to be a shortest one of its scope. `focus=False` grounds the whole
-    graph at once (for comparisons).
+    Otherwise the back end's plan is improved: anytime search, then A* (h_max),
+    look for a cheaper one within a budget of state evaluations
+    (`symbolic.improve`); `improve=False` skips that. `result.stats["optimal"]`
+    says whether the plan is known to be a shortest one of its scope. `focus=False`
+    grounds the whole graph at once (for comparisons).
 
     A problem whose grounding would pass the solver's memory budget
     (`grounding.MAX_GROUNDING_SIZE`), or that runs out of the memory the process
@@ -234,7 +235,7 @@ def _solve(
     improve: bool,
 ) -> SolveResult:
     backend = get_backend("astar" if optimal else planner)
-    started = time.perf_counter()
+    started = time.thread_time()  # the timeout counts this thread's CPU, not wall time
     state = problem.state
     assert state is not None
     simulator = Simulator(problem.graph, problem.vocabulary)
@@ -266,7 +267,7 @@ def _solve(
             continue  # decided False here: nothing in this scope can change it
         result.stats.update(task.stats)
         task, complement = positive_task(task)
-        remaining = timeout - (t1 - started)
+        remaining = timeout - (time.thread_time() - started)
         outcome, searched = _search(backend, task, complement, max(remaining, 0.001), result.stats)
         result.search_s += time.perf_counter() - t1
         result.stats.update(expanded=outcome.expanded, evaluated=outcome.evaluated)
@@ -281,7 +282,9 @@ def _solve(
             continue
         optimal = getattr(backend, "optimal", False)
         if improve and not optimal:
-            outcome, optimal = _improve(searched, outcome, result, timeout - (t1 - started))
+            outcome, optimal = _improve(
+                searched, outcome, result, timeout - (time.thread_time() - started)
+            )
         optimal = optimal and searched is task  # a committed goal's best plan may not be
         plan = [searched.actions[i].action for i in outcome.plan]
         actions = [a for a in plan if a is not None]
@@ -344,7 +347,7 @@ def _search(
     not), the original search runs again, to the end.
     Optimal back ends, and those that cannot stop on a plateau, search as given.
     """
-    deadline = time.perf_counter() + timeout
+    deadline = time.thread_time() + timeout
     goal = task_goal(task)
     check = commit_goal(goal)  # any consistent choice (costs come later, if needed)
     if check is not None and not check.possible:
@@ -370,14 +373,14 @@ def _search(
     )
     if commitment is None or not commitment.possible:  # out of budget, or no reachable choice
         stats["commitment"] = "none"
-        return backend.search(task, max(deadline - time.perf_counter(), 0.001)), task
+        return backend.search(task, max(deadline - time.thread_time(), 0.001)), task
     committed = positive_conditions(committed_task(task, commitment), complement)
-    second = backend.search(committed, max(deadline - time.perf_counter(), 0.001))
+    second = backend.search(committed, max(deadline - time.thread_time(), 0.001))
     stats["commitment"] = second.status
     spent = (first.expanded + second.expanded, first.evaluated + second.evaluated)
     if second.status in ("plan", "timeout"):
         return SearchOutcome(second.status, second.plan, *spent), committed
-    third = backend.search(task, max(deadline - time.perf_counter(), 0.001))
+    third = backend.search(task, max(deadline - time.thread_time(), 0.001))
     spent = (spent[0] + third.expanded, spent[1] + third.evaluated)
     return SearchOutcome(third.status, third.plan, *spent), task
 
@@ -413,51 +416,19 @@ def _never_holds(problem: PlanningProblem, state: WorldState, goal: Formula) -> 
     return commitment is not None and not commitment.possible
 
 
-# The improvement search may evaluate IMPROVE_FACTOR times the states the first search
-# evaluated, at least IMPROVE_EVALS and at most IMPROVE_MAX_EVALS, and no more than
-# IMPROVE_MAX_WORK / (the task's relaxed actions, `GroundTask.size`: an evaluation's h_max
-# reads every action and conditional effect; a BEHAVIOR task with 11,000 actions took 60 s
-# without it, and one with 927 actions but 7,863 relaxed ones 13 s when the cap counted
-# actions alone): a small task is then solved
-# optimally (most in a few ms), a large one keeps its plan. Counts, not a time, so that
-# a plan does not depend on the machine's load (datasets store solver plans).
-# After a first search that took more than LARGE_SEARCH_WORK (its evaluations x relaxed actions),
-# the cap is IMPROVE_MAX_WORK_LARGE (about 1 s of CPU here, where IMPROVE_MAX_WORK is
-# about 4 s): on every packaged task over 5 s the improvement was most of the time and
-# found no cheaper plan (prepare_a_breakfast_bar: 2.6 s to a plan, 5.1 s to improve
-# nothing), while every improvement the packaged reference plans hold followed a first
-# search under 0.6 million (sorting_books_on_shelf: 17 -> 9 steps after 8.6 million).
-IMPROVE_EVALS = 10000
-IMPROVE_FACTOR = 5
-IMPROVE_MAX_EVALS = 20000
-IMPROVE_MAX_WORK = 10_000_000
-LARGE_SEARCH_WORK = 1_000_000
-IMPROVE_MAX_WORK_LARGE = 2_000_000
-
-
 def _improve(
     task: GroundTask, outcome: SearchOutcome, result: SolveResult, remaining: float
 ) -> tuple[SearchOutcome, bool]:
-    """A cheaper plan than `outcome`'s by A* (h_max) within the budget, or `outcome`;
-    and whether the plan returned is a cheapest one."""
+    """A cheaper plan than `outcome`'s within the improvement step's budget
+    (`symbolic.improve`), or `outcome`; and whether the plan returned is a cheapest one."""
     t0 = time.perf_counter()
-    budget = remaining - result.search_s
-    if budget <= 0:
+    if remaining <= 0:
         return outcome, False
-    size = max(1, task.size)
-    large = outcome.evaluated * size > LARGE_SEARCH_WORK
-    evaluations = min(
-        IMPROVE_MAX_EVALS,
-        max(IMPROVE_EVALS, IMPROVE_FACTOR * outcome.evaluated),
-        (IMPROVE_MAX_WORK_LARGE if large else IMPROVE_MAX_WORK) // size,
-    )
-    better = astar(task, budget, bound=plan_cost(task, outcome.plan), max_evaluated=evaluations)
+    found = improve_plan(task, outcome, remaining)
     result.search_s += time.perf_counter() - t0
-    result.stats["improved"] = better.status == "plan"
-    result.stats["improve_evaluated"] = better.evaluated
-    if better.status == "plan":
-        return better, True
-    return outcome, better.status == "unsolvable"  # unsolvable: nothing cheaper exists
+    result.stats["improved"] = found.outcome is not outcome
+    result.stats.update(found.stats)
+    return found.outcome, found.optimal
 
 
 def eliminate_redundant(
