@@ -3,16 +3,20 @@ A* with h_max that gives up when its f-layers cannot reach the bound within its 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ground_tasks import Builder, LateClock, execute, trap
 from sceneplan.datasets.tasks import get_task
 from sceneplan.runs import resolve
 from sceneplan.symbolic import astar as astar_module
+from sceneplan.symbolic import improve as improve_module
 from sceneplan.symbolic.astar import astar, hopeless
-from sceneplan.symbolic.gbfs import CompiledTask, fact_mask
-from sceneplan.symbolic.improve import bounded_search
+from sceneplan.symbolic.gbfs import CompiledTask, SearchOutcome, fact_mask
+from sceneplan.symbolic.improve import bounded_search, improve
 from sceneplan.symbolic.solver import PlanningProblem, solve
+from sceneplan.world.actions import Action
 
 
 def shortcut_task(length: int):
@@ -46,6 +50,28 @@ def test_the_anytime_search_out_of_evaluations_proves_nothing():
     c = CompiledTask(task)
     found, exhausted = bounded_search(c, c, fact_mask(task.init), 6, 1, float("inf"))
     assert found.evaluated == 1 and not exhausted
+
+
+def test_an_exhausted_anytime_search_proves_the_plan_without_a_star(monkeypatch):
+    """An errand away and back: the greedy plan (leave, fetch, return) is cheapest, though
+    h_max and LM-cut give 2 of its 3 (the relaxed robot never has to come back). The
+    anytime search prunes every state below 3 and runs out of them: that is the proof, and
+    A* is not run to make it again."""
+    b = Builder()
+    b.action("leave", pre=["home"], add=["away"], delete=["home"])
+    b.action("fetch", pre=["away"], add=["item"])
+    b.action("return", pre=["away"], add=["home"], delete=["away"])
+    task = b.task(init=["home"], goal=["item", "home"])
+    task.actions[:] = [replace(a, action=Action(a.name, ())) for a in task.actions]  # steps
+
+    def no_a_star(*args, **kwargs):
+        raise AssertionError("A* was run after the anytime search had proved the plan")
+
+    monkeypatch.setattr(improve_module, "astar", no_a_star)
+    first = SearchOutcome("plan", [0, 1, 2])
+    result = improve(task, first, timeout=10)
+    assert result.optimal and result.outcome is first and result.evaluated == 0
+    assert result.anytime_evaluated > 0
 
 
 def test_geometric_layers_far_from_the_bound_are_hopeless():

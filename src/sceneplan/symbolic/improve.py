@@ -106,6 +106,10 @@ def improve(task: GroundTask, first: SearchOutcome, timeout: float) -> Improveme
         return Improvement(first, True)  # landmarks prove that nothing is cheaper
     anytime = min(ANYTIME_EVALS, int(ANYTIME_SHARE * evaluations))
     found, exhausted = bounded_search(guide, exact, start, bound, anytime, deadline)
+    if exhausted and not found.plan:
+        # every state below the plan's cost was pruned by h_max or expanded: A* with the
+        # same admissible bound could only prove it again
+        return Improvement(first, True, 0, found.evaluated)
     best = found if found.plan else first
     # A* looks below the best plan, or at its cost when the anytime search found it (costs
     # are whole steps): of the cheapest plans, A* returns the one it finds alone, below
