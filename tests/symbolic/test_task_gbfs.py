@@ -367,3 +367,22 @@ def test_h_ff_uses_the_arrays_on_large_tasks_only(monkeypatch):
     assert compiled._arrays is not None
     assert compiled.h_ff(fact_mask(task.init)) == (3, {0, 1, 2})
     assert gbfs(task, timeout=10).plan == plan and len(plan) == 3
+
+
+def test_new_costs_reach_the_arrays_built_with_the_old_ones(monkeypatch):
+    """The arrays hold the relaxed actions' costs, which choose each fact's supporter: after
+    `set_costs` (or in `with_costs`' copy), h_FF takes the way that is cheapest now (two
+    steps at 1), not the one that was (one step, now at 5)."""
+    monkeypatch.setattr(gbfs_module, "ARRAYS_MIN_RELAXED", 1)
+    b = Builder()
+    b.action("direct", pre=["start"], add=["goal"])
+    b.action("first", pre=["start"], add=["halfway"])
+    b.action("second", pre=["halfway"], add=["goal"])
+    task = b.task(init=["start"], goal=["goal"])
+    start = fact_mask(task.init)
+    compiled = CompiledTask(task)
+    assert compiled.h_ff(start) == (1, {0})
+    assert compiled.with_costs([5, 1, 1]).h_ff(start) == (2, {1, 2})
+    assert compiled.h_ff(start) == (1, {0})  # the copy's costs are its own
+    compiled.set_costs([5, 1, 1])
+    assert compiled.h_ff(start) == (2, {1, 2})

@@ -132,13 +132,14 @@ class CompiledTask:
         """Give the actions these costs (the relaxed actions their origin's)."""
         self.costs = costs
         self.relaxed_cost = [costs[origin] for origin, _, _ in self.relaxed]
-        self._read_cache.clear()  # (it holds costs of relaxed actions)
+        # the caches that hold costs of relaxed actions
+        self._read_cache.clear()
+        self.__dict__.pop("_arrays", None)
 
     def with_costs(self, costs: list[int]) -> CompiledTask:
         """This task with the actions costing `costs` (sharing everything else)."""
         other = copy.copy(self)
-        other.__dict__.pop("_arrays", None)  # (it holds costs of relaxed actions)
-        other._read_cache = {}
+        other._read_cache = {}  # its own, not this task's, for `set_costs` to clear
         other.set_costs(costs)
         return other
 
