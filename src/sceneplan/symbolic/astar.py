@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 
 from sceneplan.symbolic.gbfs import INF, CompiledTask, SearchOutcome, fact_mask, plan_to
-from sceneplan.symbolic.task import GroundTask
+from sceneplan.symbolic.task import GroundAction, GroundTask
 
 
 def astar(
@@ -54,9 +54,9 @@ def astar(
     if c is None:
         c = CompiledTask(task)
         if heuristic == "hmax":
-            # goal-phase bookkeeping is no step of the plan: free for the optimal search (a
-            # satisficing heuristic is better guided when it counts those steps too)
-            c.set_costs([0 if a.action is None else a.cost for a in task.actions])
+            # free bookkeeping for the optimal search (a satisficing heuristic is better
+            # guided when it counts those steps too)
+            c.set_costs(step_costs(task))
     if heuristic == "hmax":
         h = c.h_max
     else:
@@ -144,9 +144,19 @@ def hopeless(layers: list[tuple[float, int]], bound: float, max_evaluated: int) 
     return e1 * growth ** (bound - f1) > HOPELESS_MARGIN * max_evaluated
 
 
+def step_cost(action: GroundAction) -> int:
+    """What an action costs as steps of a plan: goal-phase bookkeeping (no plan step) is free."""
+    return 0 if action.action is None else action.cost
+
+
+def step_costs(task: GroundTask) -> list[int]:
+    """`step_cost` of each action of the task."""
+    return [step_cost(a) for a in task.actions]
+
+
 def plan_cost(task: GroundTask, plan: list[int]) -> int:
-    """The steps a plan of the task stands for (goal-phase bookkeeping is free)."""
-    return sum(task.actions[i].cost for i in plan if task.actions[i].action is not None)
+    """The steps a plan of the task stands for (`step_cost`)."""
+    return sum(step_cost(task.actions[i]) for i in plan)
 
 
 class AStar:

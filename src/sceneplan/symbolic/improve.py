@@ -27,7 +27,7 @@ import heapq
 import time
 from dataclasses import dataclass
 
-from sceneplan.symbolic.astar import astar, cheaper_successors, plan_cost
+from sceneplan.symbolic.astar import astar, cheaper_successors, plan_cost, step_costs
 from sceneplan.symbolic.gbfs import CompiledTask, SearchOutcome, fact_mask, plan_to
 from sceneplan.symbolic.landmarks import lm_cut
 from sceneplan.symbolic.task import GroundTask
@@ -95,9 +95,9 @@ def improve(task: GroundTask, first: SearchOutcome, timeout: float) -> Improveme
     evaluations = budget(task, first)
     bound = plan_cost(task, first.plan)
     guide = CompiledTask(task)
-    # goal-phase bookkeeping is no step of the plan: free for the bounds (h_FF, which
-    # guides, is better guided when it counts those steps too)
-    exact = guide.with_costs([0 if a.action is None else a.cost for a in task.actions])
+    # free bookkeeping for the bounds (h_FF, which guides, is better guided when it counts
+    # those steps too)
+    exact = guide.with_costs(step_costs(task))
     start = fact_mask(task.init)
     floor = exact.h_max(start)
     if floor < bound and 10 * LM_CUT_ROUND_EVALS * bound <= evaluations:
