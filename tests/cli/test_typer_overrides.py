@@ -4,17 +4,15 @@ and text values that skip typer's pydantic adapter yet behave as typer's own."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from typer.testing import CliRunner
 
-import sceneplan
 from sceneplan.cli import app
+from source_scan import lines_matching
 
 runner = CliRunner()
-SRC = Path(sceneplan.__file__).parent
 
 
 def test_a_required_text_argument_left_out_is_typers_missing_argument():
@@ -54,10 +52,4 @@ def test_no_module_touches_a_private_name_of_typer_or_click():
     private = re.compile(
         r"\b(typer|click)(\.\w+)*\._\w|from (typer|click)(\.\w+)*\._\w|_TyperParameter"
     )
-    found = [
-        f"{path.relative_to(SRC)}:{number}"
-        for path in SRC.rglob("*.py")
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if private.search(line)
-    ]
-    assert found == []
+    assert lines_matching(private) == []

@@ -1,7 +1,6 @@
 """The Vocabulary object: what a run in it is like is its attributes, never a test of its name."""
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,7 @@ from sceneplan.world.domain import (
 )
 from sceneplan.world.vocabularies import get_vocabulary, native_vocabulary
 from sceneplan.world.vocabulary import PLAIN
-
-SRC = Path(__file__).resolve().parents[2] / "src" / "sceneplan"
+from source_scan import lines_matching
 
 
 def test_the_registry_lists_each_vocabulary_once_under_its_name():
@@ -74,11 +72,4 @@ def test_no_code_outside_world_compares_vocabulary_names():
     compares = re.compile(
         r"vocabulary\s*[!=]=|alfworld\.VOCABULARY|\.name\s*[!=]=\s*\"(sayplan|lookplangraph|alfworld)"
     )
-    found = [
-        f"{path.relative_to(SRC)}:{number}"
-        for path in SRC.rglob("*.py")
-        if "world" not in path.relative_to(SRC).parts[:1]
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if compares.search(line)
-    ]
-    assert found == []
+    assert lines_matching(compares, outside=frozenset({"world"})) == []
